@@ -1,0 +1,166 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// DefaultTileSize is the side of a tile in pixels when Options.TileSize is 0.
+const DefaultTileSize = 32
+
+// DefaultMaxAttempts is how many times a tile may fail before the render
+// fails, when Options.MaxAttempts is 0.
+const DefaultMaxAttempts = 3
+
+// Options control a render.
+type Options struct {
+	TileSize    int      // pixels; 0 means DefaultTileSize
+	MaxAttempts int      // failed leases per tile before the render fails; 0 means DefaultMaxAttempts
+	Workers     []Worker // who renders; empty means one CPUWorker on every core
+	// Duplicates lets idle workers take second leases of the slowest
+	// outstanding tiles once the queue is empty; the first result wins.
+	Duplicates bool
+	// Progress, if set, is called after every finished or failed tile, from
+	// one goroutine at a time.
+	Progress func(Progress)
+}
+
+// WorkerProgress is one worker's share of the render so far.
+type WorkerProgress struct {
+	Name    string
+	Kind    string
+	Threads int
+	Tiles   int           // tiles accepted from this worker
+	Pixels  int           // pixels in those tiles
+	Dropped int           // duplicate results that lost the race
+	Retries int           // leases that failed
+	Stats   tracer.Stats  // work in accepted and dropped tiles
+	Busy    time.Duration // summed lease time of its tiles
+}
+
+// Progress is a snapshot of a render.
+type Progress struct {
+	TilesDone, TilesTotal int
+	PixelsDone, Pixels    int
+	Elapsed               time.Duration
+	Stats                 tracer.Stats // all workers' work so far
+	Workers               []WorkerProgress
+}
+
+// ETA estimates the time left from the pixels done so far.
+func (p Progress) ETA() time.Duration {
+	if p.PixelsDone == 0 {
+		return 0
+	}
+	left := float64(p.Pixels-p.PixelsDone) / float64(p.PixelsDone)
+	return time.Duration(left * float64(p.Elapsed))
+}
+
+// Result is a finished render.
+type Result struct {
+	Framebuffer *tracer.Framebuffer
+	Progress    Progress // the final counts
+}
+
+// Render renders scene with the given options and returns the stitched
+// framebuffer. It returns ctx's error promptly when ctx is cancelled, and
+// an error naming the tile when a tile keeps failing.
+func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, error) {
+	w, h := scene.Settings.Width, scene.Settings.Height
+	size := opt.TileSize
+	if size == 0 {
+		size = DefaultTileSize
+	}
+	if size < 1 {
+		return nil, fmt.Errorf("tile size %d: must be at least 1", size)
+	}
+	attempts := opt.MaxAttempts
+	if attempts == 0 {
+		attempts = DefaultMaxAttempts
+	}
+	workers := opt.Workers
+	if len(workers) == 0 {
+		workers = []Worker{&CPUWorker{}}
+	}
+	tiles := Tiles(w, h, size)
+	fb := tracer.NewFramebuffer(w, h)
+	events := make(chan event, 256)
+	q := newQueue(tiles, fb, attempts, opt.Duplicates, events)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	prog := Progress{TilesTotal: len(tiles), Pixels: w * h}
+	for _, wk := range workers {
+		prog.Workers = append(prog.Workers, WorkerProgress{Name: wk.Name(), Kind: wk.Kind(), Threads: wk.Threads()})
+	}
+
+	var wg sync.WaitGroup
+	werrs := make([]error, len(workers))
+	for i, wk := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			werrs[i] = wk.Run(ctx, scene, q, i)
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+
+	for running := true; running; {
+		select {
+		case ev := <-events:
+			prog.apply(ev)
+		case <-done:
+			running = false
+		}
+		if q.Err() != nil {
+			cancel() // stop the other workers' tiles
+		}
+		prog.Elapsed = time.Since(start)
+		if opt.Progress != nil {
+			opt.Progress(prog)
+		}
+	}
+	for len(events) > 0 {
+		prog.apply(<-events)
+	}
+	prog.Elapsed = time.Since(start)
+
+	if err := q.Err(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil && q.Remaining() > 0 {
+		return nil, err
+	}
+	if n := q.Remaining(); n > 0 {
+		return nil, fmt.Errorf("render stopped with %d tiles left: %w", n, errors.Join(werrs...))
+	}
+	return &Result{Framebuffer: fb, Progress: prog}, nil
+}
+
+func (p *Progress) apply(ev event) {
+	wp := &p.Workers[ev.worker]
+	wp.Busy += ev.busy
+	switch {
+	case ev.failed:
+		wp.Retries++
+	case ev.dropped:
+		wp.Dropped++
+		wp.Stats.Add(ev.stats)
+		p.Stats.Add(ev.stats)
+	default:
+		n := ev.tile.Rect.Dx() * ev.tile.Rect.Dy()
+		wp.Tiles++
+		wp.Pixels += n
+		wp.Stats.Add(ev.stats)
+		p.TilesDone++
+		p.PixelsDone += n
+		p.Stats.Add(ev.stats)
+	}
+}

@@ -1,0 +1,101 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// Worker renders leased tiles. Run pulls leases from q until Next reports
+// ErrNoMoreTiles or ctx is cancelled, ending each lease with Complete or
+// Fail; index is the worker's position in the render's worker list, to be
+// passed to Next.
+type Worker interface {
+	// Name identifies the worker in progress reports, e.g. "cpu".
+	Name() string
+	// Kind is "cpu", "gpu" or "remote".
+	Kind() string
+	// Threads is how many tiles the worker renders at once.
+	Threads() int
+	Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error
+}
+
+// CPUWorker renders tiles on goroutines of this process, one tile per
+// goroutine at a time.
+type CPUWorker struct {
+	// N is the number of goroutines; 0 or less means runtime.NumCPU().
+	N int
+}
+
+// Name implements Worker.
+func (w *CPUWorker) Name() string { return "cpu" }
+
+// Kind implements Worker.
+func (w *CPUWorker) Kind() string { return "cpu" }
+
+// Threads implements Worker.
+func (w *CPUWorker) Threads() int {
+	if w.N <= 0 {
+		return runtime.NumCPU()
+	}
+	return w.N
+}
+
+// Run implements Worker.
+func (w *CPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+	var wg sync.WaitGroup
+	errs := make([]error, w.Threads())
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = cpuLoop(ctx, scene, q, index)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// cpuLoop is one goroutine of a CPUWorker.
+func cpuLoop(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+	var pix []float32
+	for {
+		l, err := q.Next(ctx, index)
+		if err != nil {
+			if errors.Is(err, ErrNoMoreTiles) {
+				return nil
+			}
+			return err
+		}
+		n := 3 * l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+		if cap(pix) < n {
+			pix = make([]float32, n)
+		}
+		pix = pix[:n]
+		var st tracer.Stats
+		if err := renderBlock(ctx, scene, l.Tile, pix, &st); err != nil {
+			if ctx.Err() != nil {
+				q.Release(l)
+				return ctx.Err()
+			}
+			q.Fail(l, err)
+			continue
+		}
+		q.Complete(l, pix, st)
+	}
+}
+
+// renderBlock renders one tile, turning a panic in the tracer into an error
+// so that one bad tile fails its lease, not the process.
+func renderBlock(ctx context.Context, scene *tracer.Scene, t Tile, pix []float32, st *tracer.Stats) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tracer panic: %v", r)
+		}
+	}()
+	return scene.RenderBlock(ctx, t.Rect, pix, st)
+}

@@ -1,0 +1,64 @@
+package tracer
+
+import (
+	"github.com/tracerender/trace/tracer/fmath"
+)
+
+// Camera is the compiled camera: everything a camera ray needs, precomputed.
+type Camera struct {
+	Eye      vec3
+	Right    vec3 // unit; image right
+	Up       vec3 // unit; image up
+	Forward  vec3 // unit; the view direction
+	Width    uint32
+	Height   uint32
+	PlaneW   float32 // width of the image plane at distance 1
+	PlaneH   float32 // height of the image plane at distance 1: 2·tan(fov/2)
+	ShiftX   float32 // centre of the image plane along Right, at distance 1
+	ShiftY   float32 // centre of the image plane along Up, at distance 1
+	LensR    float32 // lens radius (aperture / 2); 0 is a pinhole
+	FocusDst float32 // distance to the plane in focus, along Forward
+}
+
+// newCamera compiles a camera description for an image of w×h pixels.
+func newCamera(d CameraDesc, w, h int) Camera {
+	fwd := normalize(d.LookAt.Sub(d.Position))
+	right := normalize(cross(fwd, d.Up))
+	up := cross(right, fwd)
+	ph := 2 * fmath.Tan(float32(d.FOV*(pi/180))/2)
+	pw := ph * float32(w) / float32(h)
+	focus := d.FocusDistance
+	if focus == 0 {
+		focus = length(d.LookAt.Sub(d.Position))
+	}
+	return Camera{
+		Eye: d.Position, Right: right, Up: up, Forward: fwd,
+		Width: uint32(w), Height: uint32(h),
+		PlaneW: pw, PlaneH: ph,
+		ShiftX: float32(d.Shift[0] * ph), ShiftY: float32(d.Shift[1] * ph),
+		LensR: d.Aperture / 2, FocusDst: focus,
+	}
+}
+
+// Ray returns the camera ray through the image point (px, py), in pixels
+// from the top-left corner of the image (pixel (x, y) covers [x, x+1) ×
+// [y, y+1)), with the lens sample (lu, lv) in [0, 1)² when the lens has an
+// aperture.
+func (c *Camera) Ray(px, py, lu, lv float32) Ray {
+	sx := float32((px/float32(c.Width)-0.5)*c.PlaneW) + c.ShiftX
+	sy := float32((0.5-py/float32(c.Height))*c.PlaneH) + c.ShiftY
+	// Direction to the point on the image plane at distance 1.
+	d := madd(madd(c.Forward, c.Right, sx), c.Up, sy)
+	if c.LensR == 0 {
+		return Ray{Origin: c.Eye, Dir: normalize(d), TMax: infinity}
+	}
+	// Thin lens: the point on the plane in focus stays put; the origin
+	// moves across a disk of radius LensR.
+	focus := madd(c.Eye, d, c.FocusDst)
+	r := float32(c.LensR * sqrt32(lu))
+	phi := float32(2*pi) * lv
+	ox := float32(r * fmath.Cos(phi))
+	oy := float32(r * fmath.Sin(phi))
+	o := madd(madd(c.Eye, c.Right, ox), c.Up, oy)
+	return Ray{Origin: o, Dir: normalize(focus.Sub(o)), TMax: infinity}
+}

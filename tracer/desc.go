@@ -1,0 +1,207 @@
+package tracer
+
+import "github.com/go-gl/mathgl/mgl32"
+
+// Integrator selects the light transport algorithm.
+type Integrator uint32
+
+const (
+	// IntegratorPath is unidirectional path tracing with next-event
+	// estimation toward point lights and emissive shapes.
+	IntegratorPath Integrator = iota
+	// IntegratorWhitted is classic recursive ray tracing.
+	IntegratorWhitted
+)
+
+// Tonemap selects the curve that maps exposed linear radiance to [0, 1].
+type Tonemap uint32
+
+const (
+	TonemapClamp    Tonemap = iota // min(max(x, 0), 1)
+	TonemapReinhard                // x / (1 + x)
+	TonemapACES                    // Narkowicz's fit of the ACES filmic curve
+)
+
+// Transfer selects how tone-mapped values are encoded in the output file.
+type Transfer uint32
+
+const (
+	TransferSRGB   Transfer = iota // the sRGB opto-electronic curve
+	TransferLinear                 // the values as they are
+)
+
+// BackgroundKind selects what a ray that leaves the scene sees.
+type BackgroundKind uint32
+
+const (
+	BackgroundColor    BackgroundKind = iota // one colour in every direction
+	BackgroundGradient                       // (1−t)·Bottom + t·Top, t = 0.5·(d.y+1)
+)
+
+// Falloff selects how a point light's radiance decreases with distance.
+type Falloff uint32
+
+const (
+	FalloffInverseSquare Falloff = iota // intensity / d²
+	FalloffNone                         // intensity, at any distance
+)
+
+// MaterialKind selects a material's scattering model.
+type MaterialKind uint32
+
+const (
+	MaterialDiffuse    MaterialKind = iota // Lambertian
+	MaterialMetal                          // mirror, blurred by Roughness
+	MaterialDielectric                     // glass: Fresnel reflection and refraction
+	MaterialEmissive                       // an area light; does not scatter
+	MaterialPhong                          // ambient + Lambert + Blinn-Phong + mirror reflection
+)
+
+// TextureKind selects a texture's pattern.
+type TextureKind uint32
+
+const (
+	TextureChecker TextureKind = iota // Even where ⌊u·Scale⌋+⌊v·Scale⌋ is even, else Odd
+)
+
+// NoTexture is the Texture index of a material whose colour is constant.
+const NoTexture int32 = -1
+
+// Settings are the render settings of a scene.
+type Settings struct {
+	Width, Height int        // image size in pixels
+	Samples       int        // samples per pixel; 1 shoots through the pixel centre
+	MaxDepth      int        // bounces (path) or hits (whitted) after the camera ray
+	Integrator    Integrator // light transport algorithm
+	Seed          uint64     // seed of the counter-based random numbers
+}
+
+// CameraDesc describes a pinhole or thin-lens camera.
+type CameraDesc struct {
+	Position mgl32.Vec3 // the eye
+	LookAt   mgl32.Vec3 // a point the camera looks at
+	Up       mgl32.Vec3 // the world direction that appears up; need not be unit
+	FOV      float32    // vertical field of view in degrees, in (0, 180)
+	// Shift moves the image plane's centre by (Shift[0]·H, Shift[1]·H) along
+	// the camera's right and up axes, H being the plane's height at
+	// distance 1 (a view camera's lens shift).
+	Shift [2]float32
+	// Aperture is the lens diameter; 0 is a pinhole.
+	Aperture float32
+	// FocusDistance is the distance to the plane in focus; 0 means the
+	// distance from Position to LookAt.
+	FocusDistance float32
+}
+
+// Film describes how linear radiance becomes output values.
+type Film struct {
+	Exposure float32 // in stops: radiance is scaled by 2^Exposure
+	Tonemap  Tonemap
+	Transfer Transfer
+}
+
+// Background is what a ray that leaves the scene sees (linear RGB).
+type Background struct {
+	Kind   BackgroundKind
+	Color  mgl32.Vec3 // for BackgroundColor
+	Bottom mgl32.Vec3 // for BackgroundGradient: seen looking straight down
+	Top    mgl32.Vec3 // for BackgroundGradient: seen looking straight up
+}
+
+// Texture is a procedural colour pattern over a shape's (u, v) coordinates.
+type Texture struct {
+	Kind  TextureKind
+	Scale float32    // checks per unit of u and of v
+	Even  mgl32.Vec3 // linear RGB
+	Odd   mgl32.Vec3 // linear RGB
+}
+
+// Material is a surface's scattering model. Which fields matter depends on
+// Kind; the others are zero. The same struct is used by the compiled scene.
+type Material struct {
+	Kind MaterialKind
+	// Texture indexes Scene.Textures, or is NoTexture; when set it replaces
+	// Color.
+	Texture int32
+	// Color is the albedo (diffuse, phong), the reflectance (metal), the
+	// transmission tint (dielectric), or the emitted colour (emissive);
+	// linear RGB.
+	Color mgl32.Vec3
+	// Intensity scales an emissive material's Color into radiance.
+	Intensity float32
+	// IOR is a dielectric's index of refraction (outside is 1).
+	IOR float32
+	// Roughness blurs a metal's reflection: 0 is a mirror, 1 is very rough.
+	Roughness float32
+	// Phong coefficients (DESIGN.md): local shading = Ambient +
+	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
+	// and Reflection weights the mirror-reflected ray.
+	Ambient, Diffuse, Specular, Shininess, Reflection float32
+}
+
+// PointLight is a light at a point (linear RGB).
+type PointLight struct {
+	Position  mgl32.Vec3
+	Color     mgl32.Vec3
+	Intensity float32
+	Falloff   Falloff
+}
+
+// SphereDesc is a sphere.
+type SphereDesc struct {
+	Center   mgl32.Vec3
+	Radius   float32 // > 0
+	Material int     // index into SceneDesc.Materials
+}
+
+// PlaneDesc is an infinite plane.
+type PlaneDesc struct {
+	Point    mgl32.Vec3 // any point of the plane
+	Normal   mgl32.Vec3 // need not be unit; must not be zero
+	Material int
+}
+
+// QuadDesc is a parallelogram: Corner + a·Edge1 + b·Edge2 for a, b in [0, 1].
+// Its (u, v) are (a, b) and its normal is Edge1 × Edge2.
+type QuadDesc struct {
+	Corner, Edge1, Edge2 mgl32.Vec3
+	Material             int
+}
+
+// TriangleDesc is a triangle with optional per-vertex (u, v) coordinates.
+type TriangleDesc struct {
+	Vertices [3]mgl32.Vec3
+	// UV gives (u, v) at each vertex; when HasUV is false, (u, v) are the
+	// barycentric coordinates of vertices 1 and 2.
+	UV       [3]mgl32.Vec2
+	HasUV    bool
+	Material int
+}
+
+// SceneDesc is a whole scene as the scene file describes it, before
+// compilation.
+type SceneDesc struct {
+	Settings   Settings
+	Camera     CameraDesc
+	Film       Film
+	Background Background
+	Materials  []Material
+	Textures   []Texture
+	Lights     []PointLight
+	Spheres    []SphereDesc
+	Planes     []PlaneDesc
+	Quads      []QuadDesc
+	Triangles  []TriangleDesc
+}
+
+// Limits on what a scene may ask for. They keep a typo (an extra zero or
+// three) from asking for hours of work or gigabytes of memory; the scene
+// file parser reports a value past a limit as an error.
+const (
+	MaxImageSide = 16384   // pixels, for width and for height
+	MaxSamples   = 65536   // samples per pixel
+	MaxDepth     = 64      // max_depth
+	MaxShapes    = 1 << 22 // spheres + planes + quads + triangles
+	MaxLights    = 4096    // point lights
+	MaxMaterials = 65536   // materials (and, separately, textures)
+)

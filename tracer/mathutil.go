@@ -1,0 +1,23 @@
+package tracer
+
+import "github.com/tracerender/trace/tracer/fmath"
+
+const (
+	pi    = float32(3.14159265358979323846)
+	invPi = float32(1 / 3.14159265358979323846)
+)
+
+func sqrt32(x float32) float32 { return fmath.Sqrt(x) }
+
+// sphereUV maps a unit normal to longitude u and latitude v in [0, 1]:
+// u = (atan2(−z, x) + π)/2π, v = acos(−y)/π (v = 0 at the south pole).
+func sphereUV(n vec3) (u, v float32) {
+	phi := fmath.Atan2(-n[2], n[0]) + pi
+	theta := fmath.Acos(max(-1, min(1, -n[1])))
+	u = phi / float32(2*pi)
+	v = theta / pi
+	return u, v
+}
+
+// clamp01 limits x to [0, 1].
+func clamp01(x float32) float32 { return max(0, min(1, x)) }

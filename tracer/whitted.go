@@ -1,0 +1,122 @@
+package tracer
+
+import "github.com/tracerender/trace/tracer/fmath"
+
+// whittedBranch is a ray waiting to be traced, with the weight its
+// radiance adds with.
+type whittedBranch struct {
+	ray    Ray
+	weight vec3
+	depth  int32
+}
+
+// traceWhitted returns the radiance along r by classic recursive ray
+// tracing (DESIGN.md): at each hit, radiance += weight × local shading, then
+// the reflected (and, through glass, refracted) rays continue with their
+// weights, shading at most MaxDepth hits along any branch. The recursion is
+// a depth-first walk over an explicit stack: each hit pushes at most one
+// branch, so MaxDepth+1 slots suffice, as they will in the kernel.
+func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
+	var radiance vec3
+	var stack [MaxDepth + 1]whittedBranch
+	stack[0] = whittedBranch{ray: r, weight: vec3{1, 1, 1}}
+	sp := 1
+	for sp > 0 {
+		sp--
+		b := stack[sp]
+		for {
+			h := s.Intersect(b.ray)
+			st.Rays++
+			if h.Shape < 0 {
+				radiance = maddv(radiance, b.weight, s.background(b.ray.Dir))
+				break
+			}
+			sh := &s.Shapes[h.Shape]
+			m := &s.Materials[sh.Material]
+			p := b.ray.At(h.T)
+			n, u, v := sh.surface(p, h.B1, h.B2)
+			if m.Kind == MaterialEmissive {
+				radiance = maddv(radiance, b.weight, s.emitted(m, u, v))
+				break
+			}
+			if int(b.depth) == s.Settings.MaxDepth {
+				break
+			}
+			d := b.ray.Dir
+			ns := facing(n, d)
+			var next vec3
+			switch m.Kind {
+			case MaterialDiffuse, MaterialPhong:
+				radiance = maddv(radiance, b.weight, s.phongLocal(m, p, n, ns, d, u, v, st))
+				kr := float32(0)
+				if m.Kind == MaterialPhong {
+					kr = m.Reflection
+				}
+				if !(kr > 0) {
+					break
+				}
+				b.weight = scale(b.weight, kr)
+				next = reflect(d, ns)
+			case MaterialMetal:
+				b.weight = mul(b.weight, s.color(m, u, v))
+				next = reflect(d, ns)
+			case MaterialDielectric:
+				eta := 1 / m.IOR
+				if dot(n, d) > 0 {
+					eta = m.IOR
+				}
+				fr, refr, ok := refraction(d, ns, eta)
+				if ok {
+					t := scale(mul(b.weight, s.color(m, u, v)), 1-fr)
+					stack[sp] = whittedBranch{ray: spawn(p, n, refr), weight: t, depth: b.depth + 1}
+					sp++
+					b.weight = scale(b.weight, fr)
+				}
+				next = reflect(d, ns)
+			}
+			if next == (vec3{}) {
+				break
+			}
+			b.ray = spawn(p, n, next)
+			b.depth++
+		}
+	}
+	return radiance
+}
+
+// phongLocal is the local shading of DESIGN.md's phong model at p:
+// ambient (a grey, not multiplied by the colour) + Σ over point lights not
+// in shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
+// shininess·light. A diffuse material shades as phong with diffuse 1 and
+// nothing else.
+func (s *Scene) phongLocal(m *Material, p, n, ns, d vec3, u, v float32, st *Stats) vec3 {
+	ambient, kd, ks := float32(0), float32(1), float32(0)
+	if m.Kind == MaterialPhong {
+		ambient, kd, ks = m.Ambient, m.Diffuse, m.Specular
+	}
+	c := s.color(m, u, v)
+	out := vec3{ambient, ambient, ambient}
+	view := vec3{-d[0], -d[1], -d[2]}
+	for i := range s.Lights {
+		l := &s.Lights[i]
+		r, dist := spawnTo(p, n, l.Position)
+		ndotl := dot(ns, r.Dir)
+		if !(ndotl > 0) {
+			continue
+		}
+		st.Rays++
+		if s.Occluded(r) {
+			continue
+		}
+		li := pointLightRadiance(l, dist)
+		out = maddv(out, mul(c, li), vec3{float32(kd * ndotl), float32(kd * ndotl), float32(kd * ndotl)})
+		if ks > 0 {
+			hv := normalize(r.Dir.Add(view))
+			if ndoth := dot(ns, hv); ndoth > 0 {
+				spec := float32(ks * fmath.Pow(ndoth, m.Shininess))
+				out = madd(out, li, spec)
+			}
+		}
+	}
+	return out
+}
