@@ -23,8 +23,8 @@ type Shape struct {
 	P0       vec3
 	P1       vec3
 	P2       vec3
-	N        vec3 // unit geometric normal (quad, triangle, plane); zero for spheres
-	W        vec3 // quad: (e1×e2)/|e1×e2|²
+	N        vec3       // unit geometric normal (quad, triangle, plane); zero for spheres
+	W        vec3       // quad: (e1×e2)/|e1×e2|²
 	UV       [6]float32 // triangle: (u, v) of vertices 0, 1, 2 when Flags has ShapeHasUV
 }
 
