@@ -119,8 +119,8 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		case <-done:
 			running = false
 		}
-		if q.Err() != nil {
-			cancel() // stop the other workers' tiles
+		if q.Err() != nil || q.Remaining() == 0 {
+			cancel() // stop the other workers' tiles, and any duplicates
 		}
 		prog.Elapsed = time.Since(start)
 		if opt.Progress != nil {
@@ -131,12 +131,15 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		prog.apply(<-events)
 	}
 	prog.Elapsed = time.Since(start)
+	if opt.Progress != nil {
+		opt.Progress(prog)
+	}
 
 	if err := q.Err(); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil && q.Remaining() > 0 {
-		return nil, err
+	if q.Remaining() > 0 && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if n := q.Remaining(); n > 0 {
 		return nil, fmt.Errorf("render stopped with %d tiles left: %w", n, errors.Join(werrs...))

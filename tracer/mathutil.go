@@ -9,12 +9,16 @@ const (
 
 func sqrt32(x float32) float32 { return fmath.Sqrt(x) }
 
-// sphereUV maps a unit normal to longitude u and latitude v in [0, 1]:
-// u = (atan2(−z, x) + π)/2π, v = acos(−y)/π (v = 0 at the south pole).
+// sphereUV maps a unit normal to longitude u in [0, 1) and latitude v in
+// [0, 1]: u = (atan2(−z, x) + π)/2π, v = acos(−y)/π (v = 0 at the south
+// pole).
 func sphereUV(n vec3) (u, v float32) {
 	phi := fmath.Atan2(-n[2], n[0]) + pi
 	theta := fmath.Acos(max(-1, min(1, -n[1])))
 	u = phi / float32(2*pi)
+	if u >= 1 {
+		u = 0
+	}
 	v = theta / pi
 	return u, v
 }

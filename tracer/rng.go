@@ -29,5 +29,5 @@ func NewSampler(seed uint64, x, y, s uint32) Sampler {
 func (s *Sampler) Float() float32 {
 	s.counter++
 	v := splitmix64(s.key + s.counter*0xd1342543de82ef95)
-	return float32(uint32(v>>40)) * (1.0 / (1 << 24))
+	return float32(float32(uint32(v>>40)) * (1.0 / (1 << 24)))
 }

@@ -26,7 +26,7 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 func (s *Scene) background(d vec3) vec3 {
 	b := &s.Background
 	if b.Kind == BackgroundGradient {
-		t := 0.5 * (d[1] + 1)
+		t := float32(0.5 * (d[1] + 1))
 		return madd(scale(b.Bottom, 1-t), b.Top, t)
 	}
 	return b.Color

@@ -1,0 +1,94 @@
+// Command trace renders a JSON scene into a PNG.
+//
+//	trace render scene.json -o out.png
+//	trace validate scene.json
+//	trace version
+//
+// The command only parses flags and calls the scenes, scheduler and tracer
+// packages; everything it does can be done with them.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // the render itself failed
+	exitUsage       = 2   // bad flags, bad scene, unwritable output
+	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM
+)
+
+// usageError marks an error caused by the user's input (exit status 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+const topUsage = `trace renders a JSON scene file into an image.
+
+Usage:
+  trace render SCENE -o OUT.png [flags]   render a scene (see trace render --help)
+  trace validate SCENE...                 check scene files without rendering
+  trace version                           print the version
+
+Run 'trace COMMAND --help' for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, topUsage)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "render":
+		err = cmdRender(args[1:], stdout, stderr)
+	case "validate":
+		err = cmdValidate(args[1:], stdout, stderr)
+	case "version", "--version":
+		err = cmdVersion(args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, topUsage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "trace: unknown command %q\n\n%s", args[0], topUsage)
+		return exitUsage
+	}
+	return exitStatus(err, stderr)
+}
+
+// exitStatus prints err, if any, as one line and maps it to an exit status.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errHelp):
+		return exitOK
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "trace: interrupted; no image written")
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "trace: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+var (
+	errHelp        = errors.New("help shown")
+	errInterrupted = errors.New("interrupted")
+)

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const cornell = "../../scenes/examples/cornell-box.json"
+
+// runCLI runs the command line in-process and returns the exit status and
+// what it printed.
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRenderPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.png")
+	code, _, stderr := runCLI("render", cornell, "-o", out, "--width", "40", "--height", "30", "--samples", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 40 || b.Dy() != 30 {
+		t.Errorf("image %v, want 40×30", b)
+	}
+	// The summary line: time, threads, samples/s, rays/s.
+	for _, want := range []string{"threads", "samples/s", "rays/s"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("summary %q lacks %q", stderr, want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 1 {
+		t.Errorf("output folder holds %d files, want only out.png", len(entries))
+	}
+}
+
+func TestRenderDepthAndPFM(t *testing.T) {
+	dir := t.TempDir()
+	png16 := filepath.Join(dir, "out16.png")
+	if code, _, stderr := runCLI("render", cornell, "-o", png16, "-q", "--width", "8", "--height", "8", "--samples", "1", "--depth", "16"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(png16)
+	// IHDR's bit depth byte: 8-byte signature, 4 length, 4 type, 8 size.
+	if len(data) < 25 || data[24] != 16 {
+		t.Errorf("PNG bit depth byte %v, want 16", data[24])
+	}
+	pfm := filepath.Join(dir, "out.pfm")
+	if code, _, stderr := runCLI("render", cornell, "-o", pfm, "-q", "--width", "8", "--height", "4", "--samples", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ = os.ReadFile(pfm)
+	if !bytes.HasPrefix(data, []byte("PF\n8 4\n-1.0\n")) || len(data) != len("PF\n8 4\n-1.0\n")+8*4*12 {
+		t.Errorf("PFM of %d bytes starting %q", len(data), data[:min(len(data), 12)])
+	}
+}
+
+// TestRenderDeterministicFlags: tile size and thread count do not change
+// one byte of the PNG.
+func TestRenderDeterministicFlags(t *testing.T) {
+	dir := t.TempDir()
+	var ref []byte
+	for i, flags := range [][]string{{"--tile", "8"}, {"--tile", "64"}, {"--threads", "1"}, {"--threads", "2"}} {
+		out := filepath.Join(dir, "out.png")
+		args := append([]string{"render", cornell, "-o", out, "-q", "--width", "48", "--height", "48", "--samples", "4"}, flags...)
+		if code, _, stderr := runCLI(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", flags, code, stderr)
+		}
+		got, _ := os.ReadFile(out)
+		if i == 0 {
+			ref = got
+		} else if !bytes.Equal(got, ref) {
+			t.Errorf("%v: PNG differs from --tile 8", flags)
+		}
+	}
+}
+
+func writeScene(t *testing.T, dir, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, "scene.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const okScene = `{"version": 1,
+ "render": {"width": 8, "height": 8, "samples": 1},
+ "camera": {"position": [0, 1, -4], "look_at": [0, 1, 0]},
+ "materials": {"white": {"type": "diffuse"}},
+ "objects": [{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}]}`
+
+// TestBadInput: every kind of bad input is one line on stderr naming the
+// problem, exit status 2, and no output file created or truncated.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name  string
+		scene string // scene file contents; "" means a missing file
+		flags []string
+		want  string // part of the error line
+	}{
+		{"missing file", "", nil, "no such file"},
+		{"malformed JSON", "{\"version\": 1,\n \"render\": {\"width\": 8,,}}", nil, "scene.json:2:"},
+		{"unknown field", strings.Replace(okScene, `"radius"`, `"radious"`, 1), nil, `objects[0]`},
+		{"undefined material", strings.Replace(okScene, `"material": "white"`, `"material": "whit"`, 1), nil, `objects[0].material`},
+		{"negative radius", strings.Replace(okScene, `"radius": 1`, `"radius": -1`, 1), nil, `objects[0].radius`},
+		{"camera looks at itself", strings.Replace(okScene, `"look_at": [0, 1, 0]`, `"look_at": [0, 1, -4]`, 1), nil, "camera"},
+		{"mesh not yet supported", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, "not supported yet"},
+		{"huge width flag", okScene, []string{"--width", "100000"}, "width"},
+		{"zero samples flag", okScene, []string{"--samples", "0"}, "samples"},
+		{"gpus without CUDA", okScene, []string{"--gpus", "1"}, "no CUDA support"},
+		{"bad depth", okScene, []string{"--depth", "12"}, "--depth"},
+		{"unknown flag", okScene, []string{"--colour"}, "unknown flag"},
+		{"output folder missing", okScene, []string{"-o", "/nonexistent-dir/out.png"}, "cannot write"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			scene := filepath.Join(dir, "scene.json")
+			if tc.scene != "" {
+				scene = writeScene(t, dir, tc.scene)
+			}
+			out := filepath.Join(dir, "out.png")
+			os.WriteFile(out, []byte("previous image"), 0o644)
+			args := append([]string{"render", scene, "-o", out}, tc.flags...)
+			code, _, stderr := runCLI(args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tc.want)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 && tc.name != "unknown flag" {
+				t.Errorf("error is %d lines, want 1: %q", lines, stderr)
+			}
+			if got, _ := os.ReadFile(out); string(got) != "previous image" {
+				t.Errorf("existing output was changed to %d bytes", len(got))
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 2 {
+				t.Errorf("%d files left in the folder, want the scene and the old output", len(entries))
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := writeScene(t, dir, okScene)
+	code, stdout, stderr := runCLI("validate", good, cornell)
+	if code != 0 || strings.Count(stdout, ": ok") != 2 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"version": 2}`), 0o644)
+	code, _, stderr = runCLI("validate", good, bad)
+	if code != 2 || !strings.Contains(stderr, "bad.json") || !strings.Contains(stderr, "version") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if code, stdout, _ := runCLI("version"); code != 0 || !strings.HasPrefix(stdout, "trace ") {
+		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+	if code, _, stderr := runCLI("render", "--help"); code != 0 || !strings.Contains(stderr, "--threads") {
+		t.Errorf("render --help: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := runCLI("frobnicate"); code != 2 {
+		t.Errorf("unknown command: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(); code != 2 {
+		t.Errorf("no command: exit %d, want 2", code)
+	}
+}
+
+// TestInterrupt runs the real binary, interrupts a long render and checks
+// that it stops promptly, exits 130 and leaves no file behind.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the trace binary; skipped in -short mode")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "trace")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "out.png")
+	cmd := exec.Command(bin, "render", cornell, "-o", out, "--samples", "4096")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v to stop after SIGINT", d)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130; stderr %q", err, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		names := []string{}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left: %v, want only the binary", names)
+	}
+}

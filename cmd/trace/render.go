@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/tracer"
+)
+
+const renderUsage = `Usage: trace render SCENE -o OUT.png [flags]
+
+Renders SCENE (a JSON scene file, format version 1) with every CPU core and
+writes the image to OUT. OUT ending in .pfm gets the linear radiance as a
+Portable Float Map; anything else a PNG. The file appears only when the
+render has finished: an interrupted or failed render leaves no file.
+
+Flags:
+`
+
+type renderFlags struct {
+	output      string
+	threads     int
+	tile        int
+	samples     int
+	width       int
+	height      int
+	seed        int64
+	depth       int
+	maxAttempts int
+	gpus        int
+	quiet       bool
+}
+
+func cmdRender(args []string, stdout, stderr io.Writer) error {
+	var f renderFlags
+	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVarP(&f.output, "output", "o", "", "output image `path` (.png, or .pfm for linear float)")
+	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles")
+	fs.IntVar(&f.tile, "tile", scheduler.DefaultTileSize, "tile side in pixels")
+	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file)")
+	fs.IntVar(&f.width, "width", 0, "image width in pixels (overrides the scene file)")
+	fs.IntVar(&f.height, "height", 0, "image height in pixels (overrides the scene file)")
+	fs.Int64Var(&f.seed, "seed", -1, "random seed (overrides the scene file)")
+	fs.IntVar(&f.depth, "depth", 8, "PNG bits per channel: 8 or 16")
+	fs.IntVar(&f.maxAttempts, "max-attempts", scheduler.DefaultMaxAttempts, "failed tries per tile before the render fails")
+	fs.IntVar(&f.gpus, "gpus", 0, "CUDA GPUs to render with (needs a build with CUDA)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
+	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		fs.Usage()
+		return usagef("render: want exactly one scene file, got %d arguments", fs.NArg())
+	case f.output == "":
+		return usagef("render: no output file: give -o OUT.png")
+	case f.gpus < 0:
+		return usagef("--gpus %d: must be 0 or more", f.gpus)
+	case f.gpus > 0:
+		return usagef("--gpus %d: this build of trace has no CUDA support (GPU rendering is not implemented yet); render on the CPU cores", f.gpus)
+	case f.threads < 1:
+		return usagef("--threads %d: must be at least 1", f.threads)
+	case f.tile < 1 || f.tile > 4096:
+		return usagef("--tile %d: must be in [1, 4096]", f.tile)
+	case f.maxAttempts < 1:
+		return usagef("--max-attempts %d: must be at least 1", f.maxAttempts)
+	case f.depth != 8 && f.depth != 16:
+		return usagef("--depth %d: must be 8 or 16", f.depth)
+	}
+	path := fs.Arg(0)
+	desc, err := scenes.Load(path)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := applyOverrides(fs, &f, &desc.Settings); err != nil {
+		return err
+	}
+	scene, err := tracer.Compile(desc)
+	if err != nil {
+		return usageError{fmt.Errorf("%s: %w", path, err)}
+	}
+	out, err := tracer.CreateOutput(f.output, f.depth)
+	if err != nil {
+		return usageError{err}
+	}
+	defer out.Abort()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	bar := newProgressBar(stderr, f.quiet)
+	res, err := scheduler.Render(ctx, scene, scheduler.Options{
+		TileSize:    f.tile,
+		MaxAttempts: f.maxAttempts,
+		Workers:     []scheduler.Worker{&scheduler.CPUWorker{N: f.threads}},
+		Progress:    bar.update,
+	})
+	bar.finish()
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			return errInterrupted
+		}
+		return err
+	}
+	if err := out.Commit(res.Framebuffer, &scene.Film); err != nil {
+		return err
+	}
+	if !f.quiet {
+		fmt.Fprintln(stderr, summary(res.Progress, f.output))
+	}
+	return nil
+}
+
+// applyOverrides applies the flags that override the scene file's render
+// settings and checks the result against the limits.
+func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error {
+	if fs.Changed("samples") {
+		s.Samples = f.samples
+	}
+	if fs.Changed("width") {
+		s.Width = f.width
+	}
+	if fs.Changed("height") {
+		s.Height = f.height
+	}
+	if fs.Changed("seed") {
+		if f.seed < 0 {
+			return usagef("--seed %d: must be 0 or more", f.seed)
+		}
+		s.Seed = uint64(f.seed)
+	}
+	if err := scenes.ValidateSettings(*s); err != nil {
+		return usageError{fmt.Errorf("command line: %w", err)}
+	}
+	return nil
+}
+
+// summary is the one line printed after a render.
+func summary(p scheduler.Progress, output string) string {
+	secs := p.Elapsed.Seconds()
+	threads := 0
+	for _, w := range p.Workers {
+		threads += w.Threads
+	}
+	return fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
+		output, p.Elapsed.Round(time.Millisecond), threads,
+		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
+}
+
+// si formats x with an SI prefix: 1.23M.
+func si(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.2fG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.2fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.2fk", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
+}

@@ -1,0 +1,259 @@
+package scenes
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// mark is put in a test input just before the byte an error must point
+// at; the test removes it and computes the expected line and column.
+const mark = "‸"
+
+// Building blocks of small test scenes.
+const (
+	cam  = `"camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]}`
+	mats = `"materials": {"glass": {"type": "dielectric"}, "white": {"type": "diffuse"}}`
+)
+
+// sceneWith returns a valid scene with members added at the top level.
+func sceneWith(members string) string {
+	return `{"version": 1, ` + cam + `, ` + mats + `, ` + members + `}`
+}
+
+// object returns a scene with one object.
+func object(obj string) string { return sceneWith(`"objects": [` + obj + `]`) }
+
+// material returns a scene with one more material, named m.
+func material(m string) string {
+	return `{"version": 1, ` + cam + `, "materials": {"m": ` + m + `}}`
+}
+
+// camera returns a scene with the given camera members.
+func camera(members string) string { return `{"version": 1, "camera": {` + members + `}}` }
+
+// TestParseErrors checks that each class of bad input gets an error that
+// names the right place: line and column (where the mark is) and path,
+// followed by the message.
+func TestParseErrors(t *testing.T) {
+	for _, tt := range parseErrorTests {
+		t.Run(tt.name, func(t *testing.T) {
+			off := strings.Index(tt.in, mark)
+			if off < 0 {
+				t.Fatal("test input has no mark")
+			}
+			in := tt.in[:off] + tt.in[off+len(mark):]
+			line := 1 + strings.Count(in[:off], "\n")
+			col := 1 + utf8.RuneCountInString(in[strings.LastIndexByte(in[:off], '\n')+1:off])
+			s, err := Parse("test.json", []byte(in))
+			if err == nil {
+				t.Fatalf("Parse succeeded: %+v", *s)
+			}
+			if s != nil {
+				t.Errorf("Parse returned a scene with an error")
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %T is not an *Error: %v", err, err)
+			}
+			if e.File != "test.json" || e.Line != line || e.Col != col {
+				t.Errorf("error at %s:%d:%d, want test.json:%d:%d: %v", e.File, e.Line, e.Col, line, col, err)
+			}
+			want := fmt.Sprintf("test.json:%d:%d: %s", line, col, tt.want)
+			if got := err.Error(); !strings.HasPrefix(got, want) {
+				t.Errorf("error\n got %s\nwant %s…", got, want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error has a newline: %q", err.Error())
+			}
+		})
+	}
+}
+
+// parseErrorTests are bad inputs, one or more of each class, and the
+// errors they get. FuzzParse starts from them too.
+var parseErrorTests = []struct {
+	name string
+	in   string // with mark before the offending byte
+	want string // "PATH: MSG" (or just MSG when there is no path); a prefix of what follows "FILE:LINE:COL: "
+}{
+	// JSON syntax.
+	{"empty", mark, "unexpected end of input; expected a value"},
+	{"only space", "  \n " + mark, "unexpected end of input; expected a value"},
+	{"trailing garbage", `{"version": 1} ` + mark + `x`, "unexpected character 'x' after the end of the top-level value"},
+	{"two objects", "{\"version\": 1}\n" + mark + `{}`, "unexpected character '{' after the end of the top-level value"},
+	{"trailing comma in object", `{"version": 1, ` + cam + `,` + mark + `}`, "unexpected '}' after ','; JSON allows no trailing comma"},
+	{"trailing comma in array", camera(`"position": [0, 0, 1,` + mark + `]`), "camera.position: unexpected ']' after ','; JSON allows no trailing comma"},
+	{"duplicate key", `{"version": 1, ` + mark + `"version": 1}`, `duplicate key "version"`},
+	{"duplicate nested key", camera(`"position": [0, 0, 1], "look_at": [0, 0, 0], ` + mark + `"position": [1, 1, 1]`), `camera: duplicate key "position"`},
+	{"duplicate in large object", `{"materials": {` + manyMaterials(40) + `, ` + mark + `"m7": {}}}`, `materials: duplicate key "m7"`},
+	{"missing colon", `{"version" ` + mark + `1}`, `unexpected character '1'; expected ':' after key "version"`},
+	{"missing comma", "{\"version\": 1\n  " + mark + `"camera": {}}`, `unexpected character '"'; expected ',' or '}' after the value of "version"`},
+	{"missing comma in array", camera(`"position": [0 ` + mark + `0, 1]`), "camera.position[0]: unexpected character '0'; expected ',' or ']' after an array element"},
+	{"single-quoted key", `{` + mark + `'version': 1}`, `unexpected character '\''; expected a string key`},
+	{"comment", "{\n  " + mark + "// the version\n  \"version\": 1}", "unexpected comment (JSON has no comments); expected a string key"},
+	{"unclosed object", "{\"version\": 1,\n \"camera\": {\"fov\": 3}\n" + mark, "unexpected end of input; the object at 1:1 is not closed"},
+	{"unclosed array", `{"objects": [` + mark, "objects[0]: unexpected end of input; expected a value"},
+	{"unterminated string", `{"version": 1, ` + mark + `"camera`, "string not terminated"},
+	{"control character in string", `{"description": "a` + mark + "\tb\"}", "description: control character U+0009 in a string; write it as an escape"},
+	{"invalid utf-8", `{"description": "a` + mark + "\xff\"}", "description: invalid UTF-8 byte 0xFF in a string"},
+	{"invalid escape", `{"description": "a` + mark + `\x"}`, `description: invalid escape character 'x' in a string`},
+	{"short unicode escape", `{"description": "` + mark + `\u12"}`, `description: invalid \u escape; expected four hex digits`},
+	{"NaN", `{"version": ` + mark + `NaN}`, "version: unexpected character 'N'; expected a value"},
+	{"Infinity", `{"version": 1, ` + cam + `, "render": {"width": ` + mark + `Infinity}}`, "render.width: unexpected character 'I'; expected a value"},
+	{"minus Infinity", `{"version": 1, ` + cam + `, "render": {"width": -` + mark + `Infinity}}`, "render.width: unexpected character 'I' in a number; expected a digit"},
+	{"leading zero", `{"version": 0` + mark + `1}`, "unexpected character '1'; expected ',' or '}' after the value of \"version\""},
+	{"bare dot", `{"version": 1.` + mark + `}`, "version: unexpected character '}' in a number; expected a digit after '.'"},
+	{"bare exponent", `{"version": 1e` + mark + `}`, "version: unexpected character '}' in a number; expected a digit in the exponent"},
+	{"plus sign", `{"version": ` + mark + `+1}`, "version: unexpected character '+'; expected a value"},
+	{"misspelt literal", `{"version": ` + mark + `tru}`, "version: unexpected character 't'; expected a value"},
+	{"stray byte", `{"version": ` + mark + "\x01}", "version: unexpected character U+0001; expected a value"},
+	{"too deep", strings.Repeat("[", MaxNesting) + mark + "[]" + strings.Repeat("]", MaxNesting), "[0][0][0]"},
+
+	// The top level.
+	{"array at the top", mark + `[{"version": 1}]`, `a scene file holds a JSON object ({"version": 1, ...}), found an array`},
+	{"null at the top", " " + mark + `null`, `a scene file holds a JSON object ({"version": 1, ...}), found null`},
+	{"missing version", mark + `{` + cam + `}`, `missing required field "version"`},
+	{"version 2", `{"version": ` + mark + `2, "camera": 5, "new": true}`, "version: unsupported scene file version 2; this build reads version 1"},
+	{"version string", `{"version": ` + mark + `"1"}`, "version: expected a number, found a string"},
+	{"version fraction", `{"version": ` + mark + `1.5}`, "version: expected an integer, found 1.5"},
+	{"unknown top-level field", `{"version": 1, ` + mark + `"objets": []}`, `unknown field "objets"; did you mean "objects"?`},
+	{"unknown field without suggestion", `{"version": 1, ` + mark + `"zzz": []}`, `unknown field "zzz" (expected one of "version", "description", "render", "camera", "film", "background", "materials", "lights", "objects")`},
+	{"description not a string", `{"version": 1, ` + cam + `, "description": ` + mark + `7}`, "description: expected a string, found a number"},
+	{"missing camera", mark + `{"version": 1}`, `missing required field "camera"`},
+
+	// Numbers.
+	{"1e999", sceneWith(`"render": {"width": ` + mark + `1e999}`), "render.width: not a finite number: 1e999"},
+	{"-1e999", camera(`"position": [0, ` + mark + `-1e999, 0]`), "camera.position[1]: not a finite number: -1e999"},
+	{"float32 overflow", object(`{"type": "sphere", "center": [0, 0, 0], "radius": ` + mark + `1e39, "material": "white"}`), "objects[0].radius: not a finite number: 1e39 is too large for float32"},
+	{"underflow to zero", object(`{"type": "sphere", "center": [0, 0, 0], "radius": ` + mark + `1e-50, "material": "white"}`), "objects[0].radius: must be > 0, found 1e-50 (0 as float32)"},
+
+	// render.
+	{"unknown render field", sceneWith(`"render": {` + mark + `"widht": 3}`), `render: unknown field "widht"; did you mean "width"?`},
+	{"width as string", sceneWith(`"render": {"width": ` + mark + `"800"}`), "render.width: expected a number, found a string"},
+	{"width zero", sceneWith(`"render": {"width": ` + mark + `0}`), "render.width: must be at least 1, found 0"},
+	{"width past limit", sceneWith(`"render": {"width": ` + mark + `16385}`), "render.width: must be at most 16384 (tracer.MaxImageSide), found 16385"},
+	{"height past limit", sceneWith(`"render": {"height": ` + mark + `1e9}`), "render.height: must be at most 16384 (tracer.MaxImageSide), found 1e9"},
+	{"width fraction", sceneWith(`"render": {"width": ` + mark + `640.5}`), "render.width: expected an integer, found 640.5"},
+	{"samples past limit", sceneWith(`"render": {"samples": ` + mark + `65537}`), "render.samples: must be at most 65536 (tracer.MaxSamples), found 65537"},
+	{"max_depth negative", sceneWith(`"render": {"max_depth": ` + mark + `-1}`), "render.max_depth: must be at least 0, found -1"},
+	{"max_depth past limit", sceneWith(`"render": {"max_depth": ` + mark + `65}`), "render.max_depth: must be at most 64 (tracer.MaxDepth), found 65"},
+	{"seed negative", sceneWith(`"render": {"seed": ` + mark + `-1}`), "render.seed: must be at least 0, found -1"},
+	{"seed past 2^53", sceneWith(`"render": {"seed": ` + mark + `9007199254740993}`), "render.seed: must be at most 9007199254740992 (2^53), found 9007199254740993"},
+	{"seed huge", sceneWith(`"render": {"seed": ` + mark + `123456789012345678901234567890}`), "render.seed: must be at most 9007199254740992 (2^53)"},
+	{"unknown integrator", sceneWith(`"render": {"integrator": ` + mark + `"pth"}`), `render.integrator: unknown integrator "pth"; did you mean "path"? (accepted: "path", "whitted")`},
+	{"integrator not a string", sceneWith(`"render": {"integrator": ` + mark + `1}`), `render.integrator: expected a string, found a number`},
+	{"render not an object", sceneWith(`"render": ` + mark + `[640, 480]`), "render: expected an object, found an array"},
+
+	// camera.
+	{"camera missing position", `{"version": 1, "camera": ` + mark + `{"look_at": [0, 0, 0]}}`, `camera: missing required field "position"`},
+	{"camera position short", camera(`"position": ` + mark + `[0, 0], "look_at": [0, 0, 0]`), "camera.position: expected 3 numbers, found 2"},
+	{"camera position scalar", camera(`"position": ` + mark + `5, "look_at": [0, 0, 0]`), "camera.position: expected an array of 3 numbers, found a number"},
+	{"camera position element", camera(`"position": [0, ` + mark + `"1", 2], "look_at": [0, 0, 0]`), "camera.position[1]: expected a number, found a string"},
+	{"camera position null", camera(`"position": [0, 1, ` + mark + `null], "look_at": [0, 0, 0]`), "camera.position[2]: expected a number, found null"},
+	{"look_at equals position", camera(`"position": [1, 2, 3], "look_at": ` + mark + `[1, 2, 3]`), "camera.look_at: must differ from camera.position"},
+	{"look_at too far", camera(`"position": [-3e38, 0, 0], "look_at": ` + mark + `[3e38, 0, 0]`), "camera.look_at: is too close to or too far from camera.position"},
+	{"up zero", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "up": ` + mark + `[0, 0, 0]`), "camera.up: must not be zero"},
+	{"up parallel", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "up": ` + mark + `[0, 0, -2]`), "camera.up: is parallel to the view direction (camera.look_at - camera.position)"},
+	{"default up parallel", `{"version": 1, "camera": ` + mark + `{"position": [0, 5, 0], "look_at": [0, 0, 0]}}`, "camera.up: the default up [0, 1, 0] is parallel to the view direction; give camera.up"},
+	{"fov zero", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "fov": ` + mark + `0`), "camera.fov: must be in (0, 180), bounds excluded, found 0"},
+	{"fov 180", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "fov": ` + mark + `180`), "camera.fov: must be in (0, 180), bounds excluded, found 180"},
+	{"aperture negative", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "aperture": ` + mark + `-0.1`), "camera.aperture: must be >= 0, found -0.1"},
+	{"focus_distance negative", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "focus_distance": ` + mark + `-1`), "camera.focus_distance: must be >= 0, found -1"},
+	{"shift of three", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], "shift": ` + mark + `[0, 0, 0]`), "camera.shift: expected 2 numbers, found 3"},
+	{"camera unknown field", camera(`"position": [0, 0, -1], "look_at": [0, 0, 0], ` + mark + `"lookat": [0, 0, 0]`), `camera: unknown field "lookat"; did you mean "look_at"?`},
+
+	// film.
+	{"unknown tonemap", sceneWith(`"film": {"tonemap": ` + mark + `"filmic"}`), `film.tonemap: unknown tonemap "filmic" (accepted: "clamp", "reinhard", "aces")`},
+	{"unknown transfer", sceneWith(`"film": {"transfer": ` + mark + `"sRGB"}`), `film.transfer: unknown transfer "sRGB"; did you mean "srgb"? (accepted: "srgb", "linear")`},
+	{"exposure too large", sceneWith(`"film": {"exposure": ` + mark + `100}`), "film.exposure: must be in [-64, 64], found 100"},
+
+	// background.
+	{"image background", sceneWith(`"background": {"type": ` + mark + `"image", "file": "sky.hdr"}`), "background.type: image backgrounds are not supported yet"},
+	{"unknown background", sceneWith(`"background": {"type": ` + mark + `"sky"}`), `background.type: unknown background type "sky" (accepted: "color", "gradient", "image")`},
+	{"gradient without type", sceneWith(`"background": {` + mark + `"bottom": [1, 1, 1], "top": [0, 0, 1]}`), `background: unknown field "bottom"; a gradient background needs "type": "gradient"`},
+	{"gradient missing top", sceneWith(`"background": ` + mark + `{"type": "gradient", "bottom": [1, 1, 1]}`), `background: missing required field "top"`},
+	{"negative colour", sceneWith(`"background": {"color": [0, ` + mark + `-0.5, 0]}`), "background.color[1]: a colour component must be >= 0, found -0.5"},
+	{"colour", sceneWith(`"background": {` + mark + `"colour": [0, 0, 0]}`), `background: unknown field "colour"; did you mean "color"?`},
+
+	// materials.
+	{"materials not an object", `{"version": 1, ` + cam + `, "materials": ` + mark + `[{"type": "diffuse"}]}`, "materials: expected an object, found an array"},
+	{"material not an object", material(mark + `"red"`), "materials.m: expected an object, found a string"},
+	{"material missing type", material(mark + `{"color": [1, 0, 0]}`), `materials.m: missing required field "type"`},
+	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong")`},
+	{"material unknown field", material(`{"type": "diffuse", ` + mark + `"colour": [1, 0, 0]}`), `materials.m: unknown field "colour"; did you mean "color"?`},
+	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness")`},
+	{"roughness above 1", material(`{"type": "metal", "roughness": ` + mark + `1.5}`), "materials.m.roughness: must be in [0, 1], found 1.5"},
+	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
+	{"ior above 4", material(`{"type": "dielectric", "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
+	{"intensity negative", material(`{"type": "emissive", "intensity": ` + mark + `-1}`), "materials.m.intensity: must be >= 0, found -1"},
+	{"ambient negative", material(`{"type": "phong", "ambient": ` + mark + `-0.1}`), "materials.m.ambient: must be >= 0, found -0.1"},
+	{"specular negative", material(`{"type": "phong", "specular": ` + mark + `-1}`), "materials.m.specular: must be >= 0, found -1"},
+	{"shininess too large", material(`{"type": "phong", "shininess": ` + mark + `20000}`), "materials.m.shininess: must be in [0, 10000], found 20000"},
+	{"reflection above 1", material(`{"type": "phong", "reflection": ` + mark + `1.5}`), "materials.m.reflection: must be in [0, 1], found 1.5"},
+	{"negative albedo", material(`{"type": "diffuse", "color": [` + mark + `-1, 0, 0]}`), "materials.m.color[0]: a colour component must be >= 0, found -1"},
+	{"colour as string", material(`{"type": "diffuse", "color": ` + mark + `"red"}`), "materials.m.color: expected an array of 3 numbers, found a string"},
+	{"color and texture", material(`{"type": "diffuse", "color": [1, 1, 1], "texture": ` + mark + `{"type": "checker"}}`), `materials.m: give either "color" or "texture", not both`},
+	{"image texture", material(`{"type": "diffuse", "texture": {"type": ` + mark + `"image", "file": "wood.png"}}`), "materials.m.texture.type: image textures are not supported yet"},
+	{"unknown texture", material(`{"type": "diffuse", "texture": {"type": ` + mark + `"chekcer"}}`), `materials.m.texture.type: unknown texture type "chekcer"; did you mean "checker"? (accepted: "checker", "image")`},
+	{"texture scale zero", material(`{"type": "diffuse", "texture": {"type": "checker", "scale": ` + mark + `0}}`), "materials.m.texture.scale: must be > 0, found 0"},
+	{"texture colour negative", material(`{"type": "diffuse", "texture": {"type": "checker", "odd": [0, 0, ` + mark + `-1]}}`), "materials.m.texture.odd[2]: a colour component must be >= 0, found -1"},
+	{"texture not an object", material(`{"type": "diffuse", "texture": ` + mark + `"checker"}`), "materials.m.texture: expected an object, found a string"},
+	{"empty material name", `{"version": 1, ` + cam + `, "materials": {` + mark + `"": {"type": "diffuse"}}}`, "materials: a material name must not be empty"},
+	{"odd material name", `{"version": 1, ` + cam + `, "materials": {"my glass": {"type": "dielectric", "ior": ` + mark + `0}}}`, `materials["my glass"].ior: must be in [1, 4], found 0`},
+
+	// lights.
+	{"lights not an array", sceneWith(`"lights": ` + mark + `{}`), "lights: expected an array, found an object"},
+	{"light missing position", sceneWith(`"lights": [` + mark + `{"type": "point"}]`), `lights[0]: missing required field "position"`},
+	{"light missing type", sceneWith(`"lights": [` + mark + `{"position": [0, 0, 0]}]`), `lights[0]: missing required field "type"`},
+	{"spot light", sceneWith(`"lights": [{"type": ` + mark + `"spot", "position": [0, 0, 0]}]`), `lights[0].type: unknown light type "spot" (accepted: "point")`},
+	{"light intensity negative", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0]}, {"type": "point", "position": [0, 0, 0], "intensity": ` + mark + `-2}]`), "lights[1].intensity: must be >= 0, found -2"},
+	{"unknown falloff", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0], "falloff": ` + mark + `"linear"}]`), `lights[0].falloff: unknown falloff "linear" (accepted: "inverse_square", "none")`},
+	{"light unknown field", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0], ` + mark + `"positon": [1, 1, 1]}]`), `lights[0]: unknown field "positon"; did you mean "position"?`},
+
+	// objects.
+	{"objects not an array", sceneWith(`"objects": ` + mark + `{}`), "objects: expected an array, found an object"},
+	{"object not an object", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "white"}, ` + mark + `7`), "objects[1]: expected an object, found a number"},
+	{"mesh", object(`{"type": ` + mark + `"mesh", "file": "bunny.obj", "material": "white"}`), "objects[0]: mesh objects are not supported yet (OBJ and glTF import come with the mesh release)"},
+	{"unknown object type", object(`{"type": ` + mark + `"sphre"}`), `objects[0].type: unknown object type "sphre"; did you mean "sphere"? (accepted: "sphere", "plane", "quad", "triangle", "mesh")`},
+	{"object missing type", object(mark + `{"center": [0, 0, 0]}`), `objects[0]: missing required field "type"`},
+	{"missing material", object(mark + `{"type": "sphere", "center": [0, 0, 0], "radius": 1}`), `objects[0]: missing required field "material"`},
+	{"undefined material", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": ` + mark + `"glas"}`), `objects[0].material: undefined material "glas"; did you mean "glass"?`},
+	{"undefined material far", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": ` + mark + `"steel"}`), `objects[0].material: undefined material "steel"`},
+	{"no materials", `{"version": 1, ` + cam + `, "objects": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": ` + mark + `"white"}]}`, `objects[0].material: undefined material "white": the scene defines no materials`},
+	{"material not a string", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": ` + mark + `0}`), `objects[0].material: expected a string, found a number`},
+	{"name not a string", object(`{"type": "sphere", "name": ` + mark + `1, "center": [0, 0, 0], "radius": 1, "material": "white"}`), `objects[0].name: expected a string, found a number`},
+	{"sphere unknown field", object(`{"type": "sphere", "center": [0, 0, 0], ` + mark + `"raduis": 1, "material": "white"}`), `objects[0]: unknown field "raduis"; did you mean "radius"?`},
+	{"sphere missing radius", object(mark + `{"type": "sphere", "center": [0, 0, 0], "material": "white"}`), `objects[0]: missing required field "radius"`},
+	{"sphere radius zero", object(`{"type": "sphere", "center": [0, 0, 0], "radius": ` + mark + `0, "material": "white"}`), "objects[0].radius: must be > 0, found 0"},
+	{"sphere radius negative", object(`{"type": "sphere", "center": [0, 0, 0], "radius": ` + mark + `-1, "material": "white"}`), "objects[0].radius: must be > 0, found -1"},
+	{"sphere radius wrong type", object(`{"type": "sphere", "center": [0, 0, 0], "radius": ` + mark + `[1], "material": "white"}`), "objects[0].radius: expected a number, found an array"},
+	{"plane normal zero", object(`{"type": "plane", "point": [0, 0, 0], "normal": ` + mark + `[0, 0, 0], "material": "white"}`), "objects[0].normal: must not be zero"},
+	{"plane normal tiny", object(`{"type": "plane", "point": [0, 0, 0], "normal": ` + mark + `[0, 1e-30, 0], "material": "white"}`), "objects[0].normal: is too short or too long to normalise in float32"},
+	{"quad degenerate", object(`{"type": "quad", "corner": [0, 0, 0], "edge1": [1, 0, 0], "edge2": ` + mark + `[-2, 0, 0], "material": "white"}`), "objects[0]: the quad is degenerate: edge1 and edge2 are zero or parallel"},
+	{"quad zero edge", object(`{"type": "quad", "corner": [0, 0, 0], "edge1": [0, 0, 0], "edge2": ` + mark + `[0, 0, 1], "material": "white"}`), "objects[0]: the quad is degenerate: edge1 and edge2 are zero or parallel"},
+	{"quad missing edge", object(mark + `{"type": "quad", "corner": [0, 0, 0], "edge1": [1, 0, 0], "material": "white"}`), `objects[0]: missing required field "edge2"`},
+	{"triangle collinear", object(`{"type": "triangle", "vertices": ` + mark + `[[0, 0, 0], [1, 1, 1], [2, 2, 2]], "material": "white"}`), "objects[0].vertices: the triangle is degenerate: its vertices coincide or lie on a line"},
+	{"triangle nearly collinear", object(`{"type": "triangle", "vertices": ` + mark + `[[0, 0, 0], [1000, 0, 0], [2000, 1e-7, 0]], "material": "white"}`), "objects[0].vertices: the triangle is degenerate"},
+	{"triangle two vertices", object(`{"type": "triangle", "vertices": ` + mark + `[[0, 0, 0], [1, 0, 0]], "material": "white"}`), "objects[0].vertices: expected 3 points, found 2"},
+	{"triangle vertex short", object(`{"type": "triangle", "vertices": [[0, 0, 0], [1, 0, 0], ` + mark + `[0, 1]], "material": "white"}`), "objects[0].vertices[2]: expected 3 numbers, found 2"},
+	{"triangle uv triple", object(`{"type": "triangle", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "uv": [[0, 0], ` + mark + `[1, 0, 0], [0, 1]], "material": "white"}`), "objects[0].uv[1]: expected 2 numbers, found 3"},
+	{"triangle uv count", object(`{"type": "triangle", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "uv": ` + mark + `[[0, 0]], "material": "white"}`), "objects[0].uv: expected 3 [u, v] pairs, found 1"},
+	{"triangle too small", object(`{"type": "triangle", "vertices": ` + mark + `[[0, 0, 0], [1e-30, 0, 0], [0, 1e-30, 0]], "material": "white"}`), "objects[0].vertices: the triangle is too small or too large for float32 arithmetic"},
+	{"later object", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "white"},` + "\n" + `{"type": "sphere", "center": [0, 0, ` + mark + `true], "radius": 1, "material": "white"}`), "objects[1].center[2]: expected a number, found a boolean"},
+}
+
+// manyMaterials returns n empty materials named m0, m1, ... as object
+// members.
+func manyMaterials(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"m%d": {}`, i)
+	}
+	return b.String()
+}

@@ -1,0 +1,68 @@
+package scenes
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// MaxFileSize is the largest scene file, in bytes, that Load and Parse
+// accept: 256 MiB. (The memory that decoding takes is bounded by
+// MaxValues rather than by the file's size.)
+const MaxFileSize = 256 << 20
+
+// Load reads and parses the scene file at path. See Parse.
+func Load(path string) (*tracer.SceneDesc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
+		return nil, tooLarge(path, fi.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses data, the contents of a scene file (version 1, see
+// DESIGN.md), into a scene description. name is the file's name, used in
+// error messages. Every field is validated; the error, if any, is an
+// *Error that names the line, column and JSON path of the first problem
+// found.
+func Parse(name string, data []byte) (*tracer.SceneDesc, error) {
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(name, int64(len(data)))
+	}
+	root, err := parseJSON(name, data)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{file: name, data: data}
+	s := d.scene(root)
+	if d.err != nil {
+		return nil, d.err
+	}
+	return s, nil
+}
+
+// fileError wraps an error from reading path.
+func fileError(path string, err error) *Error {
+	msg := err.Error()
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		msg = pe.Err.Error() // the path is already in the message
+	}
+	return &Error{File: path, Msg: msg, Err: err}
+}
+
+// tooLarge is the error for a file of size bytes, past MaxFileSize.
+func tooLarge(name string, size int64) *Error {
+	return &Error{File: name, Msg: fmt.Sprintf("the file is %d bytes, more than the limit of %d (MaxFileSize)", size, MaxFileSize)}
+}

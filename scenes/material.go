@@ -1,0 +1,130 @@
+package scenes
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// materialKinds are the accepted values of a material's type.
+var materialKinds = []option[tracer.MaterialKind]{
+	{"diffuse", tracer.MaterialDiffuse},
+	{"metal", tracer.MaterialMetal},
+	{"dielectric", tracer.MaterialDielectric},
+	{"emissive", tracer.MaterialEmissive},
+	{"phong", tracer.MaterialPhong},
+}
+
+// materialFields are the members each material type accepts.
+var materialFields = map[tracer.MaterialKind][]string{
+	tracer.MaterialDiffuse:    {"type", "color", "texture"},
+	tracer.MaterialMetal:      {"type", "color", "texture", "roughness"},
+	tracer.MaterialDielectric: {"type", "color", "texture", "ior"},
+	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
+	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection"},
+}
+
+// Material defaults (linear RGB colours).
+var (
+	defaultAlbedo = mgl32.Vec3{0.8, 0.8, 0.8} // diffuse and metal
+	white         = mgl32.Vec3{1, 1, 1}       // dielectric tint, emission, phong
+)
+
+// maxShininess bounds a phong material's exponent; past it the highlight
+// is a mirror's and the power only risks underflow.
+const maxShininess = 10000
+
+// materialTable maps the scene's material names to indices into
+// SceneDesc.Materials.
+type materialTable struct {
+	names []string // in file order, for suggestions
+	index map[string]int
+}
+
+// materials decodes the materials section, an object from names to
+// materials, into s.Materials (and s.Textures) in file order.
+func (d *decoder) materials(f fields, s *tracer.SceneDesc) materialTable {
+	t := materialTable{index: map[string]int{}}
+	if f.v == nil {
+		return t
+	}
+	n := f.v.members()
+	if n > tracer.MaxMaterials {
+		d.fail(f.v, at(f.path), "%d materials, more than the limit of %d (tracer.MaxMaterials)", n, tracer.MaxMaterials)
+		return t
+	}
+	s.Materials = make([]tracer.Material, 0, n)
+	t.names = make([]string, 0, n)
+	for i := range n {
+		name := f.v.key(i).str
+		if name == "" {
+			d.fail(f.v.key(i), at(f.path), "a material name must not be empty")
+		}
+		m := d.material(d.object(f.v.member(i), f.at(name)), s)
+		if d.failed() {
+			return t
+		}
+		t.index[name] = len(s.Materials)
+		t.names = append(t.names, name)
+		s.Materials = append(s.Materials, m)
+	}
+	return t
+}
+
+// material decodes one material. Fields that its type does not use stay
+// zero.
+func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
+	kind := choose(f, "type", "", "material type", materialKinds)
+	if d.failed() {
+		return tracer.Material{}
+	}
+	f.known(materialFields[kind]...)
+	m := tracer.Material{Kind: kind, Texture: tracer.NoTexture}
+	switch kind {
+	case tracer.MaterialDiffuse:
+		d.surfaceColor(f, &m, s, defaultAlbedo)
+	case tracer.MaterialMetal:
+		d.surfaceColor(f, &m, s, defaultAlbedo)
+		m.Roughness = f.float("roughness", 0, within(0, 1))
+	case tracer.MaterialDielectric:
+		d.surfaceColor(f, &m, s, white)
+		m.IOR = f.float("ior", 1.5, within(1, 4))
+	case tracer.MaterialEmissive:
+		d.surfaceColor(f, &m, s, white)
+		m.Intensity = f.float("intensity", 1, atLeast(0))
+	case tracer.MaterialPhong:
+		d.surfaceColor(f, &m, s, white)
+		m.Ambient = f.float("ambient", 0, atLeast(0))
+		m.Diffuse = f.float("diffuse", 1, atLeast(0))
+		m.Specular = f.float("specular", 0, atLeast(0))
+		m.Shininess = f.float("shininess", 32, within(0, maxShininess))
+		m.Reflection = f.float("reflection", 0, within(0, 1))
+	}
+	return m
+}
+
+// surfaceColor sets m's colour from the material's color or texture
+// member (not both); def is the colour when neither is given. A texture is
+// appended to s.Textures.
+func (d *decoder) surfaceColor(f fields, m *tracer.Material, s *tracer.SceneDesc, def mgl32.Vec3) {
+	tv := f.lookup("texture")
+	if tv == nil {
+		m.Color = f.color("color", def)
+		return
+	}
+	if f.lookup("color") != nil {
+		d.fail(tv, at(f.path), "give either %q or %q, not both", "color", "texture")
+		return
+	}
+	tex := d.texture(d.object(tv, f.at("texture")))
+	if d.failed() {
+		return
+	}
+	if len(s.Textures) >= tracer.MaxMaterials {
+		// Unreachable while each material has at most one texture; kept so
+		// that the limit holds if that changes.
+		d.fail(tv, f.at("texture"), "more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+		return
+	}
+	m.Texture = int32(len(s.Textures))
+	s.Textures = append(s.Textures, tex)
+}

@@ -1,0 +1,203 @@
+package scheduler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/tracer"
+)
+
+// loadScene loads a gallery scene at a small size for tests.
+func loadScene(t testing.TB, name string, w, h, samples int) *tracer.Scene {
+	t.Helper()
+	d, err := scenes.Load("../scenes/examples/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Settings.Width, d.Settings.Height, d.Settings.Samples = w, h, samples
+	s, err := tracer.Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func renderPNG(t testing.TB, s *tracer.Scene, opt Options) []byte {
+	t.Helper()
+	res, err := Render(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.Framebuffer.WritePNG(&buf, &s.Film, 8); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestTiles(t *testing.T) {
+	tiles := Tiles(70, 33, 32)
+	if len(tiles) != 3*2 {
+		t.Fatalf("%d tiles, want 6", len(tiles))
+	}
+	covered := 0
+	for i, tl := range tiles {
+		if tl.ID != i {
+			t.Errorf("tile %d has ID %d", i, tl.ID)
+		}
+		covered += tl.Rect.Dx() * tl.Rect.Dy()
+	}
+	if covered != 70*33 {
+		t.Errorf("tiles cover %d pixels, want %d", covered, 70*33)
+	}
+	if r := tiles[5].Rect; r.Min.X != 64 || r.Min.Y != 32 || r.Max.X != 70 || r.Max.Y != 33 {
+		t.Errorf("last tile %v, want (64,32)-(70,33)", r)
+	}
+}
+
+// TestDeterminism: the determinism contract says a pixel depends only on
+// the scene and its coordinates, so tile size and thread count must not
+// change one byte of the PNG.
+func TestDeterminism(t *testing.T) {
+	for _, name := range []string{"cornell-box", "whitted", "materials"} {
+		t.Run(name, func(t *testing.T) {
+			s := loadScene(t, name, 48, 40, 4)
+			ref := renderPNG(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+			for _, opt := range []Options{
+				{TileSize: 64, Workers: []Worker{&CPUWorker{N: 1}}},
+				{TileSize: 8, Workers: []Worker{&CPUWorker{N: 2}}},
+				{TileSize: 7, Workers: []Worker{&CPUWorker{N: 3}}},
+				{TileSize: 64, Workers: []Worker{&CPUWorker{N: 2}}},
+			} {
+				if got := renderPNG(t, s, opt); !bytes.Equal(got, ref) {
+					t.Errorf("tile %d, %d threads: PNG differs from tile 8, 1 thread", opt.TileSize, opt.Workers[0].Threads())
+				}
+			}
+		})
+	}
+}
+
+// flakyWorker fails its first failures leases of every tile, then renders.
+type flakyWorker struct {
+	failures int
+	seen     [1024]atomic.Int32
+}
+
+func (w *flakyWorker) Name() string { return "flaky" }
+func (w *flakyWorker) Kind() string { return "test" }
+func (w *flakyWorker) Threads() int { return 1 }
+func (w *flakyWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+	for {
+		l, err := q.Next(ctx, index)
+		if err != nil {
+			if errors.Is(err, ErrNoMoreTiles) {
+				return nil
+			}
+			return err
+		}
+		if int(w.seen[l.Tile.ID].Add(1)) <= w.failures {
+			q.Fail(l, fmt.Errorf("injected failure %d", w.seen[l.Tile.ID].Load()))
+			continue
+		}
+		pix := make([]float32, 3*l.Tile.Rect.Dx()*l.Tile.Rect.Dy())
+		var st tracer.Stats
+		if err := s.RenderBlock(ctx, l.Tile.Rect, pix, &st); err != nil {
+			q.Release(l)
+			return err
+		}
+		q.Complete(l, pix, st)
+	}
+}
+
+func TestRetriesThenSucceeds(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 1)
+	ref := renderPNG(t, s, Options{TileSize: 16})
+	w := &flakyWorker{failures: 2}
+	var last Progress
+	got := renderPNG(t, s, Options{TileSize: 16, MaxAttempts: 3, Workers: []Worker{w},
+		Progress: func(p Progress) { last = p }})
+	if !bytes.Equal(got, ref) {
+		t.Error("image after retries differs from the direct render")
+	}
+	if n := len(Tiles(40, 30, 16)); last.Workers[0].Retries != 2*n || last.TilesDone != n {
+		t.Errorf("progress: %d retries, %d tiles; want %d and %d", last.Workers[0].Retries, last.TilesDone, 2*n, n)
+	}
+}
+
+func TestTileFailsTooOften(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 1)
+	_, err := Render(context.Background(), s, Options{TileSize: 16, MaxAttempts: 3, Workers: []Worker{&flakyWorker{failures: 3}}})
+	if err == nil {
+		t.Fatal("render succeeded with a worker that always fails")
+	}
+	for _, want := range []string{"tile 0", "pixels 0,0–15,15", "failed 3 times", "injected failure 1", "injected failure 3"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+// stallWorker takes one lease and never finishes it until cancelled.
+type stallWorker struct{ took atomic.Bool }
+
+func (w *stallWorker) Name() string { return "stall" }
+func (w *stallWorker) Kind() string { return "test" }
+func (w *stallWorker) Threads() int { return 1 }
+func (w *stallWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+	l, err := q.Next(ctx, index)
+	if err != nil {
+		return nil
+	}
+	w.took.Store(true)
+	<-ctx.Done()
+	q.Release(l)
+	return nil
+}
+
+// TestDuplicateBeatsStalledWorker: once the queue is empty, an idle worker
+// duplicates the tile a stalled worker holds, the first result wins, and
+// the render ends without waiting for the stalled worker.
+func TestDuplicateBeatsStalledWorker(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 1)
+	ref := renderPNG(t, s, Options{TileSize: 16})
+	stall := &stallWorker{}
+	// The stalled worker is first so it takes tile 0 before the CPU starts.
+	res, err := Render(context.Background(), s, Options{TileSize: 16, Duplicates: true,
+		Workers: []Worker{stall, &CPUWorker{N: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Framebuffer.WritePNG(&buf, &s.Film, 8)
+	if !bytes.Equal(buf.Bytes(), ref) {
+		t.Error("image differs from the direct render")
+	}
+	if stall.took.Load() && res.Progress.Workers[0].Tiles != 0 {
+		t.Errorf("stalled worker credited with %d tiles", res.Progress.Workers[0].Tiles)
+	}
+}
+
+// TestCancelIsPrompt: cancelling the context stops a long render quickly
+// and reports the cancellation.
+func TestCancelIsPrompt(t *testing.T) {
+	s := loadScene(t, "cornell-box", 256, 256, 4096) // minutes of work
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	start := time.Now()
+	_, err := Render(ctx, s, Options{TileSize: 32, Workers: []Worker{&CPUWorker{N: 2}}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// A row of a 32-pixel tile at 4096 samples is the longest step between
+	// checks; 10 s leaves a wide margin on a loaded machine.
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("render took %v to stop", d)
+	}
+}
