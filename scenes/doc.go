@@ -1,6 +1,6 @@
 // Package scenes reads trace's scene files: JSON documents that describe a
 // camera, render settings, film, background, materials, lights and shapes
-// (the format is "Scene file (version 1)" in DESIGN.md).
+// (the format is docs/scene-format.md).
 //
 // Load and Parse turn a scene file into a tracer.SceneDesc. Every field is
 // checked: unknown fields, wrong types, values out of range and values past

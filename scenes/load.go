@@ -33,7 +33,7 @@ func Load(path string) (*tracer.SceneDesc, error) {
 }
 
 // Parse parses data, the contents of a scene file (version 1, see
-// DESIGN.md), into a scene description. name is the file's name, used in
+// docs/scene-format.md), into a scene description. name is the file's name, used in
 // error messages. Every field is validated; the error, if any, is an
 // *Error that names the line, column and JSON path of the first problem
 // found.

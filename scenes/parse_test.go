@@ -17,7 +17,7 @@ func TestLoadValid(t *testing.T) {
 		want tracer.SceneDesc
 	}{
 		{
-			// DESIGN.md's example without the mesh.
+			// the scene format's example without the mesh.
 			file: "full.json",
 			want: tracer.SceneDesc{
 				Settings: tracer.Settings{Width: 800, Height: 600, Samples: 64, MaxDepth: 8, Integrator: tracer.IntegratorPath, Seed: 1},

@@ -133,7 +133,7 @@ type Material struct {
 	IOR float32
 	// Roughness blurs a metal's reflection: 0 is a mirror, 1 is very rough.
 	Roughness float32
-	// Phong coefficients (DESIGN.md): local shading = Ambient +
+	// Phong coefficients (docs/scene-format.md): local shading = Ambient +
 	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
 	// and Reflection weights the mirror-reflected ray.
 	Ambient, Diffuse, Specular, Shininess, Reflection float32

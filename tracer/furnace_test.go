@@ -176,7 +176,7 @@ func TestShadow(t *testing.T) {
 	}
 }
 
-// TestPhongWhittedExact checks DESIGN.md's phong formula term by term.
+// TestPhongWhittedExact checks the scene format's phong formula term by term.
 func TestPhongWhittedExact(t *testing.T) {
 	m := Material{Kind: MaterialPhong, Color: vec3{1, 0.5, 0.25}, Ambient: 0.1, Diffuse: 0.8,
 		Specular: 0.5, Shininess: 10, Texture: NoTexture}

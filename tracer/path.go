@@ -5,7 +5,7 @@ package tracer
 const rouletteDepth = 3
 
 // tracePath returns the radiance along r by unidirectional path tracing
-// with next-event estimation (DESIGN.md). Emission found by a bounce that
+// with next-event estimation (docs/scene-format.md). Emission found by a bounce that
 // next-event estimation already accounted for (one leaving a diffuse
 // vertex) is not counted again.
 func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {

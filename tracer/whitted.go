@@ -11,7 +11,7 @@ type whittedBranch struct {
 }
 
 // traceWhitted returns the radiance along r by classic recursive ray
-// tracing (DESIGN.md): at each hit, radiance += weight × local shading, then
+// tracing (docs/scene-format.md): at each hit, radiance += weight × local shading, then
 // the reflected (and, through glass, refracted) rays continue with their
 // weights, shading at most MaxDepth hits along any branch. The recursion is
 // a depth-first walk over an explicit stack: each hit pushes at most one
@@ -84,7 +84,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 	return radiance
 }
 
-// phongLocal is the local shading of DESIGN.md's phong model at p:
+// phongLocal is the local shading of the scene format's phong model at p:
 // ambient (a grey, not multiplied by the colour) + Σ over point lights not
 // in shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
 // shininess·light. A diffuse material shades as phong with diffuse 1 and
