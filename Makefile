@@ -18,18 +18,23 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -race ./scheduler/... ./cmd/...
+	$(GO) test -race -run 'BVH|Mesh' ./tracer/
 
 test-short:
 	$(GO) test -short ./...
 
-# Benchmarks of the gallery scenes, one thread and all threads.
-bench:
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./tracer/ ./scheduler/
+# The trace bench workloads (one thread, then all), and the Go benchmarks.
+bench: build
+	./$(BIN) bench --threads 1
+	./$(BIN) bench
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./tracer/ ./scheduler/ ./bench/
 
-# Fuzz the scene parser for FUZZTIME (default 1m).
+# Fuzz the scene, OBJ and image parsers for FUZZTIME each (default 1m).
 FUZZTIME ?= 1m
 fuzz:
-	$(GO) test ./scenes -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzOBJ$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDecodeImage$$' -fuzztime $(FUZZTIME)
 
 # Render the Cornell box to cornell-box.png.
 example: build

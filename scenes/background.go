@@ -8,8 +8,10 @@ import (
 // backgroundTypes are the accepted values of background.type.
 var backgroundTypes = []string{"color", "gradient", "image"}
 
-// background decodes the background section; an absent one is black.
-func (d *decoder) background(f fields) tracer.Background {
+// background decodes the background section; an absent one is black. An
+// image background's image and texture are added to s.Images and
+// s.Textures.
+func (d *decoder) background(f fields, s *tracer.SceneDesc) tracer.Background {
 	switch f.choice("type", "color", "background type", backgroundTypes) {
 	case "color":
 		if f.v != nil && f.lookup("type") == nil {
@@ -29,7 +31,22 @@ func (d *decoder) background(f fields) tracer.Background {
 			Top:    f.requiredColor("top"),
 		}
 	case "image":
-		f.failField("type", "image backgrounds are not supported yet")
+		f.known("type", "file", "colorspace", "intensity")
+		srgb := choose(f, "colorspace", "srgb", "colorspace", colorspaces)
+		intensity := f.float("intensity", 1, atLeast(0))
+		img := d.imageFile(f, srgb, intensity, s)
+		if d.failed() {
+			return tracer.Background{}
+		}
+		if len(s.Textures) >= tracer.MaxMaterials {
+			// Unreachable while the background is decoded before the
+			// materials: its texture is the first.
+			f.failField("file", "more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+			return tracer.Background{}
+		}
+		tex := int32(len(s.Textures))
+		s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img})
+		return tracer.Background{Kind: tracer.BackgroundImage, Texture: tex}
 	}
 	return tracer.Background{}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
 )
 
 // decoder turns the JSON tree of a scene file into tracer values. It keeps
@@ -18,6 +19,19 @@ type decoder struct {
 	file string
 	data []byte
 	err  *Error
+
+	opt    Options
+	assets *assets // the scene's files (meshes, images); made at first use
+	// meshFiles are the mesh files read so far, by absolute path, and
+	// images the images added to SceneDesc.Images, by the loader's
+	// pointer, so that a file used twice is read and added once.
+	meshFiles     map[string]*meshFile
+	images        map[*tracer.Image]int32
+	meshTriangles int // the triangles of s.Meshes so far
+	// imageFiles are the image files of textures and the background
+	// added to SceneDesc.Images, so that a file used twice is decoded
+	// once (texture.go).
+	imageFiles map[imageKey]int32
 }
 
 // failed reports whether the decoder has met an error.

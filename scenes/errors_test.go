@@ -171,7 +171,10 @@ var parseErrorTests = []struct {
 	{"exposure too large", sceneWith(`"film": {"exposure": ` + mark + `100}`), "film.exposure: must be in [-64, 64], found 100"},
 
 	// background.
-	{"image background", sceneWith(`"background": {"type": ` + mark + `"image", "file": "sky.hdr"}`), "background.type: image backgrounds are not supported yet"},
+	{"image background missing", sceneWith(`"background": {"type": "image", "file": ` + mark + `"sky.hdr"}`), "background.file: sky.hdr: no such file or directory"},
+	{"image background no file", sceneWith(`"background": ` + mark + `{"type": "image"}`), `background: missing required field "file"`},
+	{"image background intensity", sceneWith(`"background": {"type": "image", "file": "sky.hdr", "intensity": ` + mark + `-1}`), "background.intensity: must be >= 0, found -1"},
+	{"image background field", sceneWith(`"background": {"type": "image", "file": "sky.hdr", ` + mark + `"color": [1, 1, 1]}`), `background: unknown field "color" (expected one of "type", "file", "colorspace", "intensity")`},
 	{"unknown background", sceneWith(`"background": {"type": ` + mark + `"sky"}`), `background.type: unknown background type "sky" (accepted: "color", "gradient", "image")`},
 	{"gradient without type", sceneWith(`"background": {` + mark + `"bottom": [1, 1, 1], "top": [0, 0, 1]}`), `background: unknown field "bottom"; a gradient background needs "type": "gradient"`},
 	{"gradient missing top", sceneWith(`"background": ` + mark + `{"type": "gradient", "bottom": [1, 1, 1]}`), `background: missing required field "top"`},
@@ -196,7 +199,11 @@ var parseErrorTests = []struct {
 	{"negative albedo", material(`{"type": "diffuse", "color": [` + mark + `-1, 0, 0]}`), "materials.m.color[0]: a colour component must be >= 0, found -1"},
 	{"colour as string", material(`{"type": "diffuse", "color": ` + mark + `"red"}`), "materials.m.color: expected an array of 3 numbers, found a string"},
 	{"color and texture", material(`{"type": "diffuse", "color": [1, 1, 1], "texture": ` + mark + `{"type": "checker"}}`), `materials.m: give either "color" or "texture", not both`},
-	{"image texture", material(`{"type": "diffuse", "texture": {"type": ` + mark + `"image", "file": "wood.png"}}`), "materials.m.texture.type: image textures are not supported yet"},
+	{"image texture missing", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `"wood.png"}}`), "materials.m.texture.file: wood.png: no such file or directory"},
+	{"image texture no file", material(`{"type": "diffuse", "texture": ` + mark + `{"type": "image"}}`), `materials.m.texture: missing required field "file"`},
+	{"image texture file number", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `1}}`), "materials.m.texture.file: expected a string, found a number"},
+	{"image texture empty file", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `""}}`), "materials.m.texture.file: empty file name"},
+	{"image texture colorspace", material(`{"type": "diffuse", "texture": {"type": "image", "file": "wood.png", "colorspace": ` + mark + `"sRGB"}}`), `materials.m.texture.colorspace: unknown colorspace "sRGB"; did you mean "srgb"? (accepted: "srgb", "linear")`},
 	{"unknown texture", material(`{"type": "diffuse", "texture": {"type": ` + mark + `"chekcer"}}`), `materials.m.texture.type: unknown texture type "chekcer"; did you mean "checker"? (accepted: "checker", "image")`},
 	{"texture scale zero", material(`{"type": "diffuse", "texture": {"type": "checker", "scale": ` + mark + `0}}`), "materials.m.texture.scale: must be > 0, found 0"},
 	{"texture colour negative", material(`{"type": "diffuse", "texture": {"type": "checker", "odd": [0, 0, ` + mark + `-1]}}`), "materials.m.texture.odd[2]: a colour component must be >= 0, found -1"},
@@ -216,7 +223,7 @@ var parseErrorTests = []struct {
 	// objects.
 	{"objects not an array", sceneWith(`"objects": ` + mark + `{}`), "objects: expected an array, found an object"},
 	{"object not an object", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "white"}, ` + mark + `7`), "objects[1]: expected an object, found a number"},
-	{"mesh", object(`{"type": ` + mark + `"mesh", "file": "bunny.obj", "material": "white"}`), "objects[0]: mesh objects are not supported yet (OBJ and glTF import come with the mesh release)"},
+	{"mesh file missing", object(`{"type": "mesh", "file": ` + mark + `"bunny.obj", "material": "white"}`), "objects[0].file: bunny.obj: no such file or directory"},
 	{"unknown object type", object(`{"type": ` + mark + `"sphre"}`), `objects[0].type: unknown object type "sphre"; did you mean "sphere"? (accepted: "sphere", "plane", "quad", "triangle", "mesh")`},
 	{"object missing type", object(mark + `{"center": [0, 0, 0]}`), `objects[0]: missing required field "type"`},
 	{"missing material", object(mark + `{"type": "sphere", "center": [0, 0, 0], "radius": 1}`), `objects[0]: missing required field "material"`},

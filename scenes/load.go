@@ -15,8 +15,26 @@ import (
 // MaxValues rather than by the file's size.)
 const MaxFileSize = 256 << 20
 
-// Load reads and parses the scene file at path. See Parse.
+// Options change how LoadWith reads a scene. The zero value is what Load
+// uses.
+type Options struct {
+	// AllowOutsideAssets lets the files a scene refers to (meshes, their
+	// material libraries and buffers, images) lie outside the scene
+	// file's folder, through "..", an absolute path or a symbolic link.
+	// Without it such a path is an error (the CLI's
+	// --allow-outside-assets).
+	AllowOutsideAssets bool
+}
+
+// Load reads and parses the scene file at path, and the files it refers
+// to, with the default Options. See Parse.
 func Load(path string) (*tracer.SceneDesc, error) {
+	return LoadWith(path, Options{})
+}
+
+// LoadWith reads and parses the scene file at path, and the files it
+// refers to (relative to path's folder), with options opt. See Parse.
+func LoadWith(path string, opt Options) (*tracer.SceneDesc, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)
@@ -29,15 +47,22 @@ func Load(path string) (*tracer.SceneDesc, error) {
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	return Parse(path, data)
+	return parse(path, data, opt)
 }
 
 // Parse parses data, the contents of a scene file (version 1, see
 // docs/scene-format.md), into a scene description. name is the file's name, used in
-// error messages. Every field is validated; the error, if any, is an
-// *Error that names the line, column and JSON path of the first problem
-// found.
+// error messages; the files that a scene refers to (mesh objects) are
+// read relative to name's folder, with the default Options. Every field is
+// validated; the error, if any, is an *Error that names the line, column
+// and JSON path of the first problem found (for a problem inside a mesh
+// file, that file and line, and the object's path).
 func Parse(name string, data []byte) (*tracer.SceneDesc, error) {
+	return parse(name, data, Options{})
+}
+
+// parse is Parse with options.
+func parse(name string, data []byte, opt Options) (*tracer.SceneDesc, error) {
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(name, int64(len(data)))
 	}
@@ -45,7 +70,7 @@ func Parse(name string, data []byte) (*tracer.SceneDesc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: name, data: data}
+	d := &decoder{file: name, data: data, opt: opt}
 	s := d.scene(root)
 	if d.err != nil {
 		return nil, d.err

@@ -115,7 +115,7 @@ func (d *decoder) surfaceColor(f fields, m *tracer.Material, s *tracer.SceneDesc
 		d.fail(tv, at(f.path), "give either %q or %q, not both", "color", "texture")
 		return
 	}
-	tex := d.texture(d.object(tv, f.at("texture")))
+	tex := d.texture(d.object(tv, f.at("texture")), s)
 	if d.failed() {
 		return
 	}

@@ -26,11 +26,11 @@ func (d *decoder) scene(root *value) *tracer.SceneDesc {
 	f.known(sceneFields...)
 	f.string("description", "")
 	s := &tracer.SceneDesc{
-		Settings:   d.settings(f.section("render")),
-		Camera:     d.camera(f.requiredSection("camera")),
-		Film:       d.film(f.section("film")),
-		Background: d.background(f.section("background")),
+		Settings: d.settings(f.section("render")),
+		Camera:   d.camera(f.requiredSection("camera")),
+		Film:     d.film(f.section("film")),
 	}
+	s.Background = d.background(f.section("background"), s)
 	mats := d.materials(f.section("materials"), s)
 	s.Lights = d.lights(f.list("lights"), f.at("lights"))
 	d.objects(f.list("objects"), f.at("objects"), mats, s)

@@ -14,10 +14,8 @@ var objectFields = map[string][]string{
 	"plane":    {"type", "name", "material", "point", "normal"},
 	"quad":     {"type", "name", "material", "corner", "edge1", "edge2"},
 	"triangle": {"type", "name", "material", "vertices", "uv"},
+	"mesh":     {"type", "name", "material", "file", "transform"}, // see mesh.go
 }
-
-// meshNotSupported is the error for a mesh object until meshes land.
-const meshNotSupported = "mesh objects are not supported yet (OBJ and glTF import come with the mesh release)"
 
 // objects decodes the objects array a (nil when absent) at l into the
 // shape lists of s; mats resolves material names.
@@ -35,17 +33,20 @@ func (d *decoder) objects(a *value, l loc, mats materialTable, s *tracer.SceneDe
 		}
 		d.shape(d.object(&a.elems[i], l.elem(i)), mats, s)
 	}
+	if n := len(s.Triangles) + d.meshTriangles; n > tracer.MaxTriangles && !d.failed() {
+		d.fail(a, l, "%d triangles in meshes and triangle objects, more than the limit of %d (tracer.MaxTriangles)", n, tracer.MaxTriangles)
+	}
 }
 
-// shape decodes one element of the objects array: a sphere, plane, quad or
-// triangle.
+// shape decodes one element of the objects array: a sphere, plane, quad,
+// triangle or mesh.
 func (d *decoder) shape(f fields, mats materialTable, s *tracer.SceneDesc) {
 	typ := f.choice("type", "", "object type", objectTypes)
 	if d.failed() {
 		return
 	}
 	if typ == "mesh" {
-		d.failAt(f.offset("type"), f.path, "%s", meshNotSupported)
+		d.mesh(f, mats, s)
 		return
 	}
 	f.known(objectFields[typ]...)

@@ -1,6 +1,9 @@
 package scenes
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
 )
@@ -8,8 +11,14 @@ import (
 // textureTypes are the accepted values of a texture's type.
 var textureTypes = []string{"checker", "image"}
 
-// texture decodes a material's texture member.
-func (d *decoder) texture(f fields) tracer.Texture {
+// colorspaces are the accepted values of an image's colorspace: whether
+// its 8- and 16-bit values are sRGB-encoded (true) or linear. HDR and PFM
+// files are linear whatever it says.
+var colorspaces = []option[bool]{{"srgb", true}, {"linear", false}}
+
+// texture decodes a material's texture member. An image texture's image is
+// added to s.Images (once per file; see imageFile).
+func (d *decoder) texture(f fields, s *tracer.SceneDesc) tracer.Texture {
 	switch f.choice("type", "", "texture type", textureTypes) {
 	case "checker":
 		f.known("type", "scale", "even", "odd")
@@ -20,7 +29,94 @@ func (d *decoder) texture(f fields) tracer.Texture {
 			Odd:   f.color("odd", mgl32.Vec3{}),
 		}
 	case "image":
-		f.failField("type", "image textures are not supported yet")
+		f.known("type", "file", "colorspace")
+		srgb := choose(f, "colorspace", "srgb", "colorspace", colorspaces)
+		return tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s)}
 	}
 	return tracer.Texture{}
+}
+
+// imageKey identifies an image as the scene uses it: the same file decoded
+// the same way and scaled by the same factor is one image.
+type imageKey struct {
+	path  string // absolute
+	srgb  bool
+	scale float32
+}
+
+// imageFile loads the image named by f's file member (relative to the
+// scene's folder), decoded from sRGB if srgb says so and multiplied by
+// scale, and returns its index in s.Images. A file that the scene names
+// more than once, with the same srgb and scale, is decoded and added once.
+// The images of the scene together hold at most tracer.MaxImageTexels
+// texels. Errors are at the file member and start with the file's name.
+func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneDesc) int32 {
+	fv := f.required("file")
+	if d.failed() {
+		return 0
+	}
+	file, ok := d.str(fv, f.at("file"))
+	if !ok {
+		return 0
+	}
+	fail := func(err error) int32 {
+		d.fail(fv, f.at("file"), "%v", err)
+		d.err.Err = err
+		return 0
+	}
+	a, err := d.sceneAssets()
+	if err != nil {
+		return fail(fileErr(file, err))
+	}
+	p, err := a.resolve(a.dir, file)
+	if err != nil {
+		return fail(fileErr(file, err))
+	}
+	key := imageKey{p, srgb, scale}
+	if i, ok := d.imageFiles[key]; ok {
+		return i
+	}
+	left := int64(tracer.MaxImageTexels)
+	for _, img := range s.Images {
+		left -= int64(img.Width) * int64(img.Height)
+	}
+	var img *tracer.Image
+	if i, ok := d.imageFiles[imageKey{p, srgb, 1}]; ok {
+		// Decoded already, unscaled: copy it rather than decode it again.
+		src := &s.Images[i]
+		if err := checkSize(src.Width, src.Height, left); err != nil {
+			return fail(fmt.Errorf("%s: %w", file, err))
+		}
+		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...)}
+	} else if img, err = loadImageWithin(a, a.dir, file, srgb, left); err != nil {
+		return fail(err)
+	}
+	if scale != 1 {
+		if err := scaleImage(img, scale); err != nil {
+			return fail(fmt.Errorf("%s: %w", file, err))
+		}
+	}
+	if d.imageFiles == nil {
+		d.imageFiles = map[imageKey]int32{}
+	}
+	i := int32(len(s.Images))
+	d.imageFiles[key] = i
+	s.Images = append(s.Images, *img)
+	return i
+}
+
+// scaleImage multiplies img's pixels by k, failing when that makes one
+// infinite.
+func scaleImage(img *tracer.Image, k float32) error {
+	var peak float32
+	for _, v := range img.Pix {
+		peak = max(peak, v)
+	}
+	if p := peak * k; math.IsInf(float64(p), 0) {
+		return fmt.Errorf("the intensity %g times the brightest value %g is too large for float32", k, peak)
+	}
+	for i := range img.Pix {
+		img.Pix[i] *= k
+	}
+	return nil
 }

@@ -1,104 +1,274 @@
 package tracer
 
-// BVHNode is one node of the bounding volume hierarchy, 32 bytes, in
-// depth-first order: an interior node's first child follows it, its second
-// child is at Index. A leaf (Count > 0) holds Shapes[Index : Index+Count].
-// Axis is the split axis of an interior node, used to visit the nearer child
-// first.
+import (
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// BVHNode is one node of the bounding volume hierarchy over the scene's
+// bounded primitives (triangles and the analytic shapes other than planes),
+// 32 bytes. Node 0 is the root and node 1 is unused, so that every pair of
+// siblings starts at an even index and shares one 64-byte cache line. An
+// interior node (Count == 0) has its two
+// children at Index and Index+1, and Info is the split axis. A leaf
+// (Count > 0) holds Count primitives of one kind, Info (LeafTriangles or
+// LeafShapes), starting at Index in Scene.Triangles or Scene.Shapes.
 type BVHNode struct {
 	Min   vec3
 	Index uint32
 	Max   vec3
 	Count uint16
-	Axis  uint16
+	Info  uint16
 }
 
-// bvhLeafSize is the most shapes a leaf holds.
-const bvhLeafSize = 4
+// Leaf kinds, in BVHNode.Info.
+const (
+	LeafTriangles uint16 = 0
+	LeafShapes    uint16 = 1
+)
 
-// bvhBins is the number of buckets of the binned SAH build.
-const bvhBins = 16
+const (
+	// bvhMaxLeaf is the most primitives a leaf holds.
+	bvhMaxLeaf = 8
+	// bvhBins is the number of buckets of the binned SAH build.
+	bvhBins = 16
+	// bvhMaxSAHDepth is the depth past which nodes are split in the middle
+	// of their list instead of by SAH, so that no tree is deeper than
+	// bvhMaxSAHDepth + log2(MaxTriangles) < bvhStackSize, whatever the input.
+	bvhMaxSAHDepth = 32
+	// bvhTraversalCost is the cost of visiting a node relative to one
+	// primitive intersection, for the SAH.
+	bvhTraversalCost = 1.0
+	// bvhParallelMin is the smallest subtree built on a goroutine of its own.
+	bvhParallelMin = 1 << 14
+)
 
+// bvhPrim is a primitive being sorted into the tree: its bounds, its kind
+// (LeafTriangles or LeafShapes) and its index in its own array. 28 bytes, so
+// partitioning moves little memory.
 type bvhPrim struct {
-	lo, hi, centroid vec3
-	shape            Shape
+	lo, hi vec3
+	index  uint32
+	kind   uint16
+	_      uint16
 }
 
-// buildBVH builds a BVH over finite shapes with the surface area heuristic
-// evaluated over bvhBins buckets per node (Wald, "On fast Construction of
-// SAH-based Bounding Volume Hierarchies", 2007). It returns the nodes and
-// the shapes reordered so that every leaf is a contiguous run.
-func buildBVH(shapes []Shape) ([]BVHNode, []Shape) {
-	if len(shapes) == 0 {
-		return nil, nil
-	}
-	prims := make([]bvhPrim, len(shapes))
-	for i := range shapes {
-		lo, hi := shapes[i].bounds()
-		prims[i] = bvhPrim{lo: lo, hi: hi, centroid: lo.Add(hi).Mul(0.5), shape: shapes[i]}
-	}
-	b := &bvhBuilder{prims: prims}
-	b.build(0, len(prims), 0)
-	out := make([]Shape, len(prims))
-	for i := range prims {
-		out[i] = prims[i].shape
-	}
-	return b.nodes, out
+// centroid2 returns twice the centroid on axis a (lo + hi, no halving).
+func (p *bvhPrim) centroid2(a int) float32 { return p.lo[a] + p.hi[a] }
+
+type bvhBox struct{ lo, hi vec3 }
+
+func emptyBox() bvhBox {
+	return bvhBox{vec3{infinity, infinity, infinity}, vec3{-infinity, -infinity, -infinity}}
 }
 
-type bvhBuilder struct {
-	prims []bvhPrim
-	nodes []BVHNode
+// grow extends the box over [lo, hi]. Plain comparisons, cheaper than
+// Go's NaN-aware min and max: the build's inputs are finite (Compile
+// checks), and after the first few primitives the branches are predictable.
+func (b *bvhBox) grow(lo, hi *vec3) {
+	if lo[0] < b.lo[0] {
+		b.lo[0] = lo[0]
+	}
+	if lo[1] < b.lo[1] {
+		b.lo[1] = lo[1]
+	}
+	if lo[2] < b.lo[2] {
+		b.lo[2] = lo[2]
+	}
+	if hi[0] > b.hi[0] {
+		b.hi[0] = hi[0]
+	}
+	if hi[1] > b.hi[1] {
+		b.hi[1] = hi[1]
+	}
+	if hi[2] > b.hi[2] {
+		b.hi[2] = hi[2]
+	}
 }
 
-func surfaceArea(lo, hi vec3) float32 {
-	d := hi.Sub(lo)
+func (b *bvhBox) growBox(o *bvhBox) { b.grow(&o.lo, &o.hi) }
+
+func (b *bvhBox) area() float32 {
+	d := b.hi.Sub(b.lo)
+	if d[0] < 0 {
+		return 0
+	}
 	return 2 * (float32(d[0]*d[1]) + float32(d[1]*d[2]) + float32(d[2]*d[0]))
 }
 
-// bvhMaxSAHDepth is the depth past which nodes are split in the middle of
-// their list instead of by SAH, so that no tree is deeper than
-// bvhMaxSAHDepth + log2(MaxShapes) < bvhStackSize, whatever the input.
-const bvhMaxSAHDepth = 40
-
-// build makes the node for prims[first:last] at the given depth and returns
-// its index.
-func (b *bvhBuilder) build(first, last, depth int) uint32 {
-	idx := uint32(len(b.nodes))
-	b.nodes = append(b.nodes, BVHNode{})
-	lo, hi := b.prims[first].lo, b.prims[first].hi
-	clo, chi := b.prims[first].centroid, b.prims[first].centroid
-	for i := first + 1; i < last; i++ {
-		p := &b.prims[i]
-		lo, hi = vmin(lo, p.lo), vmax(hi, p.hi)
-		clo, chi = vmin(clo, p.centroid), vmax(chi, p.centroid)
-	}
-	n := last - first
-	leaf := BVHNode{Min: lo, Max: hi, Index: uint32(first), Count: uint16(n)}
-	if n <= bvhLeafSize {
-		b.nodes[idx] = leaf
-		return idx
-	}
-	axis, mid := 0, first+n/2
-	if depth < bvhMaxSAHDepth {
-		axis, mid = b.split(first, last, clo, chi, lo, hi)
-	}
-	if mid < 0 {
-		b.nodes[idx] = leaf
-		return idx
-	}
-	b.build(first, mid, depth+1)
-	right := b.build(mid, last, depth+1)
-	b.nodes[idx] = BVHNode{Min: lo, Max: hi, Index: right, Axis: uint16(axis)}
-	return idx
+// bvhRange is a run of primitives with its bounds, the bounds of their
+// doubled centroids and how many are triangles.
+type bvhRange struct {
+	first, last int
+	box, cbox   bvhBox
+	tris        int
 }
 
-// split partitions prims[first:last] by the cheapest binned SAH plane and
-// returns the axis and the index of the first primitive of the second half,
-// or mid < 0 when a leaf is cheaper (and holds at most 255 shapes).
-func (b *bvhBuilder) split(first, last int, clo, chi, lo, hi vec3) (axis, mid int) {
-	n := last - first
-	ext := chi.Sub(clo)
+func (r *bvhRange) mixed() bool { return r.tris != 0 && r.tris != r.last-r.first }
+
+// buildBVH builds the hierarchy over prims with the surface area heuristic
+// evaluated over bvhBins buckets per node (Wald, "On fast Construction of
+// SAH-based Bounding Volume Hierarchies", 2007), subtrees on every core. It
+// reorders prims so every leaf is a contiguous run, and returns the nodes.
+// The result depends only on the input, never on scheduling: the upper
+// levels are built first, the subtrees below them independently, and the
+// subtrees' nodes are appended in a fixed order.
+func buildBVH(prims []bvhPrim) []BVHNode {
+	if len(prims) == 0 {
+		return nil
+	}
+	// The upper levels: split until subtrees are small enough to share out.
+	cutoff := max(bvhParallelMin, len(prims)/(8*runtime.GOMAXPROCS(0)))
+	bins := make([]uint8, len(prims))
+	b := &bvhBuilder{prims: prims, bin: bins, cutoff: cutoff}
+	b.nodes = make([]BVHNode, 2, len(prims)+2) // the root and the pad; leaves hold about 2
+	b.build(0, measure(prims, 0, len(prims)), 0)
+	if len(b.tasks) == 0 {
+		return b.nodes
+	}
+	// The subtrees, in parallel.
+	sub := make([]*bvhBuilder, len(b.tasks))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, t := range b.tasks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			sb := &bvhBuilder{prims: prims, bin: bins} // cutoff 0: no further tasks; disjoint ranges
+			sb.nodes = make([]BVHNode, 2, t.r.last-t.r.first+2)
+			sb.build(0, t.r, t.depth)
+			sub[i] = sb
+		}()
+	}
+	wg.Wait()
+	total := len(b.nodes)
+	for _, sb := range sub {
+		total += len(sb.nodes) - 2
+	}
+	b.nodes = slices.Grow(b.nodes, total-len(b.nodes))
+	// Stitch: each subtree's root goes to its reserved slot, the rest
+	// (less the pad) is appended with its child indices shifted by an even
+	// amount, keeping sibling pairs aligned.
+	for i, t := range b.tasks {
+		nodes := sub[i].nodes
+		off := uint32(len(b.nodes)) - 2 // local index j ≥ 2 goes to off + j
+		for j := range nodes {
+			n := nodes[j]
+			if n.Count == 0 {
+				n.Index += off
+			}
+			switch {
+			case j == 0:
+				b.nodes[t.node] = n
+			case j >= 2:
+				b.nodes = append(b.nodes, n)
+			}
+		}
+	}
+	return b.nodes
+}
+
+// bvhTask is a subtree left for a goroutine: the node slot of its root and
+// its primitives.
+type bvhTask struct {
+	node  uint32
+	r     bvhRange
+	depth int
+}
+
+type bvhBuilder struct {
+	prims  []bvhPrim
+	bin    []uint8 // scratch: each primitive's bucket in the current split
+	nodes  []BVHNode
+	cutoff int // subtrees with fewer primitives become tasks
+	tasks  []bvhTask
+}
+
+// measure returns the range prims[first:last] with its bounds.
+func measure(prims []bvhPrim, first, last int) bvhRange {
+	r := bvhRange{first: first, last: last, box: emptyBox(), cbox: emptyBox()}
+	for i := first; i < last; i++ {
+		p := &prims[i]
+		r.box.grow(&p.lo, &p.hi)
+		c := p.lo.Add(p.hi)
+		r.cbox.grow(&c, &c)
+		if p.kind == LeafTriangles {
+			r.tris++
+		}
+	}
+	return r
+}
+
+// build fills node idx for the range r at the given depth.
+func (b *bvhBuilder) build(idx uint32, r bvhRange, depth int) {
+	n := r.last - r.first
+	if n < b.cutoff && depth > 0 {
+		b.tasks = append(b.tasks, bvhTask{node: idx, r: r, depth: depth})
+		return
+	}
+	mixed := r.mixed()
+	leaf := BVHNode{Min: r.box.lo, Max: r.box.hi, Index: uint32(r.first), Count: uint16(n)}
+	if !mixed {
+		leaf.Info = uint16(b.prims[r.first].kind)
+	}
+	var axis int
+	var left, right bvhRange
+	ok := false
+	switch {
+	case n <= 2 && !mixed:
+		b.nodes[idx] = leaf
+		return
+	case mixed && n <= bvhMaxLeaf:
+		// A mixed leaf is not allowed: split by kind instead.
+	case depth < bvhMaxSAHDepth:
+		axis, left, right, ok = b.split(r)
+		if !ok && !mixed && n <= bvhMaxLeaf {
+			b.nodes[idx] = leaf // cheaper as a leaf
+			return
+		}
+	}
+	if !ok {
+		mid := r.first + n/2
+		if mixed {
+			mid = r.first + partitionKind(b.prims[r.first:r.last])
+		}
+		left, right = measure(b.prims, r.first, mid), measure(b.prims, mid, r.last)
+	}
+	child := uint32(len(b.nodes))
+	b.nodes = append(b.nodes, BVHNode{}, BVHNode{})
+	b.nodes[idx] = BVHNode{Min: r.box.lo, Max: r.box.hi, Index: child, Info: uint16(axis)}
+	b.build(child, left, depth+1)
+	b.build(child+1, right, depth+1)
+}
+
+// partitionKind moves triangles before shapes and returns the number of
+// triangles.
+func partitionKind(p []bvhPrim) int {
+	i, j := 0, len(p)-1
+	for {
+		for i <= j && p[i].kind == LeafTriangles {
+			i++
+		}
+		for i <= j && p[j].kind != LeafTriangles {
+			j--
+		}
+		if i >= j {
+			return i
+		}
+		p[i], p[j] = p[j], p[i]
+	}
+}
+
+// split picks the cheapest binned SAH plane for the range and partitions
+// its primitives about it, returning the two halves with their bounds. It
+// returns ok = false when no plane separates the centroids, or when a leaf
+// would cost less than any split and the primitives fit one; the range is
+// then left as it was.
+func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool) {
+	n := r.last - r.first
+	ext := r.cbox.hi.Sub(r.cbox.lo)
 	axis = 0
 	if ext[1] > ext[axis] {
 		axis = 1
@@ -106,93 +276,118 @@ func (b *bvhBuilder) split(first, last int, clo, chi, lo, hi vec3) (axis, mid in
 	if ext[2] > ext[axis] {
 		axis = 2
 	}
-	if ext[axis] <= 0 {
-		// All centroids coincide: split in the middle of the list.
-		return axis, first + n/2
+	if !(ext[axis] > 0) {
+		return axis, left, right, false
 	}
-	type bin struct {
-		lo, hi vec3
-		count  int
+	// Fewer buckets for small nodes, whose per-node cost dominates.
+	nb := bvhBins
+	if n < 64 {
+		nb = 8
 	}
-	var bins [bvhBins]bin
-	scale := float32(bvhBins) / ext[axis]
-	binOf := func(p *bvhPrim) int {
-		k := int((p.centroid[axis] - clo[axis]) * scale)
-		return min(max(k, 0), bvhBins-1)
+	if n < 12 {
+		nb = 4
 	}
-	for i := first; i < last; i++ {
-		p := &b.prims[i]
-		k := binOf(p)
-		if bins[k].count == 0 {
-			bins[k].lo, bins[k].hi = p.lo, p.hi
-		} else {
-			bins[k].lo, bins[k].hi = vmin(bins[k].lo, p.lo), vmax(bins[k].hi, p.hi)
+	var binArr [bvhBins]bvhRange
+	bins := binArr[:nb]
+	for k := range bins {
+		bins[k].box = emptyBox()
+	}
+	lo := r.cbox.lo[axis]
+	scale := float32(nb) / ext[axis] * (1 - 1e-6)
+	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
+	for i := range prims {
+		p := &prims[i]
+		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
+		ids[i] = uint8(k)
+		bin := &bins[k]
+		// bin.box.grow, written out: this is the build's hottest loop.
+		bl, bh := &bin.box.lo, &bin.box.hi
+		if p.lo[0] < bl[0] {
+			bl[0] = p.lo[0]
 		}
-		bins[k].count++
+		if p.lo[1] < bl[1] {
+			bl[1] = p.lo[1]
+		}
+		if p.lo[2] < bl[2] {
+			bl[2] = p.lo[2]
+		}
+		if p.hi[0] > bh[0] {
+			bh[0] = p.hi[0]
+		}
+		if p.hi[1] > bh[1] {
+			bh[1] = p.hi[1]
+		}
+		if p.hi[2] > bh[2] {
+			bh[2] = p.hi[2]
+		}
+		bin.last++ // used as the count
+		if p.kind == LeafTriangles {
+			bin.tris++
+		}
 	}
-	// Sweep from the right to get the area and count of every right part.
+	// Sweep from the right for the area and count of every right part.
 	var rightArea [bvhBins]float32
 	var rightCount [bvhBins]int
-	var rlo, rhi vec3
-	cnt := 0
-	for k := bvhBins - 1; k > 0; k-- {
-		if bins[k].count > 0 {
-			if cnt == 0 {
-				rlo, rhi = bins[k].lo, bins[k].hi
-			} else {
-				rlo, rhi = vmin(rlo, bins[k].lo), vmax(rhi, bins[k].hi)
-			}
-			cnt += bins[k].count
-		}
-		rightCount[k] = cnt
-		if cnt > 0 {
-			rightArea[k] = surfaceArea(rlo, rhi)
-		}
+	acc, cnt := emptyBox(), 0
+	for k := nb - 1; k > 0; k-- {
+		acc.growBox(&bins[k].box)
+		cnt += bins[k].last
+		rightArea[k], rightCount[k] = acc.area(), cnt
 	}
 	best, bestCost := -1, float32(0)
-	var llo, lhi vec3
-	cnt = 0
-	for k := 0; k < bvhBins-1; k++ {
-		if bins[k].count > 0 {
-			if cnt == 0 {
-				llo, lhi = bins[k].lo, bins[k].hi
-			} else {
-				llo, lhi = vmin(llo, bins[k].lo), vmax(lhi, bins[k].hi)
-			}
-			cnt += bins[k].count
-		}
+	acc, cnt = emptyBox(), 0
+	for k := 0; k < nb-1; k++ {
+		acc.growBox(&bins[k].box)
+		cnt += bins[k].last
 		if cnt == 0 || rightCount[k+1] == 0 {
 			continue
 		}
-		cost := float32(surfaceArea(llo, lhi)*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
+		cost := float32(acc.area()*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
 		if best < 0 || cost < bestCost {
 			best, bestCost = k, cost
 		}
 	}
-	// Cost of a leaf versus a split, with traversal ≈ one intersection.
-	area := surfaceArea(lo, hi)
-	if best < 0 || (n <= 255 && area > 0 && 1+bestCost/area >= float32(n)) {
-		if n <= 255 {
-			return axis, -1
+	if best < 0 {
+		return axis, left, right, false
+	}
+	if area := r.box.area(); n <= bvhMaxLeaf && area > 0 && float32(bvhTraversalCost)+bestCost/area >= float32(n) {
+		return axis, left, right, false
+	}
+	// The halves' bounds come from the bins. Their centroid bounds are the
+	// parent's cut at the bucket boundary: a little loose, which costs
+	// nothing but some binning resolution, and saves tracking them.
+	left = bvhRange{box: emptyBox(), cbox: r.cbox}
+	right = bvhRange{box: emptyBox(), cbox: r.cbox}
+	cut := lo + float32(best+1)/scale
+	left.cbox.hi[axis], right.cbox.lo[axis] = min(cut, r.cbox.hi[axis]), max(cut, r.cbox.lo[axis])
+	for k := range bins {
+		h := &right
+		if k <= best {
+			h = &left
 		}
-		if best < 0 {
-			return axis, first + n/2
+		if bins[k].last > 0 {
+			h.box.growBox(&bins[k].box)
+			h.tris += bins[k].tris
+			h.last += bins[k].last
 		}
 	}
-	// Stable partition: the left part first, each part in its old order.
-	part := b.prims[first:last]
-	tmp := make([]bvhPrim, 0, n)
-	for i := range part {
-		if binOf(&part[i]) <= best {
-			tmp = append(tmp, part[i])
+	// Partition in place about the chosen bucket boundary.
+	cutBin := uint8(best)
+	i, j := 0, len(prims)-1
+	for {
+		for i <= j && ids[i] <= cutBin {
+			i++
 		}
-	}
-	mid = first + len(tmp)
-	for i := range part {
-		if binOf(&part[i]) > best {
-			tmp = append(tmp, part[i])
+		for i <= j && ids[j] > cutBin {
+			j--
 		}
+		if i >= j {
+			break
+		}
+		prims[i], prims[j] = prims[j], prims[i]
+		ids[i], ids[j] = ids[j], ids[i]
 	}
-	copy(part, tmp)
-	return axis, mid
+	left.first, left.last = r.first, r.first+i
+	right.first, right.last = r.first+i, r.last
+	return axis, left, right, true
 }

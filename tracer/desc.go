@@ -36,6 +36,7 @@ type BackgroundKind uint32
 const (
 	BackgroundColor    BackgroundKind = iota // one colour in every direction
 	BackgroundGradient                       // (1−t)·Bottom + t·Top, t = 0.5·(d.y+1)
+	BackgroundImage                          // an equirectangular image: Background.Texture
 )
 
 // Falloff selects how a point light's radiance decreases with distance.
@@ -62,6 +63,7 @@ type TextureKind uint32
 
 const (
 	TextureChecker TextureKind = iota // Even where ⌊u·Scale⌋+⌊v·Scale⌋ is even, else Odd
+	TextureImage                      // an image, bilinear, repeating: Texture.Image
 )
 
 // NoTexture is the Texture index of a material whose colour is constant.
@@ -106,14 +108,40 @@ type Background struct {
 	Color  mgl32.Vec3 // for BackgroundColor
 	Bottom mgl32.Vec3 // for BackgroundGradient: seen looking straight down
 	Top    mgl32.Vec3 // for BackgroundGradient: seen looking straight up
+	// Texture indexes Scene.Textures for BackgroundImage: an image texture
+	// holding an equirectangular (latitude-longitude) map. The unit
+	// direction d maps to u = (atan2(−d.x, d.z) + π)/2π and
+	// v = 1 − acos(d.y)/π: the image's top row is straight up, its bottom
+	// row straight down, its centre column looks along +z, and −x (the
+	// right of a camera looking along +z) lies right of the centre, so the
+	// panorama is seen unmirrored from inside.
+	Texture int32
 }
 
-// Texture is a procedural colour pattern over a shape's (u, v) coordinates.
+// Texture is a colour pattern over a shape's (u, v) coordinates: a checker
+// or an image.
 type Texture struct {
 	Kind  TextureKind
-	Scale float32    // checks per unit of u and of v
-	Even  mgl32.Vec3 // linear RGB
-	Odd   mgl32.Vec3 // linear RGB
+	Scale float32    // checker: checks per unit of u and of v
+	Even  mgl32.Vec3 // checker: linear RGB
+	Odd   mgl32.Vec3 // checker: linear RGB
+	// Image indexes SceneDesc.Images for TextureImage. u runs right and v
+	// runs up across the image, both repeating with period 1: (u, v) =
+	// (0, 0) is the image's bottom-left corner, as in OBJ files (glTF's v
+	// runs down; its importer flips it).
+	Image int32
+	// Filled in by Compile for TextureImage: the image's size in texels and
+	// the index of its first float in Scene.Texels.
+	Width, Height uint32
+	Offset        uint32
+}
+
+// Image is a texture image in linear RGB: Pix holds three float32 per
+// texel, row-major, top row first. Colour images are decoded from sRGB
+// when loaded; the tracer only filters and wraps.
+type Image struct {
+	Width, Height int
+	Pix           []float32
 }
 
 // Material is a surface's scattering model. Which fields matter depends on
@@ -168,6 +196,24 @@ type QuadDesc struct {
 	Material             int
 }
 
+// MeshDesc is a triangle mesh in world space (the scene file's transform
+// already applied).
+type MeshDesc struct {
+	Positions []mgl32.Vec3
+	// Normals, if not empty, holds one unit shading normal per position:
+	// normals are interpolated across each triangle (smooth shading).
+	Normals []mgl32.Vec3
+	// UVs, if not empty, holds one (u, v) per position.
+	UVs []mgl32.Vec2
+	// Indices holds three indices into Positions (and Normals, UVs) per
+	// triangle, counter-clockwise seen from the front.
+	Indices []uint32
+	// Materials, if not empty, holds one index into SceneDesc.Materials per
+	// triangle; otherwise every triangle uses Material.
+	Materials []int32
+	Material  int
+}
+
 // TriangleDesc is a triangle with optional per-vertex (u, v) coordinates.
 type TriangleDesc struct {
 	Vertices [3]mgl32.Vec3
@@ -192,6 +238,8 @@ type SceneDesc struct {
 	Planes     []PlaneDesc
 	Quads      []QuadDesc
 	Triangles  []TriangleDesc
+	Meshes     []MeshDesc
+	Images     []Image
 }
 
 // Limits on what a scene may ask for. They keep a typo (an extra zero or
@@ -204,4 +252,10 @@ const (
 	MaxShapes    = 1 << 22 // spheres + planes + quads + triangles
 	MaxLights    = 4096    // point lights
 	MaxMaterials = 65536   // materials (and, separately, textures)
+	// MaxTriangles bounds the triangles of all meshes and triangle objects
+	// together: 2^26, about 6 GB of compiled scene.
+	MaxTriangles = 1 << 26
+	// MaxImageTexels bounds the texels of all images together: 2^28, 3 GiB
+	// of linear float32 RGB.
+	MaxImageTexels = 1 << 28
 )

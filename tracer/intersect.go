@@ -1,121 +1,212 @@
 package tracer
 
+// HitKind tells what a ray hit.
+type HitKind uint32
+
+const (
+	HitNone     HitKind = iota
+	HitTriangle         // Hit.Index indexes Scene.Triangles
+	HitShape            // Hit.Index indexes Scene.Shapes
+)
+
 // Hit is the nearest intersection along a ray.
 type Hit struct {
 	T      float32
-	Shape  int32 // index into Scene.Shapes; −1 for none
-	B1, B2 float32
+	Kind   HitKind
+	Index  uint32
+	B1, B2 float32 // barycentric weights of vertices 1 and 2, or a quad's edge fractions
 }
 
-// bvhStackSize bounds the traversal stack. A node's depth is at most
-// bvhStackSize−1 for the trees buildBVH makes from MaxShapes shapes, since
-// every split leaves at least one shape on each side and most halve.
+// bvhStackSize bounds the traversal stack; see bvhMaxSAHDepth.
 const bvhStackSize = 64
 
-// invDir returns 1/d per component; a zero component gives ±infinity of
-// the component's sign, which the slab test handles.
-func invDir(d vec3) vec3 {
-	return vec3{1 / d[0], 1 / d[1], 1 / d[2]}
+// rayBox is a ray prepared for slab tests against many boxes.
+type rayBox struct {
+	o   vec3
+	inv vec3 // 1/Dir per component, clamped to ±maxInvDir
 }
 
-// hitBox is the slab test: whether the ray meets the box within (0, tMax).
-func hitBox(lo, hi, o, inv vec3, tMax float32) bool {
-	t0, t1 := float32(0), tMax
+// maxInvDir bounds the inverse direction components, so a ray parallel to
+// a slab gets a huge finite slope instead of ±∞: the slab distances are then
+// never NaN (no 0·∞), and plain min and max order them.
+const maxInvDir = 1e30
+
+func newRayBox(r *Ray) rayBox {
+	var inv vec3
 	for a := 0; a < 3; a++ {
-		tn := (lo[a] - o[a]) * inv[a]
-		tf := (hi[a] - o[a]) * inv[a]
-		if tn > tf {
-			tn, tf = tf, tn
-		}
-		// NaN (0·∞ for a ray in the slab's plane) leaves the interval as is.
-		if tn > t0 {
-			t0 = tn
-		}
-		if tf < t1 {
-			t1 = tf
-		}
-		if t0 > t1 {
-			return false
-		}
+		inv[a] = max(min(1/r.Dir[a], maxInvDir), -maxInvDir)
 	}
-	return true
+	return rayBox{o: r.Origin, inv: inv}
 }
 
-// Intersect returns the nearest hit along r, with Shape = −1 when there is
-// none. rays counts the query for the statistics.
+// enter returns the distance at which the ray enters the box, if it meets
+// it within (0, tMax).
+func (rb *rayBox) enter(n *BVHNode, tMax float32) (float32, bool) {
+	tx0 := (n.Min[0] - rb.o[0]) * rb.inv[0]
+	tx1 := (n.Max[0] - rb.o[0]) * rb.inv[0]
+	ty0 := (n.Min[1] - rb.o[1]) * rb.inv[1]
+	ty1 := (n.Max[1] - rb.o[1]) * rb.inv[1]
+	tz0 := (n.Min[2] - rb.o[2]) * rb.inv[2]
+	tz1 := (n.Max[2] - rb.o[2]) * rb.inv[2]
+	// No operand is NaN (see maxInvDir), so Go's min and max agree with
+	// C's fminf and fmaxf.
+	t0 := max(max(max(min(tx0, tx1), min(ty0, ty1)), min(tz0, tz1)), 0)
+	t1 := min(min(min(max(tx0, tx1), max(ty0, ty1)), max(tz0, tz1)), tMax)
+	return t0, t0 <= t1
+}
+
+// enterPair tests both children of an interior node: a pair of nodes at an
+// even index (see BVHNode). One call per pair keeps the call overhead and
+// the bounds checks to one per interior node.
+func (rb *rayBox) enterPair(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
+	a, b := &p[0], &p[1]
+	ax0 := (a.Min[0] - rb.o[0]) * rb.inv[0]
+	ax1 := (a.Max[0] - rb.o[0]) * rb.inv[0]
+	bx0 := (b.Min[0] - rb.o[0]) * rb.inv[0]
+	bx1 := (b.Max[0] - rb.o[0]) * rb.inv[0]
+	ay0 := (a.Min[1] - rb.o[1]) * rb.inv[1]
+	ay1 := (a.Max[1] - rb.o[1]) * rb.inv[1]
+	by0 := (b.Min[1] - rb.o[1]) * rb.inv[1]
+	by1 := (b.Max[1] - rb.o[1]) * rb.inv[1]
+	az0 := (a.Min[2] - rb.o[2]) * rb.inv[2]
+	az1 := (a.Max[2] - rb.o[2]) * rb.inv[2]
+	bz0 := (b.Min[2] - rb.o[2]) * rb.inv[2]
+	bz1 := (b.Max[2] - rb.o[2]) * rb.inv[2]
+	ta = max(max(max(min(ax0, ax1), min(ay0, ay1)), min(az0, az1)), 0)
+	ta1 := min(min(min(max(ax0, ax1), max(ay0, ay1)), max(az0, az1)), tMax)
+	tb = max(max(max(min(bx0, bx1), min(by0, by1)), min(bz0, bz1)), 0)
+	tb1 := min(min(min(max(bx0, bx1), max(by0, by1)), max(bz0, bz1)), tMax)
+	return ta, tb, ta <= ta1, tb <= tb1
+}
+
+// Intersect returns the nearest hit along r within (0, r.TMax), Kind
+// HitNone when there is none.
 func (s *Scene) Intersect(r Ray) Hit {
-	h := Hit{Shape: -1, T: r.TMax}
-	if len(s.Nodes) > 0 {
-		inv := invDir(r.Dir)
-		var stack [bvhStackSize]uint32
-		sp := 0
-		node := uint32(0)
-		for {
-			n := &s.Nodes[node]
-			if hitBox(n.Min, n.Max, r.Origin, inv, r.TMax) {
-				if n.Count > 0 {
-					for i := n.Index; i < n.Index+uint32(n.Count); i++ {
-						if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
-							r.TMax = t
-							h = Hit{T: t, Shape: int32(i), B1: b1, B2: b2}
-						}
-					}
-				} else {
-					// Visit the nearer child first.
-					first, second := node+1, n.Index
-					if r.Dir[n.Axis] < 0 {
-						first, second = second, first
-					}
-					stack[sp] = second
-					sp++
-					node = first
-					continue
-				}
-			}
-			if sp == 0 {
-				break
-			}
-			sp--
-			node = stack[sp]
-		}
-	}
-	for i := s.NumBounded; i < len(s.Shapes); i++ {
+	h := Hit{T: r.TMax}
+	for i := s.FirstPlane; i < len(s.Shapes); i++ {
 		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 			r.TMax = t
-			h = Hit{T: t, Shape: int32(i), B1: b1, B2: b2}
+			h = Hit{T: t, Kind: HitShape, Index: uint32(i), B1: b1, B2: b2}
 		}
 	}
-	return h
+	nodes := s.Nodes
+	if len(nodes) == 0 {
+		return h
+	}
+	rb := newRayBox(&r)
+	if _, ok := rb.enter(&nodes[0], r.TMax); !ok {
+		return h
+	}
+	type entry struct {
+		node uint32
+		t    float32
+	}
+	var stack [bvhStackSize]entry
+	sp := 0
+	node := uint32(0)
+	for {
+		n := &nodes[node]
+		if n.Count == 0 {
+			a, b := n.Index, n.Index+1
+			ta, tb, hitA, hitB := rb.enterPair((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			if hitA && hitB {
+				if tb < ta {
+					a, b, ta, tb = b, a, tb, ta
+				}
+				stack[sp] = entry{b, tb}
+				sp++
+				node = a
+				continue
+			}
+			if hitA {
+				node = a
+				continue
+			}
+			if hitB {
+				node = b
+				continue
+			}
+		} else if n.Info == LeafTriangles {
+			end := n.Index + uint32(n.Count)
+			for i := n.Index; i < end; i++ {
+				if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
+					r.TMax = t
+					h = Hit{T: t, Kind: HitTriangle, Index: i, B1: b1, B2: b2}
+				}
+			}
+		} else {
+			end := n.Index + uint32(n.Count)
+			for i := n.Index; i < end; i++ {
+				if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
+					r.TMax = t
+					h = Hit{T: t, Kind: HitShape, Index: i, B1: b1, B2: b2}
+				}
+			}
+		}
+		// Pop the next subtree that may still hold a nearer hit.
+		for {
+			if sp == 0 {
+				return h
+			}
+			sp--
+			if stack[sp].t <= r.TMax {
+				node = stack[sp].node
+				break
+			}
+		}
+	}
 }
 
 // Occluded reports whether anything lies along r within (0, r.TMax).
 func (s *Scene) Occluded(r Ray) bool {
-	for i := s.NumBounded; i < len(s.Shapes); i++ {
+	for i := s.FirstPlane; i < len(s.Shapes); i++ {
 		if _, _, _, ok := s.Shapes[i].intersect(&r); ok {
 			return true
 		}
 	}
-	if len(s.Nodes) == 0 {
+	nodes := s.Nodes
+	if len(nodes) == 0 {
 		return false
 	}
-	inv := invDir(r.Dir)
+	rb := newRayBox(&r)
+	if _, ok := rb.enter(&nodes[0], r.TMax); !ok {
+		return false
+	}
 	var stack [bvhStackSize]uint32
 	sp := 0
 	node := uint32(0)
 	for {
-		n := &s.Nodes[node]
-		if hitBox(n.Min, n.Max, r.Origin, inv, r.TMax) {
-			if n.Count > 0 {
-				for i := n.Index; i < n.Index+uint32(n.Count); i++ {
-					if _, _, _, ok := s.Shapes[i].intersect(&r); ok {
-						return true
-					}
-				}
-			} else {
-				stack[sp] = n.Index
+		n := &nodes[node]
+		if n.Count == 0 {
+			a, b := n.Index, n.Index+1
+			_, _, hitA, hitB := rb.enterPair((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			if hitA && hitB {
+				stack[sp] = b
 				sp++
-				node = node + 1
+				node = a
 				continue
+			}
+			if hitA {
+				node = a
+				continue
+			}
+			if hitB {
+				node = b
+				continue
+			}
+		} else if n.Info == LeafTriangles {
+			end := n.Index + uint32(n.Count)
+			for i := n.Index; i < end; i++ {
+				if _, _, _, ok := s.Triangles[i].intersect(&r); ok {
+					return true
+				}
+			}
+		} else {
+			end := n.Index + uint32(n.Count)
+			for i := n.Index; i < end; i++ {
+				if _, _, _, ok := s.Shapes[i].intersect(&r); ok {
+					return true
+				}
 			}
 		}
 		if sp == 0 {

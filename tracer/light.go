@@ -15,7 +15,8 @@ func pointLightRadiance(l *PointLight, dist float32) vec3 {
 // shading normal ns facing the viewer) from every point light and from one
 // emissive shape chosen at random, as Σ Li·cos θ / pdf. The caller
 // multiplies by the BSDF. It draws exactly three numbers from rng.
-func (s *Scene) directLight(p, n, ns vec3, rng *Sampler, st *Stats) vec3 {
+func (s *Scene) directLight(sf *surfaceHit, rng *Sampler, st *Stats) vec3 {
+	p, n, ns := sf.p, sf.ng, sf.ns
 	var sum vec3
 	for i := range s.Lights {
 		l := &s.Lights[i]
@@ -36,8 +37,7 @@ func (s *Scene) directLight(p, n, ns vec3, rng *Sampler, st *Stats) vec3 {
 		return sum
 	}
 	k := min(int(u0*float32(ne)), ne-1)
-	e := &s.Shapes[s.Emitters[k]]
-	q, nl, b1, b2 := e.samplePoint(u1, u2)
+	q, nl, area, m, eu, ev := s.sampleEmitter(s.Emitters[k], u1, u2)
 	r, dist := spawnTo(p, n, q)
 	cos := dot(ns, r.Dir)
 	cosl := absf(dot(nl, r.Dir))
@@ -48,9 +48,25 @@ func (s *Scene) directLight(p, n, ns vec3, rng *Sampler, st *Stats) vec3 {
 	if s.Occluded(r) {
 		return sum
 	}
-	m := &s.Materials[e.Material]
 	// Area sampling turned into solid angle: pdf = d² / (cos_l · area · ne).
-	g := float32(float32(float32(cos*cosl)*e.Area)*float32(ne)) / float32(dist*dist)
-	_, eu, ev := e.surface(q, b1, b2)
+	g := float32(float32(float32(cos*cosl)*area)*float32(ne)) / float32(dist*dist)
 	return maddv(sum, s.emitted(m, eu, ev), vec3{g, g, g})
+}
+
+// sampleEmitter returns a point uniformly distributed over an emitter, its
+// unit normal, the emitter's area, its material and the point's surface
+// coordinates.
+func (s *Scene) sampleEmitter(e Emitter, u1, u2 float32) (p, n vec3, area float32, m *Material, u, v float32) {
+	if e.Kind == HitTriangle {
+		tr := &s.Triangles[e.Index]
+		a := &s.TriangleAttrs[e.Index]
+		q, b1, b2 := tr.samplePoint(u1, u2)
+		h := Hit{Kind: HitTriangle, Index: e.Index, B1: b1, B2: b2}
+		sf := s.surfaceAt(&Ray{Origin: q, Dir: vec3{}}, &h)
+		return q, normalize(cross(tr.E1, tr.E2)), tr.area(), &s.Materials[a.Material], sf.u, sf.v
+	}
+	sh := &s.Shapes[e.Index]
+	q, nl, b1, b2 := sh.samplePoint(u1, u2)
+	_, u, v = sh.surface(q, b1, b2)
+	return q, nl, sh.Area, &s.Materials[sh.Material], u, v
 }

@@ -2,15 +2,6 @@ package tracer
 
 // Scattering helpers shared by the integrators.
 
-// facing returns the normal n flipped, if need be, to the side the ray with
-// direction d comes from.
-func facing(n, d vec3) vec3 {
-	if dot(n, d) > 0 {
-		return vec3{-n[0], -n[1], -n[2]}
-	}
-	return n
-}
-
 // fresnelSchlick is Schlick's approximation of the Fresnel reflectance for
 // a ray meeting an interface with relative index eta at cos θ.
 func fresnelSchlick(cos, eta float32) float32 {

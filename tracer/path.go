@@ -5,9 +5,9 @@ package tracer
 const rouletteDepth = 3
 
 // tracePath returns the radiance along r by unidirectional path tracing
-// with next-event estimation (docs/scene-format.md). Emission found by a bounce that
-// next-event estimation already accounted for (one leaving a diffuse
-// vertex) is not counted again.
+// with next-event estimation (docs/scene-format.md). Emission found by a
+// bounce that next-event estimation already accounted for (one leaving a
+// diffuse vertex) is not counted again.
 func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
@@ -15,33 +15,31 @@ func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 	for depth := 0; ; depth++ {
 		h := s.Intersect(r)
 		st.Rays++
-		if h.Shape < 0 {
+		if h.Kind == HitNone {
 			radiance = maddv(radiance, beta, s.background(r.Dir))
 			break
 		}
-		sh := &s.Shapes[h.Shape]
-		m := &s.Materials[sh.Material]
-		p := r.At(h.T)
-		n, u, v := sh.surface(p, h.B1, h.B2)
+		sf := s.surfaceAt(&r, &h)
+		m := sf.m
 		if m.Kind == MaterialEmissive {
 			if countEmitted {
-				radiance = maddv(radiance, beta, s.emitted(m, u, v))
+				radiance = maddv(radiance, beta, s.emitted(m, sf.u, sf.v))
 			}
 			break
 		}
 		if depth == s.Settings.MaxDepth {
 			break
 		}
-		ns := facing(n, r.Dir)
+		ns := sf.ns
 		var dir vec3
 		switch m.Kind {
 		case MaterialDiffuse:
-			beta = mul(beta, s.color(m, u, v))
-			radiance = maddv(radiance, beta, scale(s.directLight(p, n, ns, rng, st), invPi))
+			beta = mul(beta, s.color(m, sf.u, sf.v))
+			radiance = maddv(radiance, beta, scale(s.directLight(&sf, rng, st), invPi))
 			dir = cosineHemisphere(ns, rng.Float(), rng.Float())
 			countEmitted = false
 		case MaterialMetal:
-			beta = mul(beta, s.color(m, u, v))
+			beta = mul(beta, s.color(m, sf.u, sf.v))
 			dir = reflect(r.Dir, ns)
 			fuzz := uniformSphere(rng.Float(), rng.Float())
 			if m.Roughness > 0 {
@@ -50,7 +48,7 @@ func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 			countEmitted = true
 		case MaterialDielectric:
 			eta := 1 / m.IOR
-			if dot(n, r.Dir) > 0 { // leaving the medium
+			if !sf.front { // leaving the medium
 				eta = m.IOR
 			}
 			fr, refr, ok := refraction(r.Dir, ns, eta)
@@ -58,7 +56,7 @@ func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 				dir = reflect(r.Dir, ns)
 			} else {
 				dir = refr
-				beta = mul(beta, s.color(m, u, v))
+				beta = mul(beta, s.color(m, sf.u, sf.v))
 			}
 			countEmitted = true
 		case MaterialPhong:
@@ -73,8 +71,8 @@ func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 				return radiance
 			case float32((lobe-kr)*(kd+ks)) < float32((1-kr)*kd): // diffuse lobe
 				w := min(kd+ks, 1)
-				beta = mul(beta, scale(s.color(m, u, v), w))
-				radiance = maddv(radiance, beta, scale(s.directLight(p, n, ns, rng, st), invPi))
+				beta = mul(beta, scale(s.color(m, sf.u, sf.v), w))
+				radiance = maddv(radiance, beta, scale(s.directLight(&sf, rng, st), invPi))
 				dir = cosineHemisphere(ns, u1, u2)
 				countEmitted = false
 			default: // glossy lobe about the mirror direction
@@ -86,7 +84,7 @@ func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
 		if !(dot(dir, ns) > 0) && m.Kind != MaterialDielectric {
 			break // scattered below the surface: absorbed
 		}
-		r = spawn(p, n, dir)
+		r = spawn(sf.p, sf.ng, dir)
 		if depth+1 >= rouletteDepth {
 			q := max(0.05, 1-maxComponent(beta))
 			if rng.Float() < q {

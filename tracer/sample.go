@@ -44,11 +44,7 @@ func (sh *Shape) samplePoint(u1, u2 float32) (p, n vec3, b1, b2 float32) {
 	case ShapeSphere:
 		n = uniformSphere(u1, u2)
 		return madd(sh.P0, n, sh.P1[0]), n, 0, 0
-	case ShapeQuad:
+	default: // ShapeQuad; planes are never sampled
 		return madd(madd(sh.P0, sh.P1, u1), sh.P2, u2), sh.N, u1, u2
-	default: // ShapeTriangle
-		su := sqrt32(u1)
-		b1, b2 = float32(su*(1-u2)), float32(su*u2)
-		return madd(madd(sh.P0, sh.P1, b1), sh.P2, b2), sh.N, b1, b2
 	}
 }

@@ -3,6 +3,12 @@ package tracer
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Scene is a compiled scene: flat arrays that the per-ray code reads with no
@@ -12,22 +18,55 @@ type Scene struct {
 	Camera     Camera
 	Film       Film
 	Background Background
-	// Shapes holds the bounded shapes in BVH order (Shapes[:NumBounded]),
+	// Nodes is the BVH over the triangles and the bounded shapes.
+	Nodes []BVHNode
+	// Triangles and TriangleAttrs are in BVH order; Vertices holds the
+	// normals and (u, v) that TriangleAttrs index.
+	Triangles     []Triangle
+	TriangleAttrs []TriangleAttr
+	Vertices      []Vertex
+	// Shapes holds the bounded shapes in BVH order (Shapes[:FirstPlane]),
 	// then the infinite planes, which every ray tests.
 	Shapes     []Shape
-	NumBounded int
-	Nodes      []BVHNode
+	FirstPlane int
 	Materials  []Material
 	Textures   []Texture
-	Lights     []PointLight
-	// Emitters indexes the bounded shapes with an emissive material: the
-	// area lights that next-event estimation samples.
-	Emitters []uint32
+	// Texels holds every image texture's linear RGB texels (see
+	// Texture.Offset).
+	Texels []float32
+	Lights []PointLight
+	// Emitters lists the bounded shapes and triangles with an emissive
+	// material: the area lights that next-event estimation samples.
+	Emitters []Emitter
+	// BVHBuildTime is how long building the BVH took.
+	BVHBuildTime time.Duration
+}
+
+// Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
+// (HitShape).
+type Emitter struct {
+	Kind  HitKind
+	Index uint32
+}
+
+// Bytes returns the memory the compiled scene's arrays take.
+func (s *Scene) Bytes() int {
+	return len(s.Nodes)*int(unsafe.Sizeof(BVHNode{})) +
+		len(s.Triangles)*int(unsafe.Sizeof(Triangle{})) +
+		len(s.TriangleAttrs)*int(unsafe.Sizeof(TriangleAttr{})) +
+		len(s.Vertices)*int(unsafe.Sizeof(Vertex{})) +
+		len(s.Shapes)*int(unsafe.Sizeof(Shape{})) +
+		len(s.Materials)*int(unsafe.Sizeof(Material{})) +
+		len(s.Textures)*int(unsafe.Sizeof(Texture{})) +
+		len(s.Texels)*4 +
+		len(s.Lights)*int(unsafe.Sizeof(PointLight{})) +
+		len(s.Emitters)*int(unsafe.Sizeof(Emitter{}))
 }
 
 // Compile checks a scene description and builds its render-time form.
 // The scene file parser reports bad input with file positions; the checks
 // here are the tracer's own guard for descriptions built in code.
+// Degenerate mesh triangles (zero area) are dropped: no ray can hit them.
 func Compile(d *SceneDesc) (*Scene, error) {
 	if err := checkDesc(d); err != nil {
 		return nil, err
@@ -38,30 +77,183 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		Film:       d.Film,
 		Background: d.Background,
 		Materials:  append([]Material(nil), d.Materials...),
-		Textures:   append([]Texture(nil), d.Textures...),
 		Lights:     append([]PointLight(nil), d.Lights...),
 	}
-	var bounded []Shape
+	s.compileTextures(d)
+	tris, attrs := s.compileTriangles(d)
+	var shapes []Shape
 	for _, sp := range d.Spheres {
-		bounded = append(bounded, newSphere(sp.Center, sp.Radius, uint32(sp.Material)))
+		shapes = append(shapes, newSphere(sp.Center, sp.Radius, uint32(sp.Material)))
 	}
 	for _, q := range d.Quads {
-		bounded = append(bounded, newQuad(q.Corner, q.Edge1, q.Edge2, uint32(q.Material)))
+		shapes = append(shapes, newQuad(q.Corner, q.Edge1, q.Edge2, uint32(q.Material)))
 	}
-	for _, t := range d.Triangles {
-		bounded = append(bounded, newTriangle(t.Vertices, t.UV, t.HasUV, uint32(t.Material)))
+
+	// One BVH over triangles and bounded shapes, then both arrays put in
+	// the order of its leaves.
+	start := time.Now()
+	prims := make([]bvhPrim, len(tris)+len(shapes))
+	parallelFor(len(tris), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			blo, bhi := tris[i].bounds()
+			prims[i] = bvhPrim{lo: blo, hi: bhi, index: uint32(i), kind: LeafTriangles}
+		}
+	})
+	for i := range shapes {
+		lo, hi := shapes[i].bounds()
+		prims[len(tris)+i] = bvhPrim{lo: lo, hi: hi, index: uint32(i), kind: LeafShapes}
 	}
-	s.Nodes, s.Shapes = buildBVH(bounded)
-	s.NumBounded = len(s.Shapes)
+	s.Nodes = buildBVH(prims)
+	// A primitive's index in its own array: triangles and shapes each keep
+	// the order the leaves give them.
+	slot := make([]uint32, len(prims))
+	nt, ns := 0, 0
+	for i := range prims {
+		if prims[i].kind == LeafTriangles {
+			slot[i], nt = uint32(nt), nt+1
+		} else {
+			slot[i], ns = uint32(ns), ns+1
+		}
+	}
+	s.Triangles = make([]Triangle, nt)
+	s.TriangleAttrs = make([]TriangleAttr, nt)
+	s.Shapes = make([]Shape, ns, ns+len(d.Planes))
+	parallelFor(len(prims), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p := &prims[i]
+			if p.kind == LeafTriangles {
+				s.Triangles[slot[i]] = tris[p.index]
+				s.TriangleAttrs[slot[i]] = attrs[p.index]
+			} else {
+				s.Shapes[slot[i]] = shapes[p.index]
+			}
+		}
+	})
+	for i := range s.Nodes {
+		if n := &s.Nodes[i]; n.Count > 0 {
+			n.Index = slot[n.Index]
+		}
+	}
+	s.BVHBuildTime = time.Since(start)
+
+	s.FirstPlane = len(s.Shapes)
 	for _, p := range d.Planes {
 		s.Shapes = append(s.Shapes, newPlane(p.Point, p.Normal, uint32(p.Material)))
 	}
-	for i := 0; i < s.NumBounded; i++ {
+	for i := range s.TriangleAttrs {
+		if s.Materials[s.TriangleAttrs[i].Material].Kind == MaterialEmissive {
+			s.Emitters = append(s.Emitters, Emitter{Kind: HitTriangle, Index: uint32(i)})
+		}
+	}
+	for i := 0; i < s.FirstPlane; i++ {
 		if s.Materials[s.Shapes[i].Material].Kind == MaterialEmissive {
-			s.Emitters = append(s.Emitters, uint32(i))
+			s.Emitters = append(s.Emitters, Emitter{Kind: HitShape, Index: uint32(i)})
 		}
 	}
 	return s, nil
+}
+
+// parallelFor calls f on consecutive chunks of [0, n) on every core and
+// waits. Each index is in exactly one chunk, so f may write to disjoint
+// parts of shared slices.
+func parallelFor(n int, f func(lo, hi int)) {
+	const minChunk = 1 << 14
+	workers := min(runtime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() { defer wg.Done(); f(lo, hi) }()
+	}
+	wg.Wait()
+}
+
+// compileTriangles gathers the triangle objects and the meshes' triangles,
+// with their shading attributes, in description order.
+func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
+	n := len(d.Triangles)
+	for i := range d.Meshes {
+		n += len(d.Meshes[i].Indices) / 3
+	}
+	tris := make([]Triangle, 0, n)
+	attrs := make([]TriangleAttr, 0, n)
+	add := func(p0, p1, p2 mgl32.Vec3, a TriangleAttr) {
+		t := Triangle{P0: p0, E1: p1.Sub(p0), E2: p2.Sub(p0)}
+		if cross(t.E1, t.E2) == (vec3{}) {
+			return
+		}
+		tris = append(tris, t)
+		attrs = append(attrs, a)
+	}
+	for _, t := range d.Triangles {
+		a := TriangleAttr{Material: uint32(t.Material)}
+		if t.HasUV {
+			base := uint32(len(s.Vertices))
+			for k := 0; k < 3; k++ {
+				s.Vertices = append(s.Vertices, Vertex{UV: [2]float32{t.UV[k][0], t.UV[k][1]}})
+			}
+			a.V = [3]uint32{base, base + 1, base + 2}
+			a.Flags = TriangleUV
+		}
+		add(t.Vertices[0], t.Vertices[1], t.Vertices[2], a)
+	}
+	for mi := range d.Meshes {
+		m := &d.Meshes[mi]
+		var flags uint32
+		if len(m.Normals) > 0 {
+			flags |= TriangleSmooth
+		}
+		if len(m.UVs) > 0 {
+			flags |= TriangleUV
+		}
+		base := uint32(len(s.Vertices))
+		if flags != 0 {
+			for v := range m.Positions {
+				var vx Vertex
+				if len(m.Normals) > 0 {
+					vx.N = m.Normals[v]
+				}
+				if len(m.UVs) > 0 {
+					vx.UV = [2]float32{m.UVs[v][0], m.UVs[v][1]}
+				}
+				s.Vertices = append(s.Vertices, vx)
+			}
+		}
+		for t := 0; t+2 < len(m.Indices); t += 3 {
+			i0, i1, i2 := m.Indices[t], m.Indices[t+1], m.Indices[t+2]
+			a := TriangleAttr{Material: uint32(m.Material), Flags: flags}
+			if len(m.Materials) > 0 {
+				a.Material = uint32(m.Materials[t/3])
+			}
+			if flags != 0 {
+				a.V = [3]uint32{base + i0, base + i1, base + i2}
+			}
+			add(m.Positions[i0], m.Positions[i1], m.Positions[i2], a)
+		}
+	}
+	return tris, attrs
+}
+
+// compileTextures copies the textures and lays the images' texels out in
+// one array.
+func (s *Scene) compileTextures(d *SceneDesc) {
+	offsets := make([]uint32, len(d.Images))
+	for i, img := range d.Images {
+		offsets[i] = uint32(len(s.Texels))
+		s.Texels = append(s.Texels, img.Pix[:3*img.Width*img.Height]...)
+	}
+	s.Textures = append([]Texture(nil), d.Textures...)
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Kind == TextureImage {
+			img := &d.Images[t.Image]
+			t.Width, t.Height, t.Offset = uint32(img.Width), uint32(img.Height), offsets[t.Image]
+		}
+	}
 }
 
 func checkDesc(d *SceneDesc) error {
@@ -87,14 +279,34 @@ func checkDesc(d *SceneDesc) error {
 	if !(c.FOV > 0 && c.FOV < 180) {
 		return fmt.Errorf("camera: fov %g: must be in (0, 180) degrees", c.FOV)
 	}
-	n := len(d.Spheres) + len(d.Planes) + len(d.Quads) + len(d.Triangles)
+	n := len(d.Spheres) + len(d.Planes) + len(d.Quads)
 	if n > MaxShapes {
 		return fmt.Errorf("%d shapes: at most %d", n, MaxShapes)
 	}
+	texels := 0
+	for i, img := range d.Images {
+		if img.Width < 1 || img.Height < 1 || img.Width > MaxImageSide || img.Height > MaxImageSide || len(img.Pix) < 3*img.Width*img.Height {
+			return fmt.Errorf("images[%d]: bad size %d×%d with %d values", i, img.Width, img.Height, len(img.Pix))
+		}
+		texels += img.Width * img.Height
+	}
+	if texels > MaxImageTexels {
+		return fmt.Errorf("%d texels in all images: at most %d", texels, MaxImageTexels)
+	}
 	for i, t := range d.Textures {
-		if t.Kind != TextureChecker {
+		switch {
+		case t.Kind == TextureImage && (t.Image < 0 || int(t.Image) >= len(d.Images)):
+			return fmt.Errorf("textures[%d]: image %d out of range", i, t.Image)
+		case t.Kind > TextureImage:
 			return fmt.Errorf("textures[%d]: unknown kind %d", i, t.Kind)
 		}
+	}
+	if b := d.Background; b.Kind == BackgroundImage {
+		if b.Texture < 0 || int(b.Texture) >= len(d.Textures) || d.Textures[b.Texture].Kind != TextureImage {
+			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
+		}
+	} else if b.Kind > BackgroundImage {
+		return fmt.Errorf("background: unknown kind %d", b.Kind)
 	}
 	for i, m := range d.Materials {
 		if m.Texture != NoTexture && (m.Texture < 0 || int(m.Texture) >= len(d.Textures)) {
@@ -134,12 +346,55 @@ func checkDesc(d *SceneDesc) error {
 			return fmt.Errorf("quads[%d]: degenerate (parallel or zero edges)", i)
 		}
 	}
+	ntri := len(d.Triangles)
 	for i, x := range d.Triangles {
 		if err := check("triangles", i, x.Material); err != nil {
 			return err
 		}
 		if length(cross(x.Vertices[1].Sub(x.Vertices[0]), x.Vertices[2].Sub(x.Vertices[0]))) == 0 {
 			return fmt.Errorf("triangles[%d]: degenerate (zero area)", i)
+		}
+	}
+	for i := range d.Meshes {
+		if err := checkMesh(d, i); err != nil {
+			return fmt.Errorf("meshes[%d]: %w", i, err)
+		}
+		ntri += len(d.Meshes[i].Indices) / 3
+	}
+	if ntri > MaxTriangles {
+		return fmt.Errorf("%d triangles: at most %d", ntri, MaxTriangles)
+	}
+	return nil
+}
+
+func checkMesh(d *SceneDesc, i int) error {
+	m := &d.Meshes[i]
+	nv := len(m.Positions)
+	switch {
+	case len(m.Indices)%3 != 0:
+		return fmt.Errorf("%d indices: not a multiple of 3", len(m.Indices))
+	case len(m.Normals) != 0 && len(m.Normals) != nv:
+		return fmt.Errorf("%d normals for %d positions", len(m.Normals), nv)
+	case len(m.UVs) != 0 && len(m.UVs) != nv:
+		return fmt.Errorf("%d uvs for %d positions", len(m.UVs), nv)
+	case len(m.Materials) != 0 && len(m.Materials) != len(m.Indices)/3:
+		return fmt.Errorf("%d materials for %d triangles", len(m.Materials), len(m.Indices)/3)
+	case m.Material < 0 || m.Material >= len(d.Materials):
+		return fmt.Errorf("material %d out of range", m.Material)
+	}
+	for _, ix := range m.Indices {
+		if int(ix) >= nv {
+			return fmt.Errorf("index %d out of range (%d positions)", ix, nv)
+		}
+	}
+	for _, mt := range m.Materials {
+		if mt < 0 || int(mt) >= len(d.Materials) {
+			return fmt.Errorf("material %d out of range", mt)
+		}
+	}
+	for _, p := range m.Positions {
+		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
+			return fmt.Errorf("position %v is not finite", p)
 		}
 	}
 	return nil

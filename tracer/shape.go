@@ -6,30 +6,25 @@ import "github.com/go-gl/mathgl/mgl32"
 type ShapeKind uint32
 
 const (
-	ShapeSphere   ShapeKind = iota // P0 centre, P1[0] radius
-	ShapeQuad                      // P0 corner, P1 edge1, P2 edge2, W = n/(n·n)
-	ShapeTriangle                  // P0 vertex 0, P1 = v1−v0, P2 = v2−v0
-	ShapePlane                     // P0 point, P1 and P2 the unit tangent axes of (u, v)
+	ShapeSphere ShapeKind = iota // P0 centre, P1[0] radius
+	ShapeQuad                    // P0 corner, P1 edge1, P2 edge2, W = n/(n·n)
+	ShapePlane                   // P0 point, P1 and P2 the unit tangent axes of (u, v)
 )
 
-// Shape is one surface of the compiled scene, in a layout shared with the
-// kernel: a kind, a material index and fixed slots whose meaning depends on
-// the kind (see ShapeKind). 100 bytes.
+// Shape is one analytic surface of the compiled scene (triangles have their
+// own arrays, see Triangle), in a layout shared with the kernel: a kind, a
+// material index and fixed slots whose meaning depends on the kind (see
+// ShapeKind). 72 bytes.
 type Shape struct {
 	Kind     ShapeKind
 	Material uint32
-	Flags    uint32  // ShapeHasUV
 	Area     float32 // surface area, for sampling emissive shapes
 	P0       vec3
 	P1       vec3
 	P2       vec3
-	N        vec3       // unit geometric normal (quad, triangle, plane); zero for spheres
-	W        vec3       // quad: (e1×e2)/|e1×e2|²
-	UV       [6]float32 // triangle: (u, v) of vertices 0, 1, 2 when Flags has ShapeHasUV
+	N        vec3 // unit geometric normal (quad, plane); zero for spheres
+	W        vec3 // quad: (e1×e2)/|e1×e2|²
 }
-
-// ShapeHasUV is the Shape.Flags bit of a triangle with its own (u, v).
-const ShapeHasUV uint32 = 1
 
 // bounds returns the shape's axis-aligned bounding box. Planes have none.
 func (s *Shape) bounds() (lo, hi vec3) {
@@ -40,9 +35,6 @@ func (s *Shape) bounds() (lo, hi vec3) {
 	case ShapeQuad:
 		a, b, c, d := s.P0, s.P0.Add(s.P1), s.P0.Add(s.P2), s.P0.Add(s.P1).Add(s.P2)
 		return vmin(vmin(a, b), vmin(c, d)), vmax(vmax(a, b), vmax(c, d))
-	case ShapeTriangle:
-		a, b, c := s.P0, s.P0.Add(s.P1), s.P0.Add(s.P2)
-		return vmin(vmin(a, b), c), vmax(vmax(a, b), c)
 	}
 	return vec3{-infinity, -infinity, -infinity}, vec3{infinity, infinity, infinity}
 }
@@ -59,8 +51,6 @@ func (s *Shape) intersect(r *Ray) (t, b1, b2 float32, ok bool) {
 		t, ok = intersectSphere(s, r)
 	case ShapeQuad:
 		t, b1, b2, ok = intersectQuad(s, r)
-	case ShapeTriangle:
-		t, b1, b2, ok = intersectTriangle(s, r)
 	case ShapePlane:
 		t, ok = intersectPlane(s, r)
 	}
@@ -125,33 +115,6 @@ func intersectQuad(s *Shape, r *Ray) (t, a, b float32, ok bool) {
 	return t, a, b, true
 }
 
-// intersectTriangle is Möller and Trumbore's test ("Fast, Minimum Storage
-// Ray/Triangle Intersection", 1997); (b1, b2) are the barycentric weights of
-// vertices 1 and 2.
-func intersectTriangle(s *Shape, r *Ray) (t, b1, b2 float32, ok bool) {
-	p := cross(r.Dir, s.P2)
-	det := dot(s.P1, p)
-	if det == 0 {
-		return 0, 0, 0, false
-	}
-	inv := 1 / det
-	tv := r.Origin.Sub(s.P0)
-	b1 = float32(dot(tv, p) * inv)
-	if b1 < 0 || b1 > 1 {
-		return 0, 0, 0, false
-	}
-	q := cross(tv, s.P1)
-	b2 = float32(dot(r.Dir, q) * inv)
-	if b2 < 0 || b1+b2 > 1 {
-		return 0, 0, 0, false
-	}
-	t = float32(dot(s.P2, q) * inv)
-	if !(t > 0 && t < r.TMax) {
-		return 0, 0, 0, false
-	}
-	return t, b1, b2, true
-}
-
 // intersectPlane hits an infinite plane.
 func intersectPlane(s *Shape, r *Ray) (float32, bool) {
 	denom := dot(s.N, r.Dir)
@@ -176,15 +139,6 @@ func (s *Shape) surface(p vec3, b1, b2 float32) (n vec3, u, v float32) {
 		u, v = sphereUV(n)
 	case ShapeQuad:
 		n, u, v = s.N, b1, b2
-	case ShapeTriangle:
-		n = s.N
-		if s.Flags&ShapeHasUV != 0 {
-			b0 := 1 - b1 - b2
-			u = float32(s.UV[0]*b0) + float32(s.UV[2]*b1) + float32(s.UV[4]*b2)
-			v = float32(s.UV[1]*b0) + float32(s.UV[3]*b1) + float32(s.UV[5]*b2)
-		} else {
-			u, v = b1, b2
-		}
 	case ShapePlane:
 		d := p.Sub(s.P0)
 		n, u, v = s.N, dot(d, s.P1), dot(d, s.P2)
@@ -192,7 +146,7 @@ func (s *Shape) surface(p vec3, b1, b2 float32) (n vec3, u, v float32) {
 	return n, u, v
 }
 
-// newSphere, newQuad, newTriangle and newPlane build compiled shapes.
+// newSphere, newQuad and newPlane build compiled shapes.
 
 func newSphere(c mgl32.Vec3, r float32, m uint32) Shape {
 	return Shape{Kind: ShapeSphere, Material: m, P0: c, P1: vec3{r, 0, 0},
@@ -205,18 +159,6 @@ func newQuad(corner, e1, e2 mgl32.Vec3, m uint32) Shape {
 	l := sqrt32(nn)
 	return Shape{Kind: ShapeQuad, Material: m, P0: corner, P1: e1, P2: e2,
 		N: normalize(n), W: vec3{n[0] / nn, n[1] / nn, n[2] / nn}, Area: l}
-}
-
-func newTriangle(v [3]mgl32.Vec3, uv [3]mgl32.Vec2, hasUV bool, m uint32) Shape {
-	e1, e2 := v[1].Sub(v[0]), v[2].Sub(v[0])
-	n := cross(e1, e2)
-	s := Shape{Kind: ShapeTriangle, Material: m, P0: v[0], P1: e1, P2: e2,
-		N: normalize(n), Area: 0.5 * length(n)}
-	if hasUV {
-		s.Flags |= ShapeHasUV
-		s.UV = [6]float32{uv[0][0], uv[0][1], uv[1][0], uv[1][1], uv[2][0], uv[2][1]}
-	}
-	return s
 }
 
 func newPlane(p, normal mgl32.Vec3, m uint32) Shape {

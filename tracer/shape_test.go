@@ -82,7 +82,7 @@ func TestIntersectQuad(t *testing.T) {
 }
 
 func TestIntersectTriangle(t *testing.T) {
-	tri := newTriangle([3]vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, [3]mgl32.Vec2{}, false, 0)
+	tri := Triangle{P0: vec3{0, 0, 0}, E1: vec3{1, 0, 0}, E2: vec3{0, 1, 0}}
 	tests := []struct {
 		name        string
 		origin, dir vec3
@@ -113,16 +113,34 @@ func TestIntersectTriangle(t *testing.T) {
 }
 
 func TestTriangleUV(t *testing.T) {
-	uv := [3]mgl32.Vec2{{0, 0}, {4, 0}, {0, 2}}
-	tri := newTriangle([3]vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, uv, true, 0)
-	_, u, v := tri.surface(vec3{}, 0.25, 0.5)
-	if !near(u, 1, 1e-6) || !near(v, 1, 1e-6) {
-		t.Errorf("uv = (%v, %v), want (1, 1)", u, v)
+	d := &SceneDesc{
+		Settings:  Settings{Width: 1, Height: 1, Samples: 1},
+		Camera:    CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+		Materials: []Material{{Texture: NoTexture}},
+		Triangles: []TriangleDesc{
+			{Vertices: [3]vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, UV: [3]mgl32.Vec2{{0, 0}, {4, 0}, {0, 2}}, HasUV: true},
+			// UVs that are all zero are still UVs, not "no UVs".
+			{Vertices: [3]vec3{{0, 0, 5}, {1, 0, 5}, {0, 1, 5}}, HasUV: true},
+			{Vertices: [3]vec3{{0, 0, 9}, {1, 0, 9}, {0, 1, 9}}},
+		},
 	}
-	// UVs that are all zero are still UVs, not "no UVs".
-	zero := newTriangle([3]vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, [3]mgl32.Vec2{}, true, 0)
-	if _, u, v := zero.surface(vec3{}, 0.25, 0.5); u != 0 || v != 0 {
-		t.Errorf("zero UVs give (%v, %v), want (0, 0)", u, v)
+	s, err := Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		z    float32
+		u, v float32
+	}{{-1, 1, 1}, {4, 0, 0}, {8, 0.25, 0.5}} {
+		r := Ray{Origin: vec3{0.25, 0.5, tc.z}, Dir: vec3{0, 0, 1}, TMax: infinity}
+		h := s.Intersect(r)
+		if h.Kind != HitTriangle {
+			t.Fatalf("z %v: no triangle hit", tc.z)
+		}
+		sf := s.surfaceAt(&r, &h)
+		if !near(sf.u, tc.u, 1e-6) || !near(sf.v, tc.v, 1e-6) {
+			t.Errorf("z %v: uv = (%v, %v), want (%v, %v)", tc.z, sf.u, sf.v, tc.u, tc.v)
+		}
 	}
 }
 

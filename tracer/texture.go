@@ -1,6 +1,10 @@
 package tracer
 
-import "math"
+import (
+	"math"
+
+	"github.com/tracerender/trace/tracer/fmath"
+)
 
 // floor32 is floor for float32 (exact, as C's floorf).
 func floor32(x float32) float32 { return float32(math.Floor(float64(x))) }
@@ -12,6 +16,9 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 		return m.Color
 	}
 	t := &s.Textures[m.Texture]
+	if t.Kind == TextureImage {
+		return s.sampleImage(t, u, v, false)
+	}
 	// Parity of ⌊u·scale⌋ + ⌊v·scale⌋, computed in float32 so that huge
 	// coordinates (far along a plane) stay defined: f − 2⌊f/2⌋ is 0 or 1.
 	f := floor32(float32(u*t.Scale)) + floor32(float32(v*t.Scale))
@@ -25,11 +32,68 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 // unit direction d.
 func (s *Scene) background(d vec3) vec3 {
 	b := &s.Background
-	if b.Kind == BackgroundGradient {
+	switch b.Kind {
+	case BackgroundGradient:
 		t := float32(0.5 * (d[1] + 1))
 		return madd(scale(b.Bottom, 1-t), b.Top, t)
+	case BackgroundImage:
+		// Equirectangular: u = (atan2(−x, z) + π)/2π puts +z at the
+		// centre column and −x (the right of a camera looking along +z)
+		// to its right; v = 1 − acos(y)/π puts straight up on the top row.
+		u := (fmath.Atan2(-d[0], d[2]) + pi) / float32(2*pi)
+		v := 1 - fmath.Acos(max(-1, min(1, d[1])))/pi
+		return s.sampleImage(&s.Textures[b.Texture], u, v, true)
 	}
 	return b.Color
+}
+
+// sampleImage filters an image texture bilinearly at (u, v), repeating it
+// with period 1 in both directions (or, with clampV, only in u, as an
+// environment map must: its top and bottom rows are the poles); (0, 0) is
+// the image's bottom-left corner and texel centres lie at ((i + ½)/W,
+// 1 − (j + ½)/H).
+func (s *Scene) sampleImage(t *Texture, u, v float32, clampV bool) vec3 {
+	w, h := float32(t.Width), float32(t.Height)
+	// Wrap first, in float32, so that huge coordinates stay defined.
+	u -= floor32(u)
+	if !clampV {
+		v -= floor32(v)
+	}
+	if !(u >= 0 && u <= 1) { // NaN or infinite coordinates
+		u = 0
+	}
+	if !(v >= 0 && v <= 1) {
+		v = 0
+	}
+	x := float32(u*w) - 0.5
+	y := float32((1-v)*h) - 0.5
+	x0, y0 := floor32(x), floor32(y)
+	fx, fy := x-x0, y-y0
+	ix0, iy0 := int(x0), int(y0) // in [−1, W−1] and [−1, H]
+	ix1, iy1 := ix0+1, iy0+1
+	wrap := func(i, n int) int {
+		if i < 0 {
+			return i + n
+		}
+		if i >= n {
+			return i - n
+		}
+		return i
+	}
+	W, H := int(t.Width), int(t.Height)
+	ix0, ix1 = wrap(ix0, W), wrap(ix1, W)
+	if clampV {
+		iy0, iy1 = max(iy0, 0), min(iy1, H-1)
+	} else {
+		iy0, iy1 = wrap(iy0, H), wrap(iy1, H)
+	}
+	texel := func(ix, iy int) vec3 {
+		i := int(t.Offset) + 3*(iy*W+ix)
+		return vec3{s.Texels[i], s.Texels[i+1], s.Texels[i+2]}
+	}
+	top := madd(scale(texel(ix0, iy0), 1-fx), texel(ix1, iy0), fx)
+	bottom := madd(scale(texel(ix0, iy1), 1-fx), texel(ix1, iy1), fx)
+	return madd(scale(top, 1-fy), bottom, fy)
 }
 
 // emitted returns the radiance an emissive material sends out (both sides).

@@ -1,6 +1,9 @@
 package tracer
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestChecker(t *testing.T) {
 	even, odd := vec3{1, 1, 1}, vec3{0, 0, 0}
@@ -42,5 +45,82 @@ func TestGradientBackground(t *testing.T) {
 		if got := s.background(tc.d); got != tc.want {
 			t.Errorf("background(%v) = %v, want %v", tc.d, got, tc.want)
 		}
+	}
+}
+
+func TestImageTextureBilinearRepeat(t *testing.T) {
+	// A 2×2 image: top row red, green; bottom row blue, white.
+	red, green, blue, white := vec3{1, 0, 0}, vec3{0, 1, 0}, vec3{0, 0, 1}, vec3{1, 1, 1}
+	d := &SceneDesc{
+		Settings:  Settings{Width: 1, Height: 1, Samples: 1},
+		Camera:    CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+		Images:    []Image{{Width: 2, Height: 2, Pix: []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}}},
+		Textures:  []Texture{{Kind: TextureImage, Image: 0}},
+		Materials: []Material{{Texture: 0}},
+	}
+	s, err := Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &s.Materials[0]
+	avg := func(cs ...vec3) vec3 {
+		var sum vec3
+		for _, c := range cs {
+			sum = sum.Add(c)
+		}
+		return scale(sum, 1/float32(len(cs)))
+	}
+	tests := []struct {
+		u, v float32
+		want vec3
+	}{
+		{0.25, 0.75, red},   // texel centres: (0,0) is the bottom-left
+		{0.75, 0.75, green}, // top right
+		{0.25, 0.25, blue},
+		{0.75, 0.25, white},
+		{0.5, 0.75, avg(red, green)},                   // between two texels
+		{0.5, 0.5, avg(red, green, blue, white)},       // the middle
+		{0, 0.75, avg(red, green)},                     // the left edge wraps to the right column
+		{1.25, -0.75, blue},                            // repeat in both directions
+		{-3.75, 7.75, red},                             // far repeats
+		{float32(math.Inf(1)), 0.25, avg(blue, white)}, // no crash on infinity
+	}
+	for _, tc := range tests {
+		got := s.color(m, tc.u, tc.v)
+		for i := 0; i < 3; i++ {
+			if !near(got[i], tc.want[i], 1e-6) {
+				t.Errorf("(%v, %v) = %v, want %v", tc.u, tc.v, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func TestEquirectangularBackground(t *testing.T) {
+	// A 4×2 panorama with a distinct value in every texel.
+	pix := make([]float32, 4*2*3)
+	for i := range 8 {
+		pix[3*i] = float32(i)
+	}
+	s := &Scene{
+		Textures:   []Texture{{Kind: TextureImage, Width: 4, Height: 2}},
+		Texels:     pix,
+		Background: Background{Kind: BackgroundImage, Texture: 0},
+	}
+	up := s.background(vec3{0, 1, 0})
+	down := s.background(vec3{0, -1, 0})
+	// Straight up is the top row, straight down the bottom row.
+	if !(up[0] < 4 && down[0] >= 4-1e-6) {
+		t.Errorf("up %v down %v: want top row values (0..3) up and bottom row (4..7) down", up, down)
+	}
+	// Looking along +z sees the centre column, between texels 1 and 2 of
+	// the middle rows; −x is to its right.
+	fwd := s.background(vec3{0, 0, 1})
+	if !near(fwd[0], 3.5, 1e-5) {
+		t.Errorf("+z gives %v, want 3.5 (centre of the image)", fwd[0])
+	}
+	right, left := s.background(vec3{-1, 0, 0}), s.background(vec3{1, 0, 0})
+	if !(right[0] > fwd[0] && left[0] < fwd[0]) {
+		t.Errorf("−x %v, +z %v, +x %v: want −x right of the centre (larger u)", right[0], fwd[0], left[0])
 	}
 }

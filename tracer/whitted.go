@@ -27,14 +27,12 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 		for {
 			h := s.Intersect(b.ray)
 			st.Rays++
-			if h.Shape < 0 {
+			if h.Kind == HitNone {
 				radiance = maddv(radiance, b.weight, s.background(b.ray.Dir))
 				break
 			}
-			sh := &s.Shapes[h.Shape]
-			m := &s.Materials[sh.Material]
-			p := b.ray.At(h.T)
-			n, u, v := sh.surface(p, h.B1, h.B2)
+			sf := s.surfaceAt(&b.ray, &h)
+			m, p, n, ns, u, v := sf.m, sf.p, sf.ng, sf.ns, sf.u, sf.v
 			if m.Kind == MaterialEmissive {
 				radiance = maddv(radiance, b.weight, s.emitted(m, u, v))
 				break
@@ -43,11 +41,10 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 				break
 			}
 			d := b.ray.Dir
-			ns := facing(n, d)
 			var next vec3
 			switch m.Kind {
 			case MaterialDiffuse, MaterialPhong:
-				radiance = maddv(radiance, b.weight, s.phongLocal(m, p, n, ns, d, u, v, st))
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st))
 				kr := float32(0)
 				if m.Kind == MaterialPhong {
 					kr = m.Reflection
@@ -62,7 +59,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 				next = reflect(d, ns)
 			case MaterialDielectric:
 				eta := 1 / m.IOR
-				if dot(n, d) > 0 {
+				if !sf.front { // leaving the medium
 					eta = m.IOR
 				}
 				fr, refr, ok := refraction(d, ns, eta)
@@ -89,12 +86,13 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 // in shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
 // shininess·light. A diffuse material shades as phong with diffuse 1 and
 // nothing else.
-func (s *Scene) phongLocal(m *Material, p, n, ns, d vec3, u, v float32, st *Stats) vec3 {
+func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
+	m, p, n, ns := sf.m, sf.p, sf.ng, sf.ns
 	ambient, kd, ks := float32(0), float32(1), float32(0)
 	if m.Kind == MaterialPhong {
 		ambient, kd, ks = m.Ambient, m.Diffuse, m.Specular
 	}
-	c := s.color(m, u, v)
+	c := s.color(m, sf.u, sf.v)
 	out := vec3{ambient, ambient, ambient}
 	view := vec3{-d[0], -d[1], -d[2]}
 	for i := range s.Lights {

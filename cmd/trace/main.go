@@ -2,6 +2,7 @@
 //
 //	trace render scene.json -o out.png
 //	trace validate scene.json
+//	trace bench
 //	trace version
 //
 // The command only parses flags and calls the scenes, scheduler and tracer
@@ -36,6 +37,7 @@ const topUsage = `trace renders a JSON scene file into an image.
 Usage:
   trace render SCENE -o OUT.png [flags]   render a scene (see trace render --help)
   trace validate SCENE...                 check scene files without rendering
+  trace bench [--threads N] [--json]      measure ray tracing speed on fixed workloads
   trace version                           print the version
 
 Run 'trace COMMAND --help' for a command's flags.
@@ -57,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRender(args[1:], stdout, stderr)
 	case "validate":
 		err = cmdValidate(args[1:], stdout, stderr)
+	case "bench":
+		err = cmdBench(args[1:], stdout, stderr)
 	case "version", "--version":
 		err = cmdVersion(args[1:], stdout)
 	case "help", "-h", "--help":

@@ -14,6 +14,9 @@ import (
 
 const cornell = "../../scenes/examples/cornell-box.json"
 
+// knotPath is the gallery's mesh, by absolute path: outside a test's folder.
+var knotPath, _ = filepath.Abs("../../scenes/examples/assets/knot.obj")
+
 // runCLI runs the command line in-process and returns the exit status and
 // what it printed.
 func runCLI(args ...string) (int, string, string) {
@@ -49,6 +52,24 @@ func TestRenderPNG(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 1 {
 		t.Errorf("output folder holds %d files, want only out.png", len(entries))
+	}
+}
+
+// TestAllowOutsideAssets: a mesh outside the scene's folder is refused
+// unless the flag allows it.
+func TestAllowOutsideAssets(t *testing.T) {
+	dir := t.TempDir()
+	scene := writeScene(t, dir, strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`,
+		`{"type": "mesh", "file": "`+knotPath+`", "material": "white", "transform": {"scale": 0.3}}`, 1))
+	out := filepath.Join(dir, "out.png")
+	if code, _, stderr := runCLI("render", scene, "-o", out, "-q"); code != 2 || !strings.Contains(stderr, "outside") {
+		t.Errorf("without the flag: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI("render", scene, "-o", out, "-q", "--allow-outside-assets"); code != 0 {
+		t.Errorf("with the flag: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -123,7 +144,9 @@ func TestBadInput(t *testing.T) {
 		{"undefined material", strings.Replace(okScene, `"material": "white"`, `"material": "whit"`, 1), nil, `objects[0].material`},
 		{"negative radius", strings.Replace(okScene, `"radius": 1`, `"radius": -1`, 1), nil, `objects[0].radius`},
 		{"camera looks at itself", strings.Replace(okScene, `"look_at": [0, 1, 0]`, `"look_at": [0, 1, -4]`, 1), nil, "camera"},
-		{"mesh not yet supported", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, "not supported yet"},
+		{"mesh file missing", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, "objects[0].file: bunny.obj: no such file or directory"},
+		{"mesh outside the folder", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "`+knotPath+`", "material": "white"}`, 1), nil, "--allow-outside-assets"},
+		{"malformed OBJ", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bad.obj", "material": "white"}`, 1), nil, "bad.obj:2:"},
 		{"huge width flag", okScene, []string{"--width", "100000"}, "width"},
 		{"zero samples flag", okScene, []string{"--samples", "0"}, "samples"},
 		{"gpus without CUDA", okScene, []string{"--gpus", "1"}, "no CUDA support"},
@@ -140,6 +163,7 @@ func TestBadInput(t *testing.T) {
 			}
 			out := filepath.Join(dir, "out.png")
 			os.WriteFile(out, []byte("previous image"), 0o644)
+			os.WriteFile(filepath.Join(dir, "bad.obj"), []byte("v 0 0 0\nf 1 2 x\n"), 0o644)
 			args := append([]string{"render", scene, "-o", out}, tc.flags...)
 			code, _, stderr := runCLI(args...)
 			if code != 2 {
@@ -154,8 +178,8 @@ func TestBadInput(t *testing.T) {
 			if got, _ := os.ReadFile(out); string(got) != "previous image" {
 				t.Errorf("existing output was changed to %d bytes", len(got))
 			}
-			if entries, _ := os.ReadDir(dir); len(entries) > 2 {
-				t.Errorf("%d files left in the folder, want the scene and the old output", len(entries))
+			if entries, _ := os.ReadDir(dir); len(entries) > 3 {
+				t.Errorf("%d files left in the folder, want the scene, bad.obj and the old output", len(entries))
 			}
 		})
 	}

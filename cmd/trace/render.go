@@ -39,6 +39,7 @@ type renderFlags struct {
 	maxAttempts int
 	gpus        int
 	quiet       bool
+	outside     bool
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) error {
@@ -56,6 +57,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.maxAttempts, "max-attempts", scheduler.DefaultMaxAttempts, "failed tries per tile before the render fails")
 	fs.IntVar(&f.gpus, "gpus", 0, "CUDA GPUs to render with (needs a build with CUDA)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
+	fs.BoolVar(&f.outside, "allow-outside-assets", false, "let the scene read meshes and images outside its folder")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -80,7 +82,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("--depth %d: must be 8 or 16", f.depth)
 	}
 	path := fs.Arg(0)
-	desc, err := scenes.Load(path)
+	desc, err := scenes.LoadWith(path, scenes.Options{AllowOutsideAssets: f.outside})
 	if err != nil {
 		return usageError{err}
 	}

@@ -15,6 +15,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: trace validate SCENE...\n\nChecks scene files without rendering: syntax, fields, references, limits.\nPrints one line per file; exit status 2 if any file is bad.\n\nFlags:\n%s", fs.FlagUsages())
 	}
+	outside := fs.Bool("allow-outside-assets", false, "let scenes read meshes and images outside their folder")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -24,7 +25,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	nbad := 0
 	for _, path := range fs.Args() {
-		desc, err := scenes.Load(path)
+		desc, err := scenes.LoadWith(path, scenes.Options{AllowOutsideAssets: *outside})
 		if err == nil {
 			_, err = tracer.Compile(desc)
 			if err != nil {
@@ -37,10 +38,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		s := desc.Settings
-		fmt.Fprintf(stdout, "%s: ok (%d×%d, %d samples, %d objects, %d materials, %d lights)\n",
+		ntri := len(desc.Triangles)
+		for _, m := range desc.Meshes {
+			ntri += len(m.Indices) / 3
+		}
+		fmt.Fprintf(stdout, "%s: ok (%d×%d, %d samples, %d shapes, %d triangles, %d materials, %d lights, %d images)\n",
 			path, s.Width, s.Height, s.Samples,
-			len(desc.Spheres)+len(desc.Planes)+len(desc.Quads)+len(desc.Triangles),
-			len(desc.Materials), len(desc.Lights))
+			len(desc.Spheres)+len(desc.Planes)+len(desc.Quads), ntri,
+			len(desc.Materials), len(desc.Lights), len(desc.Images))
 	}
 	if nbad > 0 {
 		return usageError{fmt.Errorf("%d of %d scene files are invalid", nbad, fs.NArg())}

@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkTraceRandomRays50k traces incoherent rays against the 50,000
+// triangle icosphere on one thread.
+func BenchmarkTraceRandomRays50k(b *testing.B) {
+	s, err := meshScene(Icosphere(50))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rays := randomRays(s, 1<<16)
+	b.ResetTimer()
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		res, err := traceRays(context.Background(), s, rays, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += res.Rays
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rays/s")
+}
+
+// BenchmarkTracePrimaryRays50k traces one camera ray per pixel of a
+// 256×256 image of the 50,000 triangle icosphere on one thread.
+func BenchmarkTracePrimaryRays50k(b *testing.B) {
+	s, err := meshScene(Icosphere(50))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rays := primaryRays(s, 256)
+	b.ResetTimer()
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		res, err := traceRays(context.Background(), s, rays, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += res.Rays
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rays/s")
+}
+
+func TestQuickRun(t *testing.T) {
+	var results []Result
+	err := Run(context.Background(), Options{Threads: 2, Quick: true, GalleryDir: "../scenes/examples"}, func(r Result) { results = append(results, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One mesh: build, primary, random; then every gallery scene.
+	gallery, _ := filepath.Glob("../scenes/examples/*.json")
+	if len(gallery) == 0 || len(results) != 3+len(gallery) {
+		t.Fatalf("%d results, want %d: %+v", len(results), 3+len(gallery), results)
+	}
+	for _, r := range results {
+		if r.Seconds <= 0 {
+			t.Errorf("%s: %v seconds", r.Workload, r.Seconds)
+		}
+		if r.BuildPerSecond == 0 && (r.Rays == 0 || r.RaysPerThread <= 0) {
+			t.Errorf("%s: no rays counted: %+v", r.Workload, r)
+		}
+	}
+	// The camera frames the mesh: most primary rays hit it.
+	if results[1].Rays != 64*64 {
+		t.Errorf("primary rays: %d, want 4096", results[1].Rays)
+	}
+}
+
+// BenchmarkBVHBuild13M builds the BVH of the 1.3M triangle icosphere and
+// reports triangles per second of wall time.
+func BenchmarkBVHBuild13M(b *testing.B) {
+	m := Icosphere(255)
+	b.ResetTimer()
+	var secs float64
+	for i := 0; i < b.N; i++ {
+		s, err := meshScene(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		secs += s.BVHBuildTime.Seconds()
+	}
+	b.ReportMetric(float64(b.N)*1300500/secs, "tris/s")
+}

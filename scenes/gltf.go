@@ -1,0 +1,778 @@
+package scenes
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+	"github.com/tracerender/trace/tracer"
+)
+
+// loadGLTF reads the glTF 2.0 file at path, an absolute path from
+// a.resolve: a .gltf (JSON) or a .glb (binary) file, told apart by its
+// first bytes rather than by its name.
+//
+// What it reads:
+//   - Buffers: the GLB BIN chunk, data: URIs (base64), and files named by
+//     relative URIs (percent-decoded), resolved from the .gltf's folder
+//     through a, so they cannot leave the scene's folder and count against
+//     its byte budget. Other URI schemes (http:, file:) are errors.
+//   - Geometry: the default scene (scene, else scenes[0]; with no scenes at
+//     all, every node that is no other node's child), walked depth first,
+//     each node's matrix or translation·rotation·scale composed with its
+//     parents'. Every primitive of every mesh a node holds becomes one
+//     tracer.MeshDesc: POSITION (FLOAT VEC3, required), NORMAL (FLOAT VEC3)
+//     and TEXCOORD_0 (FLOAT, or normalised UNSIGNED_BYTE or UNSIGNED_SHORT)
+//     when present, indices or, without them, vertices taken three by
+//     three. Positions are transformed by the node's world matrix, normals
+//     by its inverse transpose and renormalised; a negative determinant
+//     reverses the winding. A zero determinant, or a normal that is zero,
+//     drops the instance's normals (the tracer then shades flat). v is
+//     flipped (v' = 1 − v) since glTF's v runs down the image and the
+//     tracer's runs up. Other attributes (TANGENT, COLOR_0, JOINTS_0, ...)
+//     are ignored.
+//   - Materials, as diffuse surfaces: the name (or "material N" for
+//     materials[N] when it has none), baseColorFactor's RGB (already linear
+//     in glTF) and the baseColorTexture's image, sRGB-decoded and
+//     multiplied by that RGB. Alpha, alphaMode, metallic/roughness,
+//     emissive, normal and occlusion maps, texture filters and material
+//     extensions are ignored.
+//   - Cameras, lights (KHR_lights_punctual), animations and extras are
+//     ignored without an error: they do not change the geometry.
+//
+// What it refuses, with an *Error whose Msg names the element: any entry
+// of extensionsRequired; primitive modes other than TRIANGLES; morph
+// targets; skins; sparse accessors and accessors without a bufferView;
+// POSITION or NORMAL other than FLOAT VEC3; texCoord sets other than 0,
+// KHR_texture_transform and sampler wrap modes other than REPEAT on the
+// base colour texture; textures whose image comes only from an extension
+// (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
+// or texture coordinates; indices out of range; index or vertex counts
+// that are not multiples of 3; nodes reached twice (cycles, shared
+// children); more than tracer.MaxTriangles triangles, or 3·MaxTriangles
+// vertices, over all instances.
+//
+// Each returned MeshDesc has its own slices (no two share one); its
+// Materials give every triangle the index of its material in the returned
+// materials, or −1, and its Material is that same index. Images may be shared between
+// materials whose baseColorFactor is white: treat them as read-only.
+func loadGLTF(a *assets, path string) (*importedMesh, error) {
+	data, err := a.read(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	l := &gltfLoader{
+		a:         a,
+		path:      path,
+		dir:       filepath.Dir(path),
+		materials: map[int]int32{},
+		images:    map[int]*tracer.Image{},
+		prims:     map[[2]int]*gltfPrimitive{},
+	}
+	if err := l.decode(data); err != nil {
+		return nil, err
+	}
+	if err := l.walk(); err != nil {
+		return nil, err
+	}
+	return &l.out, nil
+}
+
+// GLB container constants (glTF 2.0 specification, section 4.4).
+const (
+	glbMagic     = 0x46546C67 // "glTF"
+	glbChunkJSON = 0x4E4F534A // "JSON"
+	glbChunkBIN  = 0x004E4942 // "BIN\x00"
+)
+
+// gltfLoader holds the state of one loadGLTF call.
+type gltfLoader struct {
+	a    *assets
+	path string // the file, for errors
+	dir  string // its folder: relative URIs start here
+	doc  *gltf.Document
+
+	out       importedMesh
+	materials map[int]int32             // materials[i] → index in out.materials
+	images    map[int]*tracer.Image     // images[i], decoded
+	prims     map[[2]int]*gltfPrimitive // meshes[m].primitives[k], read
+	triangles int                       // over all instances so far
+	vertices  int                       // over all instances so far
+}
+
+// gltfPrimitive is a primitive's data as read from its accessors, before
+// any node transform.
+type gltfPrimitive struct {
+	positions [][3]float32
+	normals   [][3]float32 // nil when absent
+	uvs       [][2]float32 // nil when absent; v already flipped
+	indices   []uint32     // three per triangle, all < len(positions)
+	material  int32        // index in out.materials, or −1
+}
+
+// errorf returns an *Error for the glTF file; err, if not nil, is the
+// underlying error.
+func (l *gltfLoader) errorf(err error, format string, args ...any) *Error {
+	return &Error{File: l.path, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// decode parses the document (JSON, or a GLB container) and loads its
+// buffers.
+func (l *gltfLoader) decode(data []byte) error {
+	jsonData := data
+	var bin []byte
+	isGLB := len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic
+	if isGLB {
+		var err error
+		jsonData, bin, err = gltfSplitGLB(data)
+		if err != nil {
+			return l.errorf(nil, "not a valid GLB file: %v", err)
+		}
+	}
+	jsonData = bytes.TrimPrefix(jsonData, utf8BOM)
+	doc := new(gltf.Document)
+	if err := json.Unmarshal(jsonData, doc); err != nil {
+		return l.errorf(err, "not a valid glTF file: %v", err)
+	}
+	l.doc = doc
+	if v := doc.Asset.Version; !strings.HasPrefix(v, "2.") {
+		return l.errorf(nil, "asset.version %q is not supported (only 2.x)", v)
+	}
+	if v := doc.Asset.MinVersion; v != "" && v != "2.0" {
+		return l.errorf(nil, "asset.minVersion %q is not supported (only 2.0)", v)
+	}
+	if len(doc.ExtensionsRequired) > 0 { // none is supported
+		return l.errorf(nil, "extensionsRequired: %s is not supported", doc.ExtensionsRequired[0])
+	}
+	for i, b := range doc.Buffers {
+		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gltfSplitGLB returns the JSON chunk and the BIN chunk (nil when there is
+// none) of a GLB file.
+func gltfSplitGLB(data []byte) (jsonChunk, bin []byte, err error) {
+	le := binary.LittleEndian
+	if len(data) < 20 {
+		return nil, nil, errors.New("the file is too short")
+	}
+	if v := le.Uint32(data[4:]); v != 2 {
+		return nil, nil, fmt.Errorf("version %d is not supported (only 2)", v)
+	}
+	total := le.Uint32(data[8:])
+	if uint64(total) > uint64(len(data)) || total < 20 {
+		return nil, nil, fmt.Errorf("the header gives a length of %d bytes, the file has %d", total, len(data))
+	}
+	data = data[12:total]
+	var chunks [][]byte
+	var types []uint32
+	for len(data) >= 8 && len(chunks) < 2 {
+		n, typ := le.Uint32(data), le.Uint32(data[4:])
+		if uint64(n) > uint64(len(data)-8) {
+			return nil, nil, fmt.Errorf("chunk %d is %d bytes, past the end of the file", len(chunks), n)
+		}
+		chunks = append(chunks, data[8:8+n])
+		types = append(types, typ)
+		data = data[8+n:]
+	}
+	if len(chunks) == 0 || types[0] != glbChunkJSON {
+		return nil, nil, errors.New("the first chunk is not JSON")
+	}
+	if len(chunks) > 1 && types[1] == glbChunkBIN {
+		bin = chunks[1]
+	}
+	return chunks[0], bin, nil
+}
+
+// loadBuffer fills in b.Data: from the GLB BIN chunk for a GLB file's
+// first buffer without a URI, from a data: URI, or from a file.
+func (l *gltfLoader) loadBuffer(i int, b *gltf.Buffer, isGLB bool, bin []byte) error {
+	if b == nil {
+		return l.errorf(nil, "buffers[%d] is null", i)
+	}
+	if b.ByteLength < 1 {
+		return l.errorf(nil, "buffers[%d]: byteLength %d is not positive", i, b.ByteLength)
+	}
+	var data []byte
+	switch {
+	case b.URI == "" && i == 0 && isGLB:
+		if bin == nil {
+			return l.errorf(nil, "buffers[0]: the GLB file has no BIN chunk")
+		}
+		data = bin
+	case b.URI == "":
+		return l.errorf(nil, "buffers[%d] has no uri", i)
+	case strings.HasPrefix(b.URI, "data:"):
+		var err error
+		if data, err = gltfDataURI(b.URI); err != nil {
+			return l.errorf(err, "buffers[%d]: %v", i, err)
+		}
+	default:
+		name, err := gltfURIPath(b.URI)
+		if err != nil {
+			return l.errorf(err, "buffers[%d]: %v", i, err)
+		}
+		p, err := l.a.resolve(l.dir, name)
+		if err == nil {
+			data, err = l.a.read(p)
+		}
+		if err != nil {
+			if pe, ok := errors.AsType[*fs.PathError](err); ok {
+				err = fmt.Errorf("%s: %w", b.URI, pe.Err) // not the absolute path
+			} else if !strings.Contains(err.Error(), name) {
+				err = fmt.Errorf("%s: %w", b.URI, err)
+			}
+			return l.errorf(err, "buffers[%d]: %v", i, err)
+		}
+	}
+	if len(data) < b.ByteLength {
+		return l.errorf(nil, "buffers[%d]: byteLength is %d but the data has only %d bytes", i, b.ByteLength, len(data))
+	}
+	b.Data = data[:b.ByteLength:b.ByteLength]
+	return nil
+}
+
+// gltfDataURI returns the bytes of a base64 data: URI, whatever its media
+// type.
+func gltfDataURI(uri string) ([]byte, error) {
+	meta, payload, ok := strings.Cut(strings.TrimPrefix(uri, "data:"), ",")
+	if !ok {
+		return nil, errors.New("data: URI without a comma")
+	}
+	if !strings.HasSuffix(meta, ";base64") {
+		return nil, errors.New("data: URI is not base64 (only base64 data URIs are supported)")
+	}
+	data, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		return nil, fmt.Errorf("data: URI: %v", err)
+	}
+	return data, nil
+}
+
+// gltfURIPath turns a relative URI reference into a file name relative to
+// the glTF file's folder: it refuses other schemes and undoes percent
+// encoding. Whether the name stays inside the scene's folder is for
+// assets.resolve to check.
+func gltfURIPath(uri string) (string, error) {
+	if i := strings.IndexByte(uri, ':'); i > 0 && gltfIsScheme(uri[:i]) {
+		return "", fmt.Errorf("uri %q: only relative file names and data: URIs are supported", uri)
+	}
+	name, err := url.PathUnescape(uri)
+	if err != nil {
+		return "", fmt.Errorf("uri %q: %v", uri, err)
+	}
+	return filepath.FromSlash(name), nil
+}
+
+// gltfIsScheme reports whether s is a URI scheme: a letter, then letters,
+// digits, '+', '-' or '.'.
+func gltfIsScheme(s string) bool {
+	for i, c := range s {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walk visits the default scene's nodes depth first, emitting a MeshDesc
+// per primitive of each node's mesh.
+func (l *gltfLoader) walk() error {
+	doc := l.doc
+	var roots []int
+	where := "scenes[0]"
+	switch {
+	case doc.Scene != nil:
+		i := *doc.Scene
+		if i < 0 || i >= len(doc.Scenes) || doc.Scenes[i] == nil {
+			return l.errorf(nil, "scene: scenes[%d] does not exist", i)
+		}
+		roots, where = doc.Scenes[i].Nodes, fmt.Sprintf("scenes[%d]", i)
+	case len(doc.Scenes) > 0:
+		if doc.Scenes[0] == nil {
+			return l.errorf(nil, "scenes[0] is null")
+		}
+		roots = doc.Scenes[0].Nodes
+	default:
+		where = "nodes"
+		child := make([]bool, len(doc.Nodes))
+		for _, n := range doc.Nodes {
+			if n == nil {
+				continue
+			}
+			for _, c := range n.Children {
+				if c >= 0 && c < len(child) {
+					child[c] = true
+				}
+			}
+		}
+		for i, isChild := range child {
+			if !isChild {
+				roots = append(roots, i)
+			}
+		}
+	}
+
+	type visit struct {
+		node   int
+		parent mgl64.Mat4
+		from   string // what refers to the node, for errors
+	}
+	stack := make([]visit, 0, len(roots))
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, visit{roots[i], mgl64.Ident4(), where})
+	}
+	seen := make([]bool, len(doc.Nodes))
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if v.node < 0 || v.node >= len(doc.Nodes) || doc.Nodes[v.node] == nil {
+			return l.errorf(nil, "%s: nodes[%d] does not exist", v.from, v.node)
+		}
+		if seen[v.node] {
+			return l.errorf(nil, "%s: nodes[%d] is reached twice (a cycle, or a node with two parents)", v.from, v.node)
+		}
+		seen[v.node] = true
+		n := doc.Nodes[v.node]
+		if n.Skin != nil {
+			return l.errorf(nil, "nodes[%d]: skins are not supported", v.node)
+		}
+		local, err := gltfNodeMatrix(n)
+		if err != nil {
+			return l.errorf(nil, "nodes[%d]: %v", v.node, err)
+		}
+		world := v.parent.Mul4(local)
+		if n.Mesh != nil {
+			if err := l.instance(v.node, *n.Mesh, world); err != nil {
+				return err
+			}
+		}
+		from := fmt.Sprintf("nodes[%d].children", v.node)
+		for i := len(n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, visit{n.Children[i], world, from})
+		}
+	}
+	return nil
+}
+
+// gltfNodeMatrix returns a node's local transform: its matrix, or
+// translation·rotation·scale. The Node decoder fills in the defaults of
+// the properties a file leaves out.
+func gltfNodeMatrix(n *gltf.Node) (mgl64.Mat4, error) {
+	m := mgl64.Mat4(n.Matrix)
+	const tol = 1e-6 // for exporters that round the last row
+	if math.Abs(m[3]) > tol || math.Abs(m[7]) > tol || math.Abs(m[11]) > tol || math.Abs(m[15]-1) > tol {
+		return m, errors.New("matrix is not affine (its last row is not 0 0 0 1)")
+	}
+	m[3], m[7], m[11], m[15] = 0, 0, 0, 1
+	r := n.Rotation
+	q := mgl64.Quat{W: r[3], V: mgl64.Vec3{r[0], r[1], r[2]}}
+	if l := q.Len(); !(l > 1e-6) || math.IsInf(l, 0) {
+		return m, fmt.Errorf("rotation %v is not a unit quaternion", r)
+	}
+	t, s := n.Translation, n.Scale
+	trs := mgl64.Translate3D(t[0], t[1], t[2]).
+		Mul4(q.Normalize().Mat4()).
+		Mul4(mgl64.Scale3D(s[0], s[1], s[2]))
+	return m.Mul4(trs), nil
+}
+
+// instance emits the primitives of meshes[mesh], placed by world.
+func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
+	doc := l.doc
+	if mesh < 0 || mesh >= len(doc.Meshes) || doc.Meshes[mesh] == nil {
+		return l.errorf(nil, "nodes[%d]: meshes[%d] does not exist", node, mesh)
+	}
+	lin := world.Mat3()
+	det := lin.Det()
+	// The cofactor matrix [b×c | c×a | a×b] of lin = [a | b | c] is det
+	// times lin's inverse transpose; multiplied by det's sign it maps
+	// normals without dividing by a possibly tiny det.
+	a, b, c := lin.Col(0), lin.Col(1), lin.Col(2)
+	cof := mgl64.Mat3FromCols(b.Cross(c), c.Cross(a), a.Cross(b))
+	if det < 0 {
+		cof = cof.Mul(-1)
+	}
+	for k := range doc.Meshes[mesh].Primitives {
+		p, err := l.primitive(mesh, k)
+		if err != nil {
+			return err
+		}
+		where := fmt.Sprintf("nodes[%d]: meshes[%d].primitives[%d]", node, mesh, k)
+		ntri := len(p.indices) / 3
+		if l.triangles += ntri; l.triangles > tracer.MaxTriangles {
+			return l.errorf(nil, "%s: more than %d triangles (MaxTriangles) in the file's meshes together", where, tracer.MaxTriangles)
+		}
+		if l.vertices += len(p.positions); l.vertices > 3*tracer.MaxTriangles {
+			return l.errorf(nil, "%s: more than %d vertices (3·MaxTriangles) in the file's meshes together", where, 3*tracer.MaxTriangles)
+		}
+		var m tracer.MeshDesc
+		m.Positions = make([]mgl32.Vec3, len(p.positions))
+		for i, q := range p.positions {
+			w := world.Mul4x1(mgl64.Vec4{float64(q[0]), float64(q[1]), float64(q[2]), 1})
+			v := mgl32.Vec3{float32(w[0]), float32(w[1]), float32(w[2])}
+			if !gltfFinite(v) {
+				return l.errorf(nil, "%s: POSITION %d is not finite after the node transforms", where, i)
+			}
+			m.Positions[i] = v
+		}
+		if p.normals != nil && det != 0 {
+			m.Normals = make([]mgl32.Vec3, len(p.normals))
+			for i, q := range p.normals {
+				w := cof.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
+				n := w.Len()
+				if !(n > 0) || math.IsInf(n, 0) {
+					m.Normals = nil // a zero normal: shade the instance flat
+					break
+				}
+				m.Normals[i] = mgl32.Vec3{float32(w[0] / n), float32(w[1] / n), float32(w[2] / n)}
+			}
+		}
+		if p.uvs != nil {
+			m.UVs = make([]mgl32.Vec2, len(p.uvs))
+			for i, uv := range p.uvs {
+				m.UVs[i] = uv
+			}
+		}
+		m.Indices = make([]uint32, len(p.indices))
+		copy(m.Indices, p.indices)
+		if det < 0 {
+			for t := 0; t+2 < len(m.Indices); t += 3 {
+				m.Indices[t+1], m.Indices[t+2] = m.Indices[t+2], m.Indices[t+1]
+			}
+		}
+		m.Material = int(p.material)
+		m.Materials = make([]int32, ntri)
+		for t := range m.Materials {
+			m.Materials[t] = p.material
+		}
+		l.out.meshes = append(l.out.meshes, m)
+	}
+	return nil
+}
+
+// gltfFinite reports whether v's components are all finite.
+func gltfFinite(v mgl32.Vec3) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// primitive reads meshes[mesh].primitives[k], once however many nodes
+// hold the mesh.
+func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
+	if p, ok := l.prims[[2]int{mesh, k}]; ok {
+		return p, nil
+	}
+	where := fmt.Sprintf("meshes[%d].primitives[%d]", mesh, k)
+	gp := l.doc.Meshes[mesh].Primitives[k]
+	if gp == nil {
+		return nil, l.errorf(nil, "%s is null", where)
+	}
+	if gp.Mode != gltf.PrimitiveTriangles {
+		return nil, l.errorf(nil, "%s: mode %s is not supported (only TRIANGLES)", where, gp.Mode)
+	}
+	if len(gp.Targets) > 0 {
+		return nil, l.errorf(nil, "%s: morph targets are not supported", where)
+	}
+	p := &gltfPrimitive{material: -1}
+
+	ai, ok := gp.Attributes[gltf.POSITION]
+	if !ok {
+		return nil, l.errorf(nil, "%s: no POSITION attribute", where)
+	}
+	acc, err := l.accessor(ai, where+".attributes.POSITION")
+	if err != nil {
+		return nil, err
+	}
+	if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec3 {
+		return nil, l.errorf(nil, "%s: POSITION is %s %s, not supported (only FLOAT VEC3)", where, acc.ComponentType, acc.Type)
+	}
+	if p.positions, err = modeler.ReadPosition(l.doc, acc, nil); err != nil {
+		return nil, l.errorf(err, "%s: POSITION: accessors[%d]: %v", where, ai, err)
+	}
+	for i, q := range p.positions {
+		if !gltfFinite(q) {
+			return nil, l.errorf(nil, "%s: POSITION %d is not finite", where, i)
+		}
+	}
+	nv := len(p.positions)
+
+	if ai, ok := gp.Attributes[gltf.NORMAL]; ok {
+		acc, err := l.accessor(ai, where+".attributes.NORMAL")
+		if err != nil {
+			return nil, err
+		}
+		if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec3 {
+			return nil, l.errorf(nil, "%s: NORMAL is %s %s, not supported (only FLOAT VEC3)", where, acc.ComponentType, acc.Type)
+		}
+		if acc.Count != nv {
+			return nil, l.errorf(nil, "%s: NORMAL has %d elements, POSITION %d", where, acc.Count, nv)
+		}
+		if p.normals, err = modeler.ReadNormal(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: NORMAL: accessors[%d]: %v", where, ai, err)
+		}
+		for i, q := range p.normals {
+			if !gltfFinite(q) {
+				return nil, l.errorf(nil, "%s: NORMAL %d is not finite", where, i)
+			}
+		}
+	}
+
+	if ai, ok := gp.Attributes[gltf.TEXCOORD_0]; ok {
+		acc, err := l.accessor(ai, where+".attributes.TEXCOORD_0")
+		if err != nil {
+			return nil, err
+		}
+		if acc.Count != nv {
+			return nil, l.errorf(nil, "%s: TEXCOORD_0 has %d elements, POSITION %d", where, acc.Count, nv)
+		}
+		if p.uvs, err = modeler.ReadTextureCoord(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: TEXCOORD_0: accessors[%d]: %v", where, ai, err)
+		}
+		for i, uv := range p.uvs {
+			if !gltfFinite(mgl32.Vec3{uv[0], uv[1], 0}) {
+				return nil, l.errorf(nil, "%s: TEXCOORD_0 %d is not finite", where, i)
+			}
+			p.uvs[i][1] = 1 - uv[1]
+		}
+	}
+
+	if gp.Indices != nil {
+		ai := *gp.Indices
+		acc, err := l.accessor(ai, where+".indices")
+		if err != nil {
+			return nil, err
+		}
+		if p.indices, err = modeler.ReadIndices(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: indices: accessors[%d]: %v", where, ai, err)
+		}
+		if len(p.indices)%3 != 0 {
+			return nil, l.errorf(nil, "%s: %d indices, not a multiple of 3", where, len(p.indices))
+		}
+		for i, x := range p.indices {
+			if uint64(x) >= uint64(nv) {
+				return nil, l.errorf(nil, "%s: index %d is out of range (POSITION has %d vertices), at element %d of the indices", where, x, nv, i)
+			}
+		}
+	} else {
+		if nv%3 != 0 {
+			return nil, l.errorf(nil, "%s: %d vertices and no indices: not a multiple of 3", where, nv)
+		}
+		p.indices = make([]uint32, nv)
+		for i := range p.indices {
+			p.indices[i] = uint32(i)
+		}
+	}
+
+	if gp.Material != nil {
+		if p.material, err = l.material(*gp.Material); err != nil {
+			e := err.(*Error)
+			e.Msg = where + ": " + e.Msg
+			return nil, e
+		}
+	}
+	l.prims[[2]int{mesh, k}] = p
+	return p, nil
+}
+
+// accessor returns accessors[i], checked so that reading it stays inside
+// its buffer view and buffer (and so allocates no more than they hold).
+func (l *gltfLoader) accessor(i int, where string) (*gltf.Accessor, error) {
+	doc := l.doc
+	if i < 0 || i >= len(doc.Accessors) || doc.Accessors[i] == nil {
+		return nil, l.errorf(nil, "%s: accessors[%d] does not exist", where, i)
+	}
+	acc := doc.Accessors[i]
+	if acc.Sparse != nil {
+		return nil, l.errorf(nil, "%s: accessors[%d]: sparse accessors are not supported", where, i)
+	}
+	if acc.BufferView == nil {
+		return nil, l.errorf(nil, "%s: accessors[%d]: accessors without a bufferView (all zeros) are not supported", where, i)
+	}
+	bi := *acc.BufferView
+	if bi < 0 || bi >= len(doc.BufferViews) || doc.BufferViews[bi] == nil {
+		return nil, l.errorf(nil, "%s: accessors[%d]: bufferViews[%d] does not exist", where, i, bi)
+	}
+	bv := doc.BufferViews[bi]
+	view, err := modeler.ReadBufferView(doc, bv)
+	if err != nil {
+		return nil, l.errorf(err, "%s: accessors[%d]: bufferViews[%d] is outside its buffer: %v", where, i, bi, err)
+	}
+	size := gltf.SizeOfElement(acc.ComponentType, acc.Type)
+	stride := bv.ByteStride
+	if stride == 0 {
+		stride = size
+	}
+	if acc.Count < 1 || acc.ByteOffset < 0 || size < 1 || stride < size ||
+		acc.ByteOffset > len(view) || acc.Count > len(view) ||
+		acc.ByteOffset+(acc.Count-1)*stride+size > len(view) {
+		return nil, l.errorf(nil, "%s: accessors[%d]: %d elements of %d bytes, %d apart from offset %d, do not fit in bufferViews[%d] (%d bytes)",
+			where, i, acc.Count, size, stride, acc.ByteOffset, bi, len(view))
+	}
+	return acc, nil
+}
+
+// material converts materials[i] (once), returning its index in
+// out.materials.
+func (l *gltfLoader) material(i int) (int32, error) {
+	if idx, ok := l.materials[i]; ok {
+		return idx, nil
+	}
+	doc := l.doc
+	if i < 0 || i >= len(doc.Materials) || doc.Materials[i] == nil {
+		return 0, l.errorf(nil, "materials[%d] does not exist", i)
+	}
+	m := doc.Materials[i]
+	where := fmt.Sprintf("materials[%d]", i)
+	name := m.Name
+	if name == "" {
+		name = fmt.Sprintf("material %d", i)
+	}
+	factor := [4]float64{1, 1, 1, 1}
+	var tex *gltf.TextureInfo
+	if pbr := m.PBRMetallicRoughness; pbr != nil {
+		factor = pbr.BaseColorFactorOrDefault()
+		tex = pbr.BaseColorTexture
+	}
+	for _, f := range factor[:3] {
+		if !(f >= 0 && f <= 1) {
+			return 0, l.errorf(nil, "%s: baseColorFactor %v is outside [0, 1]", where, factor)
+		}
+	}
+	im := importedMaterial{
+		Name:     name,
+		HasColor: true,
+		Color:    mgl32.Vec3{float32(factor[0]), float32(factor[1]), float32(factor[2])},
+	}
+	if tex != nil {
+		img, err := l.texture(tex, where+".pbrMetallicRoughness.baseColorTexture")
+		if err != nil {
+			return 0, err
+		}
+		im.Image = gltfTint(img, im.Color)
+	}
+	idx := int32(len(l.out.materials))
+	l.out.materials = append(l.out.materials, im)
+	l.materials[i] = idx
+	return idx, nil
+}
+
+// texture returns the image of a base colour texture, refusing what the
+// tracer's texture lookup (TEXCOORD_0, repeating) cannot honour.
+func (l *gltfLoader) texture(info *gltf.TextureInfo, where string) (*tracer.Image, error) {
+	doc := l.doc
+	if info.TexCoord != 0 {
+		return nil, l.errorf(nil, "%s: texCoord %d is not supported (only 0)", where, info.TexCoord)
+	}
+	if _, ok := info.Extensions["KHR_texture_transform"]; ok {
+		return nil, l.errorf(nil, "%s: KHR_texture_transform is not supported", where)
+	}
+	ti := info.Index
+	if ti < 0 || ti >= len(doc.Textures) || doc.Textures[ti] == nil {
+		return nil, l.errorf(nil, "%s: textures[%d] does not exist", where, ti)
+	}
+	t := doc.Textures[ti]
+	if t.Sampler != nil {
+		si := *t.Sampler
+		if si < 0 || si >= len(doc.Samplers) || doc.Samplers[si] == nil {
+			return nil, l.errorf(nil, "textures[%d]: samplers[%d] does not exist", ti, si)
+		}
+		s := doc.Samplers[si]
+		if s.WrapS != gltf.WrapRepeat {
+			return nil, l.errorf(nil, "%s: samplers[%d]: wrapS %s is not supported (only REPEAT)", where, si, s.WrapS)
+		}
+		if s.WrapT != gltf.WrapRepeat {
+			return nil, l.errorf(nil, "%s: samplers[%d]: wrapT %s is not supported (only REPEAT)", where, si, s.WrapT)
+		}
+	}
+	if t.Source == nil {
+		return nil, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu or EXT_texture_webp are not supported)", ti)
+	}
+	return l.image(*t.Source)
+}
+
+// image decodes images[i] (once), from a buffer view, a data: URI or a
+// file next to the glTF file, as sRGB colour.
+func (l *gltfLoader) image(i int) (*tracer.Image, error) {
+	if img, ok := l.images[i]; ok {
+		return img, nil
+	}
+	doc := l.doc
+	if i < 0 || i >= len(doc.Images) || doc.Images[i] == nil {
+		return nil, l.errorf(nil, "images[%d] does not exist", i)
+	}
+	im := doc.Images[i]
+	where := fmt.Sprintf("images[%d]", i)
+	var (
+		img *tracer.Image
+		err error
+	)
+	switch {
+	case im.BufferView != nil:
+		bi := *im.BufferView
+		if bi < 0 || bi >= len(doc.BufferViews) || doc.BufferViews[bi] == nil {
+			return nil, l.errorf(nil, "%s: bufferViews[%d] does not exist", where, bi)
+		}
+		data, verr := modeler.ReadBufferView(doc, doc.BufferViews[bi])
+		if verr != nil {
+			return nil, l.errorf(verr, "%s: bufferViews[%d] is outside its buffer: %v", where, bi, verr)
+		}
+		img, err = decodeImage(data, where, true) // its errors start with where
+	case strings.HasPrefix(im.URI, "data:"):
+		data, derr := gltfDataURI(im.URI)
+		if derr != nil {
+			return nil, l.errorf(derr, "%s: %v", where, derr)
+		}
+		img, err = decodeImage(data, where, true)
+	case im.URI == "":
+		return nil, l.errorf(nil, "%s has neither uri nor bufferView", where)
+	default:
+		name, nerr := gltfURIPath(im.URI)
+		if nerr != nil {
+			return nil, l.errorf(nerr, "%s: %v", where, nerr)
+		}
+		if img, err = loadImage(l.a, l.dir, name, true); err != nil {
+			err = fmt.Errorf("%s: %w", where, err) // its errors start with the file's name
+		}
+	}
+	if err != nil {
+		return nil, l.errorf(err, "%v", err)
+	}
+	l.images[i] = img
+	return img, nil
+}
+
+// gltfTint returns img multiplied by c: img itself when c is white,
+// otherwise a copy.
+func gltfTint(img *tracer.Image, c mgl32.Vec3) *tracer.Image {
+	if c == (mgl32.Vec3{1, 1, 1}) {
+		return img
+	}
+	out := &tracer.Image{Width: img.Width, Height: img.Height, Pix: make([]float32, len(img.Pix))}
+	for i, v := range img.Pix {
+		out.Pix[i] = v * c[i%3]
+	}
+	return out
+}

@@ -1,0 +1,558 @@
+package scenes
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+	"github.com/tracerender/trace/tracer"
+)
+
+// The glTF fixtures are built in code with qmuntal/gltf and written to a
+// temporary scene folder, so each test shows the document it loads.
+
+// gltfTriangle is the triangle most fixtures hold, in the mesh's own
+// coordinates.
+var gltfTriangle = [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
+
+// newGLTFDoc returns a document with one mesh (meshes[0]) of one TRIANGLES
+// primitive over positions (with uint16 indices when indices is not nil),
+// and one node (nodes[0]) in the default scene that holds it.
+func newGLTFDoc(positions [][3]float32, indices []uint16) *gltf.Document {
+	doc := gltf.NewDocument()
+	prim := &gltf.Primitive{Attributes: gltf.PrimitiveAttributes{
+		gltf.POSITION: modeler.WritePosition(doc, positions),
+	}}
+	if indices != nil {
+		prim.Indices = gltf.Index(modeler.WriteIndices(doc, indices))
+	}
+	doc.Meshes = []*gltf.Mesh{{Primitives: []*gltf.Primitive{prim}}}
+	doc.Nodes = []*gltf.Node{{Mesh: gltf.Index(0)}}
+	doc.Scenes[0].Nodes = []int{0}
+	return doc
+}
+
+// gltfScene returns a temporary scene folder and its assets.
+func gltfScene(t *testing.T) (string, *assets) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "scene")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAssets(filepath.Join(dir, "scene.json"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, a
+}
+
+// writeGLTF writes doc to path: as GLB when path ends in .glb, with
+// buffer 0 as its BIN chunk; otherwise as JSON, where buffers without a
+// URI are embedded as data: URIs. It returns path.
+func writeGLTF(t *testing.T, path string, doc *gltf.Document) string {
+	t.Helper()
+	glb := strings.HasSuffix(path, ".glb")
+	if !glb {
+		for _, b := range doc.Buffers {
+			if b.URI == "" {
+				b.EmbeddedResource()
+			}
+		}
+	}
+	var buf bytes.Buffer
+	enc := gltf.NewEncoder(&buf)
+	enc.AsBinary = glb
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// loadGLTFDoc writes doc to model.gltf (or model.glb when glb) in a new
+// scene folder and loads it.
+func loadGLTFDoc(t *testing.T, doc *gltf.Document, glb bool) (*importedMesh, error) {
+	t.Helper()
+	dir, a := gltfScene(t)
+	name := "model.gltf"
+	if glb {
+		name = "model.glb"
+	}
+	return loadGLTF(a, writeGLTF(t, filepath.Join(dir, name), doc))
+}
+
+// mustLoadGLTFDoc is loadGLTFDoc for a document that must load.
+func mustLoadGLTFDoc(t *testing.T, doc *gltf.Document, glb bool) *importedMesh {
+	t.Helper()
+	m, err := loadGLTFDoc(t, doc, glb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The positions are computed in float64 and rounded once; the expected
+// values below are small integers or simple fractions, so a tolerance of
+// a few float32 ulps at 1 is enough.
+const gltfTol = 1e-6
+
+func closeVec3(a, b mgl32.Vec3) bool {
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > gltfTol {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPositions checks a mesh's positions against want.
+func checkPositions(t *testing.T, m tracer.MeshDesc, want []mgl32.Vec3) {
+	t.Helper()
+	if len(m.Positions) != len(want) {
+		t.Fatalf("%d positions, want %d", len(m.Positions), len(want))
+	}
+	for i := range want {
+		if !closeVec3(m.Positions[i], want[i]) {
+			t.Errorf("position %d = %v, want %v", i, m.Positions[i], want[i])
+		}
+	}
+}
+
+// TestLoadGLTFTranslation loads a triangle whose node is translated, from
+// a .gltf with an embedded buffer and no material.
+func TestLoadGLTFTranslation(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Nodes[0].Translation = [3]float64{1, 2, 3}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if len(m.meshes) != 1 || len(m.materials) != 0 {
+		t.Fatalf("%d meshes, %d materials; want 1, 0", len(m.meshes), len(m.materials))
+	}
+	mesh := m.meshes[0]
+	checkPositions(t, mesh, []mgl32.Vec3{{1, 2, 3}, {2, 2, 3}, {1, 3, 3}})
+	if want := []uint32{0, 1, 2}; !slices.Equal(mesh.Indices, want) {
+		t.Errorf("indices %v, want %v", mesh.Indices, want)
+	}
+	if want := []int32{-1}; !slices.Equal(mesh.Materials, want) || mesh.Material != -1 {
+		t.Errorf("materials %v, material %d; want %v, -1", mesh.Materials, mesh.Material, want)
+	}
+	if mesh.Normals != nil || mesh.UVs != nil {
+		t.Errorf("normals %v, uvs %v; want none", mesh.Normals, mesh.UVs)
+	}
+}
+
+// TestLoadGLTFHierarchy composes a parent's rotation and non-uniform
+// scale with a child's translation, for positions and for normals (which
+// take the inverse transpose).
+func TestLoadGLTFHierarchy(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	s := float32(1 / math.Sqrt2)
+	doc.Meshes[0].Primitives[0].Attributes[gltf.NORMAL] = modeler.WriteNormal(doc, [][3]float32{{s, s, 0}, {s, s, 0}, {0, 0, 1}})
+	// nodes[0] (root): rotate 90° about +z, after scaling x by 2.
+	// nodes[1] (child): translate by (1, 0, 0); holds the mesh.
+	doc.Nodes = []*gltf.Node{
+		{Children: []int{1}, Rotation: [4]float64{0, 0, math.Sqrt2 / 2, math.Sqrt2 / 2}, Scale: [3]float64{2, 1, 1}},
+		{Mesh: gltf.Index(0), Translation: [3]float64{1, 0, 0}},
+	}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if len(m.meshes) != 1 {
+		t.Fatalf("%d meshes, want 1", len(m.meshes))
+	}
+	mesh := m.meshes[0]
+	// p → R·S·(p + (1, 0, 0)): (x, y, z) → S → (2x, y, z) → R → (−y, 2x, z).
+	checkPositions(t, mesh, []mgl32.Vec3{{0, 2, 0}, {0, 4, 0}, {-1, 2, 0}})
+	// n → R·S⁻¹·n: (1, 1, 0)/√2 → (0.5, 1, 0) → (−1, 0.5, 0), normalised.
+	l := float32(math.Sqrt(1.25))
+	want := []mgl32.Vec3{{-1 / l, 0.5 / l, 0}, {-1 / l, 0.5 / l, 0}, {0, 0, 1}}
+	for i := range want {
+		if !closeVec3(mesh.Normals[i], want[i]) {
+			t.Errorf("normal %d = %v, want %v", i, mesh.Normals[i], want[i])
+		}
+	}
+	if want := []uint32{0, 1, 2}; !slices.Equal(mesh.Indices, want) {
+		t.Errorf("indices %v, want %v (the determinant is positive)", mesh.Indices, want)
+	}
+}
+
+// TestLoadGLTFMirror checks that a node with a negative determinant
+// reverses the winding, and that a node matrix is applied.
+func TestLoadGLTFMirror(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, []uint16{0, 1, 2})
+	doc.Nodes[0].Matrix = [16]float64{-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1}
+	mesh := mustLoadGLTFDoc(t, doc, false).meshes[0]
+	checkPositions(t, mesh, []mgl32.Vec3{{5, 0, 0}, {4, 0, 0}, {5, 1, 0}})
+	if want := []uint32{0, 2, 1}; !slices.Equal(mesh.Indices, want) {
+		t.Errorf("indices %v, want %v", mesh.Indices, want)
+	}
+}
+
+// TestLoadGLTFBinary round-trips a .glb: positions, indices, texture
+// coordinates (v flipped) and two nodes instancing one mesh, and the
+// same document as .gltf gives the same meshes.
+func TestLoadGLTFBinary(t *testing.T) {
+	build := func() *gltf.Document {
+		doc := newGLTFDoc([][3]float32{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, []uint16{0, 1, 2, 0, 2, 3})
+		doc.Meshes[0].Primitives[0].Attributes[gltf.TEXCOORD_0] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {1, 0.25}, {0, 1}})
+		doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Translation: [3]float64{0, 0, -1}})
+		doc.Scenes[0].Nodes = []int{0, 1}
+		return doc
+	}
+	glb := mustLoadGLTFDoc(t, build(), true)
+	if len(glb.meshes) != 2 {
+		t.Fatalf("%d meshes, want 2", len(glb.meshes))
+	}
+	checkPositions(t, glb.meshes[1], []mgl32.Vec3{{0, 0, -1}, {1, 0, -1}, {1, 1, -1}, {0, 1, -1}})
+	mesh := glb.meshes[0]
+	checkPositions(t, mesh, []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}})
+	if want := []uint32{0, 1, 2, 0, 2, 3}; !slices.Equal(mesh.Indices, want) {
+		t.Errorf("indices %v, want %v", mesh.Indices, want)
+	}
+	if want := []mgl32.Vec2{{0, 1}, {1, 1}, {1, 0.75}, {0, 0}}; !slices.Equal(mesh.UVs, want) {
+		t.Errorf("uvs %v, want %v (v flipped)", mesh.UVs, want)
+	}
+	if want := []int32{-1, -1}; !slices.Equal(mesh.Materials, want) {
+		t.Errorf("materials %v, want %v", mesh.Materials, want)
+	}
+	if &glb.meshes[0].Indices[0] == &glb.meshes[1].Indices[0] {
+		t.Error("two instances share their indices")
+	}
+	text := mustLoadGLTFDoc(t, build(), false)
+	for i := range text.meshes {
+		a, b := text.meshes[i], glb.meshes[i]
+		if !slices.Equal(a.Positions, b.Positions) || !slices.Equal(a.Indices, b.Indices) || !slices.Equal(a.UVs, b.UVs) {
+			t.Errorf("meshes[%d] differs between .gltf and .glb:\n%+v\n%+v", i, a, b)
+		}
+	}
+}
+
+// TestLoadGLTFExternalBuffer reads a buffer from a .bin file next to the
+// .gltf (in a subfolder, with a ../ that stays in the scene's folder and
+// a percent-encoded space).
+func TestLoadGLTFExternalBuffer(t *testing.T) {
+	dir, a := gltfScene(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	if err := os.WriteFile(filepath.Join(dir, "shared data.bin"), doc.Buffers[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc.Buffers[0].URI = "../shared%20data.bin"
+	doc.Buffers[0].Data = nil // written above; the encoder skips it
+	m, err := loadGLTF(a, writeGLTF(t, filepath.Join(dir, "models", "model.gltf"), doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
+	if a.used == 0 {
+		t.Error("the buffer did not count against the byte budget")
+	}
+}
+
+// TestLoadGLTFBufferOutside refuses a buffer outside the scene's folder.
+func TestLoadGLTFBufferOutside(t *testing.T) {
+	dir, a := gltfScene(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	if err := os.WriteFile(filepath.Join(dir, "..", "outside.bin"), doc.Buffers[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc.Buffers[0].URI = "../outside.bin"
+	doc.Buffers[0].Data = nil
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	_, err := loadGLTF(a, path)
+	checkGLTFError(t, err, path, "buffers[0]: ../outside.bin is outside the scene's folder")
+}
+
+// TestLoadGLTFMissingBuffer names the missing file, and the error wraps
+// fs.ErrNotExist.
+func TestLoadGLTFMissingBuffer(t *testing.T) {
+	dir, a := gltfScene(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Buffers[0].URI = "missing.bin"
+	doc.Buffers[0].Data = nil
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	_, err := loadGLTF(a, path)
+	checkGLTFError(t, err, path, "buffers[0]: missing.bin: ")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("errors.Is(%v, fs.ErrNotExist) is false", err)
+	}
+}
+
+// checkGLTFError checks that err is an *Error for the file path whose
+// message starts with msg.
+func checkGLTFError(t *testing.T, err error, path, msg string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %q", msg)
+	}
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		t.Fatalf("error %T is not an *Error: %v", err, err)
+	}
+	t.Log(err)
+	if e.File != path || e.Line != 0 || e.Col != 0 || e.Path != "" {
+		t.Errorf("error is at %q:%d:%d path %q, want %q:0:0, no path", e.File, e.Line, e.Col, e.Path, path)
+	}
+	if !strings.HasPrefix(e.Msg, msg) {
+		t.Errorf("error message\n%q\ndoes not start with\n%q", e.Msg, msg)
+	}
+}
+
+// TestLoadGLTFMaterials converts baseColorFactor, names unnamed materials
+// by index, and gives each triangle its material.
+func TestLoadGLTFMaterials(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Meshes[0].Primitives = append(doc.Meshes[0].Primitives, &gltf.Primitive{
+		Attributes: doc.Meshes[0].Primitives[0].Attributes,
+		Material:   gltf.Index(1),
+	})
+	doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+	doc.Materials = []*gltf.Material{
+		{Name: "red", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &[4]float64{0.8, 0.1, 0.2, 0.5}}},
+		{},
+	}
+	m := mustLoadGLTFDoc(t, doc, false)
+	want := []importedMaterial{
+		{Name: "red", HasColor: true, Color: mgl32.Vec3{0.8, 0.1, 0.2}},
+		{Name: "material 1", HasColor: true, Color: mgl32.Vec3{1, 1, 1}},
+	}
+	if !slices.Equal(m.materials, want) {
+		t.Errorf("materials\n%+v, want\n%+v", m.materials, want)
+	}
+	if len(m.meshes) != 2 || m.meshes[0].Materials[0] != 0 || m.meshes[1].Materials[0] != 1 {
+		t.Errorf("meshes %+v: want two, of materials 0 and 1", m.meshes)
+	}
+}
+
+// tinyPNG is a 2×2 PNG: red, green on the top row; blue, white below.
+func tinyPNG() []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	img.Set(0, 0, color.NRGBA{255, 0, 0, 255})
+	img.Set(1, 0, color.NRGBA{0, 255, 0, 255})
+	img.Set(0, 1, color.NRGBA{0, 0, 255, 255})
+	img.Set(1, 1, color.NRGBA{255, 255, 255, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic(err) // writing to a bytes.Buffer does not fail
+	}
+	return buf.Bytes()
+}
+
+// texturedGLTFDoc returns a triangle with texture coordinates and a
+// material whose base colour texture is tinyPNG, in a buffer view.
+func texturedGLTFDoc() *gltf.Document {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	prim := doc.Meshes[0].Primitives[0]
+	prim.Attributes[gltf.TEXCOORD_0] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
+	prim.Material = gltf.Index(0)
+	src, err := modeler.WriteImage(doc, "tiny", "image/png", bytes.NewReader(tinyPNG()))
+	if err != nil {
+		panic(err) // reading a bytes.Reader does not fail
+	}
+	doc.Samplers = []*gltf.Sampler{{}}
+	doc.Textures = []*gltf.Texture{{Source: gltf.Index(src), Sampler: gltf.Index(0)}}
+	doc.Materials = []*gltf.Material{{PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+		BaseColorFactor:  &[4]float64{0.5, 0.25, 1, 1},
+		BaseColorTexture: &gltf.TextureInfo{Index: 0},
+	}}}
+	return doc
+}
+
+// TestLoadGLTFTexture decodes a base colour texture (sRGB 0 and 255 are
+// linear 0 and 1), multiplies it by baseColorFactor, and flips v.
+func TestLoadGLTFTexture(t *testing.T) {
+	for _, glb := range []bool{false, true} {
+		m := mustLoadGLTFDoc(t, texturedGLTFDoc(), glb)
+		if len(m.materials) != 1 || m.materials[0].Image == nil {
+			t.Fatalf("materials %+v: want one, with an image", m.materials)
+		}
+		img := m.materials[0].Image
+		want := []float32{0.5, 0, 0, 0, 0.25, 0, 0, 0, 1, 0.5, 0.25, 1}
+		if img.Width != 2 || img.Height != 2 || !slices.Equal(img.Pix, want) {
+			t.Errorf("image %d×%d %v, want 2×2 %v", img.Width, img.Height, img.Pix, want)
+		}
+		if want := []mgl32.Vec2{{0, 1}, {1, 1}, {0, 0}}; !slices.Equal(m.meshes[0].UVs, want) {
+			t.Errorf("uvs %v, want %v", m.meshes[0].UVs, want)
+		}
+	}
+}
+
+// TestLoadGLTFTextureFile reads a base colour texture from a file next to
+// the .gltf.
+func TestLoadGLTFTextureFile(t *testing.T) {
+	dir, a := gltfScene(t)
+	if err := os.WriteFile(filepath.Join(dir, "tiny.png"), tinyPNG(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := texturedGLTFDoc()
+	doc.Images[0] = &gltf.Image{URI: "tiny.png"}
+	m, err := loadGLTF(a, writeGLTF(t, filepath.Join(dir, "model.gltf"), doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img := m.materials[0].Image; img == nil || img.Pix[0] != 0.5 {
+		t.Errorf("image %+v: want 2×2, starting with 0.5", img)
+	}
+
+	doc.Images[0] = &gltf.Image{URI: "nothere.png"}
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	_, err = loadGLTF(a, path)
+	checkGLTFError(t, err, path, "meshes[0].primitives[0]: images[0]: nothere.png: ")
+}
+
+// TestLoadGLTFErrors checks what the importer refuses, and that each
+// message names the element.
+func TestLoadGLTFErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(doc *gltf.Document)
+		glb  bool
+		msg  string
+	}{
+		{"lines", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveLines },
+			false, "meshes[0].primitives[0]: mode LINES is not supported (only TRIANGLES)"},
+		{"strip", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveTriangleStrip },
+			true, "meshes[0].primitives[0]: mode TRIANGLE_STRIP is not supported (only TRIANGLES)"},
+		{"required extension", func(doc *gltf.Document) {
+			doc.ExtensionsUsed = []string{"KHR_draco_mesh_compression"}
+			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
+		}, false, "extensionsRequired: KHR_draco_mesh_compression is not supported"},
+		{"skin", func(doc *gltf.Document) {
+			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Skin: gltf.Index(0)})
+			doc.Nodes[0].Children = []int{1}
+			doc.Skins = []*gltf.Skin{{Joints: []int{0}}}
+		}, false, "nodes[1]: skins are not supported"},
+		{"morph targets", func(doc *gltf.Document) {
+			p := doc.Meshes[0].Primitives[0]
+			p.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: p.Attributes[gltf.POSITION]}}
+		}, false, "meshes[0].primitives[0]: morph targets are not supported"},
+		{"sparse", func(doc *gltf.Document) {
+			doc.Accessors[0].Sparse = &gltf.Sparse{Count: 1, Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUbyte}}
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: sparse accessors are not supported"},
+		{"quantized positions", func(doc *gltf.Document) {
+			doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]uint16{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
+		}, false, "meshes[0].primitives[0]: POSITION is UNSIGNED_SHORT VEC3, not supported (only FLOAT VEC3)"},
+		{"no position", func(doc *gltf.Document) {
+			attr := doc.Meshes[0].Primitives[0].Attributes
+			attr[gltf.NORMAL] = attr[gltf.POSITION]
+			delete(attr, gltf.POSITION)
+		}, false, "meshes[0].primitives[0]: no POSITION attribute"},
+		{"nan", func(doc *gltf.Document) {
+			i := modeler.WritePosition(doc, [][3]float32{{0, 0, 0}, {float32(math.NaN()), 0, 0}, {0, 1, 0}})
+			doc.Accessors[i].Min, doc.Accessors[i].Max = nil, nil // JSON has no NaN
+			doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION] = i
+		}, true, "meshes[0].primitives[0]: POSITION 1 is not finite"},
+		{"index out of range", func(doc *gltf.Document) {
+			doc.Meshes[0].Primitives[0].Indices = gltf.Index(modeler.WriteIndices(doc, []uint16{0, 1, 3}))
+		}, false, "meshes[0].primitives[0]: index 3 is out of range (POSITION has 3 vertices), at element 2 of the indices"},
+		{"accessor past its buffer view", func(doc *gltf.Document) { doc.Accessors[0].Count = 4 },
+			false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 4 elements of 12 bytes"},
+		{"buffer view past its buffer", func(doc *gltf.Document) { doc.BufferViews[0].ByteLength = 1000 },
+			false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0] is outside its buffer"},
+		{"missing material", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Material = gltf.Index(3) },
+			false, "meshes[0].primitives[0]: materials[3] does not exist"},
+		{"cycle", func(doc *gltf.Document) { doc.Nodes[0].Children = []int{0} },
+			false, "nodes[0].children: nodes[0] is reached twice"},
+		{"clamp", func(doc *gltf.Document) {
+			*doc = *texturedGLTFDoc()
+			doc.Samplers[0].WrapT = gltf.WrapClampToEdge
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: samplers[0]: wrapT CLAMP_TO_EDGE is not supported (only REPEAT)"},
+		{"texCoord 1", func(doc *gltf.Document) {
+			*doc = *texturedGLTFDoc()
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.TexCoord = 1
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
+		{"texture transform", func(doc *gltf.Document) {
+			*doc = *texturedGLTFDoc()
+			doc.ExtensionsUsed = []string{"KHR_texture_transform"}
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"scale": []float64{2, 2}}}
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: KHR_texture_transform is not supported"},
+		{"not an image", func(doc *gltf.Document) {
+			*doc = *texturedGLTFDoc()
+			doc.Images[0] = &gltf.Image{URI: "data:image/png;base64,AAAA"}
+		}, false, "meshes[0].primitives[0]: images[0]: not an image"},
+		{"http buffer", func(doc *gltf.Document) { doc.Buffers[0].URI = "https://example.com/model.bin" },
+			false, `buffers[0]: uri "https://example.com/model.bin": only relative file names and data: URIs are supported`},
+		{"short buffer", func(doc *gltf.Document) {
+			doc.Buffers[0].EmbeddedResource()
+			doc.Buffers[0].ByteLength += 8
+		}, false, "buffers[0]: byteLength is 44 but the data has only 36 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := newGLTFDoc(gltfTriangle, nil)
+			tt.edit(doc)
+			dir, a := gltfScene(t)
+			name := "model.gltf"
+			if tt.glb {
+				name = "model.glb"
+			}
+			path := writeGLTF(t, filepath.Join(dir, name), doc)
+			m, err := loadGLTF(a, path)
+			if m != nil {
+				t.Errorf("loadGLTF returned a mesh with an error")
+			}
+			checkGLTFError(t, err, path, tt.msg)
+		})
+	}
+}
+
+// TestLoadGLTFNotGLTF reports a file that is neither glTF JSON nor GLB.
+func TestLoadGLTFNotGLTF(t *testing.T) {
+	dir, a := gltfScene(t)
+	for name, data := range map[string]string{
+		"junk.gltf":      "solid cube\n",
+		"noasset.gltf":   `{"meshes": []}`,
+		"version1.gltf":  `{"asset": {"version": "1.0"}}`,
+		"truncated.glb":  "glTF\x02\x00\x00\x00\xff\x00\x00\x00",
+		"badchunk.glb":   "glTF\x02\x00\x00\x00\x1c\x00\x00\x00\x08\x00\x00\x00BIN\x00{\"asset\"",
+		"bigchunk.glb":   "glTF\x02\x00\x00\x00\x1c\x00\x00\x00\xff\x00\x00\x00JSON{\"asset\"",
+		"glbversion.glb": "glTF\x01\x00\x00\x00\x1c\x00\x00\x00\x08\x00\x00\x00JSON{\"asset\"",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := loadGLTF(a, path)
+		want := "not a valid glTF file"
+		switch {
+		case strings.HasSuffix(name, ".glb"):
+			want = "not a valid GLB file"
+		case name == "version1.gltf":
+			want = `asset.version "1.0" is not supported (only 2.x)`
+		}
+		checkGLTFError(t, err, path, want)
+	}
+}
+
+// TestLoadGLTFNoScene takes every root node when the file has no scene.
+func TestLoadGLTFNoScene(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Scene, doc.Scenes = nil, nil
+	doc.Nodes = []*gltf.Node{
+		{Mesh: gltf.Index(0), Children: []int{2}},
+		{Mesh: gltf.Index(0), Translation: [3]float64{0, 0, 1}},
+		{Mesh: gltf.Index(0), Translation: [3]float64{0, 0, 2}},
+	}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if len(m.meshes) != 3 {
+		t.Fatalf("%d meshes, want 3 (nodes 0, 2 and 1)", len(m.meshes))
+	}
+	for i, z := range []float32{0, 2, 1} {
+		if got := m.meshes[i].Positions[0][2]; got != z {
+			t.Errorf("meshes[%d] at z = %v, want %v", i, got, z)
+		}
+	}
+}

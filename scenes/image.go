@@ -1,0 +1,290 @@
+package scenes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/gif" // first frame
+	_ "image/jpeg"
+	_ "image/png"
+	"io/fs"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/tracerender/trace/tracer"
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+)
+
+// Texture images are read from PNG, JPEG, GIF (the first frame), BMP, TIFF
+// and WebP files through image.Decode, and from Radiance HDR and PFM files
+// by this package's own decoders (hdr.go). Every image becomes a
+// tracer.Image in linear RGB. Integer images (8 or 16 bits a channel) are
+// sRGB-encoded unless the scene says otherwise: their values go through
+// the exact sRGB decoding curve. HDR and PFM files hold linear radiance and
+// are taken as they are. Alpha is ignored: a colour is its straight
+// (un-premultiplied) value whatever its opacity, and black where a
+// premultiplied pixel is fully transparent.
+
+// supportedFormats names the image formats in the error for a file that is
+// none of them.
+const supportedFormats = "PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM"
+
+// loadImage reads the image file, a path written in a file in folder base
+// (see assets.resolve), and decodes it as decodeImage does. Its errors
+// start with file as written.
+func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
+	return loadImageWithin(a, base, file, srgb, tracer.MaxImageTexels)
+}
+
+// loadImageWithin is loadImage for an image of at most texels texels (what
+// is left of tracer.MaxImageTexels once the scene's other images are
+// counted).
+func loadImageWithin(a *assets, base, file string, srgb bool, texels int64) (*tracer.Image, error) {
+	p, err := a.resolve(base, file)
+	if err != nil {
+		return nil, fileErr(file, err)
+	}
+	data, err := a.read(p)
+	if err != nil {
+		return nil, fileErr(file, err)
+	}
+	return decodeImageWithin(data, file, srgb, texels)
+}
+
+// fileErr prefixes an error from resolving or reading file with its name,
+// dropping the absolute path that a *fs.PathError repeats. The error still
+// wraps the original one, so errors.Is(err, fs.ErrNotExist) holds.
+func fileErr(file string, err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return fmt.Errorf("%s: %w", file, pe.Err)
+	}
+	if file == "" || strings.HasPrefix(err.Error(), file+" ") {
+		return err // the message names the file already, or cannot
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
+// decodeImage decodes data, the contents of the image file name (for
+// messages), into linear RGB. srgb says that 8- and 16-bit values are
+// sRGB-encoded (the usual case for colour textures); otherwise they are
+// linear fractions of their maximum. HDR and PFM images are linear
+// whatever srgb says. The image's size is checked against
+// tracer.MaxImageSide and tracer.MaxImageTexels from its header, before its
+// pixels are decoded. Every error starts with name.
+func decodeImage(data []byte, name string, srgb bool) (*tracer.Image, error) {
+	return decodeImageWithin(data, name, srgb, tracer.MaxImageTexels)
+}
+
+// decodeImageWithin is decodeImage for an image of at most texels texels.
+func decodeImageWithin(data []byte, name string, srgb bool, texels int64) (*tracer.Image, error) {
+	var (
+		img *tracer.Image
+		err error
+	)
+	switch {
+	case isHDR(data):
+		img, err = decodeHDR(data, texels)
+	case isPFM(data):
+		img, err = decodePFM(data, texels)
+	default:
+		img, err = decodeStd(data, srgb, texels)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return img, nil
+}
+
+// checkSize checks an image's size, read from its header, against the
+// limits: each side in [1, tracer.MaxImageSide], and at most texels texels.
+func checkSize(w, h int, texels int64) error {
+	switch {
+	case w < 1 || h < 1:
+		return fmt.Errorf("the image is empty (%d×%d pixels)", w, h)
+	case w > tracer.MaxImageSide || h > tracer.MaxImageSide:
+		return fmt.Errorf("%d×%d pixels: a side is longer than the limit of %d (tracer.MaxImageSide)", w, h, tracer.MaxImageSide)
+	case int64(w)*int64(h) > texels:
+		return fmt.Errorf("%d×%d pixels: the scene's images together would have more texels than the limit of %d (tracer.MaxImageTexels)", w, h, tracer.MaxImageTexels)
+	}
+	return nil
+}
+
+// decodeStd decodes the formats that image.Decode knows.
+func decodeStd(data []byte, srgb bool, texels int64) (*tracer.Image, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if errors.Is(err, image.ErrFormat) {
+		return nil, fmt.Errorf("not an image in a supported format (%s)", supportedFormats)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSize(cfg.Width, cfg.Height, texels); err != nil {
+		return nil, err
+	}
+	m, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return toLinear(m, srgb), nil
+}
+
+// toLinear converts m to a linear RGB tracer.Image. 16-bit images keep
+// their 16 bits; every other kind is read as 8 bits a channel.
+func toLinear(m image.Image, srgb bool) *tracer.Image {
+	b := m.Bounds()
+	w, h := b.Dx(), b.Dy()
+	out := &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
+	switch m.(type) {
+	case *image.RGBA64, *image.NRGBA64, *image.Gray16:
+		lut := linear16()
+		if srgb {
+			lut = srgb16()
+		}
+		convert16(m, out.Pix, lut)
+	default:
+		lut := &linear8
+		if srgb {
+			lut = &srgb8
+		}
+		convert8(m, out.Pix, lut)
+	}
+	return out
+}
+
+// convert8 writes the straight 8-bit colours of m, through lut, into pix.
+// The common decoded types have a loop of their own; the others go through
+// At and color.NRGBAModel, which give the same values.
+func convert8(m image.Image, pix []float32, lut *[256]float32) {
+	b := m.Bounds()
+	i := 0
+	put := func(r, g, b uint8) {
+		pix[i], pix[i+1], pix[i+2] = lut[r], lut[g], lut[b]
+		i += 3
+	}
+	switch m := m.(type) {
+	case *image.NRGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(row[4*x], row[4*x+1], row[4*x+2])
+			}
+		}
+	case *image.RGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				r, g, bl, a := row[4*x], row[4*x+1], row[4*x+2], row[4*x+3]
+				if a != 0xff {
+					r, g, bl = unpremultiply(r, a), unpremultiply(g, a), unpremultiply(bl, a)
+				}
+				put(r, g, bl)
+			}
+		}
+	case *image.Gray:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(row[x], row[x], row[x])
+			}
+		}
+	case *image.YCbCr:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				yi, ci := m.YOffset(x, y), m.COffset(x, y)
+				put(color.YCbCrToRGB(m.Y[yi], m.Cb[ci], m.Cr[ci]))
+			}
+		}
+	case *image.Paletted:
+		pal := make([][3]uint8, len(m.Palette))
+		for j, c := range m.Palette {
+			n := color.NRGBAModel.Convert(c).(color.NRGBA)
+			pal[j] = [3]uint8{n.R, n.G, n.B}
+		}
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				var c [3]uint8 // an index past the palette is black
+				if int(row[x]) < len(pal) {
+					c = pal[row[x]]
+				}
+				put(c[0], c[1], c[2])
+			}
+		}
+	default:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				n := color.NRGBAModel.Convert(m.At(x, y)).(color.NRGBA)
+				put(n.R, n.G, n.B)
+			}
+		}
+	}
+}
+
+// unpremultiply returns the straight value of the premultiplied 8-bit
+// value v of alpha a, as color.NRGBAModel computes it; 0 when a is 0.
+func unpremultiply(v, a uint8) uint8 {
+	if a == 0 {
+		return 0
+	}
+	return uint8(uint32(v) * 0x101 * 0xffff / (uint32(a) * 0x101) >> 8)
+}
+
+// convert16 writes the straight 16-bit colours of m, through lut (65536
+// entries), into pix.
+func convert16(m image.Image, pix []float32, lut []float32) {
+	b := m.Bounds()
+	i := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			n := color.NRGBA64Model.Convert(m.At(x, y)).(color.NRGBA64)
+			pix[i], pix[i+1], pix[i+2] = lut[n.R], lut[n.G], lut[n.B]
+			i += 3
+		}
+	}
+}
+
+// srgbToLinear is the exact sRGB decoding curve (IEC 61966-2-1) for an
+// encoded value c in [0, 1].
+func srgbToLinear(c float64) float64 {
+	if c <= 0.04045 {
+		return c / 12.92
+	}
+	return math.Pow((c+0.055)/1.055, 2.4)
+}
+
+// Conversion tables from 8-bit values to linear float32. math.Pow gives
+// the same result on every platform, so the tables, and the images, are
+// the same everywhere.
+var (
+	srgb8, linear8 = func() (s, l [256]float32) {
+		for i := range 256 {
+			s[i] = float32(srgbToLinear(float64(i) / 255))
+			l[i] = float32(float64(i) / 255)
+		}
+		return s, l
+	}()
+)
+
+// srgb16 and linear16 are the tables for 16-bit values, built the first
+// time a 16-bit image is decoded (256 KiB each).
+var (
+	srgb16 = sync.OnceValue(func() []float32 {
+		t := make([]float32, 1<<16)
+		for i := range t {
+			t[i] = float32(srgbToLinear(float64(i) / 65535))
+		}
+		return t
+	})
+	linear16 = sync.OnceValue(func() []float32 {
+		t := make([]float32, 1<<16)
+		for i := range t {
+			t[i] = float32(float64(i) / 65535)
+		}
+		return t
+	})
+)

@@ -1,0 +1,27 @@
+package scenes
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// importedMaterial is a material named or defined by a mesh file (an OBJ
+// file's usemtl and its material library, a glTF material). The scene's
+// own material of the same name, if any, wins over it.
+type importedMaterial struct {
+	Name string
+	// HasColor is false when the file names the material but does not
+	// describe it (a usemtl without a library entry).
+	HasColor bool
+	Color    mgl32.Vec3    // base colour, linear RGB (OBJ Kd, glTF baseColorFactor)
+	Image    *tracer.Image // base colour texture, linear RGB, or nil; already multiplied by Color
+}
+
+// importedMesh is what a mesh file yields: meshes in the file's own
+// coordinates (for glTF, with the file's node transforms applied; the
+// scene's transform is applied afterwards), whose MeshDesc.Materials index
+// materials (or are −1 where the file gives no material).
+type importedMesh struct {
+	meshes    []tracer.MeshDesc
+	materials []importedMaterial
+}

@@ -1,0 +1,384 @@
+package scenes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// A mesh object places the triangles of a mesh file in the scene:
+//
+//	{"type": "mesh", "file": "model.obj", "material": "white",
+//	 "transform": {"translate": [0, 0, 0], "rotate": [0, 90, 0], "scale": 1}}
+//
+// The file (.obj, .gltf or .glb, in any case) is read relative to the
+// scene file's folder and may not lead out of it unless
+// Options.AllowOutsideAssets is set. The transform is described at
+// transform. Each material the file names becomes:
+//
+//  1. the scene's material of the same name, when the scene defines one;
+//  2. else, when the file describes it (an MTL Kd or map_Kd, a glTF base
+//     colour), a new diffuse material of that colour, with an image
+//     texture when the file gives one;
+//  3. else the object's "material".
+//
+// Faces that the file gives no material use the object's "material" too;
+// when some face needs it and the object has none, that is an error naming
+// the file and the materials missing. A file used by several objects is
+// read once, and its materials are added to the scene once.
+
+// meshExtensions are the accepted mesh file name extensions.
+var meshExtensions = []string{".obj", ".gltf", ".glb"}
+
+// meshFile is a mesh file read once for all the objects that use it.
+type meshFile struct {
+	im *importedMesh
+	// scene[k] is the SceneDesc.Materials index that im.materials[k]
+	// becomes, or −1 where the object's material stands in.
+	scene      []int
+	used       []bool // whether some triangle uses im.materials[k]
+	noMaterial bool   // whether some triangle has no material in the file
+	uses       int    // the objects placed so far
+}
+
+// mesh decodes a mesh object: it reads the file (once per scene), adds
+// the materials the file describes, transforms the meshes and appends them
+// to s.Meshes.
+func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
+	f.known(objectFields["mesh"]...)
+	f.string("name", "")
+	fv := f.required("file")
+	file := ""
+	if fv != nil {
+		file, _ = d.str(fv, f.at("file"))
+	}
+	objMat := -1
+	if f.lookup("material") != nil {
+		objMat = d.materialRef(f, mats)
+	}
+	xf := d.transform(f.section("transform"))
+	if d.failed() {
+		return
+	}
+	mf := d.meshFile(f, fv, file, mats, s)
+	if mf == nil {
+		return
+	}
+	if objMat < 0 {
+		var missing []string
+		for k, m := range mf.im.materials {
+			if mf.used[k] && mf.scene[k] < 0 {
+				missing = append(missing, m.Name)
+			}
+		}
+		switch {
+		case len(missing) > 0:
+			d.failAt(f.offset("material"), f.path, "%s uses %s %s, which neither the scene nor the file defines; define %s in \"materials\" or give the object a \"material\"",
+				quote(file), plural(len(missing), "material"), shortList(missing), pronoun(len(missing)))
+			return
+		case mf.noMaterial:
+			d.failAt(f.offset("material"), f.path, "%s gives some faces no material; give the object a \"material\"", quote(file))
+			return
+		}
+	}
+	table := make([]int32, len(mf.scene)+1) // indexed by file material + 1
+	table[0] = int32(objMat)
+	for k, i := range mf.scene {
+		table[k+1] = int32(i)
+		if i < 0 {
+			table[k+1] = int32(objMat)
+		}
+	}
+	copyShared := mf.uses > 0
+	mf.uses++
+	for i := range mf.im.meshes {
+		m := &mf.im.meshes[i]
+		tris := len(m.Indices) / 3
+		if tris == 0 {
+			continue
+		}
+		if total := len(s.Triangles) + d.meshTriangles + tris; total > tracer.MaxTriangles {
+			d.fail(fv, f.at("file"), "%s: the scene's meshes and triangles would number %d triangles, more than the limit of %d (tracer.MaxTriangles)", quote(file), total, tracer.MaxTriangles)
+			return
+		}
+		out, ok := xf.mesh(m, copyShared)
+		if !ok {
+			d.failAt(f.offset("transform"), f.at("transform").String(), "%s: a transformed vertex is too large for float32", quote(file))
+			return
+		}
+		mapMaterials(&out, m, table)
+		d.meshTriangles += tris
+		s.Meshes = append(s.Meshes, out)
+	}
+}
+
+// mapMaterials sets the materials of out, the scene's copy of m, through
+// table (scene material by file material + 1). A mesh whose triangles all
+// end up with one material gets no per-triangle list.
+func mapMaterials(out, m *tracer.MeshDesc, table []int32) {
+	if len(m.Materials) == 0 {
+		out.Material = int(table[m.Material+1])
+		return
+	}
+	first := table[m.Materials[0]+1]
+	out.Material = int(first)
+	same := true
+	for _, k := range m.Materials {
+		if table[k+1] != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return
+	}
+	out.Materials = make([]int32, len(m.Materials))
+	for i, k := range m.Materials {
+		out.Materials[i] = table[k+1]
+	}
+}
+
+// shortList quotes names for a message, eliding past five.
+func shortList(names []string) string {
+	if len(names) <= 5 {
+		return quoteList(names)
+	}
+	return fmt.Sprintf("%s and %d more", quoteList(names[:5]), len(names)-5)
+}
+
+// pronoun is "it" or "them".
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// sceneAssets returns the resolver of the scene's files, making it at the
+// first call.
+func (d *decoder) sceneAssets() (*assets, error) {
+	if d.assets == nil {
+		a, err := newAssets(d.file, d.opt.AllowOutsideAssets)
+		if err != nil {
+			return nil, err
+		}
+		d.assets = a
+	}
+	return d.assets, nil
+}
+
+// meshFile returns the mesh file named by the object f's file member fv,
+// reading it and adding its materials to s at its first use. It returns
+// nil after recording an error.
+func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable, s *tracer.SceneDesc) *meshFile {
+	l := f.at("file")
+	var load func(*assets, string) (*importedMesh, error)
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".obj":
+		load = loadOBJ
+	case ".gltf", ".glb":
+		load = loadGLTF
+	default:
+		d.fail(fv, l, "unsupported mesh file %s (accepted extensions: %s)", quote(file), strings.Join(meshExtensions, ", "))
+		return nil
+	}
+	a, err := d.sceneAssets()
+	if err != nil {
+		d.fail(fv, l, "%s: %v", quote(file), err)
+		return nil
+	}
+	path, err := a.resolve(a.dir, file)
+	if err != nil {
+		err = fileErr(file, err) // as for image files: "FILE: no such file or directory"
+		d.fail(fv, l, "%v", err)
+		d.err.Err = err
+		return nil
+	}
+	if mf := d.meshFiles[path]; mf != nil {
+		return mf
+	}
+	im, err := load(a, path)
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			c := *e
+			if c.File == "" {
+				c.File = path
+			}
+			c.File = d.displayPath(c.File)
+			c.Path = f.path
+			if d.err == nil {
+				d.err = &c
+			}
+		} else {
+			d.fail(fv, l, "%s: %v", quote(file), err)
+		}
+		return nil
+	}
+	if msg := checkImported(im); msg != "" {
+		d.fail(fv, l, "%s: %s", quote(file), msg)
+		return nil
+	}
+	mf := &meshFile{im: im}
+	if !d.addMaterials(f, file, mf, mats, s) {
+		return nil
+	}
+	if d.meshFiles == nil {
+		d.meshFiles = map[string]*meshFile{}
+	}
+	d.meshFiles[path] = mf
+	return mf
+}
+
+// displayPath returns the absolute path p of a scene's file as a message
+// shows it: relative to the scene file's name when p is in its folder.
+func (d *decoder) displayPath(p string) string {
+	if d.assets == nil || !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(d.assets.dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(d.file), rel)
+}
+
+// addMaterials works out the scene material of each material of mf that
+// some triangle uses, adding new ones (and their textures and images) to
+// s. It returns false after recording an error.
+func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materialTable, s *tracer.SceneDesc) bool {
+	im := mf.im
+	mf.scene = make([]int, len(im.materials))
+	mf.used = make([]bool, len(im.materials))
+	mark := func(k int) {
+		if k < 0 {
+			mf.noMaterial = true
+		} else {
+			mf.used[k] = true
+		}
+	}
+	for i := range im.meshes {
+		m := &im.meshes[i]
+		if len(m.Materials) == 0 {
+			if len(m.Indices) > 0 {
+				mark(m.Material)
+			}
+			continue
+		}
+		prev := int32(-2)
+		for _, k := range m.Materials {
+			if k != prev {
+				mark(int(k))
+				prev = k
+			}
+		}
+	}
+	fail := func(format string, args ...any) bool {
+		d.failAt(f.offset("file"), f.at("file").String(), "%s: %s", quote(file), fmt.Sprintf(format, args...))
+		return false
+	}
+	for k, m := range im.materials {
+		mf.scene[k] = -1
+		if !mf.used[k] {
+			continue
+		}
+		if i, ok := mats.index[m.Name]; ok {
+			mf.scene[k] = i
+			continue
+		}
+		if !m.HasColor {
+			continue
+		}
+		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
+		if m.Image != nil {
+			img, ok := d.images[m.Image]
+			if !ok {
+				texels := m.Image.Width * m.Image.Height
+				for _, x := range s.Images {
+					texels += x.Width * x.Height
+				}
+				if texels > tracer.MaxImageTexels {
+					return fail("the scene's images would hold %d texels, more than the limit of %d (tracer.MaxImageTexels)", texels, tracer.MaxImageTexels)
+				}
+				img = int32(len(s.Images))
+				s.Images = append(s.Images, *m.Image)
+				if d.images == nil {
+					d.images = map[*tracer.Image]int32{}
+				}
+				d.images[m.Image] = img
+			}
+			if len(s.Textures) >= tracer.MaxMaterials {
+				return fail("more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+			}
+			mat.Texture = int32(len(s.Textures))
+			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img})
+		}
+		if len(s.Materials) >= tracer.MaxMaterials {
+			return fail("more than %d materials (tracer.MaxMaterials)", tracer.MaxMaterials)
+		}
+		mf.scene[k] = len(s.Materials)
+		s.Materials = append(s.Materials, mat)
+	}
+	return true
+}
+
+// checkImported says what is wrong with a mesh file's import, or returns
+// "". The loaders check their files; this keeps a loader's slip, or a
+// value the loader let through, from reaching the tracer.
+func checkImported(im *importedMesh) string {
+	tris := 0
+	for i := range im.meshes {
+		m := &im.meshes[i]
+		n := len(m.Positions)
+		t := len(m.Indices) / 3
+		switch {
+		case len(m.Indices)%3 != 0:
+			return "the importer gave a mesh whose index count is not a multiple of 3"
+		case len(m.Normals) != 0 && len(m.Normals) != n, len(m.UVs) != 0 && len(m.UVs) != n:
+			return "the importer gave a mesh whose per-vertex arrays differ in length"
+		case len(m.Materials) != 0 && len(m.Materials) != t:
+			return "the importer gave a mesh whose material list does not match its triangles"
+		case m.Material < -1 || m.Material >= len(im.materials):
+			return "the importer gave a mesh with a material out of range"
+		}
+		for _, x := range m.Indices {
+			if int(x) >= n {
+				return fmt.Sprintf("a triangle uses vertex %d of a mesh of %d", x, n)
+			}
+		}
+		for _, k := range m.Materials {
+			if k < -1 || int(k) >= len(im.materials) {
+				return "the importer gave a triangle a material out of range"
+			}
+		}
+		for _, p := range m.Positions {
+			if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
+				return "a vertex position is not a finite number"
+			}
+		}
+		for _, uv := range m.UVs {
+			if !finite(uv[0]) || !finite(uv[1]) {
+				return "a texture coordinate is not a finite number"
+			}
+		}
+		tris += t
+	}
+	if tris == 0 {
+		return "the file holds no triangles"
+	}
+	for _, m := range im.materials {
+		if !finite(m.Color[0]) || !finite(m.Color[1]) || !finite(m.Color[2]) || m.Color[0] < 0 || m.Color[1] < 0 || m.Color[2] < 0 {
+			return fmt.Sprintf("material %s: the colour is not finite and >= 0", quote(m.Name))
+		}
+		if img := m.Image; img != nil && (img.Width <= 0 || img.Height <= 0 || len(img.Pix) != 3*img.Width*img.Height) {
+			return fmt.Sprintf("material %s: the importer gave an inconsistent image", quote(m.Name))
+		}
+	}
+	return ""
+}
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float32) bool { return !math.IsInf(float64(x), 0) && !math.IsNaN(float64(x)) }

@@ -1,0 +1,422 @@
+package scenes
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// meshScene returns a scene with the given materials and objects members.
+func meshScene(materials, objects string) string {
+	return `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+		"materials": {` + materials + `}, "objects": [` + objects + `]}`
+}
+
+// TestLoadMeshScene loads testdata/meshes/cube.json through Load and
+// checks the mesh it describes: transformed positions and normals, UVs,
+// and the materials of cube.mtl added to the scene.
+func TestLoadMeshScene(t *testing.T) {
+	s, err := Load(filepath.Join(meshDir, "cube.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMats := []tracer.Material{
+		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.8, 0.8}},
+		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
+	}
+	if !slices.Equal(s.Materials, wantMats) {
+		t.Errorf("materials %+v, want %+v", s.Materials, wantMats)
+	}
+	if len(s.Meshes) != 1 || len(s.Textures) != 0 || len(s.Images) != 0 {
+		t.Fatalf("%d meshes, %d textures, %d images; want 1, 0, 0", len(s.Meshes), len(s.Textures), len(s.Images))
+	}
+	m := &s.Meshes[0]
+	checkMeshShape(t, m, len(s.Materials))
+	if len(m.Positions) != 24 || len(m.Indices) != 36 || len(m.Normals) != 24 || len(m.UVs) != 24 {
+		t.Fatalf("%d positions, %d indices, %d normals, %d UVs", len(m.Positions), len(m.Indices), len(m.Normals), len(m.UVs))
+	}
+	// Vertex 0 is the file's v 1 (-1, -1, -1) with vn 1 (0, 0, -1): scaled
+	// by 0.5, turned 90° about y (z → x, x → −z), lifted by 1.
+	if got, want := m.Positions[0], (mgl32.Vec3{-0.5, 0.5, 0.5}); got != want {
+		t.Errorf("position 0 %v, want %v", got, want)
+	}
+	if got, want := m.Normals[0], (mgl32.Vec3{-1, 0, 0}); got != want {
+		t.Errorf("normal 0 %v, want %v", got, want)
+	}
+	wantTri := []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}
+	if !slices.Equal(m.Materials, wantTri) {
+		t.Errorf("triangle materials %v, want %v", m.Materials, wantTri)
+	}
+	for _, p := range m.Positions {
+		if p[1] < 0.5-1e-6 || p[1] > 1.5+1e-6 {
+			t.Fatalf("position %v outside the transformed cube", p)
+		}
+	}
+}
+
+// TestMeshMaterials checks the material rule: the scene's material of the
+// same name, else the file's description as a new diffuse material, else
+// the object's material, which must then be given.
+func TestMeshMaterials(t *testing.T) {
+	const white = `"white": {"type": "diffuse"}`
+	tests := []struct {
+		name      string
+		materials string
+		objects   string
+		wantMats  []tracer.Material // the scene's materials after decoding
+		mesh      int               // Material of the first mesh
+		triMats   []int32           // Materials of the first mesh
+		err       string
+	}{
+		{
+			name:      "scene overrides the MTL's name",
+			materials: white + `, "red": {"type": "emissive", "intensity": 2}`,
+			objects:   `{"type": "mesh", "file": "cube.obj", "material": "white"}`,
+			wantMats: []tracer.Material{
+				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.8, 0.8}},
+				{Kind: tracer.MaterialEmissive, Texture: tracer.NoTexture, Color: mgl32.Vec3{1, 1, 1}, Intensity: 2},
+				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
+			},
+			mesh: 1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},
+		},
+		{
+			name:      "MTL Kd makes diffuse materials",
+			materials: white,
+			objects:   `{"type": "mesh", "file": "cube.obj"}`,
+			wantMats: []tracer.Material{
+				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.8, 0.8}},
+				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
+			},
+			mesh: 1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},
+		},
+		{
+			name:      "scene defines every name: one material",
+			materials: white + `, "red": {"type": "diffuse"}, "blue": {"type": "diffuse"}, "x": {"type": "metal"}`,
+			objects:   `{"type": "mesh", "file": "cube.obj"}`,
+			mesh:      1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},
+		},
+		{
+			name:      "both names to one scene material",
+			materials: white + `, "red": {"type": "diffuse"}, "blue": {"type": "diffuse"}`,
+			objects:   `{"type": "mesh", "file": "cube.obj"}, {"type": "mesh", "file": "nolib.obj", "material": "red"}`,
+			mesh:      1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},
+		},
+		{
+			name:      "undescribed name: the object's material",
+			materials: white + `, "grey": {"type": "diffuse"}`,
+			objects:   `{"type": "mesh", "file": "nolib.obj", "material": "grey"}`,
+			mesh:      1,
+		},
+		{
+			name:      "undescribed name defined by the scene",
+			materials: white + `, "skin": {"type": "phong"}`,
+			objects:   `{"type": "mesh", "file": "nolib.obj"}`,
+			mesh:      1,
+		},
+		{
+			name:      "no material in the file: the object's",
+			materials: white,
+			objects:   `{"type": "mesh", "file": "quad.obj", "material": "white"}`,
+			mesh:      0,
+		},
+		{
+			name:      "undescribed name and no object material",
+			materials: white,
+			objects:   `{"type": "mesh", "file": "nolib.obj"}`,
+			err:       `t.json:2:60: objects[0]: "nolib.obj" uses material "skin", which neither the scene nor the file defines; define it in "materials" or give the object a "material"`,
+		},
+		{
+			name:      "faces without material and no object material",
+			materials: white,
+			objects:   `{"type": "mesh", "file": "quad.obj"}`,
+			err:       `objects[0]: "quad.obj" gives some faces no material; give the object a "material"`,
+		},
+		{
+			name:      "undefined object material",
+			materials: white,
+			objects:   `{"type": "mesh", "file": "quad.obj", "material": "whte"}`,
+			err:       `objects[0].material: undefined material "whte"; did you mean "white"?`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse(filepath.Join(meshDir, "t.json"), []byte(meshScene(tt.materials, tt.objects)))
+			if tt.err != "" {
+				if err == nil || !strings.HasSuffix(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantMats != nil && !slices.Equal(s.Materials, tt.wantMats) {
+				t.Errorf("materials %+v, want %+v", s.Materials, tt.wantMats)
+			}
+			m := &s.Meshes[0]
+			checkMeshShape(t, m, len(s.Materials))
+			if m.Material != tt.mesh || !slices.Equal(m.Materials, tt.triMats) {
+				t.Errorf("mesh material %d, triangles %v; want %d, %v", m.Material, m.Materials, tt.mesh, tt.triMats)
+			}
+		})
+	}
+}
+
+// TestMeshFileReadOnce checks that a file used by two objects is read
+// once, adds its materials once, and gives each object its own arrays.
+func TestMeshFileReadOnce(t *testing.T) {
+	scene := meshScene(`"white": {"type": "diffuse"}`,
+		`{"type": "mesh", "file": "cube.obj"}, {"type": "mesh", "file": "./cube.obj", "transform": {"scale": -1}}`)
+	s, err := Parse(filepath.Join(meshDir, "t.json"), []byte(scene))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Materials) != 3 || len(s.Meshes) != 2 {
+		t.Fatalf("%d materials, %d meshes; want 3, 2", len(s.Materials), len(s.Meshes))
+	}
+	a, b := &s.Meshes[0], &s.Meshes[1]
+	if &a.UVs[0] == &b.UVs[0] || &a.Indices[0] == &b.Indices[0] || &a.Positions[0] == &b.Positions[0] {
+		t.Errorf("the two meshes share arrays")
+	}
+	if !slices.Equal(a.Materials, b.Materials) || a.Positions[0] != b.Positions[0].Mul(-1) {
+		t.Errorf("the meshes differ: %v %v, %v %v", a.Materials, b.Materials, a.Positions[0], b.Positions[0])
+	}
+	if a.Indices[1] != b.Indices[2] || a.Indices[2] != b.Indices[1] {
+		t.Errorf("the mirrored copy kept its winding: %v, %v", a.Indices[:3], b.Indices[:3])
+	}
+}
+
+// TestMeshObjectErrors checks the errors about a mesh object's members.
+func TestMeshObjectErrors(t *testing.T) {
+	tests := []struct{ object, want string }{
+		{`{"type": "mesh", "material": "white"}`, `objects[0]: missing required field "file"`},
+		{`{"type": "mesh", "file": 3}`, `objects[0].file: expected a string, found a number`},
+		{`{"type": "mesh", "file": ""}`, `objects[0].file: unsupported mesh file "" (accepted extensions: .obj, .gltf, .glb)`},
+		{`{"type": "mesh", "file": "cube.ply"}`, `objects[0].file: unsupported mesh file "cube.ply" (accepted extensions: .obj, .gltf, .glb)`},
+		{`{"type": "mesh", "file": "nope.obj"}`, `objects[0].file: nope.obj: no such file or directory`},
+		{`{"type": "mesh", "file": "cube.obj", "fiel": 1}`, `objects[0]: unknown field "fiel"; did you mean "file"?`},
+		{`{"type": "mesh", "file": "cube.obj", "material": 1}`, `objects[0].material: expected a string, found a number`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(filepath.Join(meshDir, "t.json"), []byte(meshScene(`"white": {"type": "diffuse"}`, tt.object)))
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %s", tt.object, err, tt.want)
+		}
+		if strings.Contains(tt.want, "no such file") && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: error %v does not wrap fs.ErrNotExist", tt.object, err)
+		}
+	}
+}
+
+// TestMeshFileErrorLocation checks that a problem inside a mesh file is
+// reported at that file's line, with the object's path, and the file shown
+// relative to the scene's name.
+func TestMeshFileErrorLocation(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ok.obj":          "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+		"sub/bad.obj":     "v 0 0 0\nv 1 0 0\nf 1 2 0\n",
+		"sub/bad_mtl.obj": "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+		"sub/bad.mtl":     "newmtl m\nKd 1 1 x\n",
+		"SHOUT.OBJ":       "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+	})
+	tests := []struct{ file, want string }{
+		{"sub/bad.obj", "sub/bad.obj:3: objects[1]: f: vertex index 0 is invalid (OBJ indices start at 1)"},
+		{"sub/bad_mtl.obj", `sub/bad.mtl:2: objects[1]: Kd: not a number: "x"`},
+		{"SHOUT.OBJ", ""},
+	}
+	for _, tt := range tests {
+		scene := meshScene(`"white": {"type": "diffuse"}`,
+			`{"type": "mesh", "file": "ok.obj", "material": "white"}, {"type": "mesh", "file": "`+tt.file+`", "material": "white"}`)
+		if err := os.WriteFile(filepath.Join(dir, "scene.json"), []byte(scene), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(filepath.Join(dir, "scene.json"))
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.file, err)
+			}
+			continue
+		}
+		if want := filepath.Join(dir, tt.want); err == nil || err.Error() != want {
+			t.Errorf("%s: error\n got %v\nwant %s", tt.file, err, want)
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Line == 0 || e.Path != "objects[1]" {
+			t.Errorf("%s: error %#v", tt.file, err)
+		}
+	}
+	// From the scene's folder, the names are as the scene writes them.
+	scene := meshScene(`"white": {"type": "diffuse"}`,
+		`{"type": "mesh", "file": "ok.obj", "material": "white"}, {"type": "mesh", "file": "sub/bad_mtl.obj", "material": "white"}`)
+	if err := os.WriteFile(filepath.Join(dir, "scene.json"), []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, err := Load("scene.json")
+	if want := `sub/bad.mtl:2: objects[1]: Kd: not a number: "x"`; err == nil || err.Error() != want {
+		t.Errorf("error\n got %v\nwant %s", err, want)
+	}
+}
+
+// TestAssetPaths checks that a mesh file (or its material library) outside
+// the scene's folder is refused, through "..", an absolute path or a
+// symbolic link, unless AllowOutsideAssets is set.
+func TestAssetPaths(t *testing.T) {
+	const tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+	root := writeFiles(t, map[string]string{
+		"outside.obj":       tri,
+		"outside.mtl":       "newmtl m\nKd 1 0 0\n",
+		"scene/inside.obj":  tri,
+		"scene/mtlout.obj":  "mtllib ../outside.mtl\n" + tri,
+		"scene/deep/in.obj": tri,
+	})
+	dir := filepath.Join(root, "scene")
+	symlinks := map[string]string{"link-out.obj": "../outside.obj", "link-in.obj": "inside.obj", "linkdir": ".."}
+	for name, target := range symlinks {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	abs := filepath.Join(root, "outside.obj")
+	tests := []struct {
+		file    string
+		outside bool // refused without AllowOutsideAssets
+	}{
+		{"inside.obj", false},
+		{"deep/in.obj", false},
+		{"deep/../inside.obj", false},
+		{"link-in.obj", false},
+		{filepath.Join(dir, "inside.obj"), false},
+		{"../outside.obj", true},
+		{"deep/../../outside.obj", true},
+		{abs, true},
+		{"link-out.obj", true},
+		{"linkdir/outside.obj", true},
+		{"mtlout.obj", true},
+	}
+	for _, tt := range tests {
+		scene := meshScene(`"white": {"type": "diffuse"}`, `{"type": "mesh", "file": "`+tt.file+`", "material": "white"}`)
+		path := filepath.Join(dir, "scene.json")
+		if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		switch {
+		case tt.outside && (err == nil || !strings.Contains(err.Error(), "is outside the scene's folder") || !strings.Contains(err.Error(), "--allow-outside-assets")):
+			t.Errorf("%s: error %v, want outside the scene's folder", tt.file, err)
+		case !tt.outside && err != nil:
+			t.Errorf("%s: %v", tt.file, err)
+		}
+		if s, err := LoadWith(path, Options{AllowOutsideAssets: true}); err != nil || len(s.Meshes) != 1 {
+			t.Errorf("%s with AllowOutsideAssets: %v", tt.file, err)
+		}
+	}
+}
+
+// TestMeshLimits checks the triangle limit over meshes and triangle
+// objects, and the asset byte budget.
+func TestMeshLimits(t *testing.T) {
+	decode := func(d *decoder) error {
+		root, perr := parseJSON(d.file, d.data)
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		d.scene(root)
+		if d.err == nil {
+			return nil
+		}
+		return d.err
+	}
+	name := filepath.Join(meshDir, "t.json")
+	cube := []byte(meshScene(`"white": {"type": "diffuse"}`, `{"type": "mesh", "file": "cube.obj"}`))
+	// The cube's 12 triangles on top of MaxTriangles − 11 from elsewhere.
+	err := decode(&decoder{file: name, data: cube, meshTriangles: tracer.MaxTriangles - 11})
+	if want := "objects[0].file: \"cube.obj\": the scene's meshes and triangles would number 67108865 triangles, more than the limit of 67108864 (tracer.MaxTriangles)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if err := decode(&decoder{file: name, data: cube, meshTriangles: tracer.MaxTriangles - 12}); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	// A triangle object after meshes that reach the limit.
+	tri := []byte(meshScene(`"white": {"type": "diffuse"}`, `{"type": "triangle", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "material": "white"}`))
+	err = decode(&decoder{file: name, data: tri, meshTriangles: tracer.MaxTriangles})
+	if want := "objects: 67108865 triangles in meshes and triangle objects, more than the limit of 67108864 (tracer.MaxTriangles)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	// Bytes: the OBJ and its library count; past MaxAssetBytes is an error.
+	a, err := newAssets(name, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decoder{file: name, data: cube, assets: a}
+	if err := decode(d); err != nil {
+		t.Fatal(err)
+	}
+	obj, _ := os.Stat(filepath.Join(meshDir, "cube.obj"))
+	mtl, _ := os.Stat(filepath.Join(meshDir, "cube.mtl"))
+	if a.used != obj.Size()+mtl.Size() {
+		t.Errorf("%d bytes counted, want %d", a.used, obj.Size()+mtl.Size())
+	}
+	a.used = MaxAssetBytes - 100
+	err = decode(&decoder{file: name, data: cube, assets: a})
+	if want := "the scene's files together are larger than the limit"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestMeshImageTexture checks that an MTL map_Kd becomes an image texture
+// of a new diffuse material, the image multiplied by Kd, and that an image
+// that two materials share as it is is added once.
+func TestMeshImageTexture(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	img.Set(0, 0, color.NRGBA{255, 255, 255, 255})
+	img.Set(1, 0, color.NRGBA{0, 0, 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{
+		"tex/wood.png": buf.String(),
+		"m.mtl":        "newmtl wood\nKd 0.5 1 1\nmap_Kd -s 1 1 1 tex/wood.png\nnewmtl plain\nmap_Kd tex/wood.png\nnewmtl plain2\nKd 1 1 1\nmap_Kd tex/wood.png\n",
+		"m.obj":        "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl wood\nf 1/1 2/1 3/1\nusemtl plain\nf 1/1 3/1 2/1\nusemtl plain2\nf 2/1 1/1 3/1\n",
+	})
+	path := filepath.Join(dir, "scene.json")
+	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "m.obj"}`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMats := []tracer.Material{
+		{Kind: tracer.MaterialDiffuse, Texture: 0, Color: mgl32.Vec3{0.5, 1, 1}},
+		{Kind: tracer.MaterialDiffuse, Texture: 1, Color: mgl32.Vec3{1, 1, 1}},
+		{Kind: tracer.MaterialDiffuse, Texture: 2, Color: mgl32.Vec3{1, 1, 1}},
+	}
+	wantTex := []tracer.Texture{{Kind: tracer.TextureImage, Image: 0}, {Kind: tracer.TextureImage, Image: 1}, {Kind: tracer.TextureImage, Image: 1}}
+	if !slices.Equal(s.Materials, wantMats) || !slices.Equal(s.Textures, wantTex) || len(s.Images) != 2 {
+		t.Fatalf("materials %+v, textures %+v, %d images", s.Materials, s.Textures, len(s.Images))
+	}
+	if got, want := s.Images[0].Pix, []float32{0.5, 1, 1, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("tinted image %v, want %v", got, want)
+	}
+	if got, want := s.Images[1].Pix, []float32{1, 1, 1, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("image %v, want %v", got, want)
+	}
+	if m := s.Meshes[0]; !slices.Equal(m.Materials, []int32{0, 1, 2}) {
+		t.Errorf("triangle materials %v", m.Materials)
+	}
+}

@@ -1,0 +1,550 @@
+package scenes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// Wavefront OBJ import. The loader reads the polygonal subset that
+// modelling tools write:
+//
+//	v x y z [w]           a position (w, and the vertex colours some tools
+//	                      append as x y z r g b, are read and ignored)
+//	vt u [v [w]]          a texture coordinate (v defaults to 0; w is ignored)
+//	vn x y z              a normal (normalised when the mesh is built)
+//	f v1 v2 v3 ...        a face of 3 or more vertices, each v, v/vt, v//vn or
+//	                      v/vt/vn; indices start at 1, negative ones count
+//	                      back from the last element read (-1 is the last)
+//	usemtl NAME           the material of the faces that follow
+//	mtllib FILE...        material libraries (see mtl.go), relative to the
+//	                      OBJ file's folder
+//	o, g, s, l, p, ...    accepted and ignored, as is any other statement
+//
+// A face of n vertices becomes the n−2 triangles of a fan around its first
+// vertex. A line ending in a backslash continues on the next line, and "#"
+// starts a comment. A malformed statement that the loader reads (a bad
+// number, an index that is 0 or out of range, a face of fewer than three
+// vertices, a value that is NaN, infinite or too large for float32) is an
+// error naming the file and line.
+
+// loadOBJ reads the OBJ file at path, an absolute path from assets.resolve,
+// with its material libraries. Its errors are *Error values whose File is
+// the OBJ (or MTL) file and whose Line is the offending line.
+func loadOBJ(a *assets, path string) (*importedMesh, error) {
+	data, err := a.read(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return parseOBJ(a, path, data)
+}
+
+// objVertex is one distinct (v, vt, vn) triple of a face: a vertex of the
+// built mesh. vt and vn are −1 when the face gives none; next links the
+// vertices that share v, newest first.
+type objVertex struct {
+	v, vt, vn, next int32
+}
+
+// objLibrary is an mtllib file name and the line that names it.
+type objLibrary struct {
+	name string
+	line int
+}
+
+// objParser holds the state of one OBJ file being read.
+type objParser struct {
+	a    *assets
+	path string
+	line int // the line of the statement being read, 1-based
+
+	positions []mgl32.Vec3
+	texcoords []mgl32.Vec2
+	normals   []mgl32.Vec3
+
+	// verts are the built mesh's vertices; head[v] is the newest vertex
+	// made from position v, or −1. Following the chain from head finds a
+	// (v, vt, vn) triple without hashing: chains are as long as the
+	// number of distinct (vt, vn) pairs that one position has, one to a
+	// few.
+	verts     []objVertex
+	head      []int32
+	indices   []uint32
+	anyUV     bool // some face vertex has a vt
+	noNormals bool // some face vertex has no vn
+
+	// Materials: matNames are the usemtl names that faces use, in order of
+	// first use; mat is the current one (an index into matNames, or −1).
+	// A usemtl sets pending, and the name is looked up at the next face,
+	// so a name that no face uses is not imported.
+	matNames    []string
+	matIndex    map[string]int32
+	mat         int32
+	pending     bool
+	pendingName []byte
+	triMats     []int32 // one per triangle; nil while no face has a material
+	libraries   []objLibrary
+
+	face []uint32 // the vertices of the face being read
+}
+
+// parseOBJ parses data, the contents of the OBJ file at path.
+func parseOBJ(a *assets, path string, data []byte) (*importedMesh, error) {
+	p := &objParser{a: a, path: path, mat: -1, matIndex: map[string]int32{}}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	p.reserve(data)
+	next := 0 // the number of the next line to read
+	for len(data) > 0 {
+		var line []byte
+		line, data = cutLine(data)
+		next++
+		p.line = next
+		if bytes.HasSuffix(line, []byte{'\\'}) {
+			// Continuation lines: rare, so they may allocate.
+			joined := append([]byte(nil), line[:len(line)-1]...)
+			for len(data) > 0 {
+				line, data = cutLine(data)
+				next++
+				joined = append(append(joined, ' '), line...)
+				if !bytes.HasSuffix(joined, []byte{'\\'}) {
+					break
+				}
+				joined = joined[:len(joined)-1]
+			}
+			line = bytes.TrimSuffix(joined, []byte{'\\'})
+		}
+		if err := p.statement(line); err != nil {
+			return nil, err
+		}
+	}
+	p.line = 0
+	return p.finish()
+}
+
+// reserve sizes the parser's arrays for the statements of data, so that
+// a large file is not copied over and over as they grow. Only lines long
+// enough to be valid statements count, which keeps what is reserved
+// within a small multiple of the file's size whatever it holds.
+func (p *objParser) reserve(data []byte) {
+	var nv, nvt, nvn, nf int
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			i = len(data)
+		}
+		line := data[:i]
+		data = data[min(i+1, len(data)):]
+		if len(line) < 4 {
+			continue
+		}
+		switch {
+		case line[0] == 'v' && isSpace(line[1]) && len(line) >= 7: // v 0 0 0
+			nv++
+		case line[0] == 'v' && line[1] == 't' && isSpace(line[2]): // vt 0
+			nvt++
+		case line[0] == 'v' && line[1] == 'n' && isSpace(line[2]) && len(line) >= 8: // vn 0 0 0
+			nvn++
+		case line[0] == 'f' && isSpace(line[1]) && len(line) >= 7: // f 1 2 3
+			nf++
+		}
+	}
+	nv, nvt, nvn, nf = min(nv, tracer.MaxTriangles), min(nvt, tracer.MaxTriangles), min(nvn, tracer.MaxTriangles), min(nf, tracer.MaxTriangles)
+	p.positions = make([]mgl32.Vec3, 0, nv)
+	p.head = make([]int32, 0, nv)
+	p.texcoords = make([]mgl32.Vec2, 0, nvt)
+	p.normals = make([]mgl32.Vec3, 0, nvn)
+	p.verts = make([]objVertex, 0, max(nv, nvt, nvn)+nv/8)
+	p.indices = make([]uint32, 0, 3*nf)
+}
+
+// cutLine returns the first line of data, without its line ending, and
+// the rest.
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		line, rest = data[:i], data[i+1:]
+	} else {
+		line = data
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest
+}
+
+// errorf returns an error at the current line of the OBJ file.
+func (p *objParser) errorf(format string, args ...any) *Error {
+	return &Error{File: p.path, Line: p.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// isSpace reports whether c separates the fields of an OBJ or MTL line.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+// nextField returns the first field of line and what follows it; field is
+// empty when line holds only white space.
+func nextField(line []byte) (field, rest []byte) {
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	j := i
+	for j < len(line) && !isSpace(line[j]) {
+		j++
+	}
+	return line[i:j], line[j:]
+}
+
+// trimSpace removes the white space around b.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// statement reads one line.
+func (p *objParser) statement(line []byte) error {
+	kw, rest := nextField(line)
+	if len(kw) == 0 || kw[0] == '#' {
+		return nil
+	}
+	switch string(kw) {
+	case "v":
+		var xyz [7]float32
+		if _, err := p.numbers(rest, xyz[:], 3, "v", "x y z [w]"); err != nil {
+			return err
+		}
+		if len(p.positions) >= tracer.MaxTriangles {
+			return p.errorf("more than %d vertex positions (tracer.MaxTriangles)", tracer.MaxTriangles)
+		}
+		p.positions = append(p.positions, mgl32.Vec3{xyz[0], xyz[1], xyz[2]})
+		p.head = append(p.head, -1)
+	case "vt":
+		var uvw [3]float32
+		if _, err := p.numbers(rest, uvw[:], 1, "vt", "u [v [w]]"); err != nil {
+			return err
+		}
+		if len(p.texcoords) >= tracer.MaxTriangles {
+			return p.errorf("more than %d texture coordinates (tracer.MaxTriangles)", tracer.MaxTriangles)
+		}
+		p.texcoords = append(p.texcoords, mgl32.Vec2{uvw[0], uvw[1]})
+	case "vn":
+		var xyz [3]float32
+		if _, err := p.numbers(rest, xyz[:], 3, "vn", "x y z"); err != nil {
+			return err
+		}
+		if len(p.normals) >= tracer.MaxTriangles {
+			return p.errorf("more than %d normals (tracer.MaxTriangles)", tracer.MaxTriangles)
+		}
+		p.normals = append(p.normals, mgl32.Vec3(xyz))
+	case "f", "fo":
+		return p.faceStatement(rest)
+	case "usemtl":
+		name := trimSpace(rest)
+		if len(name) == 0 {
+			p.mat, p.pending = -1, false // some exporters write a bare usemtl for "none"
+			return nil
+		}
+		p.pending = true
+		p.pendingName = append(p.pendingName[:0], name...)
+	case "mtllib":
+		for {
+			var name []byte
+			name, rest = nextField(rest)
+			if len(name) == 0 {
+				break
+			}
+			p.libraries = append(p.libraries, objLibrary{name: string(name), line: p.line})
+		}
+	}
+	return nil
+}
+
+// numbers reads the fields of rest, up to a comment, into out: at least
+// min of them, at most len(out). It returns how many it read. stmt and
+// form name the statement and its syntax for messages.
+func (p *objParser) numbers(rest []byte, out []float32, min int, stmt, form string) (int, error) {
+	n := 0
+	for {
+		var f []byte
+		f, rest = nextField(rest)
+		if len(f) == 0 || f[0] == '#' {
+			break
+		}
+		if n == len(out) {
+			return n, p.errorf("%s: too many numbers: expected %s", stmt, form)
+		}
+		x, err := parseFloat32(f)
+		if err != "" {
+			return n, p.errorf("%s: %s", stmt, err)
+		}
+		out[n] = x
+		n++
+	}
+	if n < min {
+		return n, p.errorf("%s: expected %s, found %d numbers", stmt, form, n)
+	}
+	return n, nil
+}
+
+// parseFloat32 reads a number of an OBJ or MTL file. It returns a message
+// saying what is wrong with it, or "".
+func parseFloat32(f []byte) (float32, string) {
+	x, err := strconv.ParseFloat(string(f), 32)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange) && (math.IsInf(x, 0)):
+		return 0, fmt.Sprintf("%s is too large for float32", quote(string(f)))
+	case err != nil:
+		return 0, fmt.Sprintf("not a number: %s", quote(string(f)))
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return 0, fmt.Sprintf("not a finite number: %s", quote(string(f)))
+	}
+	return float32(x), ""
+}
+
+// faceStatement reads the vertices of an f statement and adds the face's
+// triangles.
+func (p *objParser) faceStatement(rest []byte) error {
+	p.face = p.face[:0]
+	for {
+		var f []byte
+		f, rest = nextField(rest)
+		if len(f) == 0 || f[0] == '#' {
+			break
+		}
+		v, vt, vn, err := p.faceVertex(f)
+		if err != nil {
+			return err
+		}
+		if vt >= 0 {
+			p.anyUV = true
+		}
+		if vn < 0 {
+			p.noNormals = true
+		}
+		p.face = append(p.face, p.vertex(v, vt, vn))
+	}
+	if len(p.face) < 3 {
+		return p.errorf("f: a face needs at least 3 vertices, found %d", len(p.face))
+	}
+	tris := len(p.indices) / 3
+	add := len(p.face) - 2
+	if tris+add > tracer.MaxTriangles {
+		return p.errorf("more than %d triangles (tracer.MaxTriangles)", tracer.MaxTriangles)
+	}
+	if p.pending {
+		p.pending = false
+		k, ok := p.matIndex[string(p.pendingName)]
+		if !ok {
+			k = int32(len(p.matNames))
+			name := string(p.pendingName)
+			p.matNames = append(p.matNames, name)
+			p.matIndex[name] = k
+		}
+		p.mat = k
+	}
+	if p.triMats == nil && p.mat >= 0 {
+		p.triMats = make([]int32, tris, max(cap(p.indices)/3, 2*tris, 1024))
+		for i := range p.triMats {
+			p.triMats[i] = -1
+		}
+	}
+	v0 := p.face[0]
+	for i := 1; i+1 < len(p.face); i++ {
+		p.indices = append(p.indices, v0, p.face[i], p.face[i+1])
+		if p.triMats != nil {
+			p.triMats = append(p.triMats, p.mat)
+		}
+	}
+	return nil
+}
+
+// faceVertex reads one vertex of a face, v, v/vt, v//vn or v/vt/vn, and
+// returns its 0-based indices (−1 for those not given).
+func (p *objParser) faceVertex(f []byte) (v, vt, vn int32, err error) {
+	vt, vn = -1, -1
+	part, f, more := cutByte(f, '/')
+	if v, err = p.index(part, len(p.positions), "vertex"); err != nil {
+		return
+	}
+	if !more {
+		return
+	}
+	part, f, more = cutByte(f, '/')
+	if len(part) > 0 {
+		if vt, err = p.index(part, len(p.texcoords), "texture coordinate"); err != nil {
+			return
+		}
+	}
+	if !more {
+		return
+	}
+	part, f, more = cutByte(f, '/')
+	if more || len(part) == 0 {
+		err = p.errorf("f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn")
+		return
+	}
+	vn, err = p.index(part, len(p.normals), "normal")
+	return
+}
+
+// cutByte splits b around the first c.
+func cutByte(b []byte, c byte) (before, after []byte, found bool) {
+	if i := bytes.IndexByte(b, c); i >= 0 {
+		return b[:i], b[i+1:], true
+	}
+	return b, nil, false
+}
+
+// index reads an OBJ index, 1-based or, when negative, relative to the
+// count elements read so far, and returns it 0-based. what names the
+// element ("vertex") for messages.
+func (p *objParser) index(b []byte, count int, what string) (int32, error) {
+	neg := false
+	digits := b
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		neg = digits[0] == '-'
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, p.errorf("f: malformed %s index %s", what, quote(string(b)))
+	}
+	n := int64(0)
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, p.errorf("f: malformed %s index %s", what, quote(string(b)))
+		}
+		if n < 1<<40 { // past any count; keeps n from overflowing
+			n = n*10 + int64(c-'0')
+		}
+	}
+	switch {
+	case n == 0:
+		return 0, p.errorf("f: %s index 0 is invalid (OBJ indices start at 1)", what)
+	case neg && n <= int64(count):
+		return int32(int64(count) - n), nil
+	case !neg && n <= int64(count):
+		return int32(n - 1), nil
+	}
+	return 0, p.errorf("f: %s index %s is out of range: %d %s read so far", what, string(b), count, plural(count, what))
+}
+
+// plural returns what, or its plural when n is not 1.
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	switch what {
+	case "vertex":
+		return "vertices"
+	}
+	return what + "s"
+}
+
+// vertex returns the mesh vertex for the triple (v, vt, vn), adding it
+// when it is new.
+func (p *objParser) vertex(v, vt, vn int32) uint32 {
+	for k := p.head[v]; k >= 0; k = p.verts[k].next {
+		if x := &p.verts[k]; x.vt == vt && x.vn == vn {
+			return uint32(k)
+		}
+	}
+	k := int32(len(p.verts))
+	p.verts = append(p.verts, objVertex{v: v, vt: vt, vn: vn, next: p.head[v]})
+	p.head[v] = k
+	return uint32(k)
+}
+
+// finish builds the mesh once every line is read, and reads the material
+// libraries.
+//
+// A mesh has normals only when every face vertex gives one (v//vn or
+// v/vt/vn): where some faces have normals and others do not, the whole
+// mesh is shaded flat rather than smooth in parts. It has texture
+// coordinates when any face vertex gives one; the others get (0, 0).
+func (p *objParser) finish() (*importedMesh, error) {
+	if len(p.indices) == 0 {
+		return nil, &Error{File: p.path, Msg: "the file holds no faces"}
+	}
+	m := tracer.MeshDesc{
+		Positions: make([]mgl32.Vec3, len(p.verts)),
+		Indices:   p.indices,
+		Materials: p.triMats,
+		Material:  -1,
+	}
+	if p.anyUV {
+		m.UVs = make([]mgl32.Vec2, len(p.verts))
+	}
+	if !p.noNormals {
+		m.Normals = make([]mgl32.Vec3, len(p.verts))
+	}
+	for i, x := range p.verts {
+		m.Positions[i] = p.positions[x.v]
+		if m.UVs != nil && x.vt >= 0 {
+			m.UVs[i] = p.texcoords[x.vt]
+		}
+		if m.Normals != nil {
+			m.Normals[i] = p.normals[x.vn]
+		}
+	}
+	materials, err := p.materials()
+	if err != nil {
+		return nil, err
+	}
+	return &importedMesh{meshes: []tracer.MeshDesc{m}, materials: materials}, nil
+}
+
+// materials reads the material libraries and returns the materials that
+// faces use, in the order of matNames. A name that no library defines
+// gets a material without colour (HasColor false): the scene must define
+// it, or the object's material stands in. When libraries define a name
+// more than once, the last definition wins.
+func (p *objParser) materials() ([]importedMaterial, error) {
+	defs := map[string]*mtlMaterial{}
+	base := filepath.Dir(p.path)
+	for _, lib := range p.libraries {
+		p.line = lib.line
+		path, err := p.a.resolve(base, lib.name)
+		if err != nil {
+			return nil, p.libraryError(lib.name, err)
+		}
+		data, err := p.a.read(path)
+		if err != nil {
+			return nil, p.libraryError(lib.name, err)
+		}
+		if err := parseMTL(path, data, defs); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]importedMaterial, len(p.matNames))
+	images := map[[2]string]*tracer.Image{}
+	for i, name := range p.matNames {
+		out[i].Name = name
+		if def := defs[name]; def != nil {
+			m, err := def.imported(p.a, name, images)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = m
+		}
+	}
+	return out, nil
+}
+
+// libraryError is the error for an mtllib file that cannot be read.
+func (p *objParser) libraryError(name string, err error) *Error {
+	msg := err.Error()
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		msg = pe.Err.Error()
+	}
+	return &Error{File: p.path, Line: p.line, Msg: fmt.Sprintf("mtllib %s: %s", quote(name), msg), Err: err}
+}

@@ -1,0 +1,512 @@
+package scenes
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// meshDir is the folder of the mesh fixtures.
+const meshDir = "testdata/meshes"
+
+// testAssets returns a resolver for files in dir, as for a scene file
+// there.
+func testAssets(t testing.TB, dir string) *assets {
+	t.Helper()
+	a, err := newAssets(filepath.Join(dir, "scene.json"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// writeFiles writes files (name → contents) into a new temporary folder
+// and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestLoadOBJFixtures reads the OBJ files of testdata/meshes and checks
+// the meshes and materials they give.
+func TestLoadOBJFixtures(t *testing.T) {
+	cubeMats := make([]int32, 12)
+	for i := 6; i < 12; i++ {
+		cubeMats[i] = 1
+	}
+	tests := []struct {
+		file      string
+		verts     int
+		indices   []uint32 // nil: only the count tris is checked
+		tris      int
+		normals   bool
+		uvs       bool
+		materials []importedMaterial
+		triMats   []int32
+	}{
+		{
+			file: "cube.obj", verts: 24, tris: 12, normals: true, uvs: true,
+			materials: []importedMaterial{
+				{Name: "red", HasColor: true, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+				{Name: "blue", HasColor: true, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
+			},
+			triMats: cubeMats,
+		},
+		{
+			// A pentagon and a quad: fans around each face's first vertex;
+			// the unused vertex 6 is left out.
+			file: "quad.obj", verts: 5, tris: 5,
+			indices:   []uint32{0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 1, 3, 0, 3, 4},
+			materials: []importedMaterial{},
+		},
+		{
+			file: "negative.obj", verts: 6, tris: 2, uvs: true,
+			indices:   []uint32{0, 1, 2, 3, 4, 5},
+			materials: []importedMaterial{},
+		},
+		{
+			file: "nolib.obj", verts: 3, tris: 1,
+			materials: []importedMaterial{{Name: "skin"}},
+			triMats:   []int32{0},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			path, err := filepath.Abs(filepath.Join(meshDir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			im, err := loadOBJ(testAssets(t, meshDir), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(im.meshes) != 1 {
+				t.Fatalf("%d meshes, want 1", len(im.meshes))
+			}
+			m := im.meshes[0]
+			checkMeshShape(t, &m, len(im.materials))
+			if len(m.Positions) != tt.verts || len(m.Indices) != 3*tt.tris {
+				t.Errorf("%d vertices, %d triangles; want %d, %d", len(m.Positions), len(m.Indices)/3, tt.verts, tt.tris)
+			}
+			if tt.indices != nil && !slices.Equal(m.Indices, tt.indices) {
+				t.Errorf("indices %v, want %v", m.Indices, tt.indices)
+			}
+			if (len(m.Normals) > 0) != tt.normals || (len(m.UVs) > 0) != tt.uvs {
+				t.Errorf("normals %d, UVs %d; want normals %v, UVs %v", len(m.Normals), len(m.UVs), tt.normals, tt.uvs)
+			}
+			if !reflect.DeepEqual(im.materials, tt.materials) {
+				t.Errorf("materials %+v, want %+v", im.materials, tt.materials)
+			}
+			if !slices.Equal(m.Materials, tt.triMats) || m.Material != -1 {
+				t.Errorf("triangle materials %v (Material %d), want %v (-1)", m.Materials, m.Material, tt.triMats)
+			}
+		})
+	}
+}
+
+// TestOBJCubeGeometry checks that the cube's faces keep their
+// counter-clockwise order: each triangle's geometric normal points along
+// its vertices' normals, away from the centre.
+func TestOBJCubeGeometry(t *testing.T) {
+	path, _ := filepath.Abs(filepath.Join(meshDir, "cube.obj"))
+	im, err := loadOBJ(testAssets(t, meshDir), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := im.meshes[0]
+	for i := 0; i < len(m.Indices); i += 3 {
+		a, b, c := m.Positions[m.Indices[i]], m.Positions[m.Indices[i+1]], m.Positions[m.Indices[i+2]]
+		g := b.Sub(a).Cross(c.Sub(a)).Normalize()
+		for _, k := range m.Indices[i : i+3] {
+			if n := m.Normals[k]; g.Dot(n) < 0.999 {
+				t.Errorf("triangle %d: geometric normal %v, vertex normal %v", i/3, g, n)
+			}
+		}
+		if centre := a.Add(b).Add(c).Mul(1.0 / 3); g.Dot(centre) <= 0 {
+			t.Errorf("triangle %d faces inward", i/3)
+		}
+	}
+}
+
+// TestOBJSyntax checks the statements and forms the loader accepts.
+func TestOBJSyntax(t *testing.T) {
+	const tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
+	tests := []struct {
+		name  string
+		obj   string
+		check func(t *testing.T, m *tracer.MeshDesc, mats []importedMaterial)
+	}{
+		{"crlf and bom", "\xEF\xBB\xBFv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if m.Positions[1] != (mgl32.Vec3{1, 0, 0}) {
+				t.Errorf("positions %v", m.Positions)
+			}
+		}},
+		{"continuation and comments", "# comment\n" + tri + "f 1 \\\n 2 \\\n 3 # trailing comment\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if !slices.Equal(m.Indices, []uint32{0, 1, 2}) {
+				t.Errorf("indices %v", m.Indices)
+			}
+		}},
+		{"w and vertex colours", "v 0 0 0 1\nv 1 0 0 1 0 0\nv 0 1 0 0.5 0.5 0.5 1\nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if m.Positions[2] != (mgl32.Vec3{0, 1, 0}) {
+				t.Errorf("positions %v", m.Positions)
+			}
+		}},
+		{"vt with one or three values", tri + "vt 0.5\nvt 0.25 0.75 0\nf 1/1 2/2 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			want := []mgl32.Vec2{{0.5, 0}, {0.25, 0.75}, {0, 0}}
+			if !slices.Equal(m.UVs, want) {
+				t.Errorf("UVs %v, want %v", m.UVs, want)
+			}
+		}},
+		{"ignored statements", "o thing\ng a b\ns 1\nl 1 2\np 1\nvp 0.5\ncstype bezier\nfrobnicate 1 2\n" + tri + "f 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Indices) != 3 {
+				t.Errorf("indices %v", m.Indices)
+			}
+		}},
+		{"shared vertices", tri + "v 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2//1 4//1 3//1\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Positions) != 4 || len(m.Normals) != 4 || !slices.Equal(m.Indices, []uint32{0, 1, 2, 1, 3, 2}) {
+				t.Errorf("positions %v, normals %v, indices %v", m.Positions, m.Normals, m.Indices)
+			}
+		}},
+		{"one vertex, two normals", tri + "vn 0 0 1\nvn 0 0 -1\nf 1//1 2//1 3//1\nf 1//2 3//2 2//2\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Positions) != 6 {
+				t.Errorf("%d vertices, want 6", len(m.Positions))
+			}
+		}},
+		{"some faces without normals: flat", tri + "v 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2 4 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Normals) != 0 {
+				t.Errorf("normals %v, want none", m.Normals)
+			}
+		}},
+		{"faces before usemtl and bare usemtl", tri + "f 1 2 3\nusemtl a\nf 1 2 3\nusemtl\nf 1 2 3\nusemtl b\nusemtl a\nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, mats []importedMaterial) {
+			if !slices.Equal(m.Materials, []int32{-1, 0, -1, 0}) || len(mats) != 1 || mats[0].Name != "a" {
+				t.Errorf("triangle materials %v, materials %+v", m.Materials, mats)
+			}
+		}},
+		{"material name with spaces", tri + "usemtl my  red \nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, mats []importedMaterial) {
+			if len(mats) != 1 || mats[0].Name != "my  red" {
+				t.Errorf("materials %+v", mats)
+			}
+		}},
+		{"tabs", "v\t0\t0\t0\nv 1 0 0\nv 0 1 0\nf\t1\t2\t3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Indices) != 3 {
+				t.Errorf("indices %v", m.Indices)
+			}
+		}},
+		{"degenerate triangle kept", tri + "f 1 1 2\nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if len(m.Indices) != 6 {
+				t.Errorf("indices %v", m.Indices)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			im, err := parseOBJ(testAssets(t, dir), filepath.Join(dir, "t.obj"), []byte(tt.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMeshShape(t, &im.meshes[0], len(im.materials))
+			tt.check(t, &im.meshes[0], im.materials)
+		})
+	}
+}
+
+// TestMTL checks the material library statements.
+func TestMTL(t *testing.T) {
+	tests := []struct {
+		name string
+		mtl  string
+		want importedMaterial
+	}{
+		{"Kd", "newmtl m\nKd 0.5 0.25 1\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.5, 0.25, 1}}},
+		{"grey Kd", "newmtl m\nKd 0.5\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.5, 0.5, 0.5}}},
+		{"no Kd", "newmtl m\nKs 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo}},
+		{"last definition wins", "newmtl m\nKd 1 0 0\nnewmtl m\nKd 0 1 0\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0, 1, 0}}},
+		{"other statements", "# c\nnewmtl m\r\nKa 1 1 1\nKd 0.2 0.3 0.4 # comment\nNs 10\nd 0.5\nTr 0.5\nmap_Bump -bm 1 b.png\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.2, 0.3, 0.4}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"t.mtl": tt.mtl})
+			obj := "mtllib t.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n"
+			im, err := parseOBJ(testAssets(t, dir), filepath.Join(dir, "t.obj"), []byte(obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(im.materials, []importedMaterial{tt.want}) {
+				t.Errorf("materials %+v, want %+v", im.materials, tt.want)
+			}
+		})
+	}
+}
+
+// TestMapFile checks how a texture map statement's options and file name
+// are read.
+func TestMapFile(t *testing.T) {
+	tests := []struct{ in, file, err string }{
+		{" wood.png", "wood.png", ""},
+		{" my wood.png ", "my wood.png", ""},
+		{" -s 2 2 1 -o 0.5 -clamp on -mm 0 1 wood.png", "wood.png", ""},
+		{" -s 2 wood.png", "wood.png", ""},
+		{" -blendu off", "", "missing file name"},
+		{" -x 1 wood.png", "", `unknown option "-x"`},
+		{" -s wood.png", "", "option -s: expected a number"},
+		{"", "", "missing file name"},
+	}
+	for _, tt := range tests {
+		file, err := mapFile([]byte(tt.in))
+		if file != tt.file || err != tt.err {
+			t.Errorf("mapFile(%q) = %q, %q; want %q, %q", tt.in, file, err, tt.file, tt.err)
+		}
+	}
+}
+
+// TestTintImage checks that a map_Kd image is multiplied by Kd, into a copy.
+func TestTintImage(t *testing.T) {
+	img := &tracer.Image{Width: 1, Height: 2, Pix: []float32{1, 1, 1, 0.5, 0.5, 0.5}}
+	if got := tintImage(img, white); got != img {
+		t.Errorf("white tint copied the image")
+	}
+	got := tintImage(img, mgl32.Vec3{0.5, 1, 2})
+	if want := []float32{0.5, 1, 2, 0.25, 0.5, 1}; !slices.Equal(got.Pix, want) || img.Pix[0] != 1 {
+		t.Errorf("tinted %v, want %v (original %v)", got.Pix, want, img.Pix)
+	}
+}
+
+// objErrorTests are bad OBJ and MTL files and the error each gets, the
+// temporary folder's path removed.
+var objErrorTests = []struct {
+	name string
+	obj  string
+	mtl  string // written as bad.mtl when not empty
+	want string
+}{
+	{"malformed number", "v 0 0 0\nv 1 x 0\n", "", `bad.obj:2: v: not a number: "x"`},
+	{"too few coordinates", "v 0 0\n", "", "bad.obj:1: v: expected x y z [w], found 2 numbers"},
+	{"too many coordinates", "v 0 0 0 0 0 0 0 0\n", "", "bad.obj:1: v: too many numbers: expected x y z [w]"},
+	{"NaN", "\nv nan 0 0\n", "", `bad.obj:2: v: not a finite number: "nan"`},
+	{"infinity", "vn 0 Inf 0\n", "", `bad.obj:1: vn: not a finite number: "Inf"`},
+	{"too large for float32", "vt 1e39\n", "", `bad.obj:1: vt: "1e39" is too large for float32`},
+	{"vt without values", "vt\n", "", "bad.obj:1: vt: expected u [v [w]], found 0 numbers"},
+	{"index 0", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", "", "bad.obj:4: f: vertex index 0 is invalid (OBJ indices start at 1)"},
+	{"index out of range", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "", "bad.obj:4: f: vertex index 4 is out of range: 3 vertices read so far"},
+	{"negative index out of range", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -1 -2 -4\n", "", "bad.obj:4: f: vertex index -4 is out of range: 3 vertices read so far"},
+	{"forward reference", "v 0 0 0\nv 1 0 0\nf 1 2 3\nv 0 1 0\n", "", "bad.obj:3: f: vertex index 3 is out of range: 2 vertices read so far"},
+	{"vt out of range", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/2 3/1\n", "", "bad.obj:5: f: texture coordinate index 2 is out of range: 1 texture coordinate read so far"},
+	{"vn out of range", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2//1 3//1\n", "", "bad.obj:4: f: normal index 1 is out of range: 0 normals read so far"},
+	{"huge index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999999\n", "", "bad.obj:4: f: vertex index 99999999999999999999999 is out of range: 3 vertices read so far"},
+	{"two vertices", "v 0 0 0\nv 1 0 0\nf 1 2\n", "", "bad.obj:3: f: a face needs at least 3 vertices, found 2"},
+	{"empty face", "f\n", "", "bad.obj:1: f: a face needs at least 3 vertices, found 0"},
+	{"malformed index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 x\n", "", `bad.obj:4: f: malformed vertex index "x"`},
+	{"empty vertex index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 /1\n", "", `bad.obj:4: f: malformed vertex index ""`},
+	{"four parts", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\nf 1 2 3/1/1/1\n", "", "bad.obj:6: f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn"},
+	{"empty normal index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3//\n", "", "bad.obj:4: f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn"},
+	{"no faces", "v 0 0 0\n# nothing else\n", "", "bad.obj: the file holds no faces"},
+	{"empty file", "", "", "bad.obj: the file holds no faces"},
+	{"missing mtllib", "mtllib a.mtl nope.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "nope.mtl": no such file or directory`},
+	{"mtllib outside", "mtllib ../x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "../x.mtl": ../x.mtl is outside the scene's folder`},
+	{"bad Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKd 1 x 1\n", `bad.mtl:2: Kd: not a number: "x"`},
+	{"negative Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\n\nKd 1 -0.5 1\n", "bad.mtl:3: Kd: a colour component must be >= 0, found -0.5"},
+	{"Kd of two values", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKd 1 1\n", "bad.mtl:2: Kd: expected r g b (or one grey value), found 2 numbers"},
+	{"Kd spectral", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKd spectral x.rfl\n", "bad.mtl:2: Kd spectral is not supported; give an RGB colour, Kd r g b"},
+	{"Kd before newmtl", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "Kd 1 1 1\n", "bad.mtl:1: Kd before any newmtl"},
+	{"newmtl without name", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl \n", "bad.mtl:1: newmtl: missing material name"},
+	{"map_Kd option", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nmap_Kd -q x.png\n", `bad.mtl:2: map_Kd: unknown option "-q"`},
+	{"map_Kd missing image", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nKd 1 1 1\nmap_Kd missing.png\n", `bad.mtl:3: map_Kd "missing.png": `},
+}
+
+// TestOBJErrors checks that each class of bad input is an error naming
+// the file and line.
+func TestOBJErrors(t *testing.T) {
+	for _, tt := range objErrorTests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The scene's folder is s; x.mtl lies outside it.
+			files := map[string]string{"s/bad.obj": tt.obj, "s/a.mtl": "", "x.mtl": ""}
+			if tt.mtl != "" {
+				files["s/bad.mtl"] = tt.mtl
+			}
+			dir := filepath.Join(writeFiles(t, files), "s")
+			_, err := loadOBJ(testAssets(t, dir), filepath.Join(dir, "bad.obj"))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.File == "" {
+				t.Fatalf("error %T %v is not an *Error naming a file", err, err)
+			}
+			got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+			if !strings.HasPrefix(got, tt.want) {
+				t.Errorf("error\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// checkMeshShape fails t unless m is a mesh the scene can take: per-vertex
+// arrays of one length, indices and materials in range, finite values.
+func checkMeshShape(t testing.TB, m *tracer.MeshDesc, materials int) {
+	t.Helper()
+	n := len(m.Positions)
+	switch {
+	case len(m.Indices) == 0 || len(m.Indices)%3 != 0:
+		t.Fatalf("%d indices", len(m.Indices))
+	case len(m.Normals) != 0 && len(m.Normals) != n, len(m.UVs) != 0 && len(m.UVs) != n:
+		t.Fatalf("%d positions, %d normals, %d UVs", n, len(m.Normals), len(m.UVs))
+	case len(m.Materials) != 0 && len(m.Materials) != len(m.Indices)/3:
+		t.Fatalf("%d materials for %d triangles", len(m.Materials), len(m.Indices)/3)
+	}
+	for _, i := range m.Indices {
+		if int(i) >= n {
+			t.Fatalf("index %d of %d vertices", i, n)
+		}
+	}
+	for _, k := range m.Materials {
+		if k < -1 || int(k) >= materials {
+			t.Fatalf("material %d of %d", k, materials)
+		}
+	}
+	if p, ok := allFinite(reflect.ValueOf(*m), "mesh"); !ok {
+		t.Fatalf("%s is not finite", p)
+	}
+}
+
+// FuzzOBJ checks that the OBJ loader never panics, that its errors are
+// one-line *Errors naming the file, and that a mesh it accepts has
+// per-vertex arrays of equal length, indices and materials in range, and
+// finite values, and goes through the identity transform.
+func FuzzOBJ(f *testing.F) {
+	for _, name := range []string{"cube.obj", "quad.obj", "negative.obj", "nolib.obj"} {
+		data, err := os.ReadFile(filepath.Join(meshDir, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, tt := range objErrorTests {
+		f.Add([]byte(tt.obj))
+	}
+	f.Add([]byte("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\nusemtl a\nf 1/1/1 2/1/1 3/1/1\nusemtl b\nf -1 -2 -3\n"))
+	dir := f.TempDir()
+	mtl := "newmtl a\nKd 1 0 0\nnewmtl b\nKd 0.5\nnewmtl c\nmap_Kd missing.png\n"
+	if err := os.WriteFile(filepath.Join(dir, "m.mtl"), []byte(mtl), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "fuzz.obj")
+		im, err := parseOBJ(testAssets(t, dir), path, data)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.File == "" {
+				t.Fatalf("error %T is not an *Error naming a file: %v", err, err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error is not one line: %q", err.Error())
+			}
+			return
+		}
+		if len(im.meshes) != 1 {
+			t.Fatalf("%d meshes", len(im.meshes))
+		}
+		m := &im.meshes[0]
+		checkMeshShape(t, m, len(im.materials))
+		if msg := checkImported(im); msg != "" {
+			t.Fatalf("checkImported: %s", msg)
+		}
+		out, ok := identityTransform.mesh(m, false)
+		if !ok {
+			t.Fatalf("identity transform failed")
+		}
+		for _, n := range out.Normals {
+			if l := n.Len(); math.Abs(float64(l)-1) > 1e-5 {
+				t.Fatalf("normal %v of length %g", n, l)
+			}
+		}
+	})
+}
+
+// writeGridOBJ writes an OBJ file of an n×n grid of vertices with texture
+// coordinates and normals, two triangles per cell, the way exporters
+// write them, and returns the number of triangles.
+func writeGridOBJ(tb testing.TB, path string, n int) int {
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, "# %d×%d grid\no grid\n", n, n)
+	for j := range n {
+		for i := range n {
+			x, z := float64(i)/float64(n-1), float64(j)/float64(n-1)
+			fmt.Fprintf(w, "v %.6f %.6f %.6f\n", x*10-5, 0.25*x*z, z*10-5)
+		}
+	}
+	for j := range n {
+		for i := range n {
+			fmt.Fprintf(w, "vt %.6f %.6f\n", float64(i)/float64(n-1), float64(j)/float64(n-1))
+		}
+	}
+	for j := range n {
+		for i := range n {
+			fmt.Fprintf(w, "vn %.6f %.6f %.6f\n", -0.025*float64(j)/float64(n-1), 1.0, -0.025*float64(i)/float64(n-1))
+		}
+	}
+	tris := 0
+	for j := range n - 1 {
+		for i := range n - 1 {
+			a := j*n + i + 1
+			b, c, d := a+1, a+n+1, a+n
+			fmt.Fprintf(w, "f %d/%d/%d %d/%d/%d %d/%d/%d\n", a, a, a, d, d, d, c, c, c)
+			fmt.Fprintf(w, "f %d/%d/%d %d/%d/%d %d/%d/%d\n", a, a, a, c, c, c, b, b, b)
+			tris += 2
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	return tris
+}
+
+// BenchmarkLoadOBJ reads a 708×708 grid of about a million triangles
+// (100 MB, with texture coordinates and normals) from a file, as a mesh
+// object does, and reports triangles/s.
+func BenchmarkLoadOBJ(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "grid.obj")
+	tris := writeGridOBJ(b, path, 708)
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		im, err := loadOBJ(testAssets(b, dir), path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(im.meshes[0].Indices) != 3*tris {
+			b.Fatalf("%d indices, want %d", len(im.meshes[0].Indices), 3*tris)
+		}
+	}
+	b.ReportMetric(float64(tris)*float64(b.N)/b.Elapsed().Seconds(), "triangles/s")
+}

@@ -1,0 +1,207 @@
+package scenes
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// writeFile writes data to name in dir.
+func writeFile(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// imageScene returns a scene with the given background and materials.
+func imageScene(background, materials string) string {
+	return `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+	"background": ` + background + `,
+	"materials": ` + materials + `}`
+}
+
+// TestLoadImageTextures loads a scene whose materials use image textures,
+// the same file thrice, and whose background is an image: each file
+// decoded the same way is one Image, the background's scaled copy is
+// another.
+func TestLoadImageTextures(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := png.Encode(&b, quadImage()); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "tex/wood.png", b.Bytes())
+	px, hdrWant := hdrPixels(8 * 2)
+	writeFile(t, dir, "sky.hdr", hdrFile(8, 2, px, true))
+	writeFile(t, dir, "scene.json", []byte(imageScene(
+		`{"type": "image", "file": "sky.hdr", "intensity": 2}`,
+		`{
+		"a": {"type": "diffuse", "texture": {"type": "image", "file": "tex/wood.png"}},
+		"b": {"type": "metal", "texture": {"type": "image", "file": "tex/../tex/wood.png", "colorspace": "srgb"}},
+		"c": {"type": "phong", "texture": {"type": "image", "file": "tex/wood.png", "colorspace": "linear"}},
+		"d": {"type": "diffuse", "texture": {"type": "image", "file": "sky.hdr"}},
+		"e": {"type": "diffuse", "texture": {"type": "checker"}}
+	}`)))
+	s, err := Load(filepath.Join(dir, "scene.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := make([]float32, len(hdrWant))
+	for i, v := range hdrWant {
+		scaled[i] = 2 * v
+	}
+	wantImages := []tracer.Image{
+		{Width: 8, Height: 2, Pix: scaled},                     // the background, × 2
+		{Width: 2, Height: 2, Pix: wantPix(true, quad8[:]...)}, // a and b
+		{Width: 2, Height: 2, Pix: wantPix(false, quad8[:]...)},
+		{Width: 8, Height: 2, Pix: hdrWant}, // d: unscaled
+	}
+	if len(s.Images) != len(wantImages) {
+		t.Fatalf("%d images, want %d", len(s.Images), len(wantImages))
+	}
+	for i, img := range s.Images {
+		w := wantImages[i]
+		if img.Width != w.Width || img.Height != w.Height || !slicesEqual(img.Pix, w.Pix) {
+			t.Errorf("image %d: %d×%d %v, want %d×%d %v", i, img.Width, img.Height, img.Pix, w.Width, w.Height, w.Pix)
+		}
+	}
+	wantTextures := []tracer.Texture{
+		{Kind: tracer.TextureImage, Image: 0}, // the background's
+		{Kind: tracer.TextureImage, Image: 1},
+		{Kind: tracer.TextureImage, Image: 1},
+		{Kind: tracer.TextureImage, Image: 2},
+		{Kind: tracer.TextureImage, Image: 3},
+		{Kind: tracer.TextureChecker, Scale: 1, Even: [3]float32{1, 1, 1}},
+	}
+	if !reflect.DeepEqual(s.Textures, wantTextures) {
+		t.Errorf("textures %+v, want %+v", s.Textures, wantTextures)
+	}
+	if want := (tracer.Background{Kind: tracer.BackgroundImage, Texture: 0}); s.Background != want {
+		t.Errorf("background %+v, want %+v", s.Background, want)
+	}
+	for i, m := range s.Materials {
+		if want := int32(i + 1); m.Texture != want {
+			t.Errorf("material %d: texture %d, want %d", i, m.Texture, want)
+		}
+	}
+}
+
+// TestLoadImageBackgroundShared checks that a background of intensity 1
+// and a texture of the same file share one Image, and that a background
+// with another intensity, after them, copies it rather than scaling it.
+func TestLoadImageBackgroundShared(t *testing.T) {
+	dir := t.TempDir()
+	pfm := pfmFile(1, 2, 3, true, []float32{1, 2, 3, 4, 5, 6})
+	writeFile(t, dir, "env.pfm", pfm)
+	writeFile(t, dir, "one.json", []byte(imageScene(
+		`{"type": "image", "file": "env.pfm"}`,
+		`{"a": {"type": "diffuse", "texture": {"type": "image", "file": "env.pfm", "colorspace": "srgb"}}}`)))
+	s, err := Load(filepath.Join(dir, "one.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{4, 5, 6, 1, 2, 3}
+	if len(s.Images) != 1 || !slicesEqual(s.Images[0].Pix, want) {
+		t.Errorf("images %+v, want one of %v", s.Images, want)
+	}
+	if len(s.Textures) != 2 || s.Textures[0].Image != 0 || s.Textures[1].Image != 0 {
+		t.Errorf("textures %+v, want two of image 0", s.Textures)
+	}
+
+	// The scaled copy of an image decoded already.
+	d := &decoder{file: filepath.Join(dir, "one.json")}
+	s = &tracer.SceneDesc{}
+	for _, k := range []float32{1, 0.5, 1} {
+		root, err := parseJSON("x.json", []byte(`{"file": "env.pfm"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.data = []byte(`{"file": "env.pfm"}`)
+		d.imageFile(d.object(root, at("background")), false, k, s)
+	}
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	if len(s.Images) != 2 || !slicesEqual(s.Images[0].Pix, want) || !slicesEqual(s.Images[1].Pix, []float32{2, 2.5, 3, 0.5, 1, 1.5}) {
+		t.Errorf("images %+v, want the image and its half", s.Images)
+	}
+}
+
+// TestLoadImageErrors checks the errors of image textures and backgrounds
+// through Load: at the file member, naming the file.
+func TestLoadImageErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "notes.txt", []byte("not an image\n"))
+	writeFile(t, filepath.Dir(dir), filepath.Base(dir)+"-outside.png", []byte("x"))
+	writeFile(t, dir, "bright.pfm", pfmFile(1, 1, 3, false, []float32{1e38, 0, 0}))
+	tests := []struct {
+		name string
+		json string
+		want string
+		is   error
+	}{
+		{"missing", imageScene(`{"color": [0, 0, 0]}`, `{"wood": {"type": "diffuse",
+			"texture": {"type": "image", "file": "wood.png"}}}`),
+			"scene.json:4:41: materials.wood.texture.file: wood.png: no such file or directory", fs.ErrNotExist},
+		{"not an image", imageScene(`{"type": "image", "file": "notes.txt"}`, `{}`),
+			"scene.json:2:42: background.file: notes.txt: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)", nil},
+		{"outside", imageScene(`{"type": "image", "file": "../`+filepath.Base(dir)+`-outside.png"}`, `{}`),
+			"scene.json:2:42: background.file: ../" + filepath.Base(dir) + "-outside.png is outside the scene's folder", nil},
+		{"too bright", imageScene(`{"type": "image", "file": "bright.pfm", "intensity": 1e10}`, `{}`),
+			"scene.json:2:42: background.file: bright.pfm: the intensity 1e+10 times the brightest value 1e+38 is too large for float32", nil},
+	}
+	for _, tt := range tests {
+		writeFile(t, dir, "scene.json", []byte(tt.json))
+		_, err := Load(filepath.Join(dir, "scene.json"))
+		want := filepath.Join(dir, tt.want)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, want)
+			continue
+		}
+		if _, ok := errors.AsType[*Error](err); !ok {
+			t.Errorf("%s: error %T, want *Error", tt.name, err)
+		}
+		if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("%s: error %v is not %v", tt.name, err, tt.is)
+		}
+	}
+	// With the outside allowed, the file is read (and is not an image).
+	writeFile(t, dir, "scene.json", []byte(tests[2].json))
+	_, err := LoadWith(filepath.Join(dir, "scene.json"), Options{AllowOutsideAssets: true})
+	if err == nil || !strings.Contains(err.Error(), "-outside.png: not an image") {
+		t.Errorf("outside allowed: error %v", err)
+	}
+}
+
+// TestImageTexelLimit checks that the scene's images together stay within
+// tracer.MaxImageTexels: an image past what the others left is refused
+// from its header.
+func TestImageTexelLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.pfm", pfmFile(2, 1, 1, true, []float32{1, 1}))
+	data := []byte(`{"file": "a.pfm"}`)
+	root, err := parseJSON("x.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decoder{file: filepath.Join(dir, "x.json"), data: data}
+	// An image of all but one texel of the limit (its pixels left out).
+	s := &tracer.SceneDesc{Images: []tracer.Image{{Width: 1 << 14, Height: 1<<14 - 1}, {Width: 1<<14 - 1, Height: 1}}}
+	d.imageFile(d.object(root, at("t")), true, 1, s)
+	want := "x.json:1:10: t.file: a.pfm: PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456 (tracer.MaxImageTexels)"
+	if d.err == nil || !strings.HasSuffix(d.err.Error(), want) {
+		t.Errorf("error %v, want %q", d.err, want)
+	}
+}

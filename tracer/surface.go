@@ -1,0 +1,56 @@
+package tracer
+
+// surfaceHit is what the integrators need to know about a hit point.
+type surfaceHit struct {
+	p    vec3      // the point
+	ng   vec3      // unit geometric normal, on the side the ray came from
+	ns   vec3      // unit shading normal (interpolated on smooth meshes), on the same side
+	u, v float32   // surface coordinates for textures
+	m    *Material // the surface's material
+	// front is whether the ray hit the front of the surface: the outside
+	// of a sphere, the side a quad's edge1 × edge2 or a triangle's
+	// (v1−v0) × (v2−v0) points to, the side a plane's normal points to.
+	// Glass is entered through its front.
+	front bool
+}
+
+// surfaceAt returns the surface at hit h along r, which must be a hit.
+func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
+	sf := surfaceHit{p: r.At(h.T)}
+	if h.Kind == HitTriangle {
+		tr := &s.Triangles[h.Index]
+		a := &s.TriangleAttrs[h.Index]
+		sf.m = &s.Materials[a.Material]
+		sf.ng = normalize(cross(tr.E1, tr.E2))
+		sf.ns = sf.ng
+		sf.u, sf.v = h.B1, h.B2
+		b0 := 1 - h.B1 - h.B2
+		if a.Flags != 0 {
+			v0, v1, v2 := &s.Vertices[a.V[0]], &s.Vertices[a.V[1]], &s.Vertices[a.V[2]]
+			if a.Flags&TriangleSmooth != 0 {
+				n := normalize(madd(madd(scale(v0.N, b0), v1.N, h.B1), v2.N, h.B2))
+				if n != (vec3{}) {
+					if dot(n, sf.ng) < 0 {
+						n = vec3{-n[0], -n[1], -n[2]}
+					}
+					sf.ns = n
+				}
+			}
+			if a.Flags&TriangleUV != 0 {
+				sf.u = float32(v0.UV[0]*b0) + float32(v1.UV[0]*h.B1) + float32(v2.UV[0]*h.B2)
+				sf.v = float32(v0.UV[1]*b0) + float32(v1.UV[1]*h.B1) + float32(v2.UV[1]*h.B2)
+			}
+		}
+	} else {
+		sh := &s.Shapes[h.Index]
+		sf.m = &s.Materials[sh.Material]
+		sf.ng, sf.u, sf.v = sh.surface(sf.p, h.B1, h.B2)
+		sf.ns = sf.ng
+	}
+	sf.front = !(dot(sf.ng, r.Dir) > 0)
+	if !sf.front {
+		sf.ng = vec3{-sf.ng[0], -sf.ng[1], -sf.ng[2]}
+		sf.ns = vec3{-sf.ns[0], -sf.ns[1], -sf.ns[2]}
+	}
+	return sf
+}
