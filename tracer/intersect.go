@@ -39,22 +39,6 @@ func newRayBox(r *Ray) rayBox {
 	return rayBox{o: r.Origin, inv: inv}
 }
 
-// enter returns the distance at which the ray enters the box, if it meets
-// it within (0, tMax).
-func (rb *rayBox) enter(n *BVHNode, tMax float32) (float32, bool) {
-	tx0 := (n.Min[0] - rb.o[0]) * rb.inv[0]
-	tx1 := (n.Max[0] - rb.o[0]) * rb.inv[0]
-	ty0 := (n.Min[1] - rb.o[1]) * rb.inv[1]
-	ty1 := (n.Max[1] - rb.o[1]) * rb.inv[1]
-	tz0 := (n.Min[2] - rb.o[2]) * rb.inv[2]
-	tz1 := (n.Max[2] - rb.o[2]) * rb.inv[2]
-	// No operand is NaN (see maxInvDir), so Go's min and max agree with
-	// C's fminf and fmaxf.
-	t0 := max(max(max(min(tx0, tx1), min(ty0, ty1)), min(tz0, tz1)), 0)
-	t1 := min(min(min(max(tx0, tx1), max(ty0, ty1)), max(tz0, tz1)), tMax)
-	return t0, t0 <= t1
-}
-
 // enterPair tests both children of an interior node: a pair of nodes at an
 // even index (see BVHNode). One call per pair keeps the call overhead and
 // the bounds checks to one per interior node.
@@ -93,10 +77,9 @@ func (s *Scene) Intersect(r Ray) Hit {
 	if len(nodes) == 0 {
 		return h
 	}
+	// The root's own box is not tested: its children's boxes, tested
+	// next, lie inside it.
 	rb := newRayBox(&r)
-	if _, ok := rb.enter(&nodes[0], r.TMax); !ok {
-		return h
-	}
 	type entry struct {
 		node uint32
 		t    float32
@@ -169,9 +152,6 @@ func (s *Scene) Occluded(r Ray) bool {
 		return false
 	}
 	rb := newRayBox(&r)
-	if _, ok := rb.enter(&nodes[0], r.TMax); !ok {
-		return false
-	}
 	var stack [bvhStackSize]uint32
 	sp := 0
 	node := uint32(0)
