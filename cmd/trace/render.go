@@ -119,7 +119,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !f.quiet {
-		fmt.Fprintln(stderr, summary(res.Progress, f.output))
+		fmt.Fprintln(stderr, summary(res.Progress, f.output, scene))
 	}
 	return nil
 }
@@ -149,15 +149,22 @@ func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error
 }
 
 // summary is the one line printed after a render.
-func summary(p scheduler.Progress, output string) string {
+func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	secs := p.Elapsed.Seconds()
 	threads := 0
 	for _, w := range p.Workers {
 		threads += w.Threads
 	}
-	return fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
+	line := fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
 		output, p.Elapsed.Round(time.Millisecond), threads,
 		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
+	if n := len(scene.Triangles); n > 0 {
+		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
+	}
+	if p.Stats.NonFinite > 0 {
+		line += fmt.Sprintf("; %d samples were NaN or infinite and counted as black", p.Stats.NonFinite)
+	}
+	return line
 }
 
 // si formats x with an SI prefix: 1.23M.
