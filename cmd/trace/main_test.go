@@ -251,3 +251,30 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("files left: %v, want only the binary", names)
 	}
 }
+
+// TestBenchJSON runs the ray workloads on a user's mesh and checks the
+// JSON lines.
+func TestBenchJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("traces two million rays; skipped in -short mode")
+	}
+	code, stdout, stderr := runCLI("bench", "--json", "--threads", "1", "--mesh", knotPath, "--gallery", "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3 (build, primary, random):\n%s", len(lines), stdout)
+	}
+	for i, want := range []string{`"workload":"bvh build, `, `"workload":"primary rays 1024²`, `"workload":"random rays, `} {
+		if !strings.Contains(lines[i], want) || !strings.Contains(lines[i], `"threads":`) {
+			t.Errorf("line %d: %s, want %s", i, lines[i], want)
+		}
+	}
+	if !strings.Contains(lines[1], `"rays":1048576`) || !strings.Contains(lines[1], `"rays_per_second_per_thread":`) {
+		t.Errorf("primary line lacks its counts: %s", lines[1])
+	}
+	if code, _, stderr := runCLI("bench", "--mesh", "/nonexistent.obj"); code != 2 || !strings.Contains(stderr, "nonexistent.obj") {
+		t.Errorf("missing mesh: exit %d, %q", code, stderr)
+	}
+}
