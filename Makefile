@@ -4,7 +4,7 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build test test-short race bench fuzz example gallery clean
+.PHONY: all build test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda
 
 all: build
 
@@ -12,13 +12,15 @@ build:
 	$(GO) build -o $(BIN) ./cmd/trace
 
 # The whole suite: formatting, vet, every test, and the race detector on the
-# scheduler and the CLI that drive goroutines.
+# scheduler and the CLI that drive goroutines; then the cuda build without
+# CUDA (vet-cuda).
 test:
 	@bad=$$(gofmt -l $(GOFILES)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -race ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
+	@$(MAKE) --no-print-directory vet-cuda
 
 test-short:
 	$(GO) test -short ./...
@@ -46,3 +48,65 @@ gallery: build
 
 clean:
 	rm -rf bin
+
+# ---- CUDA (kernels/README.md) ----------------------------------------------
+# The PTX comes from Debian's clang-19 (no nvcc): sm_80 gives PTX 7.0, which
+# CUDA 11.1 to 13.x drivers compile at load time; -ffp-contract=off keeps
+# every multiply and add rounded on its own, as the Go tracer does.
+CLANG     ?= clang-19
+PTX       ?= kernels/trace.ptx
+PTXFLAGS   = -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -O3 -ffp-contract=off -S
+CUDA_HOME ?= /usr/local/cuda
+CUDASTUB   = $(CURDIR)/kernels/cudastub
+# The stub libcuda of the compile-only check (vet-cuda): built here, never
+# committed, never used by a real build.
+STUBLIB   ?= $(CURDIR)/bin/cudastub
+
+# Regenerate kernels/trace.ptx from kernels/trace.cu (commit the result;
+# CI fails when it is stale). PTX=FILE writes elsewhere.
+kernels:
+	cd kernels && $(CLANG) $(PTXFLAGS) -o $(abspath $(PTX)) trace.cu
+
+# CI's freshness check: regenerate into a temporary file and compare.
+check-ptx:
+	@tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory kernels PTX="$$tmp" && \
+	if ! cmp -s "$$tmp" kernels/trace.ptx; then \
+		echo "kernels/trace.ptx is stale: it differs from what 'make kernels' ($(CLANG)) builds from kernels/trace.cu."; \
+		echo "Run 'make kernels' and commit kernels/trace.ptx. First lines of the difference:"; \
+		diff -u kernels/trace.ptx "$$tmp" | head -40; exit 1; \
+	fi; echo "kernels/trace.ptx is up to date"
+
+# bin/trace with CUDA GPU workers, against an installed CUDA toolkit (11.x to
+# 13.x; CUDA_HOME). The compat folder comes first so that its cuda.h can
+# #include_next the toolkit's and undo what CUDA 13 changed (GPU.md).
+cuda:
+	@test -f $(CUDA_HOME)/include/cuda.h || { echo "make cuda: no $(CUDA_HOME)/include/cuda.h: install the CUDA toolkit or set CUDA_HOME"; exit 2; }
+	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDA_HOME)/include $(CGO_CFLAGS)" \
+	CGO_LDFLAGS="-L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 $(CGO_LDFLAGS)" \
+	$(GO) build -tags cuda -o $(BIN) ./cmd/trace
+
+# The cuda-tagged code compiled, vetted and run without CUDA, against a
+# compile-only cuda.h and a stub libcuda (kernels/cudastub/fake): with no
+# devices, then with one emulated device that runs the kernel source as C,
+# so that kernels/cuda.go and --gpus run for real, if not on a GPU.
+CUDASTUB_ENV = CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake" \
+	CGO_LDFLAGS="-L$(STUBLIB) -Wl,-rpath,$(STUBLIB)"
+vet-cuda:
+	@mkdir -p $(STUBLIB)
+	$(CC) -shared -fPIC -std=c11 -O2 -pthread -Wall -Wno-unused-parameter -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake \
+		-o $(STUBLIB)/libcuda.so $(CUDASTUB)/fake/libcuda.c -lm
+	$(CUDASTUB_ENV) $(GO) vet -tags cuda ./...
+	$(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace
+	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
+	TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/
+	@out=$$($(STUBLIB)/trace render scenes/examples/cornell-box.json -o $(STUBLIB)/never.png --gpus 1 -q 2>&1); rc=$$?; \
+	if [ $$rc -ne 2 ] || ! echo "$$out" | grep -q 'no CUDA device'; then \
+		echo "vet-cuda: trace --gpus 1 without devices: want exit 2 and 'no CUDA device', got $$rc: $$out"; exit 1; fi
+	@set -e; for s in scenes/examples/*.json; do \
+		n=$$(basename $$s .json); \
+		$(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.cpu.pfm --width 48 --height 40 --samples 4 --threads 2 -q; \
+		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.gpu.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 0 -q; \
+		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.mixed.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 2 --tile 8 -q; \
+		cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.gpu.pfm; cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.mixed.pfm; \
+	done; echo "vet-cuda: --gpus 1 on the stub driver: exit 2 without devices; with an emulated device, the gallery as the CPU renders it"

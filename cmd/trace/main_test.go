@@ -149,7 +149,7 @@ func TestBadInput(t *testing.T) {
 		{"malformed OBJ", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bad.obj", "material": "white"}`, 1), nil, "bad.obj:2:"},
 		{"huge width flag", okScene, []string{"--width", "100000"}, "width"},
 		{"zero samples flag", okScene, []string{"--samples", "0"}, "samples"},
-		{"gpus without CUDA", okScene, []string{"--gpus", "1"}, "no CUDA support"},
+		{"gpus without a CUDA device", okScene, []string{"--gpus", "1"}, "CUDA"}, // no CUDA support, or (cuda build) no device
 		{"bad depth", okScene, []string{"--depth", "12"}, "--depth"},
 		{"unknown flag", okScene, []string{"--colour"}, "unknown flag"},
 		{"output folder missing", okScene, []string{"-o", "/nonexistent-dir/out.png"}, "cannot write"},

@@ -47,7 +47,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVarP(&f.output, "output", "o", "", "output image `path` (.png, or .pfm for linear float)")
-	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles")
+	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles (0: the GPUs alone)")
 	fs.IntVar(&f.tile, "tile", scheduler.DefaultTileSize, "tile side in pixels")
 	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file)")
 	fs.IntVar(&f.width, "width", 0, "image width in pixels (overrides the scene file)")
@@ -70,16 +70,22 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("render: no output file: give -o OUT.png")
 	case f.gpus < 0:
 		return usagef("--gpus %d: must be 0 or more", f.gpus)
-	case f.gpus > 0:
-		return usagef("--gpus %d: this build of trace has no CUDA support (GPU rendering is not implemented yet); render on the CPU cores", f.gpus)
-	case f.threads < 1:
-		return usagef("--threads %d: must be at least 1", f.threads)
+	case f.threads < 0 || f.threads == 0 && f.gpus == 0:
+		return usagef("--threads %d: must be at least 1, or 0 with --gpus", f.threads)
 	case f.tile < 1 || f.tile > 4096:
 		return usagef("--tile %d: must be in [1, 4096]", f.tile)
 	case f.maxAttempts < 1:
 		return usagef("--max-attempts %d: must be at least 1", f.maxAttempts)
 	case f.depth != 8 && f.depth != 16:
 		return usagef("--depth %d: must be 8 or 16", f.depth)
+	}
+	workers, closeGPUs, err := gpuWorkers(f.gpus)
+	if err != nil {
+		return err
+	}
+	defer closeGPUs()
+	if f.threads > 0 {
+		workers = append([]scheduler.Worker{&scheduler.CPUWorker{N: f.threads}}, workers...)
 	}
 	path := fs.Arg(0)
 	desc, err := scenes.LoadWith(path, scenes.Options{AllowOutsideAssets: f.outside})
@@ -105,7 +111,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	res, err := scheduler.Render(ctx, scene, scheduler.Options{
 		TileSize:    f.tile,
 		MaxAttempts: f.maxAttempts,
-		Workers:     []scheduler.Worker{&scheduler.CPUWorker{N: f.threads}},
+		Workers:     workers,
 		Progress:    bar.update,
 	})
 	bar.finish()

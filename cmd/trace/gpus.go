@@ -1,0 +1,34 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/scheduler"
+)
+
+// gpuWorkers opens n CUDA devices (--gpus) and returns a scheduler worker
+// for each, and a function that closes the devices. A build without CUDA,
+// or a machine with fewer usable devices than asked for, is the user's
+// error (exit status 2); a device that fails to start is the render's.
+func gpuWorkers(n int) ([]scheduler.Worker, func(), error) {
+	devs, err := kernels.OpenDevices(n)
+	if err != nil {
+		err = fmt.Errorf("--gpus %d: %w", n, err)
+		if errors.Is(err, kernels.ErrNoCUDA) || errors.Is(err, kernels.ErrTooFewDevices) {
+			return nil, nil, usageError{err}
+		}
+		return nil, nil, err
+	}
+	workers := make([]scheduler.Worker, len(devs))
+	for i, d := range devs {
+		workers[i] = &scheduler.GPUWorker{Device: d}
+	}
+	closeAll := func() {
+		for _, d := range devs {
+			d.Close()
+		}
+	}
+	return workers, closeAll, nil
+}

@@ -1,0 +1,438 @@
+/*
+ * Stub CUDA driver library for the compile-only header beside it: lets the
+ * cuda-tagged build link and run on a machine without CUDA (CI). The real
+ * build links the toolkit's libcuda and never sees this file.
+ *
+ * By default the driver initialises and reports no devices. cuInit succeeds
+ * on purpose: gorgonia.org/cu calls it from a package init and exits the
+ * process when it fails, so a stub that failed there would let nothing
+ * run. With it, a cuda-tagged trace starts, renders on the CPU and answers
+ * --gpus with "no CUDA device", which CI checks.
+ *
+ * With TRACE_CUDASTUB_DEVICES=N in the environment it reports N emulated
+ * devices ("cudastub emulator", compute capability 9.0) that run the
+ * project's kernel: trace.cu compiled here as C11, as the emulator package
+ * compiles it. Device memory is host memory, copies are memcpy, streams
+ * are synchronous, a module is "loaded" when the PTX text defines the
+ * trace_pixels entry, and a launch runs the kernel over the grid on a few
+ * threads, reading each argument from its parameter slot as the driver
+ * does. That lets CI run the cuda build's own code (kernels/cuda.go: the
+ * device goroutine, the uploads, the header's addresses, the argument
+ * slots, the copies) and compare its frames with the CPU's. It proves
+ * nothing about a GPU, the PTX or the real driver: scripts/gpu-check.sh
+ * does that on a GPU machine.
+ *
+ * Every other function fails with CUDA_ERROR_NO_DEVICE.
+ *
+ * Built by the Makefile (vet-cuda) into a temporary shared libcuda.so with
+ * the include path of the Go code (../compat, then this folder) and
+ * -std=c11, which keeps the kernel's arithmetic free of fused
+ * multiply-adds.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The kernel, renamed so that it cannot clash with the emulator package's
+ * copy in the same program. */
+#define trace_pixels cudastub_trace_pixels
+#include "../../trace.cu"
+#undef trace_pixels
+
+#define NO_DEVICE CUDA_ERROR_NO_DEVICE
+
+/* Distinct non-null handles. */
+static char the_context, the_module, the_function, the_stream;
+static size_t stack_limit = 1024;
+
+static int device_count(void)
+{
+    const char* s = getenv("TRACE_CUDASTUB_DEVICES");
+    int n = s ? atoi(s) : 0;
+    return n < 0 ? 0 : n > 8 ? 8 : n;
+}
+
+CUresult cuInit(unsigned int Flags) { return CUDA_SUCCESS; }
+
+CUresult cuDriverGetVersion(int* driverVersion)
+{
+    *driverVersion = CUDA_VERSION;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int* count)
+{
+    *count = device_count();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice* device, int ordinal)
+{
+    if (ordinal < 0 || ordinal >= device_count()) {
+        return device_count() == 0 ? NO_DEVICE : CUDA_ERROR_INVALID_DEVICE;
+    }
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char* name, int len, CUdevice dev)
+{
+    if (len < 1) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    strncpy(name, "cudastub emulator", (size_t)len - 1);
+    name[len - 1] = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    switch (attrib) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 1; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
+    default: *pi = 0;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem(size_t* bytes, CUdevice dev)
+{
+    *bytes = (size_t)1 << 30;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev)
+{
+    *pctx = (CUcontext)(void*)&the_context;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext ctx) { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+
+CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit)
+{
+    *pvalue = limit == CU_LIMIT_STACK_SIZE ? stack_limit : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetLimit(CUlimit limit, size_t value)
+{
+    if (limit == CU_LIMIT_STACK_SIZE) {
+        stack_limit = value;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* A module loads when the image is PTX that defines the kernel's entry;
+ * otherwise the error log says so, as the JIT compiler's would. */
+CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options,
+                            void** optionValues)
+{
+    if (strstr((const char*)image, ".entry trace_pixels") == 0) {
+        char* log = 0;
+        size_t size = 0;
+        for (unsigned int i = 0; i < numOptions; i++) {
+            if (options[i] == CU_JIT_ERROR_LOG_BUFFER) {
+                log = (char*)optionValues[i];
+            } else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) {
+                size = (size_t)(uintptr_t)optionValues[i];
+            }
+        }
+        if (log && size > 0) {
+            strncpy(log, "cudastub: the image defines no .entry trace_pixels", size - 1);
+            log[size - 1] = 0;
+        }
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    *module = (CUmodule)(void*)&the_module;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule* module, const void* image) { return cuModuleLoadDataEx(module, image, 0, 0, 0); }
+CUresult cuModuleUnload(CUmodule hmod) { return CUDA_SUCCESS; }
+
+CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)
+{
+    if (strcmp(name, "trace_pixels") != 0) {
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    *hfunc = (CUfunction)(void*)&the_function;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+    *pi = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)
+{
+    *phStream = (CUstream)(void*)&the_stream;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream hStream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream hStream) { return CUDA_SUCCESS; }
+
+CUresult cuMemAlloc(CUdeviceptr* dptr, size_t bytesize)
+{
+    if (bytesize == 0) {
+        return CUDA_ERROR_INVALID_VALUE; /* as the driver answers */
+    }
+    void* p = malloc(bytesize);
+    if (!p) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *dptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr dptr)
+{
+    free((void*)(uintptr_t)dptr);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount)
+{
+    memcpy((void*)(uintptr_t)dstDevice, srcHost, ByteCount);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    memcpy(dstHost, (const void*)(uintptr_t)srcDevice, ByteCount);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)
+{
+    return cuMemcpyHtoD(dstDevice, srcHost, ByteCount);
+}
+
+CUresult cuMemcpyDtoHAsync(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return cuMemcpyDtoH(dstHost, srcDevice, ByteCount);
+}
+
+/* A launch of trace_pixels: the arguments as the driver reads them from
+ * the parameter slots (a .u64 reads 8 bytes, the .u32 npixels 4), then the
+ * grid's blocks shared out among a few threads, each running its blocks'
+ * threads one after another. */
+typedef struct {
+    const TraceScene* scene;
+    const unsigned int* pixels;
+    unsigned int npixels;
+    float* out;
+    unsigned long long *rays, *nonfinite;
+    unsigned int grid, block, first, step;
+} Launch;
+
+static void* run_blocks(void* arg)
+{
+    const Launch* l = (const Launch*)arg;
+    port_block_dim = l->block;
+    for (unsigned int b = l->first; b < l->grid; b += l->step) {
+        port_block_idx = b;
+        for (unsigned int t = 0; t < l->block; t++) {
+            port_thread_idx = t;
+            cudastub_trace_pixels(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
+        }
+    }
+    return 0;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)
+{
+    if (f != (CUfunction)(void*)&the_function || !kernelParams || extra) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (gridDimX == 0 || gridDimY != 1 || gridDimZ != 1 || blockDimX == 0 || blockDimX > 1024 || blockDimY != 1 ||
+        blockDimZ != 1) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    Launch base;
+    base.scene = (const TraceScene*)(uintptr_t) * (const unsigned long long*)kernelParams[0];
+    base.pixels = (const unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[1];
+    base.npixels = *(const unsigned int*)kernelParams[2];
+    base.out = (float*)(uintptr_t) * (const unsigned long long*)kernelParams[3];
+    base.rays = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[4];
+    base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[5];
+    base.grid = gridDimX;
+    base.block = blockDimX;
+
+    enum { MaxThreads = 16 };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned int n = cpus < 1 ? 1 : cpus > MaxThreads ? MaxThreads : (unsigned int)cpus;
+    if (n > gridDimX) {
+        n = gridDimX;
+    }
+    Launch parts[MaxThreads];
+    pthread_t threads[MaxThreads];
+    unsigned int started = 0;
+    for (unsigned int i = 0; i < n; i++) {
+        parts[i] = base;
+        parts[i].first = i;
+        parts[i].step = n;
+        if (i > 0 && pthread_create(&threads[i], 0, run_blocks, &parts[i]) == 0) {
+            started |= 1u << i;
+        } else if (i > 0) {
+            run_blocks(&parts[i]);
+        }
+    }
+    run_blocks(&parts[0]);
+    for (unsigned int i = 1; i < n; i++) {
+        if (started & (1u << i)) {
+            pthread_join(threads[i], 0);
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+/* The CUDA 12 symbols that ../compat/cuda.h maps the five CUDA 13 macros to. */
+CUresult cuCtxCreate(CUcontext* pctx, unsigned int flags, CUdevice dev) { return NO_DEVICE; }
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device) { return NO_DEVICE; }
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) { return NO_DEVICE; }
+CUresult cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to, size_t numDependencies) { return NO_DEVICE; }
+CUresult cuGraphGetEdges(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to, size_t* numEdges) { return NO_DEVICE; }
+
+/* Everything else gorgonia.org/cu wraps. */
+CUresult cuArray3DCreate(CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pAllocateArray) { return NO_DEVICE; }
+CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR* pArrayDescriptor, CUarray hArray) { return NO_DEVICE; }
+CUresult cuArrayCreate(CUarray* pHandle, const CUDA_ARRAY_DESCRIPTOR* pAllocateArray) { return NO_DEVICE; }
+CUresult cuArrayDestroy(CUarray hArray) { return NO_DEVICE; }
+CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray) { return NO_DEVICE; }
+CUresult cuCtxDestroy(CUcontext ctx) { return NO_DEVICE; }
+CUresult cuCtxDisablePeerAccess(CUcontext peerContext) { return NO_DEVICE; }
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) { return NO_DEVICE; }
+CUresult cuCtxGetCacheConfig(CUfunc_cache* pconfig) { return NO_DEVICE; }
+CUresult cuCtxGetCurrent(CUcontext* pctx) { return NO_DEVICE; }
+CUresult cuCtxGetDevice(CUdevice* device) { return NO_DEVICE; }
+CUresult cuCtxGetFlags(unsigned int* flags) { return NO_DEVICE; }
+CUresult cuCtxGetSharedMemConfig(CUsharedconfig* pConfig) { return NO_DEVICE; }
+CUresult cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) { return NO_DEVICE; }
+CUresult cuCtxPopCurrent(CUcontext* pctx) { return NO_DEVICE; }
+CUresult cuCtxPushCurrent(CUcontext ctx) { return NO_DEVICE; }
+CUresult cuCtxResetPersistingL2Cache(void) { return NO_DEVICE; }
+CUresult cuCtxSetCacheConfig(CUfunc_cache config) { return NO_DEVICE; }
+CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) { return NO_DEVICE; }
+CUresult cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev) { return NO_DEVICE; }
+CUresult cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice) { return NO_DEVICE; }
+CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) { return NO_DEVICE; }
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) { return NO_DEVICE; }
+CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return NO_DEVICE; }
+CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) { return NO_DEVICE; }
+CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuEventDestroy(CUevent hEvent) { return NO_DEVICE; }
+CUresult cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd) { return NO_DEVICE; }
+CUresult cuEventQuery(CUevent hEvent) { return NO_DEVICE; }
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) { return NO_DEVICE; }
+CUresult cuEventSynchronize(CUevent hEvent) { return NO_DEVICE; }
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) { return NO_DEVICE; }
+CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) { return NO_DEVICE; }
+CUresult cuGraphAddChildGraphNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUgraph childGraph) { return NO_DEVICE; }
+CUresult cuGraphAddEmptyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies) { return NO_DEVICE; }
+CUresult cuGraphAddHostNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS* nodeParams) { return NO_DEVICE; }
+CUresult cuGraphAddKernelNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS* nodeParams) { return NO_DEVICE; }
+CUresult cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_MEMCPY3D* copyParams, CUcontext ctx) { return NO_DEVICE; }
+CUresult cuGraphAddMemsetNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS* memsetParams, CUcontext ctx) { return NO_DEVICE; }
+CUresult cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) { return NO_DEVICE; }
+CUresult cuGraphCreate(CUgraph* phGraph, unsigned int flags) { return NO_DEVICE; }
+CUresult cuGraphDestroy(CUgraph hGraph) { return NO_DEVICE; }
+CUresult cuGraphDestroyNode(CUgraphNode hNode) { return NO_DEVICE; }
+CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) { return NO_DEVICE; }
+CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name, unsigned int numOptions, CUjit_option* options, void** optionValues) { return NO_DEVICE; }
+CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions, CUjit_option* options, void** optionValues) { return NO_DEVICE; }
+CUresult cuLinkComplete(CUlinkState state, void** cubinOut, size_t* sizeOut) { return NO_DEVICE; }
+CUresult cuLinkCreate(unsigned int numOptions, CUjit_option* options, void** optionValues, CUlinkState* stateOut) { return NO_DEVICE; }
+CUresult cuLinkDestroy(CUlinkState state) { return NO_DEVICE; }
+CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) { return NO_DEVICE; }
+CUresult cuMemAllocPitch(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes) { return NO_DEVICE; }
+CUresult cuMemFreeHost(void* p) { return NO_DEVICE; }
+CUresult cuMemGetAddressRange(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) { return NO_DEVICE; }
+CUresult cuMemGetInfo(size_t* free, size_t* total) { return NO_DEVICE; }
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D* pCopy) { return NO_DEVICE; }
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D* pCopy, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D* pCopy) { return NO_DEVICE; }
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D* pCopy) { return NO_DEVICE; }
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D* pCopy, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy) { return NO_DEVICE; }
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyAtoH(void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyAtoHAsync(void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount) { return NO_DEVICE; }
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N) { return NO_DEVICE; }
+CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height) { return NO_DEVICE; }
+CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height) { return NO_DEVICE; }
+CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) { return NO_DEVICE; }
+CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N) { return NO_DEVICE; }
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) { return NO_DEVICE; }
+CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N) { return NO_DEVICE; }
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) { return NO_DEVICE; }
+CUresult cuModuleGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name) { return NO_DEVICE; }
+CUresult cuModuleGetSurfRef(CUsurfref* pSurfRef, CUmodule hmod, const char* name) { return NO_DEVICE; }
+CUresult cuModuleGetTexRef(CUtexref* pTexRef, CUmodule hmod, const char* name) { return NO_DEVICE; }
+CUresult cuModuleLoad(CUmodule* module, const char* fname) { return NO_DEVICE; }
+CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin) { return NO_DEVICE; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize) { return NO_DEVICE; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags) { return NO_DEVICE; }
+CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) { return NO_DEVICE; }
+CUresult cuPointerSetAttribute(const void* value, CUpointer_attribute attribute, CUdeviceptr ptr) { return NO_DEVICE; }
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags) { return NO_DEVICE; }
+CUresult cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority) { return NO_DEVICE; }
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) { return NO_DEVICE; }
+CUresult cuStreamGetPriority(CUstream hStream, int* priority) { return NO_DEVICE; }
+CUresult cuStreamQuery(CUstream hStream) { return NO_DEVICE; }
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags) { return NO_DEVICE; }
+CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags) { return NO_DEVICE; }
+CUresult cuSurfRefGetArray(CUarray* phArray, CUsurfref hSurfRef) { return NO_DEVICE; }
+CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuTexRefGetAddress(CUdeviceptr* pdptr, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetAddressMode(CUaddress_mode* pam, CUtexref hTexRef, int dim) { return NO_DEVICE; }
+CUresult cuTexRefGetArray(CUarray* phArray, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetBorderColor(float* pBorderColor, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetFilterMode(CUfilter_mode* pfm, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetFlags(unsigned int* pFlags, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetFormat(CUarray_format* pFormat, int* pNumChannels, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefGetMaxAnisotropy(int* pmaxAniso, CUtexref hTexRef) { return NO_DEVICE; }
+CUresult cuTexRefSetAddress(size_t* ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes) { return NO_DEVICE; }
+CUresult cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr, size_t Pitch) { return NO_DEVICE; }
+CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) { return NO_DEVICE; }
+CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float* pBorderColor) { return NO_DEVICE; }
+CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) { return NO_DEVICE; }
+CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) { return NO_DEVICE; }
+CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents) { return NO_DEVICE; }
+CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) { return NO_DEVICE; }
+CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) { return NO_DEVICE; }
+CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) { return NO_DEVICE; }
+CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp) { return NO_DEVICE; }

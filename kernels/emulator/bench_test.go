@@ -1,0 +1,49 @@
+package emulator
+
+import (
+	"context"
+	"image"
+	"testing"
+
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/tracer"
+)
+
+// BenchmarkEmulatorCornellBox renders the Cornell box at 64×64, 4 samples,
+// with the kernel on the emulator, on every core, and reports rays/s (the
+// Go tracer's figure is trace bench's).
+func BenchmarkEmulatorCornellBox(b *testing.B) {
+	d, err := scenes.Load("../../scenes/examples/cornell-box.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.Settings.Width, d.Settings.Height, d.Settings.Samples = 64, 64, 4
+	s, err := tracer.Compile(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := kernels.Pack(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := New()
+	defer dev.Close()
+	ctx := context.Background()
+	if err := dev.Upload(ctx, p); err != nil {
+		b.Fatal(err)
+	}
+	pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 64, 64))
+	out, rays, bad := make([]float32, 3*64*64), make([]uint64, 64*64), make([]uint64, 64*64)
+	var total uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := dev.TracePixels(ctx, pixels, out, rays, bad); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rays {
+			total += r
+		}
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "rays/s")
+}

@@ -1,0 +1,87 @@
+package emulator
+
+/*
+#include "emulator.h"
+*/
+import "C"
+
+import "unsafe"
+
+// The functions here expose parts of the compiled kernel to tests.
+
+// Field is one row of the kernel's layout table: the offset and size in
+// bytes of a field of one of its C structs, or with Field "", the struct's
+// size.
+type Field struct {
+	Type, Field  string
+	Kind         string // the field's type: "float32", "[3]float32", "[]uint32", ...
+	Offset, Size uintptr
+}
+
+// Layout returns the kernel's struct layouts as the C compiler laid them
+// out, for comparison with the Go structs.
+func Layout() []Field {
+	var fs []Field
+	for i := 0; ; i++ {
+		f := C.emu_layout(C.int(i))
+		if f == nil {
+			return fs
+		}
+		fs = append(fs, Field{C.GoString(f._type), C.GoString(f.field), C.GoString(f.kind), uintptr(f.offset), uintptr(f.size)})
+	}
+}
+
+// Constants returns the kernel's named constants (scene.h's enumeration):
+// kinds, flags and limits, which must equal the Go constants of the same
+// names.
+func Constants() map[string]int64 {
+	m := map[string]int64{}
+	for i := 0; ; i++ {
+		c := C.emu_const(C.int(i))
+		if c == nil {
+			return m
+		}
+		m[C.GoString(c.name)] = int64(c.value)
+	}
+}
+
+// Func selects one of the kernel's fmath functions.
+type Func int
+
+// The kernel's fmath functions, twins of package tracer/fmath's.
+const (
+	Sqrt  Func = iota // fmath.Sqrt(a)
+	Sin               // fmath.Sin(a)
+	Cos               // fmath.Cos(a)
+	Tan               // fmath.Tan(a)
+	Exp               // fmath.Exp(a)
+	Log               // fmath.Log(a)
+	Pow               // fmath.Pow(a, b)
+	Atan2             // fmath.Atan2(a, b)
+	Acos              // fmath.Acos(a)
+)
+
+// Fmath returns the kernel's f(a[i], b[i]) for every i; b is ignored by
+// functions of one argument and must be as long as a.
+func Fmath(f Func, a, b []float32) []float32 {
+	out := make([]float32, len(a))
+	if len(a) == 0 {
+		return out
+	}
+	if len(b) < len(a) {
+		panic("emulator.Fmath: b shorter than a")
+	}
+	C.emu_fmath(C.int(f), (*C.float)(unsafe.Pointer(&a[0])), (*C.float)(unsafe.Pointer(&b[0])),
+		(*C.float)(unsafe.Pointer(&out[0])), C.int(len(a)))
+	return out
+}
+
+// Sampler returns the first n numbers that the kernel's sampler of pixel
+// sample (seed, x, y, s) draws.
+func Sampler(seed uint64, x, y, s uint32, n int) []float32 {
+	out := make([]float32, n)
+	if n > 0 {
+		C.emu_sampler(C.ulonglong(seed), C.uint(x), C.uint(y), C.uint(s), (*C.float)(unsafe.Pointer(&out[0])), C.int(n))
+	}
+	return out
+}

@@ -1,0 +1,233 @@
+/*
+ * intersect.h: the nearest hit and the shadow test over the planes and the
+ * BVH; a port of tracer/intersect.go. The traversal visits nodes in the
+ * same order as the Go (nearer child first, ties to the first child), with
+ * the same fixed stack, so it finds the same hit among equal ones.
+ */
+#ifndef TRACE_INTERSECT_H
+#define TRACE_INTERSECT_H
+
+#include "shape.h"
+
+/* Hit is tracer.Hit. */
+typedef struct {
+    float T;
+    u32 Kind;
+    u32 Index;
+    float B1, B2;
+} Hit;
+
+DEVFN Hit hit(float t, u32 kind, u32 index, float b1, float b2) {
+    Hit h;
+    h.T = t;
+    h.Kind = kind;
+    h.Index = index;
+    h.B1 = b1;
+    h.B2 = b2;
+    return h;
+}
+
+/* RayBox is tracer's rayBox: a ray prepared for slab tests. */
+typedef struct {
+    vec3 o;
+    vec3 inv;
+} RayBox;
+
+DEVFN RayBox new_ray_box(const Ray* r) {
+    RayBox rb;
+    rb.o = r->Origin;
+    rb.inv.x = port_fmaxf(port_fminf(1.0f / r->Dir.x, TR_MAX_INV_DIR), -TR_MAX_INV_DIR);
+    rb.inv.y = port_fmaxf(port_fminf(1.0f / r->Dir.y, TR_MAX_INV_DIR), -TR_MAX_INV_DIR);
+    rb.inv.z = port_fmaxf(port_fminf(1.0f / r->Dir.z, TR_MAX_INV_DIR), -TR_MAX_INV_DIR);
+    return rb;
+}
+
+/* enter_pair: rayBox.enterPair, the slab test of both children of an
+ * interior node, the pair p[0], p[1].
+ *
+ * It and new_ray_box take minima and maxima with port_fminf/port_fmaxf
+ * (one instruction each on the GPU, where this is the hottest loop)
+ * instead of Go's min and max, and the traversal finds the same hit:
+ *   - While no slab value is NaN the two kinds of min and max differ only
+ *     in the sign of a zero result, and ta, tb, ta1 and tb1 are only
+ *     compared (<=, <), where −0 equals +0: same booleans, same order,
+ *     same stack.
+ *   - A slab value (bound − o)·inv is NaN only when the ray's origin or
+ *     direction is not finite: inv is then NaN, or o infinite. (A
+ *     direction is never infinite, being normalised or the mirror image
+ *     of a unit vector; for a finite one inv is finite and not zero.)
+ *     Go's traversal then skips boxes this one may enter; but such a ray
+ *     hits no primitive: every test in shape.h then compares a NaN or
+ *     infinite parameter, which its range checks reject. Both find no
+ *     hit in the BVH and no occluder: only the work differs, never the
+ *     result or the ray count. TestNonFiniteParity traces NaN rays. */
+DEVFN void enter_pair(const RayBox* rb, const BVHNode* p, float tMax, float* ta, float* tb, int* hitA, int* hitB) {
+    const BVHNode* a = &p[0];
+    const BVHNode* b = &p[1];
+    float ax0 = (a->Min.x - rb->o.x) * rb->inv.x;
+    float ax1 = (a->Max.x - rb->o.x) * rb->inv.x;
+    float bx0 = (b->Min.x - rb->o.x) * rb->inv.x;
+    float bx1 = (b->Max.x - rb->o.x) * rb->inv.x;
+    float ay0 = (a->Min.y - rb->o.y) * rb->inv.y;
+    float ay1 = (a->Max.y - rb->o.y) * rb->inv.y;
+    float by0 = (b->Min.y - rb->o.y) * rb->inv.y;
+    float by1 = (b->Max.y - rb->o.y) * rb->inv.y;
+    float az0 = (a->Min.z - rb->o.z) * rb->inv.z;
+    float az1 = (a->Max.z - rb->o.z) * rb->inv.z;
+    float bz0 = (b->Min.z - rb->o.z) * rb->inv.z;
+    float bz1 = (b->Max.z - rb->o.z) * rb->inv.z;
+    *ta = port_fmaxf(port_fmaxf(port_fmaxf(port_fminf(ax0, ax1), port_fminf(ay0, ay1)), port_fminf(az0, az1)), 0.0f);
+    float ta1 = port_fminf(port_fminf(port_fminf(port_fmaxf(ax0, ax1), port_fmaxf(ay0, ay1)), port_fmaxf(az0, az1)), tMax);
+    *tb = port_fmaxf(port_fmaxf(port_fmaxf(port_fminf(bx0, bx1), port_fminf(by0, by1)), port_fminf(bz0, bz1)), 0.0f);
+    float tb1 = port_fminf(port_fminf(port_fminf(port_fmaxf(bx0, bx1), port_fmaxf(by0, by1)), port_fmaxf(bz0, bz1)), tMax);
+    *hitA = *ta <= ta1;
+    *hitB = *tb <= tb1;
+}
+
+/* scene_intersect: Scene.Intersect, the nearest hit along r within
+ * (0, r.TMax); Kind HitNone when there is none. */
+DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
+    Hit h = hit(r.TMax, HitNone, 0, 0.0f, 0.0f);
+    for (u32 i = s->FirstPlane; i < s->NumShapes; i++) {
+        float t, b1, b2;
+        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+            r.TMax = t;
+            h = hit(t, HitShape, i, b1, b2);
+        }
+    }
+    const BVHNode* nodes = s->Nodes;
+    if (s->NumNodes == 0) {
+        return h;
+    }
+    RayBox rb = new_ray_box(&r);
+    u32 stackNode[BVHStackSize];
+    float stackT[BVHStackSize];
+    int sp = 0;
+    u32 node = 0;
+    for (;;) {
+        const BVHNode* n = &nodes[node];
+        if (n->Count == 0) {
+            u32 a = n->Index, b = n->Index + 1;
+            float ta, tb;
+            int hitA, hitB;
+            enter_pair(&rb, &nodes[a], r.TMax, &ta, &tb, &hitA, &hitB);
+            if (hitA && hitB) {
+                if (tb < ta) {
+                    u32 ti = a;
+                    a = b;
+                    b = ti;
+                    float tt = ta;
+                    ta = tb;
+                    tb = tt;
+                }
+                stackNode[sp] = b;
+                stackT[sp] = tb;
+                sp++;
+                node = a;
+                continue;
+            }
+            if (hitA) {
+                node = a;
+                continue;
+            }
+            if (hitB) {
+                node = b;
+                continue;
+            }
+        } else if (n->Info == LeafTriangles) {
+            u32 end = n->Index + (u32)n->Count;
+            for (u32 i = n->Index; i < end; i++) {
+                float t, b1, b2;
+                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2)) {
+                    r.TMax = t;
+                    h = hit(t, HitTriangle, i, b1, b2);
+                }
+            }
+        } else {
+            u32 end = n->Index + (u32)n->Count;
+            for (u32 i = n->Index; i < end; i++) {
+                float t, b1, b2;
+                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+                    r.TMax = t;
+                    h = hit(t, HitShape, i, b1, b2);
+                }
+            }
+        }
+        /* Pop the next subtree that may still hold a nearer hit. */
+        for (;;) {
+            if (sp == 0) {
+                return h;
+            }
+            sp--;
+            if (stackT[sp] <= r.TMax) {
+                node = stackNode[sp];
+                break;
+            }
+        }
+    }
+}
+
+/* scene_occluded: Scene.Occluded, whether anything lies along r within
+ * (0, r.TMax). */
+DEVFN int scene_occluded(const TraceScene* s, Ray r) {
+    for (u32 i = s->FirstPlane; i < s->NumShapes; i++) {
+        float t, b1, b2;
+        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+            return 1;
+        }
+    }
+    const BVHNode* nodes = s->Nodes;
+    if (s->NumNodes == 0) {
+        return 0;
+    }
+    RayBox rb = new_ray_box(&r);
+    u32 stack[BVHStackSize];
+    int sp = 0;
+    u32 node = 0;
+    for (;;) {
+        const BVHNode* n = &nodes[node];
+        if (n->Count == 0) {
+            u32 a = n->Index, b = n->Index + 1;
+            float ta, tb;
+            int hitA, hitB;
+            enter_pair(&rb, &nodes[a], r.TMax, &ta, &tb, &hitA, &hitB);
+            if (hitA && hitB) {
+                stack[sp] = b;
+                sp++;
+                node = a;
+                continue;
+            }
+            if (hitA) {
+                node = a;
+                continue;
+            }
+            if (hitB) {
+                node = b;
+                continue;
+            }
+        } else if (n->Info == LeafTriangles) {
+            u32 end = n->Index + (u32)n->Count;
+            for (u32 i = n->Index; i < end; i++) {
+                float t, b1, b2;
+                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2)) {
+                    return 1;
+                }
+            }
+        } else {
+            u32 end = n->Index + (u32)n->Count;
+            for (u32 i = n->Index; i < end; i++) {
+                float t, b1, b2;
+                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+                    return 1;
+                }
+            }
+        }
+        if (sp == 0) {
+            return 0;
+        }
+        sp--;
+        node = stack[sp];
+    }
+}
+
+#endif /* TRACE_INTERSECT_H */

@@ -1,0 +1,296 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// TraceScene is the scene header the kernel reads (struct TraceScene in
+// scene.h, the same layout): the settings and camera it needs, and a
+// device address and a length per array. A Device fills in the addresses
+// of its own copy; Pack leaves them zero.
+type TraceScene struct {
+	// Device addresses of the arrays (host addresses in the emulator);
+	// zero for an empty array.
+	Nodes, Triangles, TriangleAttrs, Vertices, Shapes, Materials, Textures, Texels, Lights, Emitters uint64
+
+	Seed uint64 // tracer.Settings.Seed
+
+	// Lengths of the arrays in elements (NumTriangles also of
+	// TriangleAttrs). Shapes[FirstPlane:] are the planes.
+	NumNodes, NumTriangles, NumVertices, NumShapes, FirstPlane   uint32
+	NumMaterials, NumTextures, NumTexels, NumLights, NumEmitters uint32
+
+	Samples    uint32 // samples per pixel
+	MaxDepth   uint32 // tracer.Settings.MaxDepth
+	Integrator uint32 // a tracer.Integrator
+
+	Camera     tracer.Camera
+	Background tracer.Background
+}
+
+// Bytes returns the header's memory, to be copied to the device as it is.
+func (h *TraceScene) Bytes() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(h)), unsafe.Sizeof(*h))
+}
+
+// Addrs returns pointers to the address fields, in the order of
+// Packed.Arrays.
+func (h *TraceScene) Addrs() []*uint64 {
+	return []*uint64{&h.Nodes, &h.Triangles, &h.TriangleAttrs, &h.Vertices, &h.Shapes,
+		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters}
+}
+
+// Packed is a compiled scene as the kernel reads it: the header and the
+// scene's arrays, which alias the tracer.Scene's (nothing is copied; the
+// scene must not change while a device renders it).
+type Packed struct {
+	Scene         TraceScene
+	Nodes         []tracer.BVHNode
+	Triangles     []tracer.Triangle
+	TriangleAttrs []tracer.TriangleAttr
+	Vertices      []tracer.Vertex
+	Shapes        []tracer.Shape
+	Materials     []tracer.Material
+	Textures      []tracer.Texture
+	Texels        []float32
+	Lights        []tracer.PointLight
+	Emitters      []tracer.Emitter
+}
+
+// Array is one of a packed scene's arrays, as the bytes to upload.
+type Array struct {
+	Name  string // the tracer.Scene field
+	Bytes []byte // the array's memory; aliases the scene: do not modify
+}
+
+// Arrays returns the scene's arrays in the order of TraceScene.Addrs: a
+// Device copies each to its memory and stores the address in its copy of
+// the header.
+func (p *Packed) Arrays() []Array {
+	return []Array{
+		{"Nodes", bytesOf(p.Nodes)},
+		{"Triangles", bytesOf(p.Triangles)},
+		{"TriangleAttrs", bytesOf(p.TriangleAttrs)},
+		{"Vertices", bytesOf(p.Vertices)},
+		{"Shapes", bytesOf(p.Shapes)},
+		{"Materials", bytesOf(p.Materials)},
+		{"Textures", bytesOf(p.Textures)},
+		{"Texels", bytesOf(p.Texels)},
+		{"Lights", bytesOf(p.Lights)},
+		{"Emitters", bytesOf(p.Emitters)},
+	}
+}
+
+// Bytes returns the memory the packed arrays take.
+func (p *Packed) Bytes() int {
+	n := int(unsafe.Sizeof(p.Scene))
+	for _, a := range p.Arrays() {
+		n += len(a.Bytes)
+	}
+	return n
+}
+
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}
+
+// Limits of the kernel, beside tracer's own.
+const (
+	// MaxDepth is the deepest path the kernel traces: its Whitted stack
+	// has MaxDepth+1 slots (scene.h).
+	MaxDepth = 64
+	// BVHStackSize is the depth of the kernel's BVH traversal stack
+	// (scene.h); a deeper tree is refused.
+	BVHStackSize = 64
+)
+
+// ErrUnsupported is wrapped by Pack's errors for a scene that the kernel
+// cannot render exactly as the CPU tracer does.
+var ErrUnsupported = errors.New("not supported by the GPU kernel")
+
+// Pack returns the scene as the kernel reads it, or an error wrapping
+// ErrUnsupported that names what the kernel cannot do: a scene is refused,
+// never drawn differently from the CPU. Today the kernel renders every
+// scene tracer.Compile builds; the checks here guard against a scene
+// feature added to the tracer and not yet to the kernel (an enum value it
+// does not know, a flag it ignores), and against arrays too large for its
+// 32-bit indices. Pack copies nothing; the checks read every array once.
+func Pack(s *tracer.Scene) (*Packed, error) {
+	p := &Packed{
+		Nodes: s.Nodes, Triangles: s.Triangles, TriangleAttrs: s.TriangleAttrs, Vertices: s.Vertices,
+		Shapes: s.Shapes, Materials: s.Materials, Textures: s.Textures, Texels: s.Texels,
+		Lights: s.Lights, Emitters: s.Emitters,
+	}
+	if err := check(s); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	st := s.Settings
+	p.Scene = TraceScene{
+		Seed:     st.Seed,
+		NumNodes: uint32(len(s.Nodes)), NumTriangles: uint32(len(s.Triangles)), NumVertices: uint32(len(s.Vertices)),
+		NumShapes: uint32(len(s.Shapes)), FirstPlane: uint32(s.FirstPlane),
+		NumMaterials: uint32(len(s.Materials)), NumTextures: uint32(len(s.Textures)), NumTexels: uint32(len(s.Texels)),
+		NumLights: uint32(len(s.Lights)), NumEmitters: uint32(len(s.Emitters)),
+		Samples: uint32(st.Samples), MaxDepth: uint32(st.MaxDepth), Integrator: uint32(st.Integrator),
+		Camera: s.Camera, Background: s.Background,
+	}
+	return p, nil
+}
+
+// check returns what in s the kernel cannot render, or nil.
+func check(s *tracer.Scene) error {
+	st := s.Settings
+	switch {
+	case st.Integrator != tracer.IntegratorPath && st.Integrator != tracer.IntegratorWhitted:
+		return fmt.Errorf("integrator %d", st.Integrator)
+	case st.Samples < 1 || st.Samples > tracer.MaxSamples:
+		return fmt.Errorf("%d samples per pixel", st.Samples)
+	case st.MaxDepth < 0 || st.MaxDepth > MaxDepth:
+		return fmt.Errorf("max depth %d (at most %d)", st.MaxDepth, MaxDepth)
+	case st.Width < 1 || st.Height < 1 || st.Width > tracer.MaxImageSide || st.Height > tracer.MaxImageSide:
+		return fmt.Errorf("image size %d×%d", st.Width, st.Height)
+	case s.Camera.Width != uint32(st.Width) || s.Camera.Height != uint32(st.Height):
+		return fmt.Errorf("camera compiled for %d×%d, image %d×%d", s.Camera.Width, s.Camera.Height, st.Width, st.Height)
+	}
+	for _, a := range []struct {
+		name string
+		n    int
+	}{
+		{"nodes", len(s.Nodes)}, {"triangles", len(s.Triangles)}, {"vertices", len(s.Vertices)},
+		{"shapes", len(s.Shapes)}, {"materials", len(s.Materials)}, {"textures", len(s.Textures)},
+		{"texels", len(s.Texels)}, {"lights", len(s.Lights)}, {"emitters", len(s.Emitters)},
+	} {
+		if uint64(a.n) > math.MaxUint32 {
+			return fmt.Errorf("%d %s (at most 2³²−1)", a.n, a.name)
+		}
+	}
+	if len(s.TriangleAttrs) != len(s.Triangles) {
+		return fmt.Errorf("%d triangle attributes for %d triangles", len(s.TriangleAttrs), len(s.Triangles))
+	}
+	if s.FirstPlane < 0 || s.FirstPlane > len(s.Shapes) {
+		return fmt.Errorf("first plane %d of %d shapes", s.FirstPlane, len(s.Shapes))
+	}
+	nm := len(s.Materials)
+	for i, m := range s.Materials {
+		if m.Kind > tracer.MaterialPhong {
+			return fmt.Errorf("materials[%d]: kind %d", i, m.Kind)
+		}
+		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
+			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
+		}
+	}
+	for i, t := range s.Textures {
+		switch t.Kind {
+		case tracer.TextureChecker:
+		case tracer.TextureImage:
+			texels := 3 * uint64(t.Width) * uint64(t.Height)
+			if t.Width < 1 || t.Height < 1 || uint64(t.Offset)+texels > uint64(len(s.Texels)) || uint64(t.Offset)+texels > math.MaxInt32 {
+				return fmt.Errorf("textures[%d]: image %d×%d at texel %d of %d", i, t.Width, t.Height, t.Offset, len(s.Texels))
+			}
+		default:
+			return fmt.Errorf("textures[%d]: kind %d", i, t.Kind)
+		}
+	}
+	switch b := s.Background; b.Kind {
+	case tracer.BackgroundColor, tracer.BackgroundGradient:
+	case tracer.BackgroundImage:
+		if b.Texture < 0 || int(b.Texture) >= len(s.Textures) || s.Textures[b.Texture].Kind != tracer.TextureImage {
+			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
+		}
+	default:
+		return fmt.Errorf("background: kind %d", b.Kind)
+	}
+	for i, l := range s.Lights {
+		if l.Falloff != tracer.FalloffInverseSquare && l.Falloff != tracer.FalloffNone {
+			return fmt.Errorf("lights[%d]: falloff %d", i, l.Falloff)
+		}
+	}
+	for i, sh := range s.Shapes {
+		if i < s.FirstPlane {
+			if sh.Kind != tracer.ShapeSphere && sh.Kind != tracer.ShapeQuad {
+				return fmt.Errorf("shapes[%d]: kind %d among the bounded shapes", i, sh.Kind)
+			}
+		} else if sh.Kind != tracer.ShapePlane {
+			return fmt.Errorf("shapes[%d]: kind %d among the planes", i, sh.Kind)
+		}
+		if int(sh.Material) >= nm {
+			return fmt.Errorf("shapes[%d]: material %d of %d", i, sh.Material, nm)
+		}
+	}
+	for i, a := range s.TriangleAttrs {
+		if int(a.Material) >= nm {
+			return fmt.Errorf("triangles[%d]: material %d of %d", i, a.Material, nm)
+		}
+		if a.Flags&^(tracer.TriangleSmooth|tracer.TriangleUV) != 0 {
+			return fmt.Errorf("triangles[%d]: flags %#x", i, a.Flags)
+		}
+		if a.Flags != 0 {
+			for _, v := range a.V {
+				if int(v) >= len(s.Vertices) {
+					return fmt.Errorf("triangles[%d]: vertex %d of %d", i, v, len(s.Vertices))
+				}
+			}
+		}
+	}
+	for i, e := range s.Emitters {
+		switch {
+		case e.Kind == tracer.HitTriangle && int(e.Index) < len(s.Triangles):
+		case e.Kind == tracer.HitShape && int(e.Index) < s.FirstPlane:
+		default:
+			return fmt.Errorf("emitters[%d]: kind %d index %d", i, e.Kind, e.Index)
+		}
+	}
+	return checkBVH(s)
+}
+
+// checkBVH checks that every node's children and primitives are in range,
+// every leaf holds one known kind, and the tree fits the kernel's stack.
+func checkBVH(s *tracer.Scene) error {
+	nodes := s.Nodes
+	if len(nodes) == 0 {
+		return nil
+	}
+	type item struct {
+		node  uint32
+		depth int
+	}
+	stack := []item{{0, 1}}
+	visited := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if visited++; visited > len(nodes) {
+			return errors.New("BVH: not a tree")
+		}
+		n := &nodes[it.node]
+		if n.Count == 0 {
+			// The traversal pushes at most one entry per level below the
+			// root, so a depth of BVHStackSize+1 levels still fits.
+			if it.depth > BVHStackSize {
+				return fmt.Errorf("BVH deeper than the kernel's stack of %d", BVHStackSize)
+			}
+			if n.Index%2 != 0 || uint64(n.Index)+1 >= uint64(len(nodes)) || n.Index == 0 {
+				return fmt.Errorf("BVH node %d: children at %d of %d nodes", it.node, n.Index, len(nodes))
+			}
+			stack = append(stack, item{n.Index, it.depth + 1}, item{n.Index + 1, it.depth + 1})
+			continue
+		}
+		end := uint64(n.Index) + uint64(n.Count)
+		switch {
+		case n.Info == tracer.LeafTriangles && end <= uint64(len(s.Triangles)):
+		case n.Info == tracer.LeafShapes && end <= uint64(s.FirstPlane):
+		default:
+			return fmt.Errorf("BVH node %d: leaf kind %d, primitives %d–%d", it.node, n.Info, n.Index, end)
+		}
+	}
+	return nil
+}

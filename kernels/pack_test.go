@@ -1,0 +1,150 @@
+package kernels
+
+import (
+	"errors"
+	"image"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+)
+
+// testScene compiles a small scene with a triangle, a sphere, a quad, a
+// plane, an emissive shape, a light and both kinds of texture.
+func testScene(t *testing.T) *tracer.Scene {
+	t.Helper()
+	d := &tracer.SceneDesc{
+		Settings: tracer.Settings{Width: 8, Height: 6, Samples: 2, MaxDepth: 4},
+		Camera:   tracer.CameraDesc{Position: mgl32.Vec3{0, 1, -4}, LookAt: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 40},
+		Images:   []tracer.Image{{Width: 2, Height: 1, Pix: []float32{1, 0, 0, 0, 1, 0}}},
+		Textures: []tracer.Texture{{Kind: tracer.TextureChecker, Scale: 2}, {Kind: tracer.TextureImage, Image: 0}},
+		Materials: []tracer.Material{{Kind: tracer.MaterialDiffuse, Texture: 0},
+			{Kind: tracer.MaterialEmissive, Texture: 1, Intensity: 2}},
+		Lights:    []tracer.PointLight{{Position: mgl32.Vec3{0, 4, 0}, Color: mgl32.Vec3{1, 1, 1}, Intensity: 3}},
+		Spheres:   []tracer.SphereDesc{{Center: mgl32.Vec3{0, 0.5, 0}, Radius: 0.5}},
+		Quads:     []tracer.QuadDesc{{Corner: mgl32.Vec3{-1, 3, -1}, Edge1: mgl32.Vec3{2, 0, 0}, Edge2: mgl32.Vec3{0, 0, 2}, Material: 1}},
+		Planes:    []tracer.PlaneDesc{{Normal: mgl32.Vec3{0, 1, 0}}},
+		Triangles: []tracer.TriangleDesc{{Vertices: [3]mgl32.Vec3{{1, 0, 0}, {2, 0, 0}, {1, 1, 0}}, HasUV: true}},
+	}
+	s, err := tracer.Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestPack(t *testing.T) {
+	s := testScene(t)
+	p, err := Pack(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Scene
+	if h.NumShapes != 3 || h.FirstPlane != 2 || h.NumTriangles != 1 || h.NumEmitters != 1 || h.NumTexels != 6 ||
+		h.Samples != 2 || h.MaxDepth != 4 || h.Camera != s.Camera || h.Background != s.Background {
+		t.Errorf("header %+v does not describe the scene", h)
+	}
+	arrays := p.Arrays()
+	if len(arrays) != len(h.Addrs()) {
+		t.Fatalf("%d arrays, %d address fields", len(arrays), len(h.Addrs()))
+	}
+	for _, a := range arrays {
+		f, ok := reflect.TypeOf(*s).FieldByName(a.Name)
+		if !ok {
+			t.Errorf("array %s is no field of tracer.Scene", a.Name)
+			continue
+		}
+		v := reflect.ValueOf(*s).FieldByIndex(f.Index)
+		if n := v.Len() * int(f.Type.Elem().Size()); n != len(a.Bytes) {
+			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
+		}
+	}
+	if len(h.Bytes()) != 264 {
+		t.Errorf("header is %d bytes, want 264 (scene.h)", len(h.Bytes()))
+	}
+}
+
+// TestPackKnowsTheScene lists the fields of tracer.Scene and
+// tracer.Settings that Pack hands to the kernel or knowingly leaves out.
+// A field added to either fails here until Pack (and the kernel) handle
+// it or refuse scenes that use it.
+func TestPackKnowsTheScene(t *testing.T) {
+	for _, c := range []struct {
+		v     any
+		known []string
+	}{
+		{tracer.Scene{}, []string{"Settings", "Camera", "Background", "Nodes", "Triangles", "TriangleAttrs",
+			"Vertices", "Shapes", "FirstPlane", "Materials", "Textures", "Texels", "Lights", "Emitters",
+			"Film",         // applied on the host, after rendering
+			"BVHBuildTime", // a statistic
+		}},
+		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
+	} {
+		rt := reflect.TypeOf(c.v)
+		for i := 0; i < rt.NumField(); i++ {
+			if !slices.Contains(c.known, rt.Field(i).Name) {
+				t.Errorf("%s.%s is new: teach kernels.Pack and the kernel about it", rt, rt.Field(i).Name)
+			}
+		}
+	}
+}
+
+// TestPackRefuses: what the kernel does not know is refused, never drawn
+// differently.
+func TestPackRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(s *tracer.Scene)
+	}{
+		{"integrator", func(s *tracer.Scene) { s.Settings.Integrator = 2 }},
+		{"depth", func(s *tracer.Scene) { s.Settings.MaxDepth = MaxDepth + 1 }},
+		{"samples", func(s *tracer.Scene) { s.Settings.Samples = 0 }},
+		{"camera size", func(s *tracer.Scene) { s.Settings.Width = 9 }},
+		{"material kind", func(s *tracer.Scene) { s.Materials[0].Kind = tracer.MaterialPhong + 1 }},
+		{"material texture", func(s *tracer.Scene) { s.Materials[0].Texture = 2 }},
+		{"texture kind", func(s *tracer.Scene) { s.Textures[0].Kind = tracer.TextureImage + 1 }},
+		{"image size", func(s *tracer.Scene) { s.Textures[1].Width = 3 }},
+		{"background kind", func(s *tracer.Scene) { s.Background.Kind = tracer.BackgroundImage + 1 }},
+		{"background image", func(s *tracer.Scene) { s.Background = tracer.Background{Kind: tracer.BackgroundImage} }},
+		{"falloff", func(s *tracer.Scene) { s.Lights[0].Falloff = tracer.FalloffNone + 1 }},
+		{"shape kind", func(s *tracer.Scene) { s.Shapes[0].Kind = tracer.ShapePlane }},
+		{"plane kind", func(s *tracer.Scene) { s.Shapes[2].Kind = tracer.ShapeSphere }},
+		{"shape material", func(s *tracer.Scene) { s.Shapes[0].Material = 7 }},
+		{"triangle flags", func(s *tracer.Scene) { s.TriangleAttrs[0].Flags |= 4 }},
+		{"triangle vertex", func(s *tracer.Scene) { s.TriangleAttrs[0].V[2] = 99 }},
+		{"emitter", func(s *tracer.Scene) { s.Emitters[0].Kind = tracer.HitNone }},
+		{"leaf kind", func(s *tracer.Scene) {
+			for i := range s.Nodes {
+				if s.Nodes[i].Count > 0 {
+					s.Nodes[i].Info = 2
+				}
+			}
+		}},
+		{"node children", func(s *tracer.Scene) { s.Nodes[0].Index = 1000 }},
+	} {
+		s := testScene(t)
+		c.change(s)
+		if _, err := Pack(s); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: Pack returned %v, want an ErrUnsupported error", c.name, err)
+		} else {
+			t.Logf("%s: %v", c.name, err)
+		}
+	}
+}
+
+func TestAppendPixels(t *testing.T) {
+	got := AppendPixels([]uint32{9, 9}, image.Rect(3, 5, 5, 7))
+	want := []uint32{9, 9, 3, 5, 4, 5, 3, 6, 4, 6}
+	if !slices.Equal(got, want) {
+		t.Errorf("AppendPixels = %v, want %v", got, want)
+	}
+}
+
+func TestSource(t *testing.T) {
+	b, err := Source.ReadFile("trace.cu")
+	if err != nil || len(b) == 0 {
+		t.Fatalf("Source has no trace.cu: %v", err)
+	}
+}

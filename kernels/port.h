@@ -1,0 +1,145 @@
+/*
+ * port.h: the portability layer of the kernel source.
+ *
+ * The kernel (trace.cu and the headers it includes) is written in the
+ * subset of C that is also CUDA C++, and compiled three ways:
+ *
+ *   1. clang in CUDA mode, device only, without CUDA headers (-nocudainc
+ *      -nocudalib), for the PTX that the cuda build embeds: __CUDA__ and
+ *      __CUDA_ARCH__ are defined, thread ids come from the
+ *      __nvvm_read_ptx_sreg_* builtins;
+ *   2. nvcc (__CUDACC__ without clang), which brings its own headers:
+ *      threadIdx, blockIdx and blockDim;
+ *   3. gcc as C11 through cgo, for the CPU emulator (kernels/emulator):
+ *      the thread and block indices are _Thread_local variables that the
+ *      emulator's loop sets before it calls the kernel for each thread.
+ *
+ * Rules for code that includes this header: no CUDA headers, no libm
+ * transcendentals (fmath.h has the project's own), no shared memory, no
+ * __syncthreads or warp intrinsics, no atomics, no compound literals or
+ * designated initializers (not C++), float literals always with an f
+ * suffix (a double literal would promote the expression to double), and
+ * every function DEVFN. Contraction of a*b+c into a fused multiply-add
+ * must be off: -ffp-contract=off for clang, --fmad=false for nvcc, and
+ * -std=c11 (which implies it) for gcc.
+ */
+#ifndef TRACE_PORT_H
+#define TRACE_PORT_H
+
+#if defined(__CUDA__) || defined(__CUDACC__)
+#define PORT_CUDA 1
+#endif
+
+#ifdef PORT_CUDA
+/* clang -nocudainc defines none of CUDA's keywords; nvcc defines them all. */
+#ifndef __device__
+#define __device__ __attribute__((device))
+#endif
+#ifndef __global__
+#define __global__ __attribute__((global))
+#endif
+#define PORT_EXTERN_C extern "C"
+#define PORT_STATIC_ASSERT(c, msg) static_assert(c, msg)
+#else
+#define __device__
+#define __global__
+#define PORT_EXTERN_C
+#define PORT_STATIC_ASSERT(c, msg) _Static_assert(c, msg)
+#endif
+
+/* DEVFN marks every function of the ray path: device code under CUDA,
+ * plain static inline C in the emulator. */
+#define DEVFN static __device__ inline
+
+/* Float expressions must be evaluated in float, as Go's float32 is. */
+#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0
+#error "the kernel needs FLT_EVAL_METHOD 0 (float arithmetic in float)"
+#endif
+
+/* Fixed-width integers without <stdint.h> (no system headers on the device
+ * side): the sizes hold on x86-64, arm64 and nvptx64. */
+typedef unsigned short u16;
+typedef int i32;
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+PORT_STATIC_ASSERT(sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8 && sizeof(void*) == 8,
+                   "integer or pointer sizes");
+
+/* Thread and block indices along x (the kernel uses a 1-D grid). */
+#if defined(__CUDA_ARCH__) && defined(__clang__)
+#define PORT_THREAD_IDX() __nvvm_read_ptx_sreg_tid_x()
+#define PORT_BLOCK_IDX() __nvvm_read_ptx_sreg_ctaid_x()
+#define PORT_BLOCK_DIM() __nvvm_read_ptx_sreg_ntid_x()
+#elif defined(__CUDACC__)
+#define PORT_THREAD_IDX() threadIdx.x
+#define PORT_BLOCK_IDX() blockIdx.x
+#define PORT_BLOCK_DIM() blockDim.x
+#else
+/* Set by the emulator's loop; one set per OS thread, so goroutines may
+ * emulate parts of a grid in parallel. */
+static _Thread_local u32 port_thread_idx, port_block_idx, port_block_dim;
+#define PORT_THREAD_IDX() port_thread_idx
+#define PORT_BLOCK_IDX() port_block_idx
+#define PORT_BLOCK_DIM() port_block_dim
+#endif
+
+/* The IEEE basic operations that are not operators. All are exact or
+ * correctly rounded on every target: sqrt.rn.f32, cvt.rmi.f32.f32 and
+ * abs.f32 on the GPU, sqrtss, floorf and andps on x86-64. */
+#define port_sqrtf(x) __builtin_sqrtf(x)
+#define port_floorf(x) __builtin_floorf(x)
+
+/* Bit casts. */
+DEVFN u32 f2u(float f) {
+    u32 u;
+    __builtin_memcpy(&u, &f, 4);
+    return u;
+}
+DEVFN float u2f(u32 u) {
+    float f;
+    __builtin_memcpy(&f, &u, 4);
+    return f;
+}
+
+/* go_minf and go_maxf are Go's builtin min and max on float32 (the Go
+ * runtime's fmin and fmax): a NaN argument gives NaN, and min(−0, +0) is
+ * −0, max(−0, +0) is +0, whatever the order. fminf/fmaxf (a NaN gives the
+ * other argument) and a plain comparison (the zeros' order depends on the
+ * argument order) differ from them, so the ray path uses these. */
+DEVFN float go_minf(float x, float y) {
+    if (y != y || y < x) {
+        return y;
+    }
+    if (x != x || x < y || x != 0.0f) {
+        return x;
+    }
+    return u2f(f2u(x) | f2u(y)); /* both zeros: −0 if either is */
+}
+DEVFN float go_maxf(float x, float y) {
+    if (y != y || y > x) {
+        return y;
+    }
+    if (x != x || x > y || x != 0.0f) {
+        return x;
+    }
+    return u2f(f2u(x) & f2u(y)); /* both zeros: −0 only if both are */
+}
+/* port_fminf and port_fmaxf are IEEE minNum and maxNum, one instruction on
+ * the GPU (min.f32, max.f32): a NaN argument gives the other argument, and
+ * the sign of a zero result is unspecified. Only the BVH slab test uses
+ * them, where they give the same answers as Go's min and max: see
+ * enter_pair in intersect.h. The emulator's versions have the same NaN
+ * behaviour. */
+#ifdef PORT_CUDA
+#define port_fminf(x, y) __builtin_fminf(x, y)
+#define port_fmaxf(x, y) __builtin_fmaxf(x, y)
+#else
+DEVFN float port_fminf(float x, float y) { return (x < y || y != y) ? x : y; }
+DEVFN float port_fmaxf(float x, float y) { return (x > y || y != y) ? x : y; }
+#endif
+
+DEVFN int go_mini(int x, int y) { return y < x ? y : x; }
+DEVFN int go_maxi(int x, int y) { return y > x ? y : x; }
+
+#endif /* TRACE_PORT_H */

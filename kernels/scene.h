@@ -1,0 +1,210 @@
+/*
+ * scene.h: the compiled scene as the kernel reads it. Every struct here has
+ * exactly the layout of the Go struct of the same name in package tracer
+ * (field names, order, sizes and offsets), so the Go arrays are uploaded
+ * as they are; TestLayout in kernels/emulator compares them field by field.
+ * TraceScene mirrors kernels.TraceScene: the scalars the kernel needs and
+ * one device pointer per array.
+ */
+#ifndef TRACE_SCENE_H
+#define TRACE_SCENE_H
+
+#include "port.h"
+
+/* vec3 is mgl32.Vec3, [3]float32. */
+typedef struct {
+    float x, y, z;
+} vec3;
+
+/* Enumerations: the values of the Go constants of the same names. */
+enum {
+    IntegratorPath = 0,
+    IntegratorWhitted = 1,
+
+    BackgroundColor = 0,
+    BackgroundGradient = 1,
+    BackgroundImage = 2,
+
+    FalloffInverseSquare = 0,
+    FalloffNone = 1,
+
+    MaterialDiffuse = 0,
+    MaterialMetal = 1,
+    MaterialDielectric = 2,
+    MaterialEmissive = 3,
+    MaterialPhong = 4,
+
+    TextureChecker = 0,
+    TextureImage = 1,
+
+    ShapeSphere = 0,
+    ShapeQuad = 1,
+    ShapePlane = 2,
+
+    HitNone = 0,
+    HitTriangle = 1,
+    HitShape = 2,
+
+    LeafTriangles = 0,
+    LeafShapes = 1,
+
+    TriangleSmooth = 1,
+    TriangleUV = 2,
+
+    NoTexture = -1,
+
+    /* tracer.MaxDepth: the deepest path; the Whitted stack has one more
+     * slot. */
+    MaxDepth = 64,
+    /* The BVH traversal stack (tracer's bvhStackSize). */
+    BVHStackSize = 64
+};
+
+/* tracer.BVHNode, 32 bytes. */
+typedef struct {
+    vec3 Min;
+    u32 Index;
+    vec3 Max;
+    u16 Count;
+    u16 Info;
+} BVHNode;
+
+/* tracer.Triangle, 36 bytes. */
+typedef struct {
+    vec3 P0;
+    vec3 E1;
+    vec3 E2;
+} Triangle;
+
+/* tracer.TriangleAttr, 20 bytes. */
+typedef struct {
+    u32 V[3];
+    u32 Material;
+    u32 Flags;
+} TriangleAttr;
+
+/* tracer.Vertex, 20 bytes. */
+typedef struct {
+    vec3 N;
+    float UV[2];
+} Vertex;
+
+/* tracer.Shape, 72 bytes. */
+typedef struct {
+    u32 Kind;
+    u32 Material;
+    float Area;
+    vec3 P0;
+    vec3 P1;
+    vec3 P2;
+    vec3 N;
+    vec3 W;
+} Shape;
+
+/* tracer.Material, 52 bytes. */
+typedef struct {
+    u32 Kind;
+    i32 Texture;
+    vec3 Color;
+    float Intensity;
+    float IOR;
+    float Roughness;
+    float Ambient, Diffuse, Specular, Shininess, Reflection;
+} Material;
+
+/* tracer.Texture, 48 bytes. */
+typedef struct {
+    u32 Kind;
+    float Scale;
+    vec3 Even;
+    vec3 Odd;
+    i32 Image;
+    u32 Width, Height;
+    u32 Offset;
+} Texture;
+
+/* tracer.PointLight, 32 bytes. */
+typedef struct {
+    vec3 Position;
+    vec3 Color;
+    float Intensity;
+    u32 Falloff;
+} PointLight;
+
+/* tracer.Emitter, 8 bytes. */
+typedef struct {
+    u32 Kind;
+    u32 Index;
+} Emitter;
+
+/* tracer.Camera, 80 bytes. */
+typedef struct {
+    vec3 Eye;
+    vec3 Right;
+    vec3 Up;
+    vec3 Forward;
+    u32 Width;
+    u32 Height;
+    float PlaneW;
+    float PlaneH;
+    float ShiftX;
+    float ShiftY;
+    float LensR;
+    float FocusDst;
+} Camera;
+
+/* tracer.Background, 44 bytes. */
+typedef struct {
+    u32 Kind;
+    vec3 Color;
+    vec3 Bottom;
+    vec3 Top;
+    i32 Texture;
+} Background;
+
+/* A member named as its type is fine in C; C++ wants the type qualified. */
+#ifdef __cplusplus
+#define PORT_GLOBAL_TYPE(T) ::T
+#else
+#define PORT_GLOBAL_TYPE(T) T
+#endif
+
+/* TraceScene is kernels.TraceScene: what the kernel knows of the scene.
+ * The pointers are device addresses (host addresses in the emulator); an
+ * empty array's pointer may be null. Num* are the arrays' lengths in
+ * elements; Samples, MaxDepth, Integrator and Seed are tracer.Settings'. */
+typedef struct {
+    const BVHNode* Nodes;
+    const Triangle* Triangles;
+    const TriangleAttr* TriangleAttrs;
+    const Vertex* Vertices;
+    const Shape* Shapes;
+    const Material* Materials;
+    const Texture* Textures;
+    const float* Texels;
+    const PointLight* Lights;
+    const Emitter* Emitters;
+    u64 Seed;
+    u32 NumNodes;
+    u32 NumTriangles;
+    u32 NumVertices;
+    u32 NumShapes;
+    u32 FirstPlane;
+    u32 NumMaterials;
+    u32 NumTextures;
+    u32 NumTexels;
+    u32 NumLights;
+    u32 NumEmitters;
+    u32 Samples;
+    u32 MaxDepth;
+    u32 Integrator;
+    PORT_GLOBAL_TYPE(Camera) Camera;
+    PORT_GLOBAL_TYPE(Background) Background;
+} TraceScene;
+
+PORT_STATIC_ASSERT(sizeof(BVHNode) == 32, "BVHNode is 32 bytes");
+PORT_STATIC_ASSERT(sizeof(Triangle) == 36, "Triangle is 36 bytes");
+PORT_STATIC_ASSERT(sizeof(TriangleAttr) == 20, "TriangleAttr is 20 bytes");
+PORT_STATIC_ASSERT(sizeof(Shape) == 72, "Shape is 72 bytes");
+
+#endif /* TRACE_SCENE_H */

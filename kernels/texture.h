@@ -1,0 +1,99 @@
+/*
+ * texture.h: material colours, image filtering and the background; a port
+ * of tracer/texture.go.
+ */
+#ifndef TRACE_TEXTURE_H
+#define TRACE_TEXTURE_H
+
+#include "vec.h"
+
+DEVFN int wrap_index(int i, int n) {
+    if (i < 0) {
+        return i + n;
+    }
+    if (i >= n) {
+        return i - n;
+    }
+    return i;
+}
+
+DEVFN vec3 texel(const TraceScene* s, const Texture* t, int ix, int iy) {
+    i64 i = (i64)t->Offset + 3 * ((i64)iy * (i64)t->Width + (i64)ix);
+    return v3(s->Texels[i], s->Texels[i + 1], s->Texels[i + 2]);
+}
+
+/* sample_image: Scene.sampleImage, bilinear filtering at (u, v), repeating
+ * in u, and in v unless clampV. */
+DEVFN vec3 sample_image(const TraceScene* s, const Texture* t, float u, float v, int clampV) {
+    float w = (float)t->Width, h = (float)t->Height;
+    u -= port_floorf(u);
+    if (!clampV) {
+        v -= port_floorf(v);
+    }
+    if (!(u >= 0.0f && u <= 1.0f)) {
+        u = 0.0f;
+    }
+    if (!(v >= 0.0f && v <= 1.0f)) {
+        v = 0.0f;
+    }
+    float x = (u * w) - 0.5f;
+    float y = ((1.0f - v) * h) - 0.5f;
+    float x0 = port_floorf(x), y0 = port_floorf(y);
+    float fx = x - x0, fy = y - y0;
+    int ix0 = (int)x0, iy0 = (int)y0; /* in [−1, W−1] and [−1, H] */
+    int ix1 = ix0 + 1, iy1 = iy0 + 1;
+    int W = (int)t->Width, H = (int)t->Height;
+    ix0 = wrap_index(ix0, W);
+    ix1 = wrap_index(ix1, W);
+    if (clampV) {
+        iy0 = go_maxi(iy0, 0);
+        iy1 = go_mini(iy1, H - 1);
+    } else {
+        iy0 = wrap_index(iy0, H);
+        iy1 = wrap_index(iy1, H);
+    }
+    vec3 top = madd(scale(texel(s, t, ix0, iy0), 1.0f - fx), texel(s, t, ix1, iy0), fx);
+    vec3 bottom = madd(scale(texel(s, t, ix0, iy1), 1.0f - fx), texel(s, t, ix1, iy1), fx);
+    return madd(scale(top, 1.0f - fy), bottom, fy);
+}
+
+/* material_color: Scene.color, the material's colour at (u, v). */
+DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float v) {
+    if (m->Texture == NoTexture) {
+        return m->Color;
+    }
+    const Texture* t = &s->Textures[m->Texture];
+    if (t->Kind == TextureImage) {
+        return sample_image(s, t, u, v, 0);
+    }
+    float f = port_floorf(u * t->Scale) + port_floorf(v * t->Scale);
+    if (f - 2.0f * port_floorf(f * 0.5f) == 0.0f) {
+        return t->Even;
+    }
+    return t->Odd;
+}
+
+/* background: Scene.background, the radiance along the unit direction d of
+ * a ray that leaves the scene. */
+DEVFN vec3 background(const TraceScene* s, vec3 d) {
+    const Background* b = &s->Background;
+    switch (b->Kind) {
+    case BackgroundGradient: {
+        float t = 0.5f * (d.y + 1.0f);
+        return madd(scale(b->Bottom, 1.0f - t), b->Top, t);
+    }
+    case BackgroundImage: {
+        float u = (fm_atan2(-d.x, d.z) + TR_PI) / TR_TWO_PI;
+        float v = 1.0f - fm_acos(go_maxf(-1.0f, go_minf(1.0f, d.y))) / TR_PI;
+        return sample_image(s, &s->Textures[b->Texture], u, v, 1);
+    }
+    }
+    return b->Color;
+}
+
+/* emitted: Scene.emitted, the radiance an emissive material sends out. */
+DEVFN vec3 emitted(const TraceScene* s, const Material* m, float u, float v) {
+    return scale(material_color(s, m, u, v), m->Intensity);
+}
+
+#endif /* TRACE_TEXTURE_H */

@@ -1,0 +1,83 @@
+/*
+ * trace.cu: the tracer's kernel, the same ray path as package tracer, in
+ * the C that is also CUDA C++ (port.h says which subset). The headers it
+ * includes port the Go files one for one: vec.h (vec.go, mathutil.go,
+ * ray.go, rng.go), fmath.h (tracer/fmath), camera.h, shape.h (shape.go,
+ * triangle.go), intersect.h, texture.h, surface.h (surface.go,
+ * material.go, sample.go), light.h, path.h and whitted.h; this file holds
+ * RenderPixel and the kernel entry. Any change to the Go ray path must be
+ * made here too, operation for operation: the emulator's tests
+ * (kernels/emulator) compare every pixel bit for bit.
+ *
+ * ABI
+ *
+ *   extern "C" __global__ void trace_pixels(
+ *       const TraceScene* scene,       // device memory: the scene header
+ *       const unsigned int* pixels,    // 2·npixels: x0, y0, x1, y1, ...
+ *       unsigned int npixels,
+ *       float* out,                    // 3·npixels: linear RGB radiance
+ *       unsigned long long* rays,      // npixels: ray-scene queries
+ *       unsigned long long* nonfinite) // npixels: samples replaced by black
+ *
+ * One thread per pixel, a 1-D grid of 1-D blocks of any size: thread
+ * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel (pixels[2i],
+ * pixels[2i+1]) as tracer.Scene.RenderPixel does (the mean of
+ * scene->Samples samples) and writes out[3i..3i+2], rays[i] and
+ * nonfinite[i]; threads with i ≥ npixels return at once. No shared memory,
+ * no atomics, no synchronisation: pixels are independent, so any grid and
+ * any split of a batch across launches or devices gives the same bits.
+ * scene (kernels.TraceScene, scene.h) and every array it points to live in
+ * device memory and are only read. The per-thread stack needs about 4 KB
+ * (the Whitted branch stack, MaxDepth+1 entries, and the BVH stack).
+ */
+#include "port.h"
+#include "camera.h"
+#include "path.h"
+#include "whitted.h"
+
+/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y); adds
+ * its ray-scene queries to *rays and its non-finite samples to
+ * *nonfinite. */
+DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
+    int n = (int)s->Samples;
+    vec3 sum = v3(0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < n; i++) {
+        Sampler rng = new_sampler(s->Seed, x, y, (u32)i);
+        float px = (float)x + 0.5f, py = (float)y + 0.5f;
+        if (n > 1) {
+            px = (float)x + sampler_float(&rng);
+            py = (float)y + sampler_float(&rng);
+        }
+        float lu = sampler_float(&rng);
+        float lv = sampler_float(&rng);
+        Ray r = camera_ray(&s->Camera, px, py, lu, lv);
+        vec3 c;
+        if (s->Integrator == IntegratorWhitted) {
+            c = trace_whitted(s, r, rays);
+        } else {
+            c = trace_path(s, r, &rng, rays);
+        }
+        if (!finite32(c.x) || !finite32(c.y) || !finite32(c.z)) {
+            (*nonfinite)++;
+            c = v3(0.0f, 0.0f, 0.0f);
+        }
+        sum = vadd(sum, c);
+    }
+    float inv = (float)n;
+    return v3(sum.x / inv, sum.y / inv, sum.z / inv);
+}
+
+PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels,
+                                           float* out, unsigned long long* rays, unsigned long long* nonfinite) {
+    u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
+    if (i >= npixels) {
+        return;
+    }
+    u64 nrays = 0, nnonfinite = 0;
+    vec3 c = render_pixel(scene, pixels[2 * (u64)i], pixels[2 * (u64)i + 1], &nrays, &nnonfinite);
+    out[3 * (u64)i] = c.x;
+    out[3 * (u64)i + 1] = c.y;
+    out[3 * (u64)i + 2] = c.z;
+    rays[i] = nrays;
+    nonfinite[i] = nnonfinite;
+}

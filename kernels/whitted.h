@@ -1,0 +1,136 @@
+/*
+ * whitted.h: classic recursive ray tracing over an explicit stack; a port
+ * of tracer/whitted.go.
+ */
+#ifndef TRACE_WHITTED_H
+#define TRACE_WHITTED_H
+
+#include "light.h"
+
+/* WhittedBranch is tracer's whittedBranch: a ray waiting to be traced with
+ * the weight its radiance adds with. */
+typedef struct {
+    Ray ray;
+    vec3 weight;
+    i32 depth;
+} WhittedBranch;
+
+DEVFN WhittedBranch whitted_branch(Ray r, vec3 weight, i32 depth) {
+    WhittedBranch b;
+    b.ray = r;
+    b.weight = weight;
+    b.depth = depth;
+    return b;
+}
+
+/* phong_local: Scene.phongLocal, ambient + Σ over the point lights not in
+ * shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
+ * shininess·light. */
+DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* rays) {
+    const Material* m = sf->m;
+    vec3 p = sf->p, n = sf->ng, ns = sf->ns;
+    float ambient = 0.0f, kd = 1.0f, ks = 0.0f;
+    if (m->Kind == MaterialPhong) {
+        ambient = m->Ambient;
+        kd = m->Diffuse;
+        ks = m->Specular;
+    }
+    vec3 c = material_color(s, m, sf->u, sf->v);
+    vec3 out = v3(ambient, ambient, ambient);
+    vec3 view = vneg(d);
+    for (u32 i = 0; i < s->NumLights; i++) {
+        const PointLight* l = &s->Lights[i];
+        float dist;
+        Ray r = spawn_to(p, n, l->Position, &dist);
+        float ndotl = dot(ns, r.Dir);
+        if (!(ndotl > 0.0f)) {
+            continue;
+        }
+        (*rays)++;
+        if (scene_occluded(s, r)) {
+            continue;
+        }
+        vec3 li = point_light_radiance(l, dist);
+        float kdl = kd * ndotl;
+        out = maddv(out, mul(c, li), v3(kdl, kdl, kdl));
+        if (ks > 0.0f) {
+            vec3 hv = normalize(vadd(r.Dir, view));
+            float ndoth = dot(ns, hv);
+            if (ndoth > 0.0f) {
+                float spec = ks * fm_pow(ndoth, m->Shininess);
+                out = madd(out, li, spec);
+            }
+        }
+    }
+    return out;
+}
+
+/* trace_whitted: Scene.traceWhitted, the radiance along r. Each hit pushes
+ * at most one branch, so MaxDepth+1 slots suffice. */
+DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
+    vec3 radiance = v3(0.0f, 0.0f, 0.0f);
+    WhittedBranch stack[MaxDepth + 1];
+    stack[0] = whitted_branch(r, v3(1.0f, 1.0f, 1.0f), 0);
+    int sp = 1;
+    while (sp > 0) {
+        sp--;
+        WhittedBranch b = stack[sp];
+        for (;;) {
+            Hit h = scene_intersect(s, b.ray);
+            (*rays)++;
+            if (h.Kind == HitNone) {
+                radiance = maddv(radiance, b.weight, background(s, b.ray.Dir));
+                break;
+            }
+            SurfaceHit sf = surface_at(s, &b.ray, &h);
+            const Material* m = sf.m;
+            vec3 p = sf.p, n = sf.ng, ns = sf.ns;
+            float u = sf.u, v = sf.v;
+            if (m->Kind == MaterialEmissive) {
+                radiance = maddv(radiance, b.weight, emitted(s, m, u, v));
+                break;
+            }
+            if ((int)b.depth == (int)s->MaxDepth) {
+                break;
+            }
+            vec3 d = b.ray.Dir;
+            vec3 next = v3(0.0f, 0.0f, 0.0f);
+            if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong) {
+                radiance = maddv(radiance, b.weight, phong_local(s, &sf, d, rays));
+                float kr = 0.0f;
+                if (m->Kind == MaterialPhong) {
+                    kr = m->Reflection;
+                }
+                if (kr > 0.0f) {
+                    b.weight = scale(b.weight, kr);
+                    next = reflect(d, ns);
+                }
+            } else if (m->Kind == MaterialMetal) {
+                b.weight = mul(b.weight, material_color(s, m, u, v));
+                next = reflect(d, ns);
+            } else if (m->Kind == MaterialDielectric) {
+                float eta = 1.0f / m->IOR;
+                if (!sf.front) {
+                    eta = m->IOR;
+                }
+                float fr;
+                vec3 refr;
+                if (refraction(d, ns, eta, &fr, &refr)) {
+                    vec3 t = scale(mul(b.weight, material_color(s, m, u, v)), 1.0f - fr);
+                    stack[sp] = whitted_branch(spawn(p, n, refr), t, b.depth + 1);
+                    sp++;
+                    b.weight = scale(b.weight, fr);
+                }
+                next = reflect(d, ns);
+            }
+            if (vzero(next)) {
+                break;
+            }
+            b.ray = spawn(p, n, next);
+            b.depth++;
+        }
+    }
+    return radiance;
+}
+
+#endif /* TRACE_WHITTED_H */

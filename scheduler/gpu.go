@@ -1,0 +1,149 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/tracer"
+)
+
+// DefaultGPUBatchPixels is how many pixels a GPUWorker renders per kernel
+// launch when GPUWorker.BatchPixels is 0: 64 tiles of 32×32, a thread per
+// pixel, enough to fill a large GPU.
+const DefaultGPUBatchPixels = 64 * DefaultTileSize * DefaultTileSize
+
+// GPUWorker renders tiles on a kernels.Device: a CUDA GPU, or the kernel's
+// CPU emulator. It uploads the scene once per render, then leases tiles in
+// batches and renders each batch with one TracePixels call, so that a
+// launch has tens of thousands of pixels (threads) however small the
+// tiles. The pixels are the CPU's, bit for bit (the kernel is the tracer's
+// twin), so CPU and GPU workers can share a frame.
+type GPUWorker struct {
+	// Device renders the batches; the caller opens and closes it.
+	Device kernels.Device
+	// BatchPixels is the number of pixels leased per launch: tiles are
+	// leased until their pixels reach it or no tile is free. 0 means
+	// DefaultGPUBatchPixels.
+	BatchPixels int
+}
+
+// Name implements Worker: the device's name.
+func (w *GPUWorker) Name() string { return w.Device.Name() }
+
+// Kind implements Worker.
+func (w *GPUWorker) Kind() string { return "gpu" }
+
+// Threads implements Worker: the tiles of the default size in one batch.
+func (w *GPUWorker) Threads() int {
+	return max(1, w.batchPixels()/(DefaultTileSize*DefaultTileSize))
+}
+
+func (w *GPUWorker) batchPixels() int {
+	if w.BatchPixels <= 0 {
+		return DefaultGPUBatchPixels
+	}
+	return w.BatchPixels
+}
+
+// Run implements Worker. A scene the kernel cannot render is an error
+// before any tile is leased. A failed launch fails its tiles' leases (they
+// go back to the queue for the other workers) and ends the worker with the
+// error.
+func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+	p, err := kernels.Pack(scene)
+	if err != nil {
+		return fmt.Errorf("%s: %w", w.Name(), err)
+	}
+	if err := w.Device.Upload(ctx, p); err != nil {
+		return fmt.Errorf("%s: upload: %w", w.Name(), err)
+	}
+	var (
+		batch     []Lease
+		pixels    []uint32
+		out       []float32
+		rays, bad []uint64
+	)
+	for {
+		batch, err = w.lease(ctx, q, index, batch[:0])
+		if err != nil {
+			if errors.Is(err, ErrNoMoreTiles) {
+				return nil
+			}
+			return err
+		}
+		pixels = pixels[:0]
+		for _, l := range batch {
+			pixels = kernels.AppendPixels(pixels, l.Tile.Rect)
+		}
+		n := len(pixels) / 2
+		if cap(out) < 3*n {
+			out, rays, bad = make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
+		}
+		out, rays, bad = out[:3*n], rays[:n], bad[:n]
+		if err := w.Device.TracePixels(ctx, pixels, out, rays, bad); err != nil {
+			if ctx.Err() != nil {
+				for _, l := range batch {
+					q.Release(l)
+				}
+				return ctx.Err()
+			}
+			err = fmt.Errorf("%s: %w", w.Name(), err)
+			for _, l := range batch {
+				q.Fail(l, err)
+			}
+			return err
+		}
+		// The batch's results are its tiles' blocks one after another.
+		off := 0
+		for _, l := range batch {
+			np := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+			st := tracer.Stats{Samples: uint64(np) * uint64(scene.Settings.Samples)}
+			for i := off; i < off+np; i++ {
+				st.Rays += rays[i]
+				st.NonFinite += bad[i]
+			}
+			q.Complete(l, out[3*off:3*(off+np)], st)
+			off += np
+		}
+	}
+}
+
+// lease waits for one tile, then takes more without waiting until the
+// batch holds batchPixels pixels or no tile is free. Asking Next with a
+// cancelled context is asking without waiting: Next hands out a free tile
+// before it looks at the context. A duplicate lease (the queue ran dry and
+// Next offered a second copy of a slow tile) ends the batch, and is given
+// back if the batch already holds that tile.
+func (w *GPUWorker) lease(ctx context.Context, q *Queue, index int, batch []Lease) ([]Lease, error) {
+	l, err := q.Next(ctx, index)
+	if err != nil {
+		return batch, err
+	}
+	batch = append(batch, l)
+	if l.Duplicate {
+		return batch, nil
+	}
+	px := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+	now, cancel := context.WithCancel(ctx)
+	cancel()
+	for px < w.batchPixels() {
+		l, err := q.Next(now, index)
+		if err != nil {
+			break // ErrNoMoreTiles, or no tile free now
+		}
+		if l.Duplicate {
+			for _, b := range batch {
+				if b.Tile.ID == l.Tile.ID {
+					q.Release(l)
+					return batch, nil
+				}
+			}
+			return append(batch, l), nil
+		}
+		batch = append(batch, l)
+		px += l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+	}
+	return batch, nil
+}

@@ -1,0 +1,148 @@
+package scheduler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/kernels/emulator"
+	"github.com/tracerender/trace/tracer"
+)
+
+// TestGPUWorkerMatchesCPU: a frame rendered by the GPU worker on the
+// kernel's emulator, alone or beside a CPU worker, is the CPU-only frame
+// byte for byte, and counts the same work.
+func TestGPUWorkerMatchesCPU(t *testing.T) {
+	files, _ := filepath.Glob("../scenes/examples/*.json")
+	if len(files) == 0 {
+		t.Fatal("no gallery scenes found")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			s := loadScene(t, name, 48, 40, 4)
+			ref, refProg := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 2}}})
+
+			gpu := &GPUWorker{Device: newEmulator(t), BatchPixels: 6 * 64}
+			got, prog := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{gpu}})
+			if !bytes.Equal(got, ref) {
+				t.Error("GPU-only frame differs from the CPU frame")
+			}
+			if prog.Stats != refProg.Stats {
+				t.Errorf("GPU-only work %+v, CPU %+v", prog.Stats, refProg.Stats)
+			}
+
+			gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 3 * 64}
+			got, prog = renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}, gpu}})
+			if !bytes.Equal(got, ref) {
+				t.Error("CPU+GPU frame differs from the CPU frame")
+			}
+			if prog.Stats != refProg.Stats {
+				t.Errorf("CPU+GPU work %+v, CPU %+v", prog.Stats, refProg.Stats)
+			}
+			t.Logf("tiles: cpu %d, gpu %d", prog.Workers[0].Tiles, prog.Workers[1].Tiles)
+
+			// With duplicate leases of the last tiles, the GPU may take a
+			// copy of a tile the CPU is rendering, or the other way round.
+			gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 5 * 64}
+			got, _ = renderProgress(t, s, Options{TileSize: 8, Duplicates: true, Workers: []Worker{gpu, &CPUWorker{N: 2}}})
+			if !bytes.Equal(got, ref) {
+				t.Error("CPU+GPU frame with duplicate leases differs from the CPU frame")
+			}
+		})
+	}
+}
+
+// newEmulator returns a kernel emulator that is closed when the test ends.
+func newEmulator(t *testing.T) *emulator.Device {
+	d := emulator.New()
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// renderProgress renders s and returns the 8-bit PNG and the final
+// progress.
+func renderProgress(t *testing.T, s *tracer.Scene, opt Options) ([]byte, Progress) {
+	t.Helper()
+	res, err := Render(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.Framebuffer.WritePNG(&buf, &s.Film, 8); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), res.Progress
+}
+
+// countingDevice counts launches and can fail them.
+type countingDevice struct {
+	kernels.Device
+	launches, pixels int
+	fail             error
+}
+
+func (d *countingDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	d.launches++
+	d.pixels += len(pixels) / 2
+	if d.fail != nil {
+		return d.fail
+	}
+	return d.Device.TracePixels(ctx, pixels, out, rays, nonfinite)
+}
+
+// TestGPUWorkerBatches: the GPU worker leases as many free tiles as fill
+// its batch, and renders each batch with one launch.
+func TestGPUWorkerBatches(t *testing.T) {
+	s := loadScene(t, "whitted", 48, 40, 1)
+	dev := &countingDevice{Device: newEmulator(t)}
+	gpu := &GPUWorker{Device: dev, BatchPixels: 8 * 64} // 8 tiles of 8×8
+	got, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{gpu}})
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	if !bytes.Equal(got, ref) {
+		t.Error("frame differs from the CPU frame")
+	}
+	// 6×5 = 30 tiles in batches of 8: 4 launches.
+	if dev.launches != 4 || dev.pixels != 48*40 {
+		t.Errorf("%d launches for %d pixels, want 4 for %d", dev.launches, dev.pixels, 48*40)
+	}
+}
+
+// TestGPUWorkerLaunchFails: a failed launch gives its tiles back; the CPU
+// worker renders them and the frame is whole.
+func TestGPUWorkerLaunchFails(t *testing.T) {
+	s := loadScene(t, "cornell-box", 32, 32, 2)
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	dev := &countingDevice{Device: newEmulator(t), fail: errors.New("launch failed: out of resources")}
+	res, err := Render(context.Background(), s, Options{TileSize: 8,
+		Workers: []Worker{&GPUWorker{Device: dev, BatchPixels: 4 * 64}, &CPUWorker{N: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Framebuffer.WritePNG(&buf, &s.Film, 8)
+	if !bytes.Equal(buf.Bytes(), ref) {
+		t.Error("frame differs from the CPU frame")
+	}
+	if dev.launches > 1 || res.Progress.Workers[0].Tiles != 0 {
+		t.Errorf("failing GPU: %d launches, %d tiles credited", dev.launches, res.Progress.Workers[0].Tiles)
+	}
+}
+
+// TestGPUWorkerRefusesScene: a scene the kernel cannot render fails the
+// GPU worker before it leases a tile, with the reason.
+func TestGPUWorkerRefusesScene(t *testing.T) {
+	s := loadScene(t, "whitted", 16, 16, 1)
+	s.Materials[0].Kind = tracer.MaterialPhong + 1 // a material the kernel does not know
+	_, err := Render(context.Background(), s, Options{Workers: []Worker{&GPUWorker{Device: newEmulator(t)}}})
+	if !errors.Is(err, kernels.ErrUnsupported) {
+		t.Fatalf("err = %v, want kernels.ErrUnsupported", err)
+	}
+	if !strings.Contains(err.Error(), "materials[0]") {
+		t.Errorf("error %q does not name the material", err)
+	}
+}
