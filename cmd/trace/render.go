@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -157,13 +158,22 @@ func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error
 // summary is the one line printed after a render.
 func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	secs := p.Elapsed.Seconds()
-	threads := 0
+	cpuThreads := 0
+	var shares []string
 	for _, w := range p.Workers {
-		threads += w.Threads
+		if w.Kind == "cpu" {
+			cpuThreads += w.Threads
+		}
+		if len(p.Workers) > 1 {
+			shares = append(shares, fmt.Sprintf("%s %.0f%%", w.Name, 100*float64(w.Pixels)/float64(max(p.Pixels, 1))))
+		}
 	}
 	line := fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
-		output, p.Elapsed.Round(time.Millisecond), threads,
+		output, p.Elapsed.Round(time.Millisecond), cpuThreads,
 		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
+	if len(shares) > 0 {
+		line += " [" + strings.Join(shares, ", ") + " of the frame]"
+	}
 	if n := len(scene.Triangles); n > 0 {
 		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
 	}
