@@ -79,7 +79,7 @@ check-ptx:
 
 # bin/trace with CUDA GPU workers, against an installed CUDA toolkit (11.x to
 # 13.x; CUDA_HOME). The compat folder comes first so that its cuda.h can
-# #include_next the toolkit's and undo what CUDA 13 changed (GPU.md).
+# #include_next the toolkit's and undo what CUDA 13 changed (kernels/README.md).
 cuda:
 	@test -f $(CUDA_HOME)/include/cuda.h || { echo "make cuda: no $(CUDA_HOME)/include/cuda.h: install the CUDA toolkit or set CUDA_HOME"; exit 2; }
 	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDA_HOME)/include $(CGO_CFLAGS)" \

@@ -5,8 +5,8 @@
 // The kernel (trace.cu and the headers beside it) is the tracer's ray path
 // written a second time, in the C that is also CUDA C++, operation for
 // operation as package tracer does it, so that a pixel rendered on a GPU
-// has the same bits as one rendered on a CPU (the determinism contract of
-// DESIGN.md). It reads the compiled scene's flat arrays as they are: the C
+// has the same bits as one rendered on a CPU (the determinism
+// contract; see the README). It reads the compiled scene's flat arrays as they are: the C
 // structs in scene.h have the Go structs' layouts.
 //
 // The kernel source is used three ways. clang compiles it to PTX, which

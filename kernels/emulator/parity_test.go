@@ -20,7 +20,7 @@ import (
 
 // The parity tests render scenes with the Go tracer and with the kernel on
 // the emulator and compare every float32 of every pixel, bit for bit, and
-// the ray counts. DESIGN.md's determinism contract asks for identical
+// the ray counts. The determinism contract (README, How it works) asks for identical
 // bits; where a scene could not be made identical, notIdentical names it
 // and the reason, and the test asks for PSNR ≥ minPSNR on the 8-bit PNG
 // instead. Today every scene is identical and the list is empty.
