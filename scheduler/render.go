@@ -65,6 +65,10 @@ func (p Progress) ETA() time.Duration {
 type Result struct {
 	Framebuffer *tracer.Framebuffer
 	Progress    Progress // the final counts
+	// WorkerErrors holds the errors of workers that stopped early while
+	// the others finished the frame, each prefixed with the worker's name:
+	// the image is complete, but the user should hear of them.
+	WorkerErrors []error
 }
 
 // Render renders scene with the given options and returns the stitched
@@ -144,7 +148,13 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	if n := q.Remaining(); n > 0 {
 		return nil, fmt.Errorf("render stopped with %d tiles left: %w", n, errors.Join(werrs...))
 	}
-	return &Result{Framebuffer: fb, Progress: prog}, nil
+	res := &Result{Framebuffer: fb, Progress: prog}
+	for i, err := range werrs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			res.WorkerErrors = append(res.WorkerErrors, fmt.Errorf("worker %s: %w", workers[i].Name(), err))
+		}
+	}
+	return res, nil
 }
 
 func (p *Progress) apply(ev event) {

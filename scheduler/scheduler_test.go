@@ -201,3 +201,32 @@ func TestCancelIsPrompt(t *testing.T) {
 		t.Errorf("render took %v to stop", d)
 	}
 }
+
+// brokenWorker stops at once with an error, as a GPU whose upload fails.
+type brokenWorker struct{}
+
+func (brokenWorker) Name() string { return "broken" }
+func (brokenWorker) Kind() string { return "test" }
+func (brokenWorker) Threads() int { return 1 }
+func (brokenWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+	return errors.New("device lost")
+}
+
+// TestWorkerErrorReported: a worker that dies costs no pixels, and the
+// result says what happened to it.
+func TestWorkerErrorReported(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 1)
+	ref := renderPNG(t, s, Options{TileSize: 16})
+	res, err := Render(context.Background(), s, Options{TileSize: 16, Workers: []Worker{brokenWorker{}, &CPUWorker{N: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res.Framebuffer.WritePNG(&buf, &s.Film, 8)
+	if !bytes.Equal(buf.Bytes(), ref) {
+		t.Error("image differs from the direct render")
+	}
+	if len(res.WorkerErrors) != 1 || !strings.Contains(res.WorkerErrors[0].Error(), "broken: device lost") {
+		t.Errorf("worker errors %v, want the broken worker's", res.WorkerErrors)
+	}
+}

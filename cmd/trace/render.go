@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/tracer"
@@ -100,6 +101,13 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("%s: %w", path, err)}
 	}
+	if f.gpus > 0 {
+		// A scene the kernel cannot render exactly is refused before any
+		// work, rather than rendered by the CPU alone behind the user's back.
+		if _, err := kernels.Pack(scene); err != nil {
+			return usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
+		}
+	}
 	out, err := tracer.CreateOutput(f.output, f.depth)
 	if err != nil {
 		return usageError{err}
@@ -124,6 +132,9 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := out.Commit(res.Framebuffer, &scene.Film); err != nil {
 		return err
+	}
+	for _, werr := range res.WorkerErrors {
+		fmt.Fprintf(stderr, "trace: warning: %v (its tiles were rendered by the other workers)\n", werr)
 	}
 	if !f.quiet {
 		fmt.Fprintln(stderr, summary(res.Progress, f.output, scene))
