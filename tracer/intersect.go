@@ -56,10 +56,12 @@ func (rb *rayBox) enterPair(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, 
 	az1 := (a.Max[2] - rb.o[2]) * rb.inv[2]
 	bz0 := (b.Min[2] - rb.o[2]) * rb.inv[2]
 	bz1 := (b.Max[2] - rb.o[2]) * rb.inv[2]
-	ta = max(max(max(min(ax0, ax1), min(ay0, ay1)), min(az0, az1)), 0)
-	ta1 := min(min(min(max(ax0, ax1), max(ay0, ay1)), max(az0, az1)), tMax)
-	tb = max(max(max(min(bx0, bx1), min(by0, by1)), min(bz0, bz1)), 0)
-	tb1 := min(min(min(max(bx0, bx1), max(by0, by1)), max(bz0, bz1)), tMax)
+	// Balanced trees of min and max, for shorter dependency chains; min
+	// and max are exact, so the grouping does not change the values.
+	ta = max(max(min(ax0, ax1), min(ay0, ay1)), max(min(az0, az1), 0))
+	ta1 := min(min(max(ax0, ax1), max(ay0, ay1)), min(max(az0, az1), tMax))
+	tb = max(max(min(bx0, bx1), min(by0, by1)), max(min(bz0, bz1), 0))
+	tb1 := min(min(max(bx0, bx1), max(by0, by1)), min(max(bz0, bz1), tMax))
 	return ta, tb, ta <= ta1, tb <= tb1
 }
 
