@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/tracer"
@@ -59,54 +60,84 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, inde
 	if err := w.Device.Upload(ctx, p); err != nil {
 		return fmt.Errorf("%s: upload: %w", w.Name(), err)
 	}
-	var (
-		batch     []Lease
-		pixels    []uint32
-		out       []float32
-		rays, bad []uint64
-	)
+	// Two batches in flight: while the device renders one, the other's
+	// tiles are completed (copied into the frame) by a second goroutine
+	// and the next batch is leased, so the device waits on neither.
+	free := make(chan *gpuBatch, 2)
+	free <- &gpuBatch{}
+	free <- &gpuBatch{}
+	done := make(chan *gpuBatch)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for b := range done {
+			b.complete(q, scene.Settings.Samples)
+			free <- b
+		}
+	}()
+	defer func() { close(done); wg.Wait() }()
 	for {
-		batch, err = w.lease(ctx, q, index, batch[:0])
+		b := <-free
+		b.leases, err = w.lease(ctx, q, index, b.leases[:0])
 		if err != nil {
 			if errors.Is(err, ErrNoMoreTiles) {
 				return nil
 			}
 			return err
 		}
-		pixels = pixels[:0]
-		for _, l := range batch {
-			pixels = kernels.AppendPixels(pixels, l.Tile.Rect)
-		}
-		n := len(pixels) / 2
-		if cap(out) < 3*n {
-			out, rays, bad = make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
-		}
-		out, rays, bad = out[:3*n], rays[:n], bad[:n]
-		if err := w.Device.TracePixels(ctx, pixels, out, rays, bad); err != nil {
+		b.prepare()
+		if err := w.Device.TracePixels(ctx, b.pixels, b.out, b.rays, b.bad); err != nil {
 			if ctx.Err() != nil {
-				for _, l := range batch {
+				for _, l := range b.leases {
 					q.Release(l)
 				}
 				return ctx.Err()
 			}
 			err = fmt.Errorf("%s: %w", w.Name(), err)
-			for _, l := range batch {
+			for _, l := range b.leases {
 				q.Fail(l, err)
 			}
 			return err
 		}
-		// The batch's results are its tiles' blocks one after another.
-		off := 0
-		for _, l := range batch {
-			np := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
-			st := tracer.Stats{Samples: uint64(np) * uint64(scene.Settings.Samples)}
-			for i := off; i < off+np; i++ {
-				st.Rays += rays[i]
-				st.NonFinite += bad[i]
-			}
-			q.Complete(l, out[3*off:3*(off+np)], st)
-			off += np
+		done <- b
+	}
+}
+
+// gpuBatch is one launch's tiles and buffers.
+type gpuBatch struct {
+	leases    []Lease
+	pixels    []uint32
+	out       []float32
+	rays, bad []uint64
+}
+
+// prepare lists the batch's pixels, tile after tile, and sizes the result
+// buffers.
+func (b *gpuBatch) prepare() {
+	b.pixels = b.pixels[:0]
+	for _, l := range b.leases {
+		b.pixels = kernels.AppendPixels(b.pixels, l.Tile.Rect)
+	}
+	n := len(b.pixels) / 2
+	if cap(b.out) < 3*n {
+		b.out, b.rays, b.bad = make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
+	}
+	b.out, b.rays, b.bad = b.out[:3*n], b.rays[:n], b.bad[:n]
+}
+
+// complete hands each tile's block of the results to the queue.
+func (b *gpuBatch) complete(q *Queue, samples int) {
+	off := 0
+	for _, l := range b.leases {
+		np := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+		st := tracer.Stats{Samples: uint64(np) * uint64(samples)}
+		for i := off; i < off+np; i++ {
+			st.Rays += b.rays[i]
+			st.NonFinite += b.bad[i]
 		}
+		q.Complete(l, b.out[3*off:3*(off+np)], st)
+		off += np
 	}
 }
 

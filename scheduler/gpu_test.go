@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/kernels/emulator"
@@ -144,5 +145,57 @@ func TestGPUWorkerRefusesScene(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "materials[0]") {
 		t.Errorf("error %q does not name the material", err)
+	}
+}
+
+// slowDevice makes every launch take a while and records, at the end of
+// each launch, how many tiles the frame had finished.
+type slowDevice struct {
+	kernels.Device
+	q         func() int // tiles not yet done
+	leftAtEnd []int
+}
+
+func (d *slowDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	err := d.Device.TracePixels(ctx, pixels, out, rays, nonfinite)
+	time.Sleep(30 * time.Millisecond)
+	d.leftAtEnd = append(d.leftAtEnd, d.q())
+	return err
+}
+
+// slowQueueWorker hands its queue to the device so the device can look.
+type slowQueueWorker struct {
+	*GPUWorker
+	dev *slowDevice
+}
+
+func (w slowQueueWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+	w.dev.q = q.Remaining
+	return w.GPUWorker.Run(ctx, s, q, index)
+}
+
+// TestGPUWorkerPipeline: with two batches in flight (one on the device,
+// the other's tiles being handed to the frame by the completer goroutine),
+// the frame is still the CPU's, and every batch is in the frame by the end
+// of the launch after it. (That the completer overlaps the next launch is
+// a matter of timing, which this test does not assert.)
+func TestGPUWorkerPipeline(t *testing.T) {
+	s := loadScene(t, "whitted", 32, 32, 1)
+	dev := &slowDevice{Device: newEmulator(t)}
+	w := slowQueueWorker{GPUWorker: &GPUWorker{Device: dev, BatchPixels: 4 * 64}, dev: dev} // 4 tiles of 8×8
+	got, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{w}})
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	if !bytes.Equal(got, ref) {
+		t.Error("frame differs from the CPU frame")
+	}
+	// 16 tiles, 4 launches. By the end of launch k (k ≥ 2), the tiles of
+	// launch k−1 are done: 16 − 4(k−1) left at most.
+	if len(dev.leftAtEnd) != 4 {
+		t.Fatalf("%d launches, want 4", len(dev.leftAtEnd))
+	}
+	for k := 2; k <= 4; k++ {
+		if left := dev.leftAtEnd[k-1]; left > 16-4*(k-1) {
+			t.Errorf("end of launch %d: %d tiles left, want at most %d (the previous batch completed meanwhile)", k, left, 16-4*(k-1))
+		}
 	}
 }
