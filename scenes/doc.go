@@ -8,7 +8,10 @@
 // file, the line and column, and the JSON path of the offending value
 // (objects[3].radius), so that a typo is caught and easy to find.
 //
-// Mesh objects and image textures and backgrounds are part of the format
-// but not supported yet; a scene that uses them is rejected with an error
-// that says so.
+// The files a scene names are read too, relative to its folder and never
+// outside it unless Options.AllowOutsideAssets says so: meshes from OBJ
+// (with MTL material libraries) and glTF 2.0 files, and images for textures
+// and equirectangular backgrounds (PNG, JPEG, GIF, BMP, TIFF, WebP,
+// Radiance HDR, PFM), decoded to linear RGB. LoadMesh reads a mesh file on
+// its own.
 package scenes
