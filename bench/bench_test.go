@@ -4,16 +4,12 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/tracerender/trace/tracer"
 )
 
-// BenchmarkTraceRandomRays50k traces incoherent rays against the 50,000
-// triangle icosphere on one thread.
-func BenchmarkTraceRandomRays50k(b *testing.B) {
-	s, err := meshScene(Icosphere(50))
-	if err != nil {
-		b.Fatal(err)
-	}
-	rays := randomRays(s, 1<<16)
+// benchmarkRays traces rays against s on one thread and reports rays/s.
+func benchmarkRays(b *testing.B, s *tracer.Scene, rays []tracer.Ray) {
 	b.ResetTimer()
 	var n uint64
 	for i := 0; i < b.N; i++ {
@@ -26,6 +22,16 @@ func BenchmarkTraceRandomRays50k(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rays/s")
 }
 
+// BenchmarkTraceRandomRays50k traces incoherent rays against the 50,000
+// triangle icosphere on one thread.
+func BenchmarkTraceRandomRays50k(b *testing.B) {
+	s, err := meshScene(Icosphere(50))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkRays(b, s, randomRays(s, 1<<16))
+}
+
 // BenchmarkTracePrimaryRays50k traces one camera ray per pixel of a
 // 256×256 image of the 50,000 triangle icosphere on one thread.
 func BenchmarkTracePrimaryRays50k(b *testing.B) {
@@ -33,17 +39,7 @@ func BenchmarkTracePrimaryRays50k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rays := primaryRays(s, 256)
-	b.ResetTimer()
-	var n uint64
-	for i := 0; i < b.N; i++ {
-		res, err := traceRays(context.Background(), s, rays, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n += res.Rays
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rays/s")
+	benchmarkRays(b, s, primaryRays(s, 256))
 }
 
 func TestQuickRun(t *testing.T) {

@@ -61,9 +61,8 @@ func (s *Scene) sampleEmitter(e Emitter, u1, u2 float32) (p, n vec3, area float3
 		tr := &s.Triangles[e.Index]
 		a := &s.TriangleAttrs[e.Index]
 		q, b1, b2 := tr.samplePoint(u1, u2)
-		h := Hit{Kind: HitTriangle, Index: e.Index, B1: b1, B2: b2}
-		sf := s.surfaceAt(&Ray{Origin: q, Dir: vec3{}}, &h)
-		return q, normalize(cross(tr.E1, tr.E2)), tr.area(), &s.Materials[a.Material], sf.u, sf.v
+		u, v = s.triangleUV(a, b1, b2)
+		return q, normalize(cross(tr.E1, tr.E2)), tr.area(), &s.Materials[a.Material], u, v
 	}
 	sh := &s.Shapes[e.Index]
 	q, nl, b1, b2 := sh.samplePoint(u1, u2)

@@ -23,24 +23,18 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 		sf.m = &s.Materials[a.Material]
 		sf.ng = normalize(cross(tr.E1, tr.E2))
 		sf.ns = sf.ng
-		sf.u, sf.v = h.B1, h.B2
-		b0 := 1 - h.B1 - h.B2
-		if a.Flags != 0 {
+		if a.Flags&TriangleSmooth != 0 {
+			b0 := 1 - h.B1 - h.B2
 			v0, v1, v2 := &s.Vertices[a.V[0]], &s.Vertices[a.V[1]], &s.Vertices[a.V[2]]
-			if a.Flags&TriangleSmooth != 0 {
-				n := normalize(madd(madd(scale(v0.N, b0), v1.N, h.B1), v2.N, h.B2))
-				if n != (vec3{}) {
-					if dot(n, sf.ng) < 0 {
-						n = vec3{-n[0], -n[1], -n[2]}
-					}
-					sf.ns = n
+			n := normalize(madd(madd(scale(v0.N, b0), v1.N, h.B1), v2.N, h.B2))
+			if n != (vec3{}) {
+				if dot(n, sf.ng) < 0 {
+					n = vec3{-n[0], -n[1], -n[2]}
 				}
-			}
-			if a.Flags&TriangleUV != 0 {
-				sf.u = float32(v0.UV[0]*b0) + float32(v1.UV[0]*h.B1) + float32(v2.UV[0]*h.B2)
-				sf.v = float32(v0.UV[1]*b0) + float32(v1.UV[1]*h.B1) + float32(v2.UV[1]*h.B2)
+				sf.ns = n
 			}
 		}
+		sf.u, sf.v = s.triangleUV(a, h.B1, h.B2)
 	} else {
 		sh := &s.Shapes[h.Index]
 		sf.m = &s.Materials[sh.Material]
@@ -53,4 +47,18 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 		sf.ns = vec3{-sf.ns[0], -sf.ns[1], -sf.ns[2]}
 	}
 	return sf
+}
+
+// triangleUV returns the surface coordinates of the point with barycentric
+// weights (b1, b2) on a triangle: its vertices' interpolated (u, v), or
+// (b1, b2) when it has none.
+func (s *Scene) triangleUV(a *TriangleAttr, b1, b2 float32) (u, v float32) {
+	if a.Flags&TriangleUV == 0 {
+		return b1, b2
+	}
+	b0 := 1 - b1 - b2
+	v0, v1, v2 := &s.Vertices[a.V[0]], &s.Vertices[a.V[1]], &s.Vertices[a.V[2]]
+	u = float32(v0.UV[0]*b0) + float32(v1.UV[0]*b1) + float32(v2.UV[0]*b2)
+	v = float32(v0.UV[1]*b0) + float32(v1.UV[1]*b1) + float32(v2.UV[1]*b2)
+	return u, v
 }
