@@ -4,7 +4,7 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda
+.PHONY: all build test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto
 
 all: build
 
@@ -48,6 +48,30 @@ gallery: build
 
 clean:
 	rm -rf bin
+
+# ---- gRPC (scheduler/remote) ----------------------------------------------
+# Regenerate the worker protocol's Go code from its .proto with Debian's
+# protoc (apt-get install protobuf-compiler) and pinned Go plugins; commit
+# the result. CI fails when it is stale (check-proto).
+PROTO_DIR  = scheduler/remote/pb
+PROTOC_GEN = $(CURDIR)/bin/protoc-plugins
+PROTO_OUT ?= $(PROTO_DIR)
+proto:
+	@command -v protoc >/dev/null || { echo "make proto: no protoc: apt-get install protobuf-compiler"; exit 2; }
+	GOBIN=$(PROTOC_GEN) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+	GOBIN=$(PROTOC_GEN) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.0
+	PATH="$(PROTOC_GEN):$$PATH" protoc --proto_path=$(PROTO_DIR) \
+		--go_out=$(PROTO_OUT) --go_opt=paths=source_relative \
+		--go-grpc_out=$(PROTO_OUT) --go-grpc_opt=paths=source_relative worker.proto
+
+check-proto:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory proto PROTO_OUT="$$tmp" >/dev/null && \
+	for f in worker.pb.go worker_grpc.pb.go; do \
+		if ! cmp -s "$$tmp/$$f" $(PROTO_DIR)/$$f; then \
+			echo "$(PROTO_DIR)/$$f is stale: run 'make proto' and commit it."; diff -u $(PROTO_DIR)/$$f "$$tmp/$$f" | head -30; exit 1; \
+		fi; \
+	done; echo "the generated protocol code is up to date"
 
 # ---- CUDA (kernels/README.md) ----------------------------------------------
 # The PTX comes from Debian's clang-19 (no nvcc): sm_80 gives PTX 7.0, which

@@ -3,6 +3,7 @@ package scenes
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,10 @@ type assets struct {
 	dir          string // the scene file's folder, absolute
 	allowOutside bool
 	used         int64 // bytes read so far
+	// For bundles: record is given each file read from disk, by its path
+	// relative to dir; files, when not nil, is read instead of the disk.
+	record func(rel string, data []byte)
+	files  map[string][]byte
 }
 
 // newAssets returns the resolver for a scene file at scenePath.
@@ -29,6 +34,29 @@ func newAssets(scenePath string, allowOutside bool) (*assets, error) {
 		return nil, err
 	}
 	return &assets{dir: dir, allowOutside: allowOutside}, nil
+}
+
+// newSceneAssets returns the resolver for a scene file at scenePath read
+// with opt: from disk, or from a bundle's files.
+func newSceneAssets(scenePath string, opt Options) (*assets, error) {
+	if opt.files != nil {
+		return &assets{dir: opt.dir, allowOutside: true, files: opt.files}, nil
+	}
+	a, err := newAssets(scenePath, opt.AllowOutsideAssets)
+	if err != nil {
+		return nil, err
+	}
+	a.record = opt.record
+	return a, nil
+}
+
+// key is the name of the file at the absolute path p in a bundle.
+func (a *assets) key(p string) string {
+	rel, err := filepath.Rel(a.dir, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
 }
 
 // resolve turns a path written in a file in folder base (the scene's
@@ -43,6 +71,14 @@ func (a *assets) resolve(base, rel string) (string, error) {
 		p = filepath.Join(base, p)
 	}
 	p = filepath.Clean(p)
+	if a.files != nil {
+		// A bundle: its files were checked where it was read, and
+		// nothing outside it can be reached.
+		if _, ok := a.files[a.key(p)]; !ok {
+			return "", &fs.PathError{Op: "open", Path: rel, Err: fs.ErrNotExist}
+		}
+		return p, nil
+	}
 	if a.allowOutside {
 		return p, nil
 	}
@@ -64,13 +100,33 @@ func (a *assets) resolve(base, rel string) (string, error) {
 // read reads the file at the absolute path p (from resolve), counting its
 // size against MaxAssetBytes.
 func (a *assets) read(p string) ([]byte, error) {
+	tooBig := fmt.Errorf("the scene's files together are larger than the limit of %d bytes (MaxAssetBytes)", int64(MaxAssetBytes))
+	if a.files != nil {
+		data, ok := a.files[a.key(p)]
+		if !ok {
+			return nil, fmt.Errorf("%s is not in the scene bundle", a.key(p))
+		}
+		if int64(len(data)) > MaxAssetBytes-a.used {
+			return nil, tooBig
+		}
+		a.used += int64(len(data))
+		return data, nil
+	}
+	data, err := a.readDisk(p, tooBig)
+	if err == nil && a.record != nil {
+		a.record(a.key(p), data)
+	}
+	return data, err
+}
+
+// readDisk is read from the disk.
+func (a *assets) readDisk(p string, tooBig error) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	left := MaxAssetBytes - a.used
-	tooBig := fmt.Errorf("the scene's files together are larger than the limit of %d bytes (MaxAssetBytes)", int64(MaxAssetBytes))
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		// A regular file: read it in one piece of its size.
 		if fi.Size() > left {

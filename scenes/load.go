@@ -3,9 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 
 	"github.com/tracerender/trace/tracer"
 )
@@ -24,6 +22,13 @@ type Options struct {
 	// Without it such a path is an error (the CLI's
 	// --allow-outside-assets).
 	AllowOutsideAssets bool
+
+	// For bundles (bundle.go): record, if set, is given every file read
+	// from disk; files, if set, replaces the disk, with relative paths
+	// resolved against dir.
+	record func(rel string, data []byte)
+	files  map[string][]byte
+	dir    string
 }
 
 // Load reads and parses the scene file at path, and the files it refers
@@ -35,17 +40,9 @@ func Load(path string) (*tracer.SceneDesc, error) {
 // LoadWith reads and parses the scene file at path, and the files it
 // refers to (relative to path's folder), with options opt. See Parse.
 func LoadWith(path string, opt Options) (*tracer.SceneDesc, error) {
-	f, err := os.Open(path)
+	data, err := readSceneFile(path)
 	if err != nil {
-		return nil, fileError(path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-		return nil, tooLarge(path, fi.Size())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fileError(path, err)
+		return nil, err
 	}
 	return parse(path, data, opt)
 }

@@ -162,7 +162,7 @@ func pronoun(n int) string {
 // first call.
 func (d *decoder) sceneAssets() (*assets, error) {
 	if d.assets == nil {
-		a, err := newAssets(d.file, d.opt.AllowOutsideAssets)
+		a, err := newSceneAssets(d.file, d.opt)
 		if err != nil {
 			return nil, err
 		}

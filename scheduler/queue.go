@@ -44,6 +44,7 @@ type Queue struct {
 	wake        chan struct{} // closed and replaced on every change
 	fb          *tracer.Framebuffer
 	events      chan<- event
+	workers     int // worker indices handed out: the render's list, then Join's
 }
 
 // event is sent to the render loop for each accepted or failed lease.
@@ -53,18 +54,19 @@ type event struct {
 	stats   tracer.Stats
 	busy    time.Duration
 	failed  bool
-	dropped bool // a later duplicate's result, discarded
+	dropped bool            // a later duplicate's result, discarded
+	joined  *WorkerProgress // a worker that joined the render (Queue.Join)
 }
 
 // ErrNoMoreTiles is returned by Next when every tile is done or the render
 // has failed.
 var ErrNoMoreTiles = errors.New("no more tiles")
 
-func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates bool, events chan<- event) *Queue {
+func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates bool, events chan<- event, workers int) *Queue {
 	q := &Queue{
 		tiles: tiles, state: make([]tileState, len(tiles)),
 		remaining: len(tiles), maxAttempts: maxAttempts, duplicates: duplicates,
-		wake: make(chan struct{}), fb: fb, events: events,
+		wake: make(chan struct{}), fb: fb, events: events, workers: workers,
 	}
 	for i := range tiles {
 		q.pending = append(q.pending, i)
@@ -76,6 +78,18 @@ func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates 
 func (q *Queue) broadcast() {
 	close(q.wake)
 	q.wake = make(chan struct{})
+}
+
+// Join adds a worker that appeared during the render — one machine of a
+// worker pool that was found later, say — to the progress reports, and
+// returns the index it passes to Next.
+func (q *Queue) Join(name, kind string, threads int) int {
+	q.mu.Lock()
+	i := q.workers
+	q.workers++
+	q.mu.Unlock()
+	q.events <- event{worker: i, joined: &WorkerProgress{Name: name, Kind: kind, Threads: threads}}
+	return i
 }
 
 // Next blocks until a tile can be leased to worker and returns its lease,

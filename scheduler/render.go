@@ -94,7 +94,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	tiles := Tiles(w, h, size)
 	fb := tracer.NewFramebuffer(w, h)
 	events := make(chan event, 256)
-	q := newQueue(tiles, fb, attempts, opt.Duplicates, events)
+	q := newQueue(tiles, fb, attempts, opt.Duplicates, events, len(workers))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -158,6 +158,13 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 }
 
 func (p *Progress) apply(ev event) {
+	if ev.joined != nil {
+		for len(p.Workers) <= ev.worker {
+			p.Workers = append(p.Workers, WorkerProgress{})
+		}
+		p.Workers[ev.worker] = *ev.joined
+		return
+	}
 	wp := &p.Workers[ev.worker]
 	wp.Busy += ev.busy
 	switch {

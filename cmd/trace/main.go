@@ -1,6 +1,8 @@
 // Command trace renders a JSON scene into a PNG.
 //
 //	trace render scene.json -o out.png
+//	trace render scene.json -o out.png --workers host:7000,host2:7000
+//	trace worker --listen :7000
 //	trace validate scene.json
 //	trace bench
 //	trace version
@@ -36,6 +38,7 @@ const topUsage = `trace renders a JSON scene file into an image.
 
 Usage:
   trace render SCENE -o OUT.png [flags]   render a scene (see trace render --help)
+  trace worker [--listen ADDR]            render tiles for 'trace render --workers'
   trace validate SCENE...                 check scene files without rendering
   trace bench [--threads N] [--json]      measure ray tracing speed on fixed workloads
   trace version                           print the version
@@ -57,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "render":
 		err = cmdRender(args[1:], stdout, stderr)
+	case "worker":
+		err = cmdWorker(args[1:], stdout, stderr)
 	case "validate":
 		err = cmdValidate(args[1:], stdout, stderr)
 	case "bench":

@@ -16,6 +16,7 @@ import (
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/scheduler/remote"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -42,6 +43,11 @@ type renderFlags struct {
 	gpus        int
 	quiet       bool
 	outside     bool
+	workers     string
+	token       string
+	tlsCA       string
+	tlsCert     string
+	tlsKey      string
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) error {
@@ -60,6 +66,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.gpus, "gpus", 0, "CUDA GPUs to render with (needs a build with CUDA)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
 	fs.BoolVar(&f.outside, "allow-outside-assets", false, "let the scene read meshes and images outside its folder")
+	fs.StringVar(&f.workers, "workers", "", "`list` of trace workers, host:port or dns:///name:port, comma-separated")
+	fs.StringVar(&f.token, "token", "", "the workers' shared secret (default $TRACE_TOKEN)")
+	fs.StringVar(&f.tlsCA, "tls-ca", "", "connect to the workers with TLS, trusting this authority `file` (PEM)")
+	fs.StringVar(&f.tlsCert, "tls-cert", "", "client certificate `file` for workers that require one (with --tls-key)")
+	fs.StringVar(&f.tlsKey, "tls-key", "", "client certificate's private key `file`")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -72,14 +83,25 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("render: no output file: give -o OUT.png")
 	case f.gpus < 0:
 		return usagef("--gpus %d: must be 0 or more", f.gpus)
-	case f.threads < 0 || f.threads == 0 && f.gpus == 0:
-		return usagef("--threads %d: must be at least 1, or 0 with --gpus", f.threads)
+	case f.threads < 0 || f.threads == 0 && f.gpus == 0 && f.workers == "":
+		return usagef("--threads %d: must be at least 1, or 0 with --gpus or --workers", f.threads)
 	case f.tile < 1 || f.tile > 4096:
 		return usagef("--tile %d: must be in [1, 4096]", f.tile)
 	case f.maxAttempts < 1:
 		return usagef("--max-attempts %d: must be at least 1", f.maxAttempts)
 	case f.depth != 8 && f.depth != 16:
 		return usagef("--depth %d: must be 8 or 16", f.depth)
+	case f.workers != "" && f.tile*f.tile > remote.MaxTilePixels:
+		return usagef("--tile %d: tiles for --workers have at most %d pixels", f.tile, remote.MaxTilePixels)
+	case f.workers == "" && (f.tlsCA != "" || f.tlsCert != "" || f.tlsKey != "" || f.token != ""):
+		return usagef("--token and the --tls flags are for --workers")
+	}
+	var targets []string
+	if f.workers != "" {
+		var err error
+		if targets, err = remote.ParseTargets(f.workers); err != nil {
+			return usagef("--workers: %v", err)
+		}
 	}
 	workers, closeGPUs, err := gpuWorkers(f.gpus)
 	if err != nil {
@@ -90,7 +112,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		workers = append([]scheduler.Worker{&scheduler.CPUWorker{N: f.threads}}, workers...)
 	}
 	path := fs.Arg(0)
-	desc, err := scenes.LoadWith(path, scenes.Options{AllowOutsideAssets: f.outside})
+	bundle, desc, err := scenes.ReadBundle(path, scenes.Options{AllowOutsideAssets: f.outside})
 	if err != nil {
 		return usageError{err}
 	}
@@ -108,6 +130,13 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
 		}
 	}
+	if len(targets) > 0 {
+		cluster, err := newCluster(&f, targets, bundle)
+		if err != nil {
+			return err
+		}
+		workers = append(workers, cluster)
+	}
 	out, err := tracer.CreateOutput(f.output, f.depth)
 	if err != nil {
 		return usageError{err}
@@ -121,6 +150,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		TileSize:    f.tile,
 		MaxAttempts: f.maxAttempts,
 		Workers:     workers,
+		Duplicates:  len(targets) > 0, // a slow machine's last tiles are raced
 		Progress:    bar.update,
 	})
 	bar.finish()
@@ -140,6 +170,24 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, summary(res.Progress, f.output, scene))
 	}
 	return nil
+}
+
+// newCluster connects the remote workers of --workers.
+func newCluster(f *renderFlags, targets []string, bundle *scenes.Bundle) (*remote.Cluster, error) {
+	eb, err := remote.EncodeBundle(bundle)
+	if err != nil {
+		return nil, err
+	}
+	opt := remote.ClientOptions{Token: f.token}
+	if opt.Token == "" {
+		opt.Token = os.Getenv("TRACE_TOKEN")
+	}
+	if f.tlsCA != "" || f.tlsCert != "" || f.tlsKey != "" {
+		if opt.TLS, err = remote.ClientTLS(f.tlsCA, f.tlsCert, f.tlsKey); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	return remote.NewCluster(targets, eb, opt), nil
 }
 
 // applyOverrides applies the flags that override the scene file's render
@@ -172,6 +220,9 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	cpuThreads := 0
 	var shares []string
 	for _, w := range p.Workers {
+		if w.Kind == "cluster" {
+			continue // its machines report under their own names
+		}
 		if w.Kind == "cpu" {
 			cpuThreads += w.Threads
 		}

@@ -1,0 +1,651 @@
+package remote
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/encoding/gzip"
+	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
+)
+
+// Resolver finds the addresses of a DNS name; *net.Resolver is one.
+type Resolver interface {
+	LookupHost(ctx context.Context, host string) ([]string, error)
+}
+
+// ClientOptions configure a coordinator's connections to its workers.
+type ClientOptions struct {
+	Token string      // sent on every call, when set
+	TLS   *tls.Config // nil: plain TCP
+	// Window is how many leases each worker holds at once; 0 means twice
+	// its threads, enough to hide a round trip behind a tile.
+	Window int
+	// LeaseTimeout fails a worker's leases when one of them has been out
+	// this long; 0 means 20 times its slowest tile so far, at least a
+	// minute.
+	LeaseTimeout time.Duration
+	// MaxFailures is how many failed connections in a row take a worker
+	// out of the render; 0 means 5. Between them it waits Backoff (0: half
+	// a second), doubling up to 15 s.
+	MaxFailures int
+	Backoff     time.Duration
+	// Resolver finds the workers of dns:/// targets (nil: the system's),
+	// again every ResolveEvery (0: 10 s), so that new workers join.
+	Resolver     Resolver
+	ResolveEvery time.Duration
+	// Dialer, if set, makes the connections (tests use in-memory ones).
+	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	Logger *slog.Logger
+}
+
+// Cluster is a scheduler.Worker made of remote `trace worker` processes:
+// each renders through its own connection and appears in the progress
+// reports under its address (scheduler.Queue.Join).
+type Cluster struct {
+	static []string // host:port targets
+	dns    []string // name:port targets to re-resolve
+	bundle *EncodedBundle
+	opt    ClientOptions
+	log    *slog.Logger
+	job    string
+
+	sent, received atomic.Int64 // bytes on the wire, all connections
+	tiles          atomic.Int64
+}
+
+// ClusterStats counts a cluster's traffic.
+type ClusterStats struct {
+	BytesSent, BytesReceived int64 // on the wire, after compression
+	Tiles                    int64 // tiles received
+}
+
+// ParseTargets checks a --workers list: host:port or dns:///name:port
+// items, separated by commas.
+func ParseTargets(list string) ([]string, error) {
+	var out []string
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		hp, _ := strings.CutPrefix(t, "dns:///")
+		if strings.Contains(hp, "://") || strings.HasPrefix(t, "dns:") && !strings.HasPrefix(t, "dns:///") {
+			return nil, fmt.Errorf("worker %q: want host:port or dns:///name:port", t)
+		}
+		host, port, err := net.SplitHostPort(hp)
+		if err != nil || host == "" || port == "" {
+			return nil, fmt.Errorf("worker %q: want host:port or dns:///name:port", t)
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no workers given")
+	}
+	return out, nil
+}
+
+// NewCluster returns the workers named by targets (see ParseTargets),
+// which will render the scene in bundle.
+func NewCluster(targets []string, bundle *EncodedBundle, opt ClientOptions) *Cluster {
+	c := &Cluster{bundle: bundle, opt: opt, log: opt.Logger}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.opt.MaxFailures <= 0 {
+		c.opt.MaxFailures = 5
+	}
+	if c.opt.Backoff <= 0 {
+		c.opt.Backoff = 500 * time.Millisecond
+	}
+	if c.opt.ResolveEvery <= 0 {
+		c.opt.ResolveEvery = 10 * time.Second
+	}
+	if c.opt.Resolver == nil {
+		c.opt.Resolver = net.DefaultResolver
+	}
+	for _, t := range targets {
+		if name, ok := strings.CutPrefix(t, "dns:///"); ok {
+			c.dns = append(c.dns, name)
+		} else {
+			c.static = append(c.static, t)
+		}
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	c.job = hex.EncodeToString(id[:])
+	return c
+}
+
+// Name implements scheduler.Worker.
+func (c *Cluster) Name() string { return "workers" }
+
+// Kind implements scheduler.Worker: the cluster itself renders nothing;
+// its machines report under their own names.
+func (c *Cluster) Kind() string { return "cluster" }
+
+// Threads implements scheduler.Worker.
+func (c *Cluster) Threads() int { return 0 }
+
+// Stats returns the cluster's traffic so far.
+func (c *Cluster) Stats() ClusterStats {
+	return ClusterStats{BytesSent: c.sent.Load(), BytesReceived: c.received.Load(), Tiles: c.tiles.Load()}
+}
+
+// Run implements scheduler.Worker: it connects to every worker, and to
+// those that DNS names later, and returns when the frame is done, or
+// with an error when every worker has failed.
+func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, _ int) error {
+	type running struct {
+		cancel context.CancelFunc
+		done   bool
+	}
+	var (
+		mu      sync.Mutex
+		workers = map[string]*running{}
+		errs    []error
+		wg      sync.WaitGroup
+		ended   = make(chan struct{}, 1)
+	)
+	start := func(addr string) {
+		if _, ok := workers[addr]; ok {
+			return
+		}
+		wctx, cancel := context.WithCancel(ctx)
+		r := &running{cancel: cancel}
+		workers[addr] = r
+		wg.Go(func() {
+			err := c.runWorker(wctx, scene, q, addr)
+			mu.Lock()
+			r.done = true
+			if err != nil {
+				errs = append(errs, err)
+			}
+			mu.Unlock()
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
+		})
+	}
+	resolve := func() {
+		found := map[string]bool{}
+		for _, name := range c.dns {
+			host, port, _ := net.SplitHostPort(name)
+			lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			addrs, err := c.opt.Resolver.LookupHost(lctx, host)
+			cancel()
+			if err != nil {
+				c.log.Warn("resolving workers", "name", name, "err", err)
+				continue
+			}
+			for _, a := range addrs {
+				found[net.JoinHostPort(a, port)] = true
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for addr := range found {
+			start(addr)
+		}
+		for addr, r := range workers {
+			if !found[addr] && !isStatic(c.static, addr) && !r.done {
+				c.log.Info("worker left the DNS name", "worker", addr)
+				r.cancel() // its leases go back to the queue
+			}
+		}
+	}
+	mu.Lock()
+	for _, a := range c.static {
+		start(a)
+	}
+	mu.Unlock()
+	if len(c.dns) > 0 {
+		resolve()
+	}
+	tick := time.NewTicker(c.opt.ResolveEvery)
+	defer tick.Stop()
+	for {
+		mu.Lock()
+		alive := 0
+		for _, r := range workers {
+			if !r.done {
+				alive++
+			}
+		}
+		mu.Unlock()
+		if alive == 0 && (len(c.dns) == 0 || q.Remaining() == 0) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			mu.Lock()
+			for _, r := range workers {
+				r.cancel()
+			}
+			mu.Unlock()
+			wg.Wait()
+			return nil
+		case <-ended:
+			continue
+		case <-tick.C:
+			if len(c.dns) == 0 {
+				continue
+			}
+			before := len(workers)
+			resolve()
+			mu.Lock()
+			grew := len(workers) > before
+			mu.Unlock()
+			if alive == 0 && !grew {
+				wg.Wait()
+				return fmt.Errorf("no worker left: %w", errors.Join(append(errs, fmt.Errorf("%s resolves to no new worker", strings.Join(c.dns, ", ")))...))
+			}
+		}
+	}
+	wg.Wait()
+	if q.Remaining() > 0 && len(errs) > 0 {
+		return fmt.Errorf("no worker left: %w", errors.Join(errs...))
+	}
+	return errors.Join(errs...)
+}
+
+func isStatic(static []string, addr string) bool {
+	for _, s := range static {
+		if s == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// conn dials one worker.
+func (c *Cluster) conn(addr string) (*grpc.ClientConn, error) {
+	creds := insecure.NewCredentials()
+	if c.opt.TLS != nil {
+		creds = credentials.NewTLS(c.opt.TLS)
+	}
+	opts := []grpc.DialOption{
+		grpc.WithTransportCredentials(creds),
+		grpc.WithKeepaliveParams(clientKeepalive),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes), grpc.MaxCallSendMsgSize(chunkBytes+1<<16)),
+		grpc.WithStatsHandler(&wireCounter{c}),
+	}
+	if c.opt.Token != "" {
+		opts = append(opts, grpc.WithPerRPCCredentials(tokenCreds{c.opt.Token, c.opt.TLS != nil}))
+	}
+	if c.opt.Dialer != nil {
+		opts = append(opts, grpc.WithContextDialer(c.opt.Dialer))
+	}
+	return grpc.NewClient("passthrough:///"+addr, opts...)
+}
+
+// runWorker renders with one worker until the frame is done, reconnecting
+// with backoff after failures, and gives up after MaxFailures in a row.
+func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, addr string) error {
+	conn, err := c.conn(addr)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", addr, err)
+	}
+	defer conn.Close()
+	w := &session{c: c, addr: addr, client: pb.NewWorkerClient(conn), scene: scene, q: q, index: -1}
+	failures := 0
+	delay := c.opt.Backoff
+	for {
+		progressed, err := w.run(ctx)
+		if err == nil || ctx.Err() != nil {
+			return nil
+		}
+		if progressed {
+			failures, delay = 0, c.opt.Backoff
+		}
+		failures++
+		if failures >= c.opt.MaxFailures {
+			c.log.Warn("worker given up", "worker", addr, "err", err)
+			return fmt.Errorf("worker %s: %w (gave up after %d failures in a row)", addr, err, failures)
+		}
+		c.log.Warn("worker failed; retrying", "worker", addr, "err", err, "in", delay)
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return nil
+		}
+		delay = min(2*delay, 15*time.Second)
+	}
+}
+
+// session is one worker's connection state across its render streams.
+type session struct {
+	c       *Cluster
+	addr    string
+	client  pb.WorkerClient
+	scene   *tracer.Scene
+	q       *scheduler.Queue
+	index   int           // in the progress reports; −1 before the first Ready
+	slowest time.Duration // longest tile round trip so far
+}
+
+type outstanding struct {
+	lease scheduler.Lease
+	sent  time.Time
+}
+
+var errNoMore = errors.New("no more tiles")
+
+// run makes sure the worker has the scene, then renders tiles on one
+// stream until the frame is done (nil) or the stream fails. progressed
+// says whether any tile came back.
+func (w *session) run(ctx context.Context) (progressed bool, err error) {
+	if err := w.ensureBundle(ctx); err != nil {
+		return false, err
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stream, err := w.client.Render(sctx)
+	if err != nil {
+		return false, err
+	}
+	set := w.scene.Settings
+	err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{
+		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:],
+		Settings: &pb.Settings{Width: int32(set.Width), Height: int32(set.Height), Samples: int32(set.Samples),
+			MaxDepth: int32(set.MaxDepth), Integrator: int32(set.Integrator), Seed: set.Seed},
+	}}})
+	if err != nil {
+		return false, streamErr(stream, err)
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		return false, err
+	}
+	ready := first.GetReady()
+	if ready == nil || ready.Threads < 1 {
+		return false, fmt.Errorf("worker's first reply is not Ready")
+	}
+	if w.index < 0 {
+		w.index = w.q.Join(w.addr, "remote", int(ready.Threads))
+	}
+	window := w.c.opt.Window
+	if window <= 0 {
+		window = max(2*int(ready.Threads), 2)
+	}
+
+	var (
+		mu     sync.Mutex
+		out    = map[uint64]outstanding{}
+		noMore bool
+		next   uint64
+	)
+	var closeOnce sync.Once
+	var closeErr error
+	closeSend := func() error {
+		closeOnce.Do(func() { closeErr = stream.CloseSend() })
+		return closeErr
+	}
+	slots := make(chan struct{}, window)
+	sendErr := make(chan error, 1)
+	go func() { // the sender: keeps the window full of leases
+		sendErr <- func() error {
+			for {
+				select {
+				case slots <- struct{}{}:
+				case <-sctx.Done():
+					return nil
+				}
+				l, err := w.q.Next(sctx, w.index)
+				if errors.Is(err, scheduler.ErrNoMoreTiles) {
+					mu.Lock()
+					noMore = true
+					empty := len(out) == 0
+					mu.Unlock()
+					if empty {
+						return closeSend()
+					}
+					return nil
+				}
+				if err != nil {
+					return nil // sctx ended
+				}
+				r := l.Tile.Rect
+				mu.Lock()
+				next++
+				id := next
+				out[id] = outstanding{l, time.Now()}
+				mu.Unlock()
+				err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Tile{Tile: &pb.TileLease{
+					Lease: id, X0: int32(r.Min.X), Y0: int32(r.Min.Y), X1: int32(r.Max.X), Y1: int32(r.Max.Y)}}})
+				if err == io.EOF {
+					return nil // the stream has ended: the receiver gets its status
+				}
+				if err != nil {
+					cancel(err)
+					return err
+				}
+			}
+		}()
+	}()
+	go w.watch(sctx, cancel, &mu, out)
+
+	err = func() error { // the receiver
+		for {
+			r, err := stream.Recv()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				if cause := context.Cause(sctx); cause != nil && !errors.Is(cause, context.Canceled) {
+					return cause
+				}
+				return err
+			}
+			var id uint64
+			switch k := r.Kind.(type) {
+			case *pb.RenderReply_Result:
+				id = k.Result.Lease
+			case *pb.RenderReply_Error:
+				id = k.Error.Lease
+			default:
+				return fmt.Errorf("protocol error: unexpected %T", r.Kind)
+			}
+			mu.Lock()
+			o, ok := out[id]
+			delete(out, id)
+			mu.Unlock()
+			if !ok {
+				return fmt.Errorf("protocol error: reply for unknown lease %d", id)
+			}
+			if res := r.GetResult(); res != nil {
+				pix, err := decodePixels(res.Pixels, o.lease.Tile.Rect.Dx()*o.lease.Tile.Rect.Dy())
+				if err != nil {
+					w.q.Fail(o.lease, fmt.Errorf("worker %s: %w", w.addr, err))
+				} else {
+					w.q.Complete(o.lease, pix, tracer.Stats{Rays: res.Rays, Samples: res.Samples, NonFinite: res.NonFinite})
+					w.c.tiles.Add(1)
+					progressed = true
+					mu.Lock()
+					w.slowest = max(w.slowest, time.Since(o.sent))
+					mu.Unlock()
+				}
+			} else {
+				w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, r.GetError().Message))
+			}
+			<-slots
+			mu.Lock()
+			finished := noMore && len(out) == 0
+			mu.Unlock()
+			if finished {
+				if err := closeSend(); err != nil {
+					return err
+				}
+			}
+		}
+	}()
+	if err == nil {
+		mu.Lock()
+		if len(out) > 0 { // the worker closed the stream early
+			err = errors.New("the worker ended the stream with tiles outstanding")
+		}
+		mu.Unlock()
+	}
+	cancel(err)
+	if serr := <-sendErr; err == nil {
+		err = serr
+	}
+	// Nothing else touches out now: end the leases still in it.
+	release := ctx.Err() != nil || isDrain(err)
+	for _, o := range out {
+		if release || err == nil {
+			w.q.Release(o.lease)
+		} else {
+			w.q.Fail(o.lease, fmt.Errorf("worker %s: %w", w.addr, err))
+		}
+	}
+	if err == nil && !noMore {
+		err = errors.New("the worker ended the stream")
+	}
+	return progressed, err
+}
+
+// watch fails the session when a lease has been out longer than the lease
+// timeout: the worker is stalled or far too slow.
+func (w *session) watch(ctx context.Context, cancel context.CancelCauseFunc, mu *sync.Mutex, out map[uint64]outstanding) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		mu.Lock()
+		limit := w.c.opt.LeaseTimeout
+		if limit <= 0 {
+			limit = max(time.Minute, 20*w.slowest)
+		}
+		var late *outstanding
+		for _, o := range out {
+			if time.Since(o.sent) > limit {
+				late = &o
+				break
+			}
+		}
+		mu.Unlock()
+		if late != nil {
+			cancel(fmt.Errorf("tile %d timed out after %s", late.lease.Tile.ID, limit))
+			return
+		}
+	}
+}
+
+// ensureBundle uploads the scene unless the worker has it.
+func (w *session) ensureBundle(ctx context.Context) error {
+	b := w.c.bundle
+	hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	has, err := w.client.HasBundle(hctx, &pb.BundleRef{Sha256: b.Hash[:]})
+	cancel()
+	if err != nil {
+		return err
+	}
+	if has.Present {
+		return nil
+	}
+	// A generous deadline: a minute plus 1 MB/s.
+	uctx, cancel := context.WithTimeout(ctx, time.Minute+time.Duration(len(b.Data))*time.Microsecond)
+	defer cancel()
+	up, err := w.client.PutBundle(uctx, grpc.UseCompressor(gzip.Name))
+	if err != nil {
+		return err
+	}
+	for off := 0; off < len(b.Data) || off == 0; off += chunkBytes {
+		c := &pb.BundleChunk{Data: b.Data[off:min(off+chunkBytes, len(b.Data))]}
+		if off == 0 {
+			c.Sha256, c.Size = b.Hash[:], int64(len(b.Data))
+		}
+		if err := up.Send(c); err != nil {
+			_, err = up.CloseAndRecv() // the server's reason
+			return fmt.Errorf("uploading the scene: %w", err)
+		}
+	}
+	if _, err := up.CloseAndRecv(); err != nil {
+		return fmt.Errorf("uploading the scene: %w", err)
+	}
+	return nil
+}
+
+// decodePixels checks and converts a tile's wire pixels.
+func decodePixels(b []byte, pixels int) ([]float32, error) {
+	if len(b) != 12*pixels {
+		return nil, fmt.Errorf("protocol error: %d bytes of pixels for a tile of %d pixels", len(b), pixels)
+	}
+	pix := make([]float32, 3*pixels)
+	for i := range pix {
+		pix[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return pix, nil
+}
+
+// streamErr turns a failed Send into the stream's real status: Send
+// returns io.EOF when the server has ended the stream.
+func streamErr(s grpc.ClientStream, err error) error {
+	if err == io.EOF {
+		if rerr := s.RecvMsg(new(pb.RenderReply)); rerr != nil && rerr != io.EOF {
+			return rerr
+		}
+	}
+	return err
+}
+
+// isDrain says whether err is a worker's "shutting down" status.
+func isDrain(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.Unavailable && st.Message() == drainMessage
+}
+
+// tokenCreds sends the shared token on every call.
+type tokenCreds struct {
+	token  string
+	secure bool
+}
+
+func (t tokenCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + t.token}, nil
+}
+
+func (t tokenCreds) RequireTransportSecurity() bool { return t.secure }
+
+// wireCounter counts the bytes on the wire of a cluster's connections.
+type wireCounter struct{ c *Cluster }
+
+func (h *wireCounter) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+func (h *wireCounter) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	return ctx
+}
+func (h *wireCounter) HandleConn(context.Context, stats.ConnStats) {}
+func (h *wireCounter) HandleRPC(_ context.Context, s stats.RPCStats) {
+	switch p := s.(type) {
+	case *stats.InPayload:
+		h.c.received.Add(int64(p.WireLength))
+	case *stats.OutPayload:
+		h.c.sent.Add(int64(p.WireLength))
+	}
+}

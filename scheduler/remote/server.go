@@ -1,0 +1,521 @@
+package remote
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // bundles are uploaded gzip-compressed
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+const (
+	// DefaultCacheBytes bounds the bundles a worker keeps: 2 GiB.
+	DefaultCacheBytes = 2 << 30
+	// DefaultMaxSceneBytes is the largest bundle a worker accepts: 1 GiB.
+	DefaultMaxSceneBytes = 1 << 30
+	// MaxTilePixels is the largest tile a worker renders, so that a
+	// finished tile fits in one message of MaxMessageBytes.
+	MaxTilePixels = 2048 * 2048
+	// MaxMessageBytes bounds every message either side receives.
+	MaxMessageBytes = 12*MaxTilePixels + 1<<20
+	// chunkBytes is the size of a bundle upload's pieces.
+	chunkBytes = 1 << 20
+	// compiledScenes is how many compiled scenes a worker keeps for
+	// later jobs on the same bundle and settings.
+	compiledScenes = 2
+	// drainMessage is the status message of a render stream ended because
+	// the worker is shutting down; its leases were not failures.
+	drainMessage = "worker is shutting down"
+)
+
+// Keepalive policies that agree: the client pings an idle connection every
+// 20 s and the server allows pings every 10 s, with or without streams.
+var (
+	serverEnforcement = keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}
+	serverKeepalive   = keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}
+	clientKeepalive   = keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}
+)
+
+// ServerOptions configure a worker.
+type ServerOptions struct {
+	Threads       int    // tiles rendered at once over all jobs; 0 means every core
+	Token         string // if set, every call but health checks must carry it
+	CacheBytes    int64  // bundle cache budget; 0 means DefaultCacheBytes
+	MaxSceneBytes int64  // largest bundle accepted; 0 means DefaultMaxSceneBytes
+	Logger        *slog.Logger
+}
+
+// ServerStats counts a worker's work since it started.
+type ServerStats struct {
+	CacheHits, CacheMisses int64 // HasBundle answers
+	BundlesStored          int64
+	BundleBytesReceived    int64
+	TilesRendered          int64
+	TilesFailed            int64
+	Jobs                   int64 // render streams opened
+}
+
+// Server is the `trace worker` gRPC service.
+type Server struct {
+	pb.UnimplementedWorkerServer
+	opt      ServerOptions
+	log      *slog.Logger
+	cache    *bundleCache
+	compiled compiledCache
+	sem      chan struct{} // one token per thread, shared by all jobs
+	health   *health.Server
+	drain    chan struct{}
+	drainMu  sync.Once
+	host     string
+	active   sync.WaitGroup // render streams running
+
+	hits, misses, stored, bundleBytes, tiles, tileFails, jobs atomic.Int64
+}
+
+// NewServer returns a worker with options opt.
+func NewServer(opt ServerOptions) *Server {
+	if opt.Threads <= 0 {
+		opt.Threads = runtime.NumCPU()
+	}
+	if opt.CacheBytes <= 0 {
+		opt.CacheBytes = DefaultCacheBytes
+	}
+	if opt.MaxSceneBytes <= 0 {
+		opt.MaxSceneBytes = DefaultMaxSceneBytes
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	host, _ := os.Hostname()
+	s := &Server{
+		opt: opt, log: opt.Logger, cache: newBundleCache(opt.CacheBytes),
+		sem: make(chan struct{}, opt.Threads), health: health.NewServer(),
+		drain: make(chan struct{}), host: host,
+	}
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	s.health.SetServingStatus(pb.Worker_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	return s
+}
+
+// Stats returns the worker's counters.
+func (s *Server) Stats() ServerStats {
+	return ServerStats{
+		CacheHits: s.hits.Load(), CacheMisses: s.misses.Load(), BundlesStored: s.stored.Load(),
+		BundleBytesReceived: s.bundleBytes.Load(), TilesRendered: s.tiles.Load(),
+		TilesFailed: s.tileFails.Load(), Jobs: s.jobs.Load(),
+	}
+}
+
+// Register adds the worker and health services to g.
+func (s *Server) Register(g *grpc.Server) {
+	pb.RegisterWorkerServer(g, s)
+	healthpb.RegisterHealthServer(g, s.health)
+}
+
+// ServerOptions returns the gRPC options a worker's server needs: the
+// token check, keepalive policies and message size bounds. Add TLS
+// credentials to them with grpc.Creds.
+func (s *Server) GRPCOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.UnaryInterceptor(s.checkUnary),
+		grpc.StreamInterceptor(s.checkStream),
+		grpc.KeepaliveEnforcementPolicy(serverEnforcement),
+		grpc.KeepaliveParams(serverKeepalive),
+		grpc.MaxRecvMsgSize(chunkBytes + 1<<16),
+		grpc.MaxSendMsgSize(MaxMessageBytes),
+	}
+}
+
+// Drain marks the worker NOT_SERVING and ends every render stream once
+// its tiles in flight are finished; the coordinators hand the rest of
+// their leases to other workers. It returns when the streams have ended.
+func (s *Server) Drain() {
+	s.drainMu.Do(func() {
+		s.health.Shutdown() // every service NOT_SERVING
+		close(s.drain)
+	})
+	s.active.Wait()
+}
+
+func (s *Server) checkUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	if err := s.authorize(ctx, info.FullMethod); err != nil {
+		return nil, err
+	}
+	return h(ctx, req)
+}
+
+func (s *Server) checkStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	if err := s.authorize(ss.Context(), info.FullMethod); err != nil {
+		return err
+	}
+	return h(srv, ss)
+}
+
+// authorize checks a call's token. Health checks need none, so that
+// probes need no secret.
+func (s *Server) authorize(ctx context.Context, method string) error {
+	if s.opt.Token == "" || strings.HasPrefix(method, "/grpc.health.v1.Health/") {
+		return nil
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		if tok, ok := strings.CutPrefix(v, "Bearer "); ok &&
+			subtle.ConstantTimeCompare([]byte(tok), []byte(s.opt.Token)) == 1 {
+			return nil
+		}
+	}
+	s.log.Warn("call without a valid token", "method", method)
+	return status.Error(codes.Unauthenticated, "missing or wrong token (give the worker's --token)")
+}
+
+// HasBundle implements pb.WorkerServer.
+func (s *Server) HasBundle(ctx context.Context, ref *pb.BundleRef) (*pb.HasBundleReply, error) {
+	h, err := hashOf(ref.GetSha256())
+	if err != nil {
+		return nil, err
+	}
+	_, ok := s.cache.get(h)
+	if ok {
+		s.hits.Add(1)
+	} else {
+		s.misses.Add(1)
+	}
+	return &pb.HasBundleReply{Present: ok}, nil
+}
+
+// PutBundle implements pb.WorkerServer: it receives a bundle, checks its
+// size, hash and scene, and caches it.
+func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	h, err := hashOf(first.GetSha256())
+	if err != nil {
+		return err
+	}
+	size := first.GetSize()
+	if size < 0 || size > s.opt.MaxSceneBytes {
+		return status.Errorf(codes.ResourceExhausted, "bundle of %d bytes: this worker takes at most %d (--max-scene-bytes)", size, s.opt.MaxSceneBytes)
+	}
+	data := make([]byte, 0, size)
+	for c := first; ; {
+		if int64(len(data)+len(c.GetData())) > size {
+			return status.Errorf(codes.InvalidArgument, "bundle %s: more bytes than the %d announced", h, size)
+		}
+		data = append(data, c.GetData()...)
+		s.bundleBytes.Add(int64(len(c.GetData())))
+		c, err = stream.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(c.GetSha256()) != 0 || c.GetSize() != 0 {
+			return status.Errorf(codes.InvalidArgument, "bundle %s: hash or size repeated after the first chunk", h)
+		}
+	}
+	if int64(len(data)) != size {
+		return status.Errorf(codes.InvalidArgument, "bundle %s: %d bytes received of the %d announced", h, len(data), size)
+	}
+	if sha256.Sum256(data) != h {
+		return status.Errorf(codes.DataLoss, "bundle %s: the data's SHA-256 does not match its name", h)
+	}
+	b, err := DecodeBundle(data)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	if _, err := b.Load(); err != nil {
+		return status.Errorf(codes.InvalidArgument, "bundle %s: %v", h, err)
+	}
+	s.cache.put(h, data)
+	s.stored.Add(1)
+	s.log.Info("bundle stored", "bundle", h.String(), "scene", b.Name, "bytes", size)
+	return stream.SendAndClose(&pb.PutBundleReply{})
+}
+
+// Render implements pb.WorkerServer: one job's tiles.
+func (s *Server) Render(stream pb.Worker_RenderServer) error {
+	s.active.Add(1)
+	defer s.active.Done()
+	select {
+	case <-s.drain:
+		return status.Error(codes.Unavailable, drainMessage)
+	default:
+	}
+	req, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	open := req.GetOpen()
+	if open == nil {
+		return status.Error(codes.InvalidArgument, "the first message of a render must be Open")
+	}
+	h, err := hashOf(open.GetBundleSha256())
+	if err != nil {
+		return err
+	}
+	scene, err := s.scene(h, open.GetSettings())
+	if err != nil {
+		return err
+	}
+	s.jobs.Add(1)
+	log := s.log.With("job", open.GetJob(), "bundle", h.String())
+	log.Info("job opened", "width", scene.Settings.Width, "height", scene.Settings.Height, "samples", scene.Settings.Samples)
+	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(s.opt.Threads), Name: s.host}}}); err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	var sendMu sync.Mutex
+	send := func(r *pb.RenderReply) {
+		sendMu.Lock()
+		defer sendMu.Unlock()
+		if err := stream.Send(r); err != nil {
+			cancel()
+		}
+	}
+	tiles := make(chan *pb.TileLease, s.opt.Threads)
+	var wg sync.WaitGroup
+	for range s.opt.Threads {
+		wg.Go(func() {
+			var pix []float32
+			for t := range tiles {
+				select {
+				case s.sem <- struct{}{}:
+				case <-ctx.Done():
+					continue
+				}
+				r, p := s.renderTile(ctx, scene, t, pix)
+				pix = p
+				<-s.sem
+				send(r)
+			}
+		})
+	}
+
+	reqs := make(chan *pb.RenderRequest)
+	recvErr := make(chan error, 1)
+	go func() {
+		for {
+			r, err := stream.Recv()
+			if err != nil {
+				recvErr <- err
+				return
+			}
+			select {
+			case reqs <- r:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var end error
+loop:
+	for {
+		select {
+		case r := <-reqs:
+			t := r.GetTile()
+			if t == nil {
+				end = status.Error(codes.InvalidArgument, "a render's messages after Open must be tile leases")
+				break loop
+			}
+			if err := checkTile(t, scene.Settings); err != nil {
+				end = status.Errorf(codes.InvalidArgument, "tile lease %d: %v", t.GetLease(), err)
+				break loop
+			}
+			tiles <- t
+		case err := <-recvErr:
+			if err != io.EOF {
+				end = err
+			}
+			break loop
+		case <-s.drain:
+			end = status.Error(codes.Unavailable, drainMessage)
+			break loop
+		case <-ctx.Done():
+			end = ctx.Err()
+			break loop
+		}
+	}
+	if end != nil && status.Code(end) != codes.Unavailable {
+		cancel() // the stream is broken: stop rendering for it
+	}
+	close(tiles)
+	wg.Wait()
+	log.Info("job closed", "reason", fmt.Sprint(end))
+	if errors.Is(end, context.Canceled) {
+		return status.FromContextError(end).Err()
+	}
+	return end
+}
+
+// renderTile renders one lease, turning a failure or a panic into a
+// TileError reply.
+func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32) (reply *pb.RenderReply, buf []float32) {
+	r := image.Rect(int(t.X0), int(t.Y0), int(t.X1), int(t.Y1))
+	n := 3 * r.Dx() * r.Dy()
+	if cap(pix) < n {
+		pix = make([]float32, n)
+	}
+	pix = pix[:n]
+	var st tracer.Stats
+	err := func() (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("tracer panic: %v", p)
+			}
+		}()
+		return scene.RenderBlock(ctx, r, pix, &st)
+	}()
+	if err != nil {
+		s.tileFails.Add(1)
+		return &pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.Lease, Message: err.Error()}}}, pix
+	}
+	s.tiles.Add(1)
+	out := make([]byte, 4*n)
+	for i, v := range pix {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
+	}
+	return &pb.RenderReply{Kind: &pb.RenderReply_Result{Result: &pb.TileResult{
+		Lease: t.Lease, Pixels: out, Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
+	}}}, pix
+}
+
+// checkTile checks that a lease's rectangle is a non-empty part of the
+// image, no larger than MaxTilePixels.
+func checkTile(t *pb.TileLease, set tracer.Settings) error {
+	if t.X0 < 0 || t.Y0 < 0 || t.X1 <= t.X0 || t.Y1 <= t.Y0 || int(t.X1) > set.Width || int(t.Y1) > set.Height {
+		return fmt.Errorf("pixels [%d,%d)×[%d,%d) are not a part of the %d×%d image", t.X0, t.X1, t.Y0, t.Y1, set.Width, set.Height)
+	}
+	if int64(t.X1-t.X0)*int64(t.Y1-t.Y0) > MaxTilePixels {
+		return fmt.Errorf("a tile of %d×%d pixels is larger than the limit of %d pixels", t.X1-t.X0, t.Y1-t.Y0, MaxTilePixels)
+	}
+	return nil
+}
+
+// hashOf checks a bundle hash from the wire.
+func hashOf(b []byte) (Hash, error) {
+	var h Hash
+	if len(b) != len(h) {
+		return h, status.Errorf(codes.InvalidArgument, "a bundle hash is %d bytes of SHA-256, not %d", len(h), len(b))
+	}
+	copy(h[:], b)
+	return h, nil
+}
+
+// scene returns the compiled scene of bundle h with settings set,
+// compiling it unless a recent job left it.
+func (s *Server) scene(h Hash, set *pb.Settings) (*tracer.Scene, error) {
+	if set == nil {
+		return nil, status.Error(codes.InvalidArgument, "Open has no settings")
+	}
+	key := sceneKey{h, set.GetWidth(), set.GetHeight(), set.GetSamples(), set.GetMaxDepth(), set.GetIntegrator(), set.GetSeed()}
+	return s.compiled.get(key, func() (*tracer.Scene, error) {
+		data, ok := s.cache.get(h)
+		if !ok {
+			return nil, status.Errorf(codes.NotFound, "bundle %s is not in this worker's cache", h)
+		}
+		b, err := DecodeBundle(data)
+		if err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		desc, err := b.Load()
+		if err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		desc.Settings.Width = int(set.Width)
+		desc.Settings.Height = int(set.Height)
+		desc.Settings.Samples = int(set.Samples)
+		desc.Settings.MaxDepth = int(set.MaxDepth)
+		desc.Settings.Integrator = tracer.Integrator(set.Integrator)
+		desc.Settings.Seed = set.Seed
+		if err := scenes.ValidateSettings(desc.Settings); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "settings: %v", err)
+		}
+		sc, err := tracer.Compile(desc)
+		if err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "%s: %v", b.Name, err)
+		}
+		return sc, nil
+	})
+}
+
+// sceneKey names a compiled scene: a bundle and the settings it was
+// compiled with.
+type sceneKey struct {
+	hash                                      Hash
+	width, height, samples, depth, integrator int32
+	seed                                      uint64
+}
+
+// compiledCache keeps the last few compiled scenes, compiling each key
+// once even when several jobs ask for it at the same time.
+type compiledCache struct {
+	mu      sync.Mutex
+	entries []*compiledEntry // most recently used first
+}
+
+type compiledEntry struct {
+	key   sceneKey
+	ready chan struct{}
+	scene *tracer.Scene
+	err   error
+}
+
+func (c *compiledCache) get(key sceneKey, compile func() (*tracer.Scene, error)) (*tracer.Scene, error) {
+	c.mu.Lock()
+	for i, e := range c.entries {
+		if e.key == key {
+			copy(c.entries[1:i+1], c.entries[:i])
+			c.entries[0] = e
+			c.mu.Unlock()
+			<-e.ready
+			return e.scene, e.err
+		}
+	}
+	e := &compiledEntry{key: key, ready: make(chan struct{})}
+	c.entries = append([]*compiledEntry{e}, c.entries...)
+	if len(c.entries) > compiledScenes {
+		c.entries = c.entries[:compiledScenes]
+	}
+	c.mu.Unlock()
+	e.scene, e.err = compile()
+	close(e.ready)
+	if e.err != nil {
+		c.mu.Lock()
+		for i, x := range c.entries {
+			if x == e {
+				c.entries = append(c.entries[:i], c.entries[i+1:]...)
+				break
+			}
+		}
+		c.mu.Unlock()
+	}
+	return e.scene, e.err
+}
