@@ -31,12 +31,15 @@ bench: build
 	./$(BIN) bench
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./tracer/ ./scheduler/ ./bench/
 
-# Fuzz the scene, OBJ and image parsers for FUZZTIME each (default 1m).
+# Fuzz the scene, OBJ and image parsers and the worker's message handlers
+# for FUZZTIME each (default 1m).
 FUZZTIME ?= 1m
 fuzz:
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzOBJ$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDecodeImage$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scheduler/remote -run '^$$' -fuzz '^FuzzRenderStream$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scheduler/remote -run '^$$' -fuzz '^FuzzPutBundle$$' -fuzztime $(FUZZTIME)
 
 # Render the Cornell box to cornell-box.png.
 example: build

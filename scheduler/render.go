@@ -150,7 +150,16 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	}
 	res := &Result{Framebuffer: fb, Progress: prog}
 	for i, err := range werrs {
-		if err != nil && !errors.Is(err, context.Canceled) {
+		switch {
+		case err == nil || errors.Is(err, context.Canceled):
+		case workers[i].Kind() == "cluster":
+			// A cluster's errors are its machines', each named already.
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				res.WorkerErrors = append(res.WorkerErrors, j.Unwrap()...)
+			} else {
+				res.WorkerErrors = append(res.WorkerErrors, err)
+			}
+		default:
 			res.WorkerErrors = append(res.WorkerErrors, fmt.Errorf("worker %s: %w", workers[i].Name(), err))
 		}
 	}

@@ -17,7 +17,9 @@ import (
 type Worker interface {
 	// Name identifies the worker in progress reports, e.g. "cpu".
 	Name() string
-	// Kind is "cpu", "gpu" or "remote".
+	// Kind is "cpu", "gpu" or "remote"; or "cluster" for a worker made of
+	// machines that join the render with Queue.Join and report their own
+	// progress, and whose errors name the machine.
 	Kind() string
 	// Threads is how many tiles the worker renders at once.
 	Threads() int

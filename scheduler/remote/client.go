@@ -245,7 +245,7 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 			}
 			mu.Unlock()
 			wg.Wait()
-			return nil
+			return errors.Join(errs...) // machines that failed and were not needed
 		case <-ended:
 			continue
 		case <-tick.C:
@@ -311,9 +311,22 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 	w := &session{c: c, addr: addr, client: pb.NewWorkerClient(conn), scene: scene, q: q, index: -1}
 	failures := 0
 	delay := c.opt.Backoff
+	var last error // the latest failure, if no tile came back since
 	for {
 		progressed, err := w.run(ctx)
+		if progressed {
+			last = nil
+		}
+		if ctx.Err() != nil && last != nil {
+			// The frame was finished without it: the user should still
+			// hear that it failed.
+			return fmt.Errorf("worker %s: %w", addr, last)
+		}
 		if err == nil || ctx.Err() != nil {
+			return nil
+		}
+		if isDrain(err) {
+			c.log.Info("worker is shutting down; it leaves the render", "worker", addr)
 			return nil
 		}
 		if progressed {
@@ -325,10 +338,11 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 			return fmt.Errorf("worker %s: %w (gave up after %d failures in a row)", addr, err, failures)
 		}
 		c.log.Warn("worker failed; retrying", "worker", addr, "err", err, "in", delay)
+		last = err
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():
-			return nil
+			return fmt.Errorf("worker %s: %w", addr, err)
 		}
 		delay = min(2*delay, 15*time.Second)
 	}

@@ -2,7 +2,9 @@ package remote
 
 import (
 	"context"
+	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -41,11 +43,16 @@ type testWorker struct {
 	addr string
 }
 
+// pace is how long each test worker's tile takes at least, so that every
+// worker of a test has joined before the frame is done.
+const pace = 3 * time.Millisecond
+
 // start starts a worker at addr with options opt; it stops with the test.
 func (n *testNet) start(t testing.TB, addr string, opt ServerOptions) *testWorker {
 	t.Helper()
 	l := bufconn.Listen(1 << 20)
 	srv := NewServer(opt)
+	srv.beforeTile = func(context.Context) { time.Sleep(pace) }
 	g := grpc.NewServer(srv.GRPCOptions()...)
 	srv.Register(g)
 	go g.Serve(l)
@@ -66,7 +73,11 @@ func (n *testNet) kill(w *testWorker) {
 }
 
 func (n *testNet) options() ClientOptions {
-	return ClientOptions{Dialer: n.dial, Backoff: 20 * time.Millisecond, ResolveEvery: 50 * time.Millisecond}
+	opt := ClientOptions{Dialer: n.dial, Backoff: 20 * time.Millisecond, ResolveEvery: 50 * time.Millisecond}
+	if testing.Verbose() {
+		opt.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return opt
 }
 
 // testScene is the mesh gallery scene (a mesh file and an image texture

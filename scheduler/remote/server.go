@@ -93,6 +93,10 @@ type Server struct {
 	active   sync.WaitGroup // render streams running
 
 	hits, misses, stored, bundleBytes, tiles, tileFails, jobs atomic.Int64
+
+	// beforeTile, if set, runs before each tile is rendered (tests stall
+	// or break a worker with it).
+	beforeTile func(ctx context.Context)
 }
 
 // NewServer returns a worker with options opt.
@@ -311,6 +315,9 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 				case <-ctx.Done():
 					continue
 				}
+				if s.beforeTile != nil {
+					s.beforeTile(ctx)
+				}
 				r, p := s.renderTile(ctx, scene, t, pix)
 				pix = p
 				<-s.sem
@@ -349,7 +356,12 @@ loop:
 				end = status.Errorf(codes.InvalidArgument, "tile lease %d: %v", t.GetLease(), err)
 				break loop
 			}
-			tiles <- t
+			select {
+			case tiles <- t:
+			case <-ctx.Done():
+				end = ctx.Err()
+				break loop
+			}
 		case err := <-recvErr:
 			if err != io.EOF {
 				end = err

@@ -1,0 +1,242 @@
+package remote
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/tracer"
+)
+
+// render renders scene with the cluster alone, 8-pixel tiles.
+func render(t *testing.T, scene *tracer.Scene, c *Cluster, dup bool) (*scheduler.Result, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return scheduler.Render(ctx, scene, scheduler.Options{TileSize: 8, Workers: []scheduler.Worker{c}, Duplicates: dup})
+}
+
+// workerShares returns the tiles and retries of each worker by name.
+func workerShares(res *scheduler.Result) (tiles, retries map[string]int) {
+	tiles, retries = map[string]int{}, map[string]int{}
+	for _, w := range res.Progress.Workers {
+		tiles[w.Name] += w.Tiles
+		retries[w.Name] += w.Retries
+	}
+	return tiles, retries
+}
+
+// A worker without the token, or with a wrong one, renders nothing and
+// gets no scene; the render fails naming the token.
+func TestTokenRequired(t *testing.T) {
+	n := newTestNet()
+	w := n.start(t, "w1:7000", ServerOptions{Threads: 2, Token: "s3cret"})
+	bundle, scene := testScene(t, 32, 2)
+	for _, tok := range []string{"", "wrong"} {
+		opt := n.options()
+		opt.Token, opt.MaxFailures = tok, 2
+		_, err := render(t, scene, NewCluster([]string{"w1:7000"}, bundle, opt), false)
+		if err == nil || !strings.Contains(err.Error(), "token") {
+			t.Errorf("token %q: render error %v, want one about the token", tok, err)
+		}
+	}
+	if st := w.srv.Stats(); st.BundlesStored != 0 || st.TilesRendered != 0 || st.Jobs != 0 || st.CacheMisses != 0 {
+		t.Errorf("a caller without the token got work done: %+v", st)
+	}
+	opt := n.options()
+	opt.Token = "s3cret"
+	res, err := render(t, scene, NewCluster([]string{"w1:7000"}, bundle, opt), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+}
+
+// A worker that dies mid-render costs its tiles in flight, which other
+// workers render: the image is the same.
+func TestWorkerDiesMidRender(t *testing.T) {
+	n := newTestNet()
+	n.start(t, "w1:7000", ServerOptions{Threads: 2})
+	n.start(t, "w3:7000", ServerOptions{Threads: 1})
+	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 2})
+	var rendered atomic.Int32
+	var once sync.Once
+	w2.srv.beforeTile = func(ctx context.Context) {
+		time.Sleep(pace)
+		if rendered.Add(1) == 5 {
+			once.Do(func() { go n.kill(w2) })
+			<-ctx.Done() // this tile never finishes
+		}
+	}
+	bundle, scene := testScene(t, 64, 2)
+	res, err := render(t, scene, NewCluster([]string{"w1:7000", "w2:7000", "w3:7000"}, bundle, n.options()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	tiles, retries := workerShares(res)
+	if tiles["w2:7000"] >= 5 || retries["w2:7000"] == 0 {
+		t.Errorf("the dead worker: %d tiles, %d retries; want under 5 and some failed leases", tiles["w2:7000"], retries["w2:7000"])
+	}
+	if len(res.WorkerErrors) != 1 || !strings.Contains(res.WorkerErrors[0].Error(), "w2:7000") {
+		t.Errorf("worker errors %v, want one naming w2", res.WorkerErrors)
+	}
+}
+
+// A worker that stalls on a tile: once the queue is empty, another worker
+// takes a duplicate lease of it, and the first result wins.
+func TestStalledWorkerDuplicateWins(t *testing.T) {
+	n := newTestNet()
+	n.start(t, "w1:7000", ServerOptions{Threads: 2})
+	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 1})
+	var first atomic.Bool
+	w2.srv.beforeTile = func(ctx context.Context) {
+		time.Sleep(pace)
+		if first.CompareAndSwap(false, true) {
+			<-ctx.Done() // stalls until the render ends
+		}
+	}
+	bundle, scene := testScene(t, 48, 2)
+	start := time.Now()
+	res, err := render(t, scene, NewCluster([]string{"w1:7000", "w2:7000"}, bundle, n.options()), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the render took %s: the duplicate did not win", d)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	if tiles, _ := workerShares(res); tiles["w1:7000"] == 0 || tiles["w1:7000"]+tiles["w2:7000"] != 36 {
+		t.Errorf("tiles %v", tiles)
+	}
+}
+
+// Without duplicates, a stalled lease times out: the worker's leases go
+// back to the queue, and it reconnects.
+func TestLeaseTimeout(t *testing.T) {
+	n := newTestNet()
+	n.start(t, "w1:7000", ServerOptions{Threads: 1})
+	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 1})
+	var first atomic.Bool
+	w2.srv.beforeTile = func(ctx context.Context) {
+		time.Sleep(pace)
+		if first.CompareAndSwap(false, true) {
+			<-ctx.Done()
+		}
+	}
+	bundle, scene := testScene(t, 48, 2)
+	opt := n.options()
+	opt.LeaseTimeout = 300 * time.Millisecond
+	res, err := render(t, scene, NewCluster([]string{"w1:7000", "w2:7000"}, bundle, opt), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	if _, retries := workerShares(res); retries["w2:7000"] == 0 {
+		t.Errorf("retries %v: want w2's timed-out leases counted", retries)
+	}
+}
+
+// A worker that is shut down (SIGTERM: Drain) finishes its tiles in flight
+// and leaves the render without an error; the others finish the frame.
+func TestWorkerDrains(t *testing.T) {
+	n := newTestNet()
+	n.start(t, "w1:7000", ServerOptions{Threads: 1})
+	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 1})
+	var rendered atomic.Int32
+	w2.srv.beforeTile = func(ctx context.Context) {
+		time.Sleep(pace)
+		if rendered.Add(1) == 3 {
+			go w2.srv.Drain()
+			time.Sleep(50 * time.Millisecond) // drain starts while this tile renders
+		}
+	}
+	bundle, scene := testScene(t, 48, 2)
+	res, err := render(t, scene, NewCluster([]string{"w1:7000", "w2:7000"}, bundle, n.options()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	tiles, retries := workerShares(res)
+	if tiles["w2:7000"] < 3 || retries["w2:7000"] != 0 || len(res.WorkerErrors) != 0 {
+		t.Errorf("drained worker: %d tiles, %d retries, errors %v; want its 3 tiles in flight delivered, no retries, no errors",
+			tiles["w2:7000"], retries["w2:7000"], res.WorkerErrors)
+	}
+}
+
+// fakeResolver answers from a list that the test changes.
+type fakeResolver struct {
+	mu    sync.Mutex
+	hosts []string
+	calls int
+}
+
+func (r *fakeResolver) LookupHost(_ context.Context, host string) ([]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	return append([]string(nil), r.hosts...), nil
+}
+
+func (r *fakeResolver) set(hosts ...string) {
+	r.mu.Lock()
+	r.hosts = hosts
+	r.mu.Unlock()
+}
+
+// Workers found through DNS join the render as the name comes to resolve
+// to them, and leave it when it stops: the image is the same.
+func TestDNSWorkersJoinAndLeave(t *testing.T) {
+	n := newTestNet()
+	var done atomic.Int32
+	res := &fakeResolver{hosts: []string{"w1"}}
+	slow := func(ctx context.Context) {
+		switch done.Add(1) {
+		case 8:
+			res.set("w1", "w2")
+		case 30:
+			res.set("w2", "w3")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, a := range []string{"w1:7000", "w2:7000", "w3:7000"} {
+		n.start(t, a, ServerOptions{Threads: 1}).srv.beforeTile = slow
+	}
+	bundle, scene := testScene(t, 64, 2)
+	opt := n.options()
+	opt.Resolver = res
+	out, err := render(t, scene, NewCluster([]string{"dns:///workers:7000"}, bundle, opt), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, out.Framebuffer.Pix, localRender(t, scene, 8))
+	tiles, _ := workerShares(out)
+	if tiles["w1:7000"] == 0 || tiles["w2:7000"] == 0 || tiles["w3:7000"] == 0 {
+		t.Errorf("tiles by worker %v: want all three to have joined", tiles)
+	}
+	if len(out.WorkerErrors) != 0 {
+		t.Errorf("worker errors: %v", out.WorkerErrors)
+	}
+}
+
+// When every worker is gone the render fails, naming them, instead of
+// waiting for ever.
+func TestAllWorkersGone(t *testing.T) {
+	n := newTestNet()
+	bundle, scene := testScene(t, 32, 2)
+	opt := n.options()
+	opt.MaxFailures = 2
+	_, err := render(t, scene, NewCluster([]string{"nowhere:7000"}, bundle, opt), false)
+	if err == nil || !strings.Contains(err.Error(), "nowhere:7000") {
+		t.Errorf("render with no reachable worker: %v, want an error naming it", err)
+	}
+	opt.Resolver = &fakeResolver{}
+	_, err = render(t, scene, NewCluster([]string{"dns:///empty:7000"}, bundle, opt), false)
+	if err == nil || !strings.Contains(err.Error(), "empty:7000") {
+		t.Errorf("render with a name that resolves to nothing: %v, want an error naming it", err)
+	}
+}
