@@ -227,14 +227,21 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 			cpuThreads += w.Threads
 		}
 		if len(p.Workers) > 1 {
-			shares = append(shares, fmt.Sprintf("%s %.0f%%", w.Name, 100*float64(w.Pixels)/float64(max(p.Pixels, 1))))
+			share := fmt.Sprintf("%s %.0f%%", w.Name, 100*float64(w.Pixels)/float64(max(p.Pixels, 1)))
+			if w.Kind == "remote" {
+				share += fmt.Sprintf(" at %.1f tiles/s", float64(w.Tiles)/secs)
+			}
+			if w.Retries > 0 {
+				share += fmt.Sprintf(" with %d retries", w.Retries)
+			}
+			shares = append(shares, share)
 		}
 	}
 	line := fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
 		output, p.Elapsed.Round(time.Millisecond), cpuThreads,
 		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
 	if len(shares) > 0 {
-		line += " [" + strings.Join(shares, ", ") + " of the frame]"
+		line += " [frame by " + strings.Join(shares, ", ") + "]"
 	}
 	if n := len(scene.Triangles); n > 0 {
 		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
