@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type tileState struct {
 	out      int       // leases outstanding
 	failures []string  // causes of failed leases, oldest first
 	first    time.Time // when the tile was first leased
+	failedBy int       // 1 + the worker of the last failed lease; 0: none
 }
 
 // Queue hands out the tiles of one frame as leases, takes finished tiles,
@@ -45,6 +47,9 @@ type Queue struct {
 	fb          *tracer.Framebuffer
 	events      chan<- event
 	workers     int // worker indices handed out: the render's list, then Join's
+	// now is the clock of lease times and of the duplicate choice:
+	// time.Now, or a simulation's virtual clock (see sim.go).
+	now func() time.Time
 }
 
 // event is sent to the render loop for each accepted or failed lease.
@@ -67,6 +72,7 @@ func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates 
 		tiles: tiles, state: make([]tileState, len(tiles)),
 		remaining: len(tiles), maxAttempts: maxAttempts, duplicates: duplicates,
 		wake: make(chan struct{}), fb: fb, events: events, workers: workers,
+		now: time.Now,
 	}
 	for i := range tiles {
 		q.pending = append(q.pending, i)
@@ -98,26 +104,12 @@ func (q *Queue) Join(name, kind string, threads int) int {
 func (q *Queue) Next(ctx context.Context, worker int) (Lease, error) {
 	for {
 		q.mu.Lock()
-		if q.err != nil || q.remaining == 0 {
-			q.mu.Unlock()
-			return Lease{}, ErrNoMoreTiles
-		}
-		if len(q.pending) > 0 {
-			id := q.pending[0]
-			q.pending = q.pending[1:]
-			l := q.lease(id, worker, false)
-			q.mu.Unlock()
-			return l, nil
-		}
-		if q.duplicates {
-			if id := q.slowest(); id >= 0 {
-				l := q.lease(id, worker, true)
-				q.mu.Unlock()
-				return l, nil
-			}
-		}
+		l, ok, err := q.nextLocked(worker)
 		wake := q.wake
 		q.mu.Unlock()
+		if ok || err != nil {
+			return l, err
+		}
 		select {
 		case <-wake:
 		case <-ctx.Done():
@@ -126,9 +118,52 @@ func (q *Queue) Next(ctx context.Context, worker int) (Lease, error) {
 	}
 }
 
+// tryNext is Next without the wait: ok is false when nothing can be leased
+// to worker until the queue changes (a tile completes, fails or is
+// released).
+func (q *Queue) tryNext(worker int) (l Lease, ok bool, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.nextLocked(worker)
+}
+
+// nextLocked leases the next pending tile, or a duplicate of the slowest
+// outstanding one, to worker. q.mu must be held.
+func (q *Queue) nextLocked(worker int) (Lease, bool, error) {
+	if q.err != nil || q.remaining == 0 {
+		return Lease{}, false, ErrNoMoreTiles
+	}
+	if len(q.pending) > 0 {
+		// A re-queued tile waits at the front for a worker other than
+		// the one it failed on, while this one has other tiles to take.
+		// When it has none, it retries the tile re-queued longest ago
+		// (the last), so that one worker's failures go round its tiles.
+		i := 0
+		for i < len(q.pending) && q.state[q.pending[i]].failedBy == worker+1 {
+			i++
+		}
+		if i == len(q.pending) {
+			i = len(q.pending) - 1
+		}
+		id := q.pending[i]
+		if i == 0 {
+			q.pending = q.pending[1:]
+		} else {
+			q.pending = slices.Delete(q.pending, i, i+1)
+		}
+		return q.lease(id, worker, false), true, nil
+	}
+	if q.duplicates {
+		if id := q.slowest(); id >= 0 {
+			return q.lease(id, worker, true), true, nil
+		}
+	}
+	return Lease{}, false, nil
+}
+
 func (q *Queue) lease(id, worker int, dup bool) Lease {
 	st := &q.state[id]
-	now := time.Now()
+	now := q.now()
 	if st.first.IsZero() {
 		st.first = now
 	}
@@ -167,7 +202,7 @@ func (q *Queue) Complete(l Lease, pix []float32, st tracer.Stats) bool {
 		q.broadcast()
 	}
 	q.mu.Unlock()
-	q.events <- event{worker: l.Worker, tile: l.Tile, stats: st, busy: time.Since(l.start), dropped: !accepted}
+	q.events <- event{worker: l.Worker, tile: l.Tile, stats: st, busy: q.now().Sub(l.start), dropped: !accepted}
 	return accepted
 }
 
@@ -179,18 +214,28 @@ func (q *Queue) Fail(l Lease, cause error) {
 	s.out--
 	if !s.done && q.err == nil {
 		s.failures = append(s.failures, cause.Error())
+		s.failedBy = l.Worker + 1
 		if len(s.failures) >= q.maxAttempts {
 			r := l.Tile.Rect
 			q.err = fmt.Errorf("tile %d (pixels %d,%d–%d,%d) failed %d times: %s",
 				l.Tile.ID, r.Min.X, r.Min.Y, r.Max.X-1, r.Max.Y-1, len(s.failures),
 				strings.Join(s.failures, "; "))
 		} else if s.out == 0 {
-			q.pending = append(q.pending, l.Tile.ID)
+			q.requeue(l.Tile.ID)
 		}
 		q.broadcast()
 	}
 	q.mu.Unlock()
-	q.events <- event{worker: l.Worker, tile: l.Tile, busy: time.Since(l.start), failed: true}
+	q.events <- event{worker: l.Worker, tile: l.Tile, busy: q.now().Sub(l.start), failed: true}
+}
+
+// requeue puts a tile whose lease ended without a result at the front of
+// the queue: it was due long ago, and at the back it would be among the last
+// tiles handed out, where an expensive one holds up the end of the frame
+// (nextLocked keeps it from the worker it just failed on). q.mu must be
+// held.
+func (q *Queue) requeue(id int) {
+	q.pending = slices.Insert(q.pending, 0, id)
 }
 
 // Release ends a lease without a result and without counting a failure,
@@ -200,7 +245,7 @@ func (q *Queue) Release(l Lease) {
 	s := &q.state[l.Tile.ID]
 	s.out--
 	if !s.done && s.out == 0 {
-		q.pending = append(q.pending, l.Tile.ID)
+		q.requeue(l.Tile.ID)
 	}
 	q.broadcast()
 	q.mu.Unlock()
