@@ -87,7 +87,13 @@ func (b *bvhBox) grow(lo, hi *vec3) {
 	}
 }
 
-func (b *bvhBox) growBox(o *bvhBox) { b.grow(&o.lo, &o.hi) }
+// include extends the box over [lo, hi] with branch-free min and max, for
+// boxes whose order is unpredictable. An empty [lo, hi] (lo > hi) leaves it
+// as it was.
+func (b *bvhBox) include(lo, hi *vec3) {
+	b.lo = vec3{min(b.lo[0], lo[0]), min(b.lo[1], lo[1]), min(b.lo[2], lo[2])}
+	b.hi = vec3{max(b.hi[0], hi[0]), max(b.hi[1], hi[1]), max(b.hi[2], hi[2])}
+}
 
 func (b *bvhBox) area() float32 {
 	d := b.hi.Sub(b.lo)
@@ -125,6 +131,16 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 	b.nodes = make([]BVHNode, 2, len(prims)+2) // the root and the pad; leaves hold about 2
 	b.build(0, measure(prims, 0, len(prims)), 0)
 	if len(b.tasks) == 0 {
+		return b.nodes
+	}
+	if runtime.GOMAXPROCS(0) == 1 {
+		// One core: build the subtrees in place, one after the other. Each
+		// appends its nodes where the stitch below would put them, so the
+		// tree is the same, without a second copy of the nodes.
+		b.cutoff = 0
+		for _, t := range b.tasks {
+			b.build(t.node, t.r, t.depth)
+		}
 		return b.nodes
 	}
 	// The subtrees, in parallel.
@@ -287,10 +303,14 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	if n < 12 {
 		nb = 4
 	}
-	var binArr [bvhBins]bvhRange
-	bins := binArr[:nb]
-	for k := range bins {
-		bins[k].box = emptyBox()
+	// Each bucket's bounds, count and triangles, in separate arrays that
+	// the loop below updates with branch-free min and max: which bucket a
+	// primitive falls in is close to random, and branches on it mispredict.
+	var binLo, binHi [bvhBins]vec3
+	var binCount, binTris [bvhBins]int
+	for k := 0; k < nb; k++ {
+		binLo[k] = vec3{infinity, infinity, infinity}
+		binHi[k] = vec3{-infinity, -infinity, -infinity}
 	}
 	lo := r.cbox.lo[axis]
 	scale := float32(nb) / ext[axis] * (1 - 1e-6)
@@ -299,46 +319,34 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 		p := &prims[i]
 		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
 		ids[i] = uint8(k)
-		bin := &bins[k]
-		// bin.box.grow, written out: this is the build's hottest loop.
-		bl, bh := &bin.box.lo, &bin.box.hi
-		if p.lo[0] < bl[0] {
-			bl[0] = p.lo[0]
+		bl, bh := &binLo[k], &binHi[k]
+		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
+		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
+		binCount[k]++
+	}
+	if r.mixed() {
+		for i := range prims {
+			if prims[i].kind == LeafTriangles {
+				binTris[ids[i]]++
+			}
 		}
-		if p.lo[1] < bl[1] {
-			bl[1] = p.lo[1]
-		}
-		if p.lo[2] < bl[2] {
-			bl[2] = p.lo[2]
-		}
-		if p.hi[0] > bh[0] {
-			bh[0] = p.hi[0]
-		}
-		if p.hi[1] > bh[1] {
-			bh[1] = p.hi[1]
-		}
-		if p.hi[2] > bh[2] {
-			bh[2] = p.hi[2]
-		}
-		bin.last++ // used as the count
-		if p.kind == LeafTriangles {
-			bin.tris++
-		}
+	} else if r.tris != 0 {
+		binTris = binCount
 	}
 	// Sweep from the right for the area and count of every right part.
 	var rightArea [bvhBins]float32
 	var rightCount [bvhBins]int
 	acc, cnt := emptyBox(), 0
 	for k := nb - 1; k > 0; k-- {
-		acc.growBox(&bins[k].box)
-		cnt += bins[k].last
+		acc.include(&binLo[k], &binHi[k])
+		cnt += binCount[k]
 		rightArea[k], rightCount[k] = acc.area(), cnt
 	}
 	best, bestCost := -1, float32(0)
 	acc, cnt = emptyBox(), 0
 	for k := 0; k < nb-1; k++ {
-		acc.growBox(&bins[k].box)
-		cnt += bins[k].last
+		acc.include(&binLo[k], &binHi[k])
+		cnt += binCount[k]
 		if cnt == 0 || rightCount[k+1] == 0 {
 			continue
 		}
@@ -360,16 +368,14 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	right = bvhRange{box: emptyBox(), cbox: r.cbox}
 	cut := lo + float32(best+1)/scale
 	left.cbox.hi[axis], right.cbox.lo[axis] = min(cut, r.cbox.hi[axis]), max(cut, r.cbox.lo[axis])
-	for k := range bins {
+	for k := 0; k < nb; k++ {
 		h := &right
 		if k <= best {
 			h = &left
 		}
-		if bins[k].last > 0 {
-			h.box.growBox(&bins[k].box)
-			h.tris += bins[k].tris
-			h.last += bins[k].last
-		}
+		h.box.include(&binLo[k], &binHi[k])
+		h.tris += binTris[k]
+		h.last += binCount[k]
 	}
 	// Partition in place about the chosen bucket boundary.
 	cutBin := uint8(best)
