@@ -38,8 +38,9 @@ type Resolver interface {
 type ClientOptions struct {
 	Token string      // sent on every call, when set
 	TLS   *tls.Config // nil: plain TCP
-	// Window is how many leases each worker holds at once; 0 means twice
-	// its threads, enough to hide a round trip behind a tile.
+	// Window is how many leases each worker holds at once; 0 means it
+	// adapts: per thread, one tile being rendered plus enough to cover the
+	// measured round trip (at least 2, at most 16).
 	Window int
 	// LeaseTimeout fails a worker's leases when one of them has been out
 	// this long; 0 means 20 times its slowest tile so far, at least a
@@ -357,6 +358,82 @@ type session struct {
 	q       *scheduler.Queue
 	index   int           // in the progress reports; −1 before the first Ready
 	slowest time.Duration // longest tile round trip so far
+	// Running means of a tile's render time on the worker and of the
+	// network's part of its round trip, for the window.
+	tileTime, network time.Duration
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// observe adds a tile's round trip, the time the worker held it and the
+// time it took to render to the means.
+func (w *session) observe(trip, held, render time.Duration) {
+	net := max(trip-held, 0)
+	if w.tileTime == 0 {
+		w.tileTime, w.network = render, net
+		return
+	}
+	w.tileTime += (render - w.tileTime) / 8
+	w.network += (net - w.network) / 8
+}
+
+// window is how many leases keep a worker of threads threads busy: per
+// thread, the tile it renders, and enough more to cover the network's
+// round trip (at least one).
+func (w *session) window(threads int) int {
+	per := 2
+	if w.tileTime > 0 {
+		per = max(per, min(16, 1+int((w.network+w.tileTime-1)/w.tileTime)))
+	}
+	return per * threads
+}
+
+// leaseWindow is a semaphore of leases in flight whose size can change.
+type leaseWindow struct {
+	mu       sync.Mutex
+	n, limit int
+	wake     chan struct{}
+}
+
+func newWindow(limit int) *leaseWindow {
+	return &leaseWindow{limit: max(limit, 1), wake: make(chan struct{})}
+}
+
+// acquire takes a place in the window, waiting for one; false if ctx ended.
+func (l *leaseWindow) acquire(ctx context.Context) bool {
+	for {
+		l.mu.Lock()
+		if l.n < l.limit {
+			l.n++
+			l.mu.Unlock()
+			return true
+		}
+		wake := l.wake
+		l.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (l *leaseWindow) release() {
+	l.mu.Lock()
+	l.n--
+	close(l.wake)
+	l.wake = make(chan struct{})
+	l.mu.Unlock()
+}
+
+func (l *leaseWindow) setLimit(n int) {
+	l.mu.Lock()
+	if n != l.limit {
+		l.limit = max(n, 1)
+		close(l.wake)
+		l.wake = make(chan struct{})
+	}
+	l.mu.Unlock()
 }
 
 type outstanding struct {
@@ -399,9 +476,10 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	if w.index < 0 {
 		w.index = w.q.Join(w.addr, "remote", int(ready.Threads))
 	}
-	window := w.c.opt.Window
-	if window <= 0 {
-		window = max(2*int(ready.Threads), 2)
+	threads := int(ready.Threads)
+	win := newWindow(w.c.opt.Window)
+	if w.c.opt.Window <= 0 {
+		win.setLimit(w.window(threads))
 	}
 
 	var (
@@ -416,14 +494,11 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 		closeOnce.Do(func() { closeErr = stream.CloseSend() })
 		return closeErr
 	}
-	slots := make(chan struct{}, window)
 	sendErr := make(chan error, 1)
 	go func() { // the sender: keeps the window full of leases
 		sendErr <- func() error {
 			for {
-				select {
-				case slots <- struct{}{}:
-				case <-sctx.Done():
+				if !win.acquire(sctx) {
 					return nil
 				}
 				l, err := w.q.Next(sctx, w.index)
@@ -496,14 +571,19 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 					w.q.Complete(o.lease, pix, tracer.Stats{Rays: res.Rays, Samples: res.Samples, NonFinite: res.NonFinite})
 					w.c.tiles.Add(1)
 					progressed = true
+					trip := time.Since(o.sent)
 					mu.Lock()
-					w.slowest = max(w.slowest, time.Since(o.sent))
+					w.slowest = max(w.slowest, trip)
+					w.observe(trip, seconds(res.HeldSeconds), seconds(res.Seconds))
 					mu.Unlock()
+					if w.c.opt.Window <= 0 {
+						win.setLimit(w.window(threads))
+					}
 				}
 			} else {
 				w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, r.GetError().Message))
 			}
-			<-slots
+			win.release()
 			mu.Lock()
 			finished := noMore && len(out) == 0
 			mu.Unlock()

@@ -153,3 +153,32 @@ func TestClusterMatchesLocal(t *testing.T) {
 		}
 	}
 }
+
+// The lease window covers the network's round trip with queued tiles,
+// and ignores the time tiles wait on the worker (which a larger window
+// would only lengthen).
+func TestLeaseWindowAdapts(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		trip, held, render time.Duration
+		want               int // per thread
+	}{
+		{trip: 12 * ms, held: 11 * ms, render: 10 * ms, want: 2},   // LAN
+		{trip: 36 * ms, held: 11 * ms, render: 10 * ms, want: 4},   // 25 ms away: 1 + ⌈25/10⌉
+		{trip: 200 * ms, held: 190 * ms, render: 10 * ms, want: 2}, // queued on the worker, not the network
+		{trip: 500 * ms, held: 1 * ms, render: 1 * ms, want: 16},   // far and fast: the cap
+		{trip: 50 * ms, held: 50 * ms, render: 50 * ms, want: 2},   // slow tiles
+	}
+	for _, tc := range tests {
+		w := &session{}
+		for range 20 {
+			w.observe(tc.trip, tc.held, tc.render)
+		}
+		if got := w.window(3); got != 3*tc.want {
+			t.Errorf("trip %v, held %v, render %v: window %d, want %d", tc.trip, tc.held, tc.render, got, 3*tc.want)
+		}
+	}
+	if got := (&session{}).window(4); got != 8 {
+		t.Errorf("window before any tile: %d, want 8", got)
+	}
+}

@@ -304,7 +304,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 			cancel()
 		}
 	}
-	tiles := make(chan *pb.TileLease, s.opt.Threads)
+	tiles := make(chan leased, s.opt.Threads)
 	var wg sync.WaitGroup
 	for range s.opt.Threads {
 		wg.Go(func() {
@@ -318,9 +318,12 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 				if s.beforeTile != nil {
 					s.beforeTile(ctx)
 				}
-				r, p := s.renderTile(ctx, scene, t, pix)
+				r, p := s.renderTile(ctx, scene, t.lease, pix)
 				pix = p
 				<-s.sem
+				if res := r.GetResult(); res != nil {
+					res.HeldSeconds = time.Since(t.arrived).Seconds()
+				}
 				send(r)
 			}
 		})
@@ -357,7 +360,7 @@ loop:
 				break loop
 			}
 			select {
-			case tiles <- t:
+			case tiles <- leased{t, time.Now()}:
 			case <-ctx.Done():
 				end = ctx.Err()
 				break loop
@@ -387,6 +390,12 @@ loop:
 	return end
 }
 
+// leased is a tile lease and when it arrived.
+type leased struct {
+	lease   *pb.TileLease
+	arrived time.Time
+}
+
 // renderTile renders one lease, turning a failure or a panic into a
 // TileError reply.
 func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32) (reply *pb.RenderReply, buf []float32) {
@@ -397,6 +406,7 @@ func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.Tile
 	}
 	pix = pix[:n]
 	var st tracer.Stats
+	start := time.Now()
 	err := func() (err error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -416,6 +426,7 @@ func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.Tile
 	}
 	return &pb.RenderReply{Kind: &pb.RenderReply_Result{Result: &pb.TileResult{
 		Lease: t.Lease, Pixels: out, Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
+		Seconds: time.Since(start).Seconds(),
 	}}}, pix
 }
 

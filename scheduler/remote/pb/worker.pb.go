@@ -801,10 +801,12 @@ type TileResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Lease uint64                 `protobuf:"varint,1,opt,name=lease,proto3" json:"lease,omitempty"`
 	// Linear RGB as little-endian float32, row by row from the top left.
-	Pixels        []byte `protobuf:"bytes,2,opt,name=pixels,proto3" json:"pixels,omitempty"`
-	Rays          uint64 `protobuf:"varint,3,opt,name=rays,proto3" json:"rays,omitempty"`
-	Samples       uint64 `protobuf:"varint,4,opt,name=samples,proto3" json:"samples,omitempty"`
-	NonFinite     uint64 `protobuf:"varint,5,opt,name=non_finite,json=nonFinite,proto3" json:"non_finite,omitempty"`
+	Pixels        []byte  `protobuf:"bytes,2,opt,name=pixels,proto3" json:"pixels,omitempty"`
+	Rays          uint64  `protobuf:"varint,3,opt,name=rays,proto3" json:"rays,omitempty"`
+	Samples       uint64  `protobuf:"varint,4,opt,name=samples,proto3" json:"samples,omitempty"`
+	NonFinite     uint64  `protobuf:"varint,5,opt,name=non_finite,json=nonFinite,proto3" json:"non_finite,omitempty"`
+	Seconds       float64 `protobuf:"fixed64,6,opt,name=seconds,proto3" json:"seconds,omitempty"`                            // the time the worker spent rendering it
+	HeldSeconds   float64 `protobuf:"fixed64,7,opt,name=held_seconds,json=heldSeconds,proto3" json:"held_seconds,omitempty"` // from the lease's arrival to this reply
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -870,6 +872,20 @@ func (x *TileResult) GetSamples() uint64 {
 func (x *TileResult) GetNonFinite() uint64 {
 	if x != nil {
 		return x.NonFinite
+	}
+	return 0
+}
+
+func (x *TileResult) GetSeconds() float64 {
+	if x != nil {
+		return x.Seconds
+	}
+	return 0
+}
+
+func (x *TileResult) GetHeldSeconds() float64 {
+	if x != nil {
+		return x.HeldSeconds
 	}
 	return 0
 }
@@ -979,7 +995,7 @@ const file_worker_proto_rawDesc = "" +
 	"\x04kind\"5\n" +
 	"\x05Ready\x12\x18\n" +
 	"\athreads\x18\x01 \x01(\x05R\athreads\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\"\x87\x01\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\"\xc4\x01\n" +
 	"\n" +
 	"TileResult\x12\x14\n" +
 	"\x05lease\x18\x01 \x01(\x04R\x05lease\x12\x16\n" +
@@ -987,7 +1003,9 @@ const file_worker_proto_rawDesc = "" +
 	"\x04rays\x18\x03 \x01(\x04R\x04rays\x12\x18\n" +
 	"\asamples\x18\x04 \x01(\x04R\asamples\x12\x1d\n" +
 	"\n" +
-	"non_finite\x18\x05 \x01(\x04R\tnonFinite\";\n" +
+	"non_finite\x18\x05 \x01(\x04R\tnonFinite\x12\x18\n" +
+	"\aseconds\x18\x06 \x01(\x01R\aseconds\x12!\n" +
+	"\fheld_seconds\x18\a \x01(\x01R\vheldSeconds\";\n" +
 	"\tTileError\x12\x14\n" +
 	"\x05lease\x18\x01 \x01(\x04R\x05lease\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage2\xec\x01\n" +
