@@ -50,6 +50,8 @@ type Queue struct {
 	// now is the clock of lease times and of the duplicate choice:
 	// time.Now, or a simulation's virtual clock (see sim.go).
 	now func() time.Time
+	// keepPixels copies accepted tiles' pixels into their events.
+	keepPixels bool
 }
 
 // event is sent to the render loop for each accepted or failed lease.
@@ -61,6 +63,7 @@ type event struct {
 	failed  bool
 	dropped bool            // a later duplicate's result, discarded
 	joined  *WorkerProgress // a worker that joined the render (Queue.Join)
+	pix     []float32       // an accepted tile's pixels, when Options.Tile wants them
 }
 
 // ErrNoMoreTiles is returned by Next when every tile is done or the render
@@ -202,7 +205,11 @@ func (q *Queue) Complete(l Lease, pix []float32, st tracer.Stats) bool {
 		q.broadcast()
 	}
 	q.mu.Unlock()
-	q.events <- event{worker: l.Worker, tile: l.Tile, stats: st, busy: q.now().Sub(l.start), dropped: !accepted}
+	ev := event{worker: l.Worker, tile: l.Tile, stats: st, busy: q.now().Sub(l.start), dropped: !accepted}
+	if accepted && q.keepPixels {
+		ev.pix = append([]float32(nil), pix...)
+	}
+	q.events <- ev
 	return accepted
 }
 

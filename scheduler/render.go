@@ -28,6 +28,18 @@ type Options struct {
 	// Progress, if set, is called after every finished or failed tile, from
 	// one goroutine at a time.
 	Progress func(Progress)
+	// Tile, if set, is called with every accepted tile, before the
+	// Progress call that counts it, from the same goroutine.
+	Tile func(TileDone)
+}
+
+// TileDone is an accepted tile.
+type TileDone struct {
+	Tile   Tile
+	Worker int           // index into Progress.Workers
+	Pixels []float32     // linear RGB, row by row; the callee may keep it
+	Busy   time.Duration // from lease to result
+	Stats  tracer.Stats
 }
 
 // WorkerProgress is one worker's share of the render so far.
@@ -95,6 +107,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	fb := tracer.NewFramebuffer(w, h)
 	events := make(chan event, 256)
 	q := newQueue(tiles, fb, attempts, opt.Duplicates, events, len(workers))
+	q.keepPixels = opt.Tile != nil
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -102,6 +115,13 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	prog := Progress{TilesTotal: len(tiles), Pixels: w * h}
 	for _, wk := range workers {
 		prog.Workers = append(prog.Workers, WorkerProgress{Name: wk.Name(), Kind: wk.Kind(), Threads: wk.Threads()})
+	}
+
+	apply := func(ev event) {
+		prog.apply(ev)
+		if ev.pix != nil {
+			opt.Tile(TileDone{Tile: ev.tile, Worker: ev.worker, Pixels: ev.pix, Busy: ev.busy, Stats: ev.stats})
+		}
 	}
 
 	var wg sync.WaitGroup
@@ -119,7 +139,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	for running := true; running; {
 		select {
 		case ev := <-events:
-			prog.apply(ev)
+			apply(ev)
 		case <-done:
 			running = false
 		}
@@ -132,7 +152,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		}
 	}
 	for len(events) > 0 {
-		prog.apply(<-events)
+		apply(<-events)
 	}
 	prog.Elapsed = time.Since(start)
 	if opt.Progress != nil {

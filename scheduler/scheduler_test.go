@@ -230,3 +230,51 @@ func TestWorkerErrorReported(t *testing.T) {
 		t.Errorf("worker errors %v, want the broken worker's", res.WorkerErrors)
 	}
 }
+
+// Options.Tile sees every tile once, with the pixels the framebuffer ends
+// up with, before the progress that counts it.
+func TestTileHook(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 2)
+	seen := map[int]int{}
+	var last Progress
+	var stale bool
+	var pixels []TileDone
+	res, err := Render(context.Background(), s, Options{
+		TileSize: 8,
+		Workers:  []Worker{&CPUWorker{N: 2}},
+		Tile: func(d TileDone) {
+			seen[d.Tile.ID]++
+			if last.TilesDone >= len(seen) {
+				stale = true // the progress already counted this tile
+			}
+			pixels = append(pixels, d)
+		},
+		Progress: func(p Progress) { last = p },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(Tiles(40, 30, 8)) {
+		t.Fatalf("the hook saw %d tiles, want %d", len(seen), len(Tiles(40, 30, 8)))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("tile %d seen %d times", id, n)
+		}
+	}
+	if stale {
+		t.Error("a tile reached the hook after the progress that counted it")
+	}
+	for _, d := range pixels {
+		fb := res.Framebuffer
+		r := d.Tile.Rect
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				i := 3 * ((y-r.Min.Y)*r.Dx() + x - r.Min.X)
+				if c := fb.At(x, y); c[0] != d.Pixels[i] || c[1] != d.Pixels[i+1] || c[2] != d.Pixels[i+2] {
+					t.Fatalf("tile %d pixel (%d,%d): hook %v, framebuffer %v", d.Tile.ID, x, y, d.Pixels[i:i+3], c)
+				}
+			}
+		}
+	}
+}
