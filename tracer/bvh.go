@@ -45,7 +45,7 @@ const (
 )
 
 // bvhPrim is a primitive being sorted into the tree: its bounds, its kind
-// (LeafTriangles or LeafShapes) and its index in its own array. 28 bytes, so
+// (LeafTriangles or LeafShapes) and its index in its own array. 32 bytes, so
 // partitioning moves little memory.
 type bvhPrim struct {
 	lo, hi vec3
@@ -129,6 +129,7 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 	bins := make([]uint8, len(prims))
 	b := &bvhBuilder{prims: prims, bin: bins, cutoff: cutoff}
 	b.nodes = make([]BVHNode, 2, len(prims)+2) // the root and the pad; leaves hold about 2
+	adviseHugePages(b.nodes)
 	b.build(0, measure(prims, 0, len(prims)), 0)
 	if len(b.tasks) == 0 {
 		return b.nodes

@@ -90,9 +90,13 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	}
 
 	// One BVH over triangles and bounded shapes, then both arrays put in
-	// the order of its leaves.
+	// the order of its leaves. The primitives are sorted in the memory
+	// that then receives the ordered triangles (see primsIn), so the
+	// build touches no more fresh memory than the scene keeps.
 	start := time.Now()
-	prims := make([]bvhPrim, len(tris)+len(shapes))
+	buf := make([]Triangle, len(tris)+len(shapes))
+	adviseHugePages(buf)
+	prims := primsIn(buf)
 	parallelFor(len(tris), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			blo, bhi := tris[i].bounds()
@@ -104,35 +108,41 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		prims[len(tris)+i] = bvhPrim{lo: lo, hi: hi, index: uint32(i), kind: LeafShapes}
 	}
 	s.Nodes = buildBVH(prims)
-	// A primitive's index in its own array: triangles and shapes each keep
-	// the order the leaves give them.
-	slot := make([]uint32, len(prims))
-	nt, ns := 0, 0
-	for i := range prims {
-		if prims[i].kind == LeafTriangles {
-			slot[i], nt = uint32(nt), nt+1
-		} else {
-			slot[i], ns = uint32(ns), ns+1
-		}
-	}
-	s.Triangles = make([]Triangle, nt)
-	s.TriangleAttrs = make([]TriangleAttr, nt)
-	s.Shapes = make([]Shape, ns, ns+len(d.Planes))
-	parallelFor(len(prims), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			p := &prims[i]
-			if p.kind == LeafTriangles {
-				s.Triangles[slot[i]] = tris[p.index]
-				s.TriangleAttrs[slot[i]] = attrs[p.index]
+	s.Shapes = make([]Shape, len(shapes), len(shapes)+len(d.Planes))
+	nt := len(tris)
+	if len(shapes) > 0 {
+		// A leaf's Index is its first primitive's place in prims: make it
+		// its place in its own array, where triangles and shapes each keep
+		// the order the leaves give them. Without shapes the two are the
+		// same. The triangles' primitives move to the front of prims, in
+		// order (each to a place at or before its own).
+		slot := make([]uint32, len(prims))
+		nt = 0
+		ns := 0
+		for i := range prims {
+			if p := prims[i]; p.kind == LeafTriangles {
+				slot[i], prims[nt] = uint32(nt), p
+				nt++
 			} else {
-				s.Shapes[slot[i]] = shapes[p.index]
+				slot[i], s.Shapes[ns] = uint32(ns), shapes[p.index]
+				ns++
 			}
 		}
-	})
-	for i := range s.Nodes {
-		if n := &s.Nodes[i]; n.Count > 0 {
-			n.Index = slot[n.Index]
+		for i := range s.Nodes {
+			if n := &s.Nodes[i]; n.Count > 0 {
+				n.Index = slot[n.Index]
+			}
 		}
+	}
+	// Triangle i overwrites only primitives i and later (a Triangle is
+	// larger than a bvhPrim), so going down from the last, each primitive
+	// is read before its memory is reused.
+	s.Triangles, s.TriangleAttrs = buf[:nt], make([]TriangleAttr, nt)
+	adviseHugePages(s.TriangleAttrs)
+	for i := nt - 1; i >= 0; i-- {
+		k := prims[i].index
+		s.TriangleAttrs[i] = attrs[k]
+		s.Triangles[i] = tris[k]
 	}
 	s.BVHBuildTime = time.Since(start)
 
@@ -152,6 +162,21 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	}
 	return s, nil
 }
+
+// primsIn returns a slice of bvhPrim over the memory of buf, one per
+// Triangle, for Compile to sort the primitives in the array that then
+// receives the ordered triangles. Both types hold no pointers, and a
+// bvhPrim is no larger than a Triangle, so the primitives fit.
+func primsIn(buf []Triangle) []bvhPrim {
+	if len(buf) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*bvhPrim)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf))
+}
+
+// A bvhPrim must fit in a Triangle for primsIn: this fails to compile
+// otherwise.
+const _ = unsafe.Sizeof(Triangle{}) - unsafe.Sizeof(bvhPrim{})
 
 // parallelFor calls f on consecutive chunks of [0, n) on every core and
 // waits. Each index is in exactly one chunk, so f may write to disjoint
@@ -181,6 +206,8 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 	}
 	tris := make([]Triangle, 0, n)
 	attrs := make([]TriangleAttr, 0, n)
+	adviseHugePages(tris)
+	adviseHugePages(attrs)
 	add := func(p0, p1, p2 mgl32.Vec3, a TriangleAttr) {
 		t := Triangle{P0: p0, E1: p1.Sub(p0), E2: p2.Sub(p0)}
 		if cross(t.E1, t.E2) == (vec3{}) {
