@@ -6,11 +6,16 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/pflag"
 	"github.com/tracerender/trace/scheduler/remote"
 	"google.golang.org/grpc"
@@ -25,6 +30,10 @@ worker reports NOT_SERVING, finishes the tiles it is rendering, and exits.
 
 A worker listening beyond this machine (any address but loopback) needs a
 token (--token or TRACE_TOKEN), TLS, or --insecure.
+
+--metrics ADDR serves Prometheus metrics at http://ADDR/metrics: each job's
+tiles, rays, samples and traffic, labelled by job and dropped when the job
+ends, and the worker's threads and scene cache.
 
 Flags:
 `
@@ -44,6 +53,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	insecure := fs.Bool("insecure", false, "allow a non-loopback address without a token or TLS")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics (host:port; empty: off)")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", workerUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -74,6 +84,11 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	if !isLoopback(host) && *token == "" && *cert == "" && !*insecure {
 		return usagef("--listen %s: serving beyond this machine needs --token (or TRACE_TOKEN), --tls-cert, or --insecure", *listen)
 	}
+	if *metricsAddr != "" {
+		if _, _, err := net.SplitHostPort(*metricsAddr); err != nil {
+			return usagef("--metrics %q: %v", *metricsAddr, err)
+		}
+	}
 	srv := remote.NewServer(remote.ServerOptions{
 		Threads: *threads, Token: *token, CacheBytes: *cacheBytes, MaxSceneBytes: *maxScene, Logger: log,
 	})
@@ -89,9 +104,27 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
+	var metrics *http.Server
+	if *metricsAddr != "" {
+		ml, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			l.Close()
+			return usageError{fmt.Errorf("--metrics: %w", err)}
+		}
+		metrics = metricsServer(srv, ml.Addr().String())
+		defer metrics.Close()
+		go func() {
+			if err := metrics.Serve(ml); err != http.ErrServerClosed {
+				log.Error("serving metrics", "err", err)
+			}
+		}()
+	}
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
 	fmt.Fprintf(stderr, "trace worker: listening on %s with %d threads\n", l.Addr(), *threads)
+	if metrics != nil {
+		fmt.Fprintf(stderr, "trace worker: metrics on http://%s/metrics\n", metrics.Addr)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -105,9 +138,26 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	log.Info("draining: finishing the tiles in flight")
 	srv.Drain()
 	g.GracefulStop()
+	if metrics != nil {
+		// Scrapes during the drain saw the last tiles; now stop.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		metrics.Shutdown(sctx)
+		cancel()
+	}
 	st := srv.Stats()
 	log.Info("stopped", "tiles", st.TilesRendered, "jobs", st.Jobs)
 	return nil
+}
+
+// metricsServer returns the HTTP server of --metrics at addr: the worker's
+// metrics, with the Go runtime's and the process's, at /metrics.
+func metricsServer(srv *remote.Server, addr string) *http.Server {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(srv.Collector(), collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 }
 
 // isLoopback says whether a listen host stays on this machine.

@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/encoding/gzip"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 )
@@ -309,6 +310,9 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 		return fmt.Errorf("worker %s: %w", addr, err)
 	}
 	defer conn.Close()
+	// Every call names the job, so that the worker counts each job's work
+	// apart.
+	ctx = metadata.AppendToOutgoingContext(ctx, jobMetadataKey, c.job)
 	w := &session{c: c, addr: addr, client: pb.NewWorkerClient(conn), scene: scene, q: q, index: -1}
 	failures := 0
 	delay := c.opt.Backoff

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,6 +73,37 @@ func (n *testNet) kill(w *testWorker) {
 	w.grpc.Stop()
 }
 
+// joined waits until every worker in ws has opened a job (a render stream)
+// at least jobs times, so that a test's workers all take part however
+// slowly a loaded machine connects them. Tile hooks call it.
+func joined(jobs int64, ws ...*testWorker) {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		all := true
+		for _, w := range ws {
+			if w.srv.Stats().Jobs < jobs {
+				all = false
+			}
+		}
+		if all {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// gate makes every worker in ws hold its tiles until all of them have
+// joined the render (their jobs-th).
+func gate(jobs *atomic.Int64, ws ...*testWorker) {
+	for _, w := range ws {
+		next := w.srv.beforeTile
+		w.srv.beforeTile = func(ctx context.Context) {
+			joined(jobs.Load(), ws...)
+			next(ctx)
+		}
+	}
+}
+
 func (n *testNet) options() ClientOptions {
 	opt := ClientOptions{Dialer: n.dial, Backoff: 20 * time.Millisecond, ResolveEvery: 50 * time.Millisecond}
 	if testing.Verbose() {
@@ -128,7 +160,10 @@ func TestClusterMatchesLocal(t *testing.T) {
 	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 1})
 	bundle, scene := testScene(t, 48, 4)
 	want := localRender(t, scene, 8)
+	var jobs atomic.Int64
+	gate(&jobs, w1, w2)
 	for run := range 2 {
+		jobs.Store(int64(run + 1))
 		c := NewCluster([]string{"w1:7000", "w2:7000"}, bundle, n.options())
 		res, err := scheduler.Render(context.Background(), scene, scheduler.Options{TileSize: 8, Workers: []scheduler.Worker{c}})
 		if err != nil {

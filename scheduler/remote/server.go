@@ -13,10 +13,13 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler/remote/pb"
@@ -29,6 +32,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 const (
@@ -49,6 +53,15 @@ const (
 	// drainMessage is the status message of a render stream ended because
 	// the worker is shutting down; its leases were not failures.
 	drainMessage = "worker is shutting down"
+	// jobMetadataKey is the gRPC metadata key of the job ID a coordinator
+	// sends on every call, so that a worker can count each job's work
+	// apart (see Server.Collector).
+	jobMetadataKey = "trace-job"
+	// maxJobBytes bounds a job ID.
+	maxJobBytes = 128
+	// jobIdle is how long a job known only from HasBundle or PutBundle
+	// calls, with no render stream, is kept before it is forgotten.
+	jobIdle = time.Minute
 )
 
 // Keepalive policies that agree: the client pings an idle connection every
@@ -94,9 +107,17 @@ type Server struct {
 
 	hits, misses, stored, bundleBytes, tiles, tileFails, jobs atomic.Int64
 
+	jobsMu sync.Mutex
+	byJob  map[string]*jobStats // live jobs, by ID
+	now    func() time.Time     // the clock of job idleness
+
 	// beforeTile, if set, runs before each tile is rendered (tests stall
 	// or break a worker with it).
 	beforeTile func(ctx context.Context)
+	// streamEnding, if set, runs when a render stream of job has
+	// finished its tiles, before the stream lets go of the job's counters
+	// (tests read a job's metrics with it).
+	streamEnding func(job string)
 }
 
 // NewServer returns a worker with options opt.
@@ -118,6 +139,7 @@ func NewServer(opt ServerOptions) *Server {
 		opt: opt, log: opt.Logger, cache: newBundleCache(opt.CacheBytes),
 		sem: make(chan struct{}, opt.Threads), health: health.NewServer(),
 		drain: make(chan struct{}), host: host,
+		byJob: map[string]*jobStats{}, now: time.Now,
 	}
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(pb.Worker_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
@@ -201,11 +223,19 @@ func (s *Server) HasBundle(ctx context.Context, ref *pb.BundleRef) (*pb.HasBundl
 	if err != nil {
 		return nil, err
 	}
+	job, err := jobOf(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	js := s.acquireJob(job, false)
+	defer s.releaseJob(js, false)
 	_, ok := s.cache.get(h)
 	if ok {
 		s.hits.Add(1)
+		js.cacheHit()
 	} else {
 		s.misses.Add(1)
+		js.cacheMiss()
 	}
 	return &pb.HasBundleReply{Present: ok}, nil
 }
@@ -213,6 +243,12 @@ func (s *Server) HasBundle(ctx context.Context, ref *pb.BundleRef) (*pb.HasBundl
 // PutBundle implements pb.WorkerServer: it receives a bundle, checks its
 // size, hash and scene, and caches it.
 func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
+	job, err := jobOf(stream.Context(), "")
+	if err != nil {
+		return err
+	}
+	js := s.acquireJob(job, false)
+	defer s.releaseJob(js, false)
 	first, err := stream.Recv()
 	if err != nil {
 		return err
@@ -232,6 +268,7 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 		}
 		data = append(data, c.GetData()...)
 		s.bundleBytes.Add(int64(len(c.GetData())))
+		js.received(len(c.GetData()))
 		c, err = stream.Recv()
 		if err == io.EOF {
 			break
@@ -279,6 +316,10 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	if open == nil {
 		return status.Error(codes.InvalidArgument, "the first message of a render must be Open")
 	}
+	job, err := jobOf(stream.Context(), open.GetJob())
+	if err != nil {
+		return err
+	}
 	h, err := hashOf(open.GetBundleSha256())
 	if err != nil {
 		return err
@@ -288,7 +329,14 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 		return err
 	}
 	s.jobs.Add(1)
-	log := s.log.With("job", open.GetJob(), "bundle", h.String())
+	js := s.acquireJob(job, true)
+	defer func() {
+		if s.streamEnding != nil {
+			s.streamEnding(job)
+		}
+		s.releaseJob(js, true)
+	}()
+	log := s.log.With("job", job, "bundle", h.String())
 	log.Info("job opened", "width", scene.Settings.Width, "height", scene.Settings.Height, "samples", scene.Settings.Samples)
 	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(s.opt.Threads), Name: s.host}}}); err != nil {
 		return err
@@ -302,6 +350,8 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 		defer sendMu.Unlock()
 		if err := stream.Send(r); err != nil {
 			cancel()
+		} else if r.GetResult() != nil {
+			js.sent(proto.Size(r))
 		}
 	}
 	tiles := make(chan leased, s.opt.Threads)
@@ -318,7 +368,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 				if s.beforeTile != nil {
 					s.beforeTile(ctx)
 				}
-				r, p := s.renderTile(ctx, scene, t.lease, pix)
+				r, p := s.renderTile(ctx, scene, t.lease, pix, js)
 				pix = p
 				<-s.sem
 				if res := r.GetResult(); res != nil {
@@ -398,7 +448,7 @@ type leased struct {
 
 // renderTile renders one lease, turning a failure or a panic into a
 // TileError reply.
-func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32) (reply *pb.RenderReply, buf []float32) {
+func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32, js *jobStats) (reply *pb.RenderReply, buf []float32) {
 	r := image.Rect(int(t.X0), int(t.Y0), int(t.X1), int(t.Y1))
 	n := 3 * r.Dx() * r.Dy()
 	if cap(pix) < n {
@@ -415,6 +465,8 @@ func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.Tile
 		}()
 		return scene.RenderBlock(ctx, r, pix, &st)
 	}()
+	took := time.Since(start)
+	js.tile(took, st, err == nil)
 	if err != nil {
 		s.tileFails.Add(1)
 		return &pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.Lease, Message: err.Error()}}}, pix
@@ -541,4 +593,155 @@ func (c *compiledCache) get(key sceneKey, compile func() (*tracer.Scene, error))
 		c.mu.Unlock()
 	}
 	return e.scene, e.err
+}
+
+// jobStats counts one job's work on this worker, for the job's metrics
+// (see Server.Collector). Its counters are atomics added to once per call
+// or tile. A nil *jobStats, the stats of a call that names no job,
+// counts nothing.
+type jobStats struct {
+	id string
+
+	// Guarded by Server.jobsMu.
+	refs     int       // calls and streams using the entry
+	streams  int       // render streams among them
+	ended    bool      // the job's last render stream has ended
+	lastUsed time.Time // when a call last let go of it
+
+	tilesOK, tilesFailed     atomic.Uint64
+	rays, samples            atomic.Uint64
+	busy                     atomic.Int64 // nanoseconds rendering tiles, failed ones too
+	cacheHits, cacheMisses   atomic.Uint64
+	bytesReceived, bytesSent atomic.Uint64
+	tileNanos                atomic.Int64    // sum of the successful tiles' render times
+	tileBuckets              []atomic.Uint64 // successful tiles per bucket of tileSecondsBuckets, then +Inf; not cumulative
+}
+
+func (j *jobStats) cacheHit() {
+	if j != nil {
+		j.cacheHits.Add(1)
+	}
+}
+
+func (j *jobStats) cacheMiss() {
+	if j != nil {
+		j.cacheMisses.Add(1)
+	}
+}
+
+func (j *jobStats) received(bytes int) {
+	if j != nil {
+		j.bytesReceived.Add(uint64(bytes))
+	}
+}
+
+func (j *jobStats) sent(bytes int) {
+	if j != nil {
+		j.bytesSent.Add(uint64(bytes))
+	}
+}
+
+// tile counts a tile that took d to render, successfully if ok.
+func (j *jobStats) tile(d time.Duration, st tracer.Stats, ok bool) {
+	if j == nil {
+		return
+	}
+	j.busy.Add(int64(d))
+	j.rays.Add(st.Rays)
+	j.samples.Add(st.Samples)
+	if !ok {
+		j.tilesFailed.Add(1)
+		return
+	}
+	j.tilesOK.Add(1)
+	j.tileNanos.Add(int64(d))
+	j.tileBuckets[sort.SearchFloat64s(tileSecondsBuckets, d.Seconds())].Add(1)
+}
+
+// jobOf returns the job a call belongs to: the job ID in its metadata, or
+// in the Open message of a render stream (open), which must agree. It is
+// empty for a call that names no job.
+func jobOf(ctx context.Context, open string) (string, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	var job string
+	if v := md.Get(jobMetadataKey); len(v) > 0 {
+		job = v[0]
+	}
+	switch {
+	case open == "":
+	case job == "":
+		job = open
+	case job != open:
+		return "", status.Errorf(codes.InvalidArgument, "the call's job %.40q (metadata %s) and the Open message's job %.40q differ", job, jobMetadataKey, open)
+	}
+	if job != "" && !validJob(job) {
+		return "", status.Errorf(codes.InvalidArgument, "job ID %.40q: want at most %d printable characters", job, maxJobBytes)
+	}
+	return job, nil
+}
+
+// validJob says whether a job ID can label metrics and logs.
+func validJob(job string) bool {
+	if len(job) > maxJobBytes || !utf8.ValidString(job) {
+		return false
+	}
+	for _, r := range job {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// acquireJob returns the stats of job, creating them at the job's first
+// call, and holds them until releaseJob. stream says whether a render
+// stream holds them. It returns nil for the empty job.
+func (s *Server) acquireJob(job string, stream bool) *jobStats {
+	if job == "" {
+		return nil
+	}
+	s.jobsMu.Lock()
+	defer s.jobsMu.Unlock()
+	j := s.byJob[job]
+	if j == nil {
+		s.sweepJobs()
+		j = &jobStats{id: job, tileBuckets: make([]atomic.Uint64, len(tileSecondsBuckets)+1)}
+		s.byJob[job] = j
+	}
+	j.refs++
+	if stream {
+		j.streams++
+		j.ended = false
+	}
+	return j
+}
+
+// releaseJob lets go of stats from acquireJob. A job's stats are
+// forgotten when its last render stream has ended and no call uses them.
+func (s *Server) releaseJob(j *jobStats, stream bool) {
+	if j == nil {
+		return
+	}
+	s.jobsMu.Lock()
+	defer s.jobsMu.Unlock()
+	j.refs--
+	j.lastUsed = s.now()
+	if stream {
+		j.streams--
+		j.ended = j.streams == 0
+	}
+	if j.refs == 0 && j.ended {
+		delete(s.byJob, j.id)
+	}
+}
+
+// sweepJobs forgets the jobs no call has used for jobIdle: those that
+// asked for a bundle and never opened a render stream. s.jobsMu is held.
+func (s *Server) sweepJobs() {
+	now := s.now()
+	for id, j := range s.byJob {
+		if j.refs == 0 && now.Sub(j.lastUsed) >= jobIdle {
+			delete(s.byJob, id)
+		}
+	}
 }

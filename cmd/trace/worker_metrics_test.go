@@ -1,0 +1,69 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A bad --metrics address is a usage error, found before anything listens.
+func TestWorkerMetricsFlag(t *testing.T) {
+	code, _, stderr := runCLI("worker", "--listen", "127.0.0.1:0", "--metrics", "nonsense")
+	if code != exitUsage || !strings.Contains(stderr, "--metrics") {
+		t.Errorf("--metrics nonsense: exit %d, %q; want %d naming --metrics", code, stderr, exitUsage)
+	}
+}
+
+// `trace worker --metrics` serves the worker's metrics, with the Go
+// runtime's and the process's, and stops serving them when it drains.
+func TestWorkerMetricsServed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs a worker process; skipped in -short mode")
+	}
+	bin := buildTrace(t)
+	w := startWorker(t, []string{bin, "worker", "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "3"})
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == ""; time.Sleep(10 * time.Millisecond) {
+		for _, line := range strings.Split(w.log.String(), "\n") {
+			if u, ok := strings.CutPrefix(line, "trace worker: metrics on "); ok {
+				url = strings.TrimSpace(u)
+			}
+		}
+		if url == "" && time.Now().After(deadline) {
+			t.Fatalf("no metrics address in the worker's log: %q", w.log.String())
+		}
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", url, resp.Status, err)
+	}
+	for _, want := range []string{"\ntrace_worker_threads 3\n", "\ntrace_worker_jobs 0\n", "\ngo_goroutines ", "\nprocess_cpu_seconds_total "} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("GET %s has no %q:\n%s", url, strings.TrimSpace(want), body)
+		}
+	}
+
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	exited := make(chan error, 1)
+	go func() { exited <- w.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("worker after SIGTERM: %v; log %q", err, w.log.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker did not exit within 10 s of SIGTERM")
+	}
+	if _, err := client.Get(url); err == nil {
+		t.Errorf("GET %s still answers after the worker drained", url)
+	}
+}
