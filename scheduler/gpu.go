@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/tracer"
@@ -28,7 +29,12 @@ type GPUWorker struct {
 	// leased until their pixels reach it or no tile is free. 0 means
 	// DefaultGPUBatchPixels.
 	BatchPixels int
+
+	batches atomic.Int64 // kernel launches that rendered a batch
 }
+
+// Batches returns the number of batches the device has rendered.
+func (w *GPUWorker) Batches() int64 { return w.batches.Load() }
 
 // Name implements Worker: the device's name.
 func (w *GPUWorker) Name() string { return w.Device.Name() }
@@ -87,7 +93,11 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, inde
 			return err
 		}
 		b.prepare()
-		if err := w.Device.TracePixels(ctx, b.pixels, b.out, b.rays, b.bad); err != nil {
+		err := w.Device.TracePixels(ctx, b.pixels, b.out, b.rays, b.bad)
+		if err == nil {
+			w.batches.Add(1)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				for _, l := range b.leases {
 					q.Release(l)

@@ -111,6 +111,9 @@ func TestGPUWorkerBatches(t *testing.T) {
 	if dev.launches != 4 || dev.pixels != 48*40 {
 		t.Errorf("%d launches for %d pixels, want 4 for %d", dev.launches, dev.pixels, 48*40)
 	}
+	if gpu.Batches() != 4 {
+		t.Errorf("Batches() = %d, want 4", gpu.Batches())
+	}
 }
 
 // TestGPUWorkerLaunchFails: a failed launch gives its tiles back; the CPU

@@ -25,8 +25,8 @@ type Options struct {
 	// Duplicates lets idle workers take second leases of the slowest
 	// outstanding tiles once the queue is empty; the first result wins.
 	Duplicates bool
-	// Progress, if set, is called after every finished or failed tile, from
-	// one goroutine at a time.
+	// Progress, if set, is called once before the first tile and after
+	// every finished or failed tile, from one goroutine at a time.
 	Progress func(Progress)
 	// Tile, if set, is called with every accepted tile, before the
 	// Progress call that counts it, from the same goroutine.
@@ -115,6 +115,9 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	prog := Progress{TilesTotal: len(tiles), Pixels: w * h}
 	for _, wk := range workers {
 		prog.Workers = append(prog.Workers, WorkerProgress{Name: wk.Name(), Kind: wk.Kind(), Threads: wk.Threads()})
+	}
+	if opt.Progress != nil {
+		opt.Progress(prog) // the workers, before any tile
 	}
 
 	apply := func(ev event) {

@@ -17,6 +17,7 @@ import (
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote"
+	"github.com/tracerender/trace/scheduler/watch"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -48,6 +49,8 @@ type renderFlags struct {
 	tlsCA       string
 	tlsCert     string
 	tlsKey      string
+	serve       string
+	serveLinger time.Duration
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) error {
@@ -71,6 +74,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.tlsCA, "tls-ca", "", "connect to the workers with TLS, trusting this authority `file` (PEM)")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "client certificate `file` for workers that require one (with --tls-key)")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "client certificate's private key `file`")
+	fs.StringVar(&f.serve, "serve", "", "serve a live view of the render (web page and /metrics) on `host:port`; no host means loopback (:8080 is 127.0.0.1:8080)")
+	fs.DurationVar(&f.serveLinger, "serve-linger", 0, "with --serve, keep serving this long after the render ends")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -93,6 +98,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("--depth %d: must be 8 or 16", f.depth)
 	case f.workers != "" && f.tile*f.tile > remote.MaxTilePixels:
 		return usagef("--tile %d: tiles for --workers have at most %d pixels", f.tile, remote.MaxTilePixels)
+	case f.serveLinger < 0 || f.serveLinger > 0 && f.serve == "":
+		return usagef("--serve-linger %s: must be positive, and goes with --serve", f.serveLinger)
 	case f.workers == "" && (f.tlsCA != "" || f.tlsCert != "" || f.tlsKey != "" || f.token != ""):
 		return usagef("--token and the --tls flags are for --workers")
 	}
@@ -146,23 +153,39 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	bar := newProgressBar(stderr, f.quiet)
-	res, err := scheduler.Render(ctx, scene, scheduler.Options{
+	opt := scheduler.Options{
 		TileSize:    f.tile,
 		MaxAttempts: f.maxAttempts,
 		Workers:     workers,
 		Duplicates:  len(targets) > 0, // a slow machine's last tiles are raced
 		Progress:    bar.update,
-	})
+	}
+	end := func(err error) error { return err }
+	if f.serve != "" {
+		set := scene.Settings
+		view, err := startView(f.serve, f.serveLinger, watch.Options{
+			Scene: path, Output: f.output, Film: &scene.Film, Width: set.Width, Height: set.Height,
+			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(workers),
+		}, stderr)
+		if err != nil {
+			return err
+		}
+		opt.Progress = func(p scheduler.Progress) { bar.update(p); view.Progress(p) }
+		opt.Tile = view.Tile
+		end = func(err error) error { view.finish(ctx, err); return err }
+	}
+	res, err := scheduler.Render(ctx, scene, opt)
 	bar.finish()
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return errInterrupted
+			return end(errInterrupted)
 		}
-		return err
+		return end(err)
 	}
 	if err := out.Commit(res.Framebuffer, &scene.Film); err != nil {
-		return err
+		return end(err)
 	}
+	end(nil)
 	for _, werr := range res.WorkerErrors {
 		fmt.Fprintf(stderr, "trace: warning: %v (its tiles were rendered by the other workers)\n", werr)
 	}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/scheduler/remote"
+	"github.com/tracerender/trace/scheduler/watch"
+)
+
+// liveView is the web view of --serve.
+type liveView struct {
+	*watch.Server
+	hs     *http.Server
+	linger time.Duration
+	served chan struct{}
+}
+
+// startView listens on addr and serves the render's view there.
+func startView(addr string, linger time.Duration, opt watch.Options, stderr io.Writer) (*liveView, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usagef("--serve %q: want host:port or :port", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1" // loopback unless a host is named (0.0.0.0 for all)
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--serve: %w", err)}
+	}
+	v := &liveView{Server: watch.New(opt), linger: linger, served: make(chan struct{})}
+	v.hs = &http.Server{Handler: v.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(v.served)
+		v.hs.Serve(l)
+	}()
+	fmt.Fprintf(stderr, "trace: watch the render at http://%s/\n", l.Addr())
+	return v, nil
+}
+
+// finish tells the viewers how the render ended, keeps serving for the
+// linger time (or until ctx ends), then stops, giving open pages a second
+// to receive the end.
+func (v *liveView) finish(ctx context.Context, err error) {
+	v.End(err)
+	if v.linger > 0 {
+		select {
+		case <-time.After(v.linger):
+		case <-ctx.Done():
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	v.hs.Shutdown(sctx)
+	<-v.served
+}
+
+// viewCollectors are the metrics of workers beyond the render's progress:
+// GPU batches and the bytes a cluster sent and received.
+func viewCollectors(workers []scheduler.Worker) []prometheus.Collector {
+	var cs []prometheus.Collector
+	for _, w := range workers {
+		switch w := w.(type) {
+		case *scheduler.GPUWorker:
+			cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "trace_gpu_batches_total", Help: "Batches of tiles a GPU rendered, one kernel launch each.",
+				ConstLabels: prometheus.Labels{"worker": w.Name()},
+			}, func() float64 { return float64(w.Batches()) }))
+		case *remote.Cluster:
+			cs = append(cs,
+				prometheus.NewCounterFunc(prometheus.CounterOpts{
+					Name: "trace_remote_sent_bytes_total", Help: "Bytes sent to remote workers, on the wire.",
+				}, func() float64 { return float64(w.Stats().BytesSent) }),
+				prometheus.NewCounterFunc(prometheus.CounterOpts{
+					Name: "trace_remote_received_bytes_total", Help: "Bytes received from remote workers, on the wire.",
+				}, func() float64 { return float64(w.Stats().BytesReceived) }))
+		}
+	}
+	return cs
+}
