@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
@@ -51,6 +52,8 @@ type renderFlags struct {
 	tlsKey      string
 	serve       string
 	serveLinger time.Duration
+	logFormat   string
+	logLevel    string
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) error {
@@ -76,6 +79,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.tlsKey, "tls-key", "", "client certificate's private key `file`")
 	fs.StringVar(&f.serve, "serve", "", "serve a live view of the render (web page and /metrics) on `host:port`; no host means loopback (:8080 is 127.0.0.1:8080)")
 	fs.DurationVar(&f.serveLinger, "serve-linger", 0, "with --serve, keep serving this long after the render ends")
+	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&f.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -102,6 +107,10 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("--serve-linger %s: must be positive, and goes with --serve", f.serveLinger)
 	case f.workers == "" && (f.tlsCA != "" || f.tlsCert != "" || f.tlsKey != "" || f.token != ""):
 		return usagef("--token and the --tls flags are for --workers")
+	}
+	log, err := newLogger(stderr, f.logFormat, f.logLevel)
+	if err != nil {
+		return err
 	}
 	var targets []string
 	if f.workers != "" {
@@ -138,7 +147,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(targets) > 0 {
-		cluster, err := newCluster(&f, targets, bundle)
+		cluster, err := newCluster(&f, targets, bundle, log)
 		if err != nil {
 			return err
 		}
@@ -196,12 +205,12 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 }
 
 // newCluster connects the remote workers of --workers.
-func newCluster(f *renderFlags, targets []string, bundle *scenes.Bundle) (*remote.Cluster, error) {
+func newCluster(f *renderFlags, targets []string, bundle *scenes.Bundle, log *slog.Logger) (*remote.Cluster, error) {
 	eb, err := remote.EncodeBundle(bundle)
 	if err != nil {
 		return nil, err
 	}
-	opt := remote.ClientOptions{Token: f.token}
+	opt := remote.ClientOptions{Token: f.token, Logger: log}
 	if opt.Token == "" {
 		opt.Token = os.Getenv("TRACE_TOKEN")
 	}
