@@ -137,3 +137,10 @@ vet-cuda:
 		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.mixed.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 2 --tile 8 -q; \
 		cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.gpu.pfm; cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.mixed.pfm; \
 	done; echo "vet-cuda: --gpus 1 on the stub driver: exit 2 without devices; with an emulated device, the gallery as the CPU renders it"
+	@set -e; log=$(STUBLIB)/worker.log; \
+	TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null' EXIT; \
+	for i in $$(seq 100); do addr=$$(sed -n 's/.*listening on \([^ ]*\).*/\1/p' $$log); [ -n "$$addr" ] && break; sleep 0.1; done; \
+	$(STUBLIB)/trace render scenes/examples/mesh.json -o $(STUBLIB)/mesh.worker-gpu.pfm --width 48 --height 40 --samples 4 --threads 0 --workers $$addr -q; \
+	cmp $(STUBLIB)/mesh.cpu.pfm $(STUBLIB)/mesh.worker-gpu.pfm; \
+	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does"

@@ -168,7 +168,7 @@ func TestWorkerFlags(t *testing.T) {
 		t.Errorf("worker on 0.0.0.0 without a token: exit %d, %q; want 2 and a message about --token", code, stderr)
 	}
 	code, _, stderr = runCLI("worker", "--gpus", "1")
-	if code != exitUsage || !strings.Contains(stderr, "GPU") {
+	if code != exitUsage || !strings.Contains(stderr, "CUDA") {
 		t.Errorf("worker --gpus: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = runCLI("render", cornell, "-o", filepath.Join(t.TempDir(), "x.png"), "--workers", "nocolon")

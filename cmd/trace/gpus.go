@@ -13,12 +13,8 @@ import (
 // or a machine with fewer usable devices than asked for, is the user's
 // error (exit status 2); a device that fails to start is the render's.
 func gpuWorkers(n int) ([]scheduler.Worker, func(), error) {
-	devs, err := kernels.OpenDevices(n)
+	devs, err := openDevices(n)
 	if err != nil {
-		err = fmt.Errorf("--gpus %d: %w", n, err)
-		if errors.Is(err, kernels.ErrNoCUDA) || errors.Is(err, kernels.ErrTooFewDevices) {
-			return nil, nil, usageError{err}
-		}
 		return nil, nil, err
 	}
 	workers := make([]scheduler.Worker, len(devs))
@@ -31,4 +27,19 @@ func gpuWorkers(n int) ([]scheduler.Worker, func(), error) {
 		}
 	}
 	return workers, closeAll, nil
+}
+
+// openDevices opens n CUDA devices (--gpus). A build without CUDA, or a
+// machine with fewer usable devices than asked for, is the user's error
+// (exit status 2); a device that fails to start is the command's.
+func openDevices(n int) ([]kernels.Device, error) {
+	devs, err := kernels.OpenDevices(n)
+	if err != nil {
+		err = fmt.Errorf("--gpus %d: %w", n, err)
+		if errors.Is(err, kernels.ErrNoCUDA) || errors.Is(err, kernels.ErrTooFewDevices) {
+			return nil, usageError{err}
+		}
+		return nil, err
+	}
+	return devs, nil
 }

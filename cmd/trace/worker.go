@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/pflag"
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scheduler/remote"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -43,7 +44,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7000", "address to serve on (host:port; port 0 picks one)")
 	threads := fs.Int("threads", runtime.NumCPU(), "tiles rendered at once")
-	gpus := fs.Int("gpus", 0, "CUDA GPUs to render with")
+	gpus := fs.Int("gpus", 0, "CUDA GPUs to render with beside the CPU threads (needs a build with CUDA; --threads 0 for the GPUs alone)")
 	token := fs.String("token", "", "shared secret every coordinator must send (default $TRACE_TOKEN)")
 	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM)")
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
@@ -64,10 +65,10 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case fs.NArg() != 0:
 		return usagef("worker: unexpected argument %q", fs.Arg(0))
-	case *threads < 1:
-		return usagef("--threads %d: must be at least 1", *threads)
-	case *gpus != 0:
-		return usagef("--gpus %d: a worker does not render on GPUs yet; run it without --gpus", *gpus)
+	case *gpus < 0:
+		return usagef("--gpus %d: must be 0 or more", *gpus)
+	case *threads < 0 || *threads == 0 && *gpus == 0:
+		return usagef("--threads %d: must be at least 1, or 0 with --gpus", *threads)
 	case *cacheBytes < 1 || *maxScene < 1:
 		return usagef("--cache-bytes and --max-scene-bytes must be positive")
 	case (*clientCA != "" || *key != "") && *cert == "":
@@ -89,8 +90,21 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 			return usagef("--metrics %q: %v", *metricsAddr, err)
 		}
 	}
+	var devices []kernels.Device
+	if *gpus > 0 {
+		devices, err = openDevices(*gpus)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, d := range devices {
+				d.Close()
+			}
+		}()
+	}
 	srv := remote.NewServer(remote.ServerOptions{
-		Threads: *threads, Token: *token, CacheBytes: *cacheBytes, MaxSceneBytes: *maxScene, Logger: log,
+		Threads: *threads, GPUsOnly: *threads == 0, Devices: devices,
+		Token: *token, CacheBytes: *cacheBytes, MaxSceneBytes: *maxScene, Logger: log,
 	})
 	opts := srv.GRPCOptions()
 	if *cert != "" {
@@ -121,7 +135,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	}
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
-	fmt.Fprintf(stderr, "trace worker: listening on %s with %d threads\n", l.Addr(), *threads)
+	fmt.Fprintf(stderr, "trace worker: listening on %s with %d threads and %d GPUs\n", l.Addr(), *threads, len(devices))
 	if metrics != nil {
 		fmt.Fprintf(stderr, "trace worker: metrics on http://%s/metrics\n", metrics.Addr)
 	}

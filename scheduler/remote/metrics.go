@@ -52,6 +52,10 @@ var (
 		"Bytes of scene bundles in this worker's cache.", nil, nil)
 	descCacheBundles = prometheus.NewDesc("trace_worker_scene_cache_bundles",
 		"Scene bundles in this worker's cache.", nil, nil)
+	descGPUs = prometheus.NewDesc("trace_worker_gpus",
+		"GPUs this worker renders on (trace worker --gpus).", nil, nil)
+	descGPUBatches = prometheus.NewDesc("trace_worker_gpu_batches_total",
+		"Batches of tiles this worker's GPUs rendered, one kernel launch each, over all jobs.", nil, nil)
 )
 
 // Collector returns a Prometheus collector of the worker's metrics:
@@ -66,7 +70,7 @@ type workerCollector struct{ s *Server }
 func (workerCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
 		descTiles, descTileSeconds, descRays, descSamples, descBusy, descCacheHits, descCacheMisses,
-		descReceived, descSent, descJobs, descThreads, descCacheBytes, descCacheBundles,
+		descReceived, descSent, descJobs, descThreads, descCacheBytes, descCacheBundles, descGPUs, descGPUBatches,
 	} {
 		ch <- d
 	}
@@ -93,6 +97,8 @@ func (c workerCollector) Collect(ch chan<- prometheus.Metric) {
 	send(ch, descThreads, gauge, float64(s.opt.Threads))
 	send(ch, descCacheBytes, gauge, float64(bytes))
 	send(ch, descCacheBundles, gauge, float64(bundles))
+	send(ch, descGPUs, gauge, float64(len(s.devices)))
+	send(ch, descGPUBatches, prometheus.CounterValue, float64(s.gpuBatches.Load()))
 	for _, j := range jobs {
 		j.collect(ch)
 	}

@@ -36,6 +36,8 @@ var workerMetrics = map[string]struct {
 	"trace_worker_threads":                  {dto.MetricType_GAUGE, ""},
 	"trace_worker_scene_cache_bytes":        {dto.MetricType_GAUGE, ""},
 	"trace_worker_scene_cache_bundles":      {dto.MetricType_GAUGE, ""},
+	"trace_worker_gpus":                     {dto.MetricType_GAUGE, ""},
+	"trace_worker_gpu_batches_total":        {dto.MetricType_COUNTER, ""},
 }
 
 // metricsOf gathers a worker's metrics through a pedantic registry, which

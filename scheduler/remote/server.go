@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"image"
 	"io"
 	"log/slog"
 	"math"
@@ -21,7 +20,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote/pb"
 	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc"
@@ -74,7 +75,13 @@ var (
 
 // ServerOptions configure a worker.
 type ServerOptions struct {
-	Threads       int    // tiles rendered at once over all jobs; 0 means every core
+	Threads int // CPU tiles rendered at once over all jobs; 0 means every core
+	// Devices are GPUs (or kernel emulators) that render batches of
+	// tiles beside the CPU threads; the caller opens and closes them.
+	// GPUsOnly leaves the CPU threads out (trace worker --threads 0).
+	Devices       []kernels.Device
+	GPUsOnly      bool
+	BatchPixels   int    // pixels per GPU launch; 0 means scheduler.DefaultGPUBatchPixels
 	Token         string // if set, every call but health checks must carry it
 	CacheBytes    int64  // bundle cache budget; 0 means DefaultCacheBytes
 	MaxSceneBytes int64  // largest bundle accepted; 0 means DefaultMaxSceneBytes
@@ -89,6 +96,7 @@ type ServerStats struct {
 	TilesRendered          int64
 	TilesFailed            int64
 	Jobs                   int64 // render streams opened
+	GPUBatches             int64 // kernel launches that rendered a batch
 }
 
 // Server is the `trace worker` gRPC service.
@@ -105,7 +113,8 @@ type Server struct {
 	host     string
 	active   sync.WaitGroup // render streams running
 
-	hits, misses, stored, bundleBytes, tiles, tileFails, jobs atomic.Int64
+	hits, misses, stored, bundleBytes, tiles, tileFails, jobs, gpuBatches atomic.Int64
+	devices                                                               []*device
 
 	jobsMu sync.Mutex
 	byJob  map[string]*jobStats // live jobs, by ID
@@ -125,6 +134,12 @@ func NewServer(opt ServerOptions) *Server {
 	if opt.Threads <= 0 {
 		opt.Threads = runtime.NumCPU()
 	}
+	if opt.GPUsOnly && len(opt.Devices) > 0 {
+		opt.Threads = 0
+	}
+	if opt.BatchPixels <= 0 {
+		opt.BatchPixels = scheduler.DefaultGPUBatchPixels
+	}
 	if opt.CacheBytes <= 0 {
 		opt.CacheBytes = DefaultCacheBytes
 	}
@@ -137,9 +152,12 @@ func NewServer(opt ServerOptions) *Server {
 	host, _ := os.Hostname()
 	s := &Server{
 		opt: opt, log: opt.Logger, cache: newBundleCache(opt.CacheBytes),
-		sem: make(chan struct{}, opt.Threads), health: health.NewServer(),
+		sem: make(chan struct{}, max(opt.Threads, 1)), health: health.NewServer(),
 		drain: make(chan struct{}), host: host,
 		byJob: map[string]*jobStats{}, now: time.Now,
+	}
+	for _, d := range opt.Devices {
+		s.devices = append(s.devices, &device{dev: d})
 	}
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(pb.Worker_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
@@ -151,7 +169,7 @@ func (s *Server) Stats() ServerStats {
 	return ServerStats{
 		CacheHits: s.hits.Load(), CacheMisses: s.misses.Load(), BundlesStored: s.stored.Load(),
 		BundleBytesReceived: s.bundleBytes.Load(), TilesRendered: s.tiles.Load(),
-		TilesFailed: s.tileFails.Load(), Jobs: s.jobs.Load(),
+		TilesFailed: s.tileFails.Load(), Jobs: s.jobs.Load(), GPUBatches: s.gpuBatches.Load(),
 	}
 }
 
@@ -338,7 +356,14 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	}()
 	log := s.log.With("job", job, "bundle", h.String())
 	log.Info("job opened", "width", scene.Settings.Width, "height", scene.Settings.Height, "samples", scene.Settings.Samples)
-	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(s.opt.Threads), Name: s.host}}}); err != nil {
+	gpus, err := s.jobDevices(scene, log)
+	if err != nil {
+		return err
+	}
+	// The coordinator keeps about two leases per thread in flight: a GPU
+	// counts as the tiles of one batch.
+	capacity := s.opt.Threads + len(gpus)*max(1, s.opt.BatchPixels/(scheduler.DefaultTileSize*scheduler.DefaultTileSize))
+	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(capacity), Name: s.host}}}); err != nil {
 		return err
 	}
 
@@ -354,8 +379,13 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 			js.sent(proto.Size(r))
 		}
 	}
-	tiles := make(chan leased, s.opt.Threads)
+	tiles := make(chan leased, capacity)
 	var wg sync.WaitGroup
+	var alive atomic.Int32
+	alive.Store(int32(s.opt.Threads + len(gpus)))
+	for _, g := range gpus {
+		wg.Go(func() { s.gpuLoop(ctx, g, scene, tiles, send, js, log, &alive) })
+	}
 	for range s.opt.Threads {
 		wg.Go(func() {
 			var pix []float32
@@ -449,7 +479,7 @@ type leased struct {
 // renderTile renders one lease, turning a failure or a panic into a
 // TileError reply.
 func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32, js *jobStats) (reply *pb.RenderReply, buf []float32) {
-	r := image.Rect(int(t.X0), int(t.Y0), int(t.X1), int(t.Y1))
+	r := rect(t)
 	n := 3 * r.Dx() * r.Dy()
 	if cap(pix) < n {
 		pix = make([]float32, n)
