@@ -51,8 +51,24 @@ func (b *progressBar) update(p scheduler.Progress) {
 	if p.PixelsDone > 0 {
 		eta = p.ETA().Round(time.Second).String()
 	}
-	fmt.Fprintf(b.w, "\r%s %3.0f%% %d/%d tiles  %s elapsed  ETA %s  %s samples/s\x1b[K",
-		bar, 100*frac, p.TilesDone, p.TilesTotal, p.Elapsed.Round(time.Second), eta, si(rate))
+	// With several workers (a cluster, GPUs): how many and their retries;
+	// each one's share is in the summary at the end.
+	workers, retries := 0, 0
+	for _, w := range p.Workers {
+		if w.Kind != "cluster" {
+			workers++
+			retries += w.Retries
+		}
+	}
+	extra := ""
+	if workers > 1 {
+		extra = fmt.Sprintf("  %d workers", workers)
+	}
+	if retries > 0 {
+		extra += fmt.Sprintf("  %d retries", retries)
+	}
+	fmt.Fprintf(b.w, "\r%s %3.0f%% %d/%d tiles  %s elapsed  ETA %s  %s samples/s%s\x1b[K",
+		bar, 100*frac, p.TilesDone, p.TilesTotal, p.Elapsed.Round(time.Second), eta, si(rate), extra)
 	b.drawn = true
 }
 
