@@ -12,13 +12,14 @@ build:
 	$(GO) build -o $(BIN) ./cmd/trace
 
 # The whole suite: formatting, vet, every test, and the race detector on the
-# scheduler and the CLI that drive goroutines; then the cuda build without
-# CUDA (vet-cuda).
+# scheduler and the CLI that drive goroutines (-short: without the tests
+# that run the trace binary or a browser, whose races are not in this
+# process); then the cuda build without CUDA (vet-cuda).
 test:
 	@bad=$$(gofmt -l $(GOFILES)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
-	$(GO) test -race ./scheduler/... ./cmd/...
+	$(GO) test -race -short ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
 	@$(MAKE) --no-print-directory vet-cuda
 

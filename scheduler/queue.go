@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,38 @@ func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates 
 		q.pending = append(q.pending, i)
 	}
 	return q
+}
+
+// preload marks the tiles of finished (see Options.Finished) done, with
+// their pixels in the framebuffer, and takes them off the pending list. It
+// is called before any worker starts, and returns the number of pixels
+// preloaded, or an error naming the first tile (by ID) that is not in the
+// frame or whose pixel count does not match its rectangle.
+func (q *Queue) preload(finished map[int][]float32) (pixels int, err error) {
+	if len(finished) == 0 {
+		return 0, nil
+	}
+	ids := slices.Sorted(maps.Keys(finished))
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, id := range ids {
+		if id < 0 || id >= len(q.tiles) {
+			return 0, fmt.Errorf("finished tile %d: the frame has tiles 0 to %d", id, len(q.tiles)-1)
+		}
+		r := q.tiles[id].Rect
+		if n := len(finished[id]); n != 3*r.Dx()*r.Dy() {
+			return 0, fmt.Errorf("finished tile %d: %d values, want %d for its %d×%d pixels", id, n, 3*r.Dx()*r.Dy(), r.Dx(), r.Dy())
+		}
+	}
+	for _, id := range ids {
+		r := q.tiles[id].Rect
+		q.state[id].done = true
+		q.fb.SetBlock(r, finished[id])
+		pixels += r.Dx() * r.Dy()
+	}
+	q.remaining -= len(ids)
+	q.pending = slices.DeleteFunc(q.pending, func(id int) bool { return q.state[id].done })
+	return pixels, nil
 }
 
 // broadcast wakes every waiter. q.mu must be held.

@@ -31,6 +31,14 @@ type Options struct {
 	// Tile, if set, is called with every accepted tile, before the
 	// Progress call that counts it, from the same goroutine.
 	Tile func(TileDone)
+	// Finished holds tiles rendered before this render began — read back
+	// from a checkpoint, say — by tile ID (see Tiles, with TileSize), each
+	// one's pixels in linear RGB row by row, as TileDone carries them.
+	// Render puts them in the framebuffer and counts them done before any
+	// worker starts; the workers render only the other tiles. They are
+	// counted in Progress.TilesResumed, not as any worker's work, and are
+	// not passed to Tile. Render does not keep or change the slices.
+	Finished map[int][]float32
 }
 
 // TileDone is an accepted tile.
@@ -62,14 +70,19 @@ type Progress struct {
 	Elapsed               time.Duration
 	Stats                 tracer.Stats // all workers' work so far
 	Workers               []WorkerProgress
+	// TilesResumed and PixelsResumed count the tiles of Options.Finished:
+	// they are part of TilesDone and PixelsDone, but no worker's work.
+	TilesResumed, PixelsResumed int
 }
 
-// ETA estimates the time left from the pixels done so far.
+// ETA estimates the time left from the pixels rendered so far (resumed
+// pixels took no time here, so they do not count toward the rate).
 func (p Progress) ETA() time.Duration {
-	if p.PixelsDone == 0 {
+	rendered := p.PixelsDone - p.PixelsResumed
+	if rendered <= 0 {
 		return 0
 	}
-	left := float64(p.Pixels-p.PixelsDone) / float64(p.PixelsDone)
+	left := float64(p.Pixels-p.PixelsDone) / float64(rendered)
 	return time.Duration(left * float64(p.Elapsed))
 }
 
@@ -108,11 +121,16 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	events := make(chan event, 256)
 	q := newQueue(tiles, fb, attempts, opt.Duplicates, events, len(workers))
 	q.keepPixels = opt.Tile != nil
+	resumed, err := q.preload(opt.Finished)
+	if err != nil {
+		return nil, err
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	prog := Progress{TilesTotal: len(tiles), Pixels: w * h}
+	prog := Progress{TilesTotal: len(tiles), Pixels: w * h,
+		TilesDone: len(opt.Finished), TilesResumed: len(opt.Finished), PixelsDone: resumed, PixelsResumed: resumed}
 	for _, wk := range workers {
 		prog.Workers = append(prog.Workers, WorkerProgress{Name: wk.Name(), Kind: wk.Kind(), Threads: wk.Threads()})
 	}
@@ -130,6 +148,9 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	var wg sync.WaitGroup
 	werrs := make([]error, len(workers))
 	for i, wk := range workers {
+		if q.Remaining() == 0 {
+			break // all resumed: no worker need start (or dial a machine)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

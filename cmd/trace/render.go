@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -17,6 +20,7 @@ import (
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/scheduler/checkpoint"
 	"github.com/tracerender/trace/scheduler/remote"
 	"github.com/tracerender/trace/scheduler/watch"
 	"github.com/tracerender/trace/tracer"
@@ -28,6 +32,18 @@ Renders SCENE (a JSON scene file, format version 1) with every CPU core and
 writes the image to OUT. OUT ending in .pfm gets the linear radiance as a
 Portable Float Map; anything else a PNG. The file appears only when the
 render has finished: an interrupted or failed render leaves no file.
+
+With --checkpoint FILE, every finished tile is recorded in FILE as it lands;
+a render that was stopped — interrupted, killed, or cut off by a crash —
+continues with the same command line and --resume FILE in place of
+--checkpoint FILE, rendering only the missing tiles and recording them into
+the same FILE, to the same image byte for byte. A killed render loses only
+the tiles it was rendering; a power loss, about the last second of tiles.
+--checkpoint never overwrites a file; give both --checkpoint FILE and
+--resume FILE to resume FILE if it exists and start it if not. The
+checkpoint is kept after the image is written (resuming it again just writes
+the image); delete it when done. A checkpoint written for another scene
+(the scene file or an asset changed) or other settings is refused.
 
 Flags:
 `
@@ -54,6 +70,8 @@ type renderFlags struct {
 	serveLinger time.Duration
 	logFormat   string
 	logLevel    string
+	checkpoint  string
+	resume      string
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) error {
@@ -81,6 +99,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&f.serveLinger, "serve-linger", 0, "with --serve, keep serving this long after the render ends")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "record finished tiles in a new checkpoint `file`, to continue a stopped render with --resume")
+	fs.StringVar(&f.resume, "resume", "", "continue the render recorded in checkpoint `file`, rendering only the missing tiles and recording them there")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -107,6 +127,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("--serve-linger %s: must be positive, and goes with --serve", f.serveLinger)
 	case f.workers == "" && (f.tlsCA != "" || f.tlsCert != "" || f.tlsKey != "" || f.token != ""):
 		return usagef("--token and the --tls flags are for --workers")
+	case f.checkpoint != "" && f.resume != "" && filepath.Clean(f.checkpoint) != filepath.Clean(f.resume):
+		return usagef("--checkpoint %s and --resume %s name different files: --resume FILE keeps recording into FILE", f.checkpoint, f.resume)
 	}
 	log, err := newLogger(stderr, f.logFormat, f.logLevel)
 	if err != nil {
@@ -170,9 +192,10 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		Progress:    bar.update,
 	}
 	end := func(err error) error { return err }
+	var view *liveView
 	if f.serve != "" {
 		set := scene.Settings
-		view, err := startView(f.serve, f.serveLinger, watch.Options{
+		view, err = startView(f.serve, f.serveLinger, watch.Options{
 			Scene: path, Output: f.output, Film: &scene.Film, Width: set.Width, Height: set.Height,
 			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(workers),
 		}, stderr)
@@ -183,8 +206,28 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		opt.Tile = view.Tile
 		end = func(err error) error { view.finish(ctx, err); return err }
 	}
+	ck, err := openCheckpoint(&f, bundle, scene, stderr)
+	if err != nil {
+		return end(err)
+	}
+	if ck != nil {
+		opt.Finished = ck.finished
+		if view != nil {
+			view.Resumed(scheduler.Tiles(scene.Settings.Width, scene.Settings.Height, f.tile), ck.finished)
+		}
+		show := opt.Tile
+		opt.Tile = func(d scheduler.TileDone) {
+			if show != nil {
+				show(d)
+			}
+			ck.w.Add(d.Tile, d.Pixels) // an error stops the writer; Close reports it
+		}
+	}
 	res, err := scheduler.Render(ctx, scene, opt)
 	bar.finish()
+	if ck != nil {
+		ck.close(stderr, err != nil)
+	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			return end(errInterrupted)
@@ -202,6 +245,66 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, summary(res.Progress, f.output, scene))
 	}
 	return nil
+}
+
+// renderCheckpoint is the checkpoint of --checkpoint or --resume.
+type renderCheckpoint struct {
+	path     string
+	w        *checkpoint.Writer
+	finished map[int][]float32 // the tiles resumed
+	tiles    int               // in the frame
+}
+
+// openCheckpoint starts the checkpoint of --checkpoint, or reads the one of
+// --resume and reopens it to record the rest; nil without either flag. A
+// checkpoint that cannot be used is a usage error; a damaged end that was
+// discarded is a warning.
+func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, stderr io.Writer) (*renderCheckpoint, error) {
+	path := cmp.Or(f.resume, f.checkpoint)
+	if path == "" {
+		return nil, nil
+	}
+	h := checkpoint.Header{Scene: checkpoint.SceneHash(bundle), Settings: scene.Settings, TileSize: f.tile}
+	ck := &renderCheckpoint{path: path, tiles: len(scheduler.Tiles(scene.Settings.Width, scene.Settings.Height, f.tile))}
+	_, statErr := os.Stat(path)
+	exists := !errors.Is(statErr, fs.ErrNotExist)
+	switch {
+	case f.resume == "" && exists:
+		return nil, usagef("--checkpoint %s: the file exists; continue that render with --resume %s, or delete the file to start again", path, path)
+	case f.resume != "" && !exists && f.checkpoint == "":
+		return nil, usagef("--resume %s: no such checkpoint; start one with --checkpoint %s (or give both flags to start it if it is missing)", path, path)
+	case !exists:
+		w, err := checkpoint.Create(path, h)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		ck.w = w
+		return ck, nil
+	}
+	c, err := checkpoint.Read(path, h)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if msg := c.Warning(); msg != "" {
+		fmt.Fprintf(stderr, "trace: warning: %s\n", msg)
+	}
+	if ck.w, err = checkpoint.Append(c); err != nil {
+		return nil, usageError{err}
+	}
+	ck.finished = c.Tiles
+	return ck, nil
+}
+
+// close ends the checkpoint after the render; when the render stopped
+// early, it tells the user how to continue.
+func (ck *renderCheckpoint) close(stderr io.Writer, stopped bool) {
+	if err := ck.w.Close(); err != nil {
+		fmt.Fprintf(stderr, "trace: warning: %v; it holds the tiles recorded before that\n", err)
+	}
+	if stopped {
+		fmt.Fprintf(stderr, "trace: checkpoint %s holds %d of %d tiles; continue with --resume %s\n",
+			ck.path, len(ck.finished)+ck.w.Tiles(), ck.tiles, ck.path)
+	}
 }
 
 // newCluster connects the remote workers of --workers.
@@ -277,6 +380,9 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	}
 	if n := len(scene.Triangles); n > 0 {
 		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
+	}
+	if p.TilesResumed > 0 {
+		line += fmt.Sprintf("; %d of %d tiles resumed from the checkpoint", p.TilesResumed, p.TilesTotal)
 	}
 	if p.Stats.NonFinite > 0 {
 		line += fmt.Sprintf("; %d samples were NaN or infinite and counted as black", p.Stats.NonFinite)

@@ -164,6 +164,30 @@ func (s *Server) Tile(d scheduler.TileDone) {
 	s.broadcastLocked(ev)
 }
 
+// Resumed draws the tiles a render starts with (from a checkpoint), by
+// tile ID into grid: they are shown as done, counted in no worker's work.
+func (s *Server) Resumed(grid []scheduler.Tile, finished map[int][]float32) {
+	for _, t := range grid {
+		pix, ok := finished[t.ID]
+		if !ok {
+			continue
+		}
+		r := t.Rect
+		tile := &tracer.Framebuffer{Width: r.Dx(), Height: r.Dy(), Pix: pix}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, tile.Image(s.opt.Film, 8)); err != nil {
+			continue
+		}
+		s.mu.Lock()
+		s.fb.SetBlock(r, pix)
+		ev := frame("tile", tileEvent{ID: t.ID, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
+			Worker: "checkpoint", PNG: base64.StdEncoding.EncodeToString(buf.Bytes())})
+		s.tiles = append(s.tiles, ev)
+		s.broadcastLocked(ev)
+		s.mu.Unlock()
+	}
+}
+
 func (s *Server) workerName(i int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

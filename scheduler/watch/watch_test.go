@@ -257,3 +257,22 @@ func (w *slowWorker) Run(ctx context.Context, s *tracer.Scene, q *scheduler.Queu
 func base64Reader(s string) io.Reader {
 	return base64.NewDecoder(base64.StdEncoding, strings.NewReader(s))
 }
+
+// Tiles resumed from a checkpoint are in the image and the event stream
+// from the start.
+func TestResumedTiles(t *testing.T) {
+	scene := loadScene(t, 32, 16, 1)
+	grid := scheduler.Tiles(32, 16, 16)
+	v := New(Options{Scene: "s", Film: &scene.Film, Width: 32, Height: 16, Tiles: len(grid)})
+	pix := make([]float32, 3*16*16)
+	for i := range pix {
+		pix[i] = 0.5
+	}
+	v.Resumed(grid, map[int][]float32{1: pix})
+	if len(v.tiles) != 1 || !bytes.Contains(v.tiles[0], []byte(`"worker":"checkpoint"`)) || !bytes.Contains(v.tiles[0], []byte(`"x":16`)) {
+		t.Fatalf("resumed tile events: %q", v.tiles)
+	}
+	if c := v.fb.At(20, 3); c[0] != 0.5 {
+		t.Errorf("the resumed tile is not in the image: %v", c)
+	}
+}

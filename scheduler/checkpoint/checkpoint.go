@@ -1,0 +1,554 @@
+// Package checkpoint records the finished tiles of a render in a file as
+// they land, so that a render that was stopped — killed, crashed, or cut
+// off by a power loss — can be resumed, rendering only the tiles that are
+// missing (see scheduler.Options.Finished). The determinism contract makes
+// this exact: a tile rendered in one run equals the same tile rendered in
+// another, so a resumed image is byte-identical to an uninterrupted one.
+//
+// # Format
+//
+// A checkpoint is an append-only log of checksummed records:
+//
+//	file    = magic version header tile*
+//	magic   = "\x89TRCKPT\n" (8 bytes)
+//	version = uint32, 1
+//	record  = length uint32 | crc uint32 | payload (length bytes)
+//	header  = record with payload 'H' scene[32] width height samples
+//	          maxDepth integrator (uint32 each) seed (uint64) tileSize (uint32)
+//	tile    = record with payload 'T' id minX minY maxX maxY (uint32 each)
+//	          pixels (3·area float32, linear RGB, row by row)
+//
+// Integers and floats are little-endian; crc is the CRC-32C (Castagnoli)
+// of the length field and the payload. scene is SceneHash of the scene file
+// and its assets; the settings are the ones that change pixels, after any
+// command-line overrides, and the tile size fixes the tile grid that the
+// tile IDs and rectangles refer to.
+//
+// # Durability
+//
+// Create writes and fsyncs the header, and the folder's entry for the new
+// file, before it returns. Writer.Add writes each tile's record with a
+// single write(2) and returns once the kernel has it, so a process that is
+// killed (SIGKILL, out of memory, a crash) loses no tile whose Add returned:
+// only the tiles still being rendered, and at worst the one record it was
+// writing, which reading drops. The file is fsynced in the background at
+// most every SyncInterval while records arrive, and on Close, so a power
+// loss or kernel crash loses at most about SyncInterval of tiles; the
+// unsynced end of the file may then hold garbage, which the checksums catch.
+//
+// # Reading
+//
+// Read refuses a file that is not a checkpoint, has another format
+// version, has a header cut short or damaged, or was written for another
+// scene or other settings — naming what differs. After the header, the
+// first record that is cut short or fails its checksum ends the usable
+// log: it and everything after it are discarded, with Checkpoint.Damage
+// saying where and how many bytes (damage can only be at the end after a
+// kill, but a power loss may leave several damaged records at the end, and
+// a record past a damaged one cannot be found safely). Dropping records is
+// always safe: their tiles are rendered again. A record whose checksum
+// holds but which does not fit the tile grid is an error, as that is no
+// accident of crashing. When a tile appears twice the first record wins.
+// Append truncates the file to its intact part and continues the log, so
+// a resumed render checkpoints into the same file and can itself be
+// resumed.
+package checkpoint
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/tracer"
+)
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// SyncInterval is the longest a Writer waits, while tiles arrive, before it
+// fsyncs them: what a power loss may cost.
+const SyncInterval = time.Second
+
+const (
+	magic         = "\x89TRCKPT\n"
+	preambleSize  = 8 + 4 // magic and version
+	frameSize     = 8     // length and crc
+	headerPayload = 1 + 32 + 5*4 + 8 + 4
+	tileFixed     = 1 + 5*4 // a tile payload before its pixels
+	headerEnd     = preambleSize + frameSize + headerPayload
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Header identifies the render a checkpoint belongs to. A checkpoint is
+// only ever applied to a render whose Header is equal.
+type Header struct {
+	Scene    [32]byte        // SceneHash of the scene file and its assets
+	Settings tracer.Settings // the render settings, after command-line overrides
+	TileSize int             // tile side in pixels: the tile grid
+}
+
+// SceneHash is the SHA-256 of a scene file's contents and of every asset
+// file it read, by their paths relative to the scene's folder. It does not
+// depend on the path the scene was named by, so a checkpoint can be resumed
+// from another working directory or after the scene's folder moved; any
+// change to the scene file — even to settings that do not change linear
+// pixels, such as the film's exposure — or to an asset gives another hash.
+func SceneHash(b *scenes.Bundle) [32]byte {
+	h := sha256.New()
+	field := func(p []byte) {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(p))))
+		h.Write(p)
+	}
+	field([]byte("trace scene hash 1"))
+	field(b.Scene)
+	for _, name := range slices.Sorted(maps.Keys(b.Files)) {
+		field([]byte(name))
+		field(b.Files[name])
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// Checkpoint is what Read found in a checkpoint file.
+type Checkpoint struct {
+	Path   string
+	Header Header
+	// Tiles holds the finished tiles' pixels by tile ID, as
+	// scheduler.Options.Finished takes them.
+	Tiles map[int][]float32
+	// Size is the length in bytes of the file's intact part: the header
+	// and the records of Tiles. Append continues from there.
+	Size int64
+	// Discarded is how many bytes after Size were dropped, and Damage
+	// says why (empty when nothing was): the last record cut short, as a
+	// crash while writing it leaves it, or a record that fails its
+	// checksum.
+	Discarded int64
+	Damage    string
+	// Duplicates counts tile records ignored because an earlier record
+	// held the same tile.
+	Duplicates int
+}
+
+// Warning is a one-line account of what was discarded, for the user, or
+// "" when the file was intact.
+func (c *Checkpoint) Warning() string {
+	if c.Discarded == 0 {
+		return ""
+	}
+	return fmt.Sprintf("checkpoint %s: %s; discarded the last %d bytes and kept the %d tiles before them",
+		c.Path, c.Damage, c.Discarded, len(c.Tiles))
+}
+
+// Read reads the checkpoint at path and checks that it was written for the
+// render described by want. See the package documentation for what it
+// refuses and what it recovers.
+func Read(path string, want Header) (*Checkpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	c, err := read(bufio.NewReaderSize(f, 1<<16), fi.Size(), want)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	c.Path = path
+	return c, nil
+}
+
+// read parses a checkpoint of size bytes from r.
+func read(r io.Reader, size int64, want Header) (*Checkpoint, error) {
+	var pre [preambleSize]byte
+	n, err := io.ReadFull(r, pre[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	m := min(n, len(magic))
+	if string(pre[:m]) != magic[:m] {
+		return nil, errors.New("not a trace checkpoint (its first bytes are wrong)")
+	}
+	if n < preambleSize {
+		return nil, fmt.Errorf("header cut short (the file has %d bytes, the header needs %d): the render that wrote it stopped as it began, and it holds no tiles: delete it to start again", size, headerEnd)
+	}
+	if v := binary.LittleEndian.Uint32(pre[len(magic):]); v != Version {
+		return nil, fmt.Errorf("format version %d; this trace reads version %d", v, Version)
+	}
+
+	payload, st, err := readRecord(r, size-preambleSize, headerPayload)
+	switch {
+	case err != nil:
+		return nil, err
+	case st == recordCut && size < headerEnd:
+		return nil, fmt.Errorf("header cut short (the file has %d bytes, the header needs %d): the render that wrote it stopped as it began, and it holds no tiles: delete it to start again", size, headerEnd)
+	case st != recordOK || len(payload) != headerPayload || payload[0] != 'H':
+		return nil, errors.New("header damaged (it fails its checksum)")
+	}
+	got := decodeHeader(payload)
+	if err := got.Check(want); err != nil {
+		return nil, err
+	}
+
+	c := &Checkpoint{Header: got, Tiles: map[int][]float32{}, Size: headerEnd}
+	grid := scheduler.Tiles(want.Settings.Width, want.Settings.Height, want.TileSize)
+	maxPayload := tileFixed + 12*want.TileSize*want.TileSize
+	for c.Size < size {
+		payload, st, err := readRecord(r, size-c.Size, maxPayload)
+		if err != nil {
+			return nil, err
+		}
+		if st != recordOK {
+			c.Discarded = size - c.Size
+			c.Damage = fmt.Sprintf("the record at byte %d fails its checksum", c.Size)
+			if st == recordCut {
+				c.Damage = fmt.Sprintf("the record at byte %d is cut short, as a crash while writing it leaves it", c.Size)
+			}
+			break
+		}
+		id, pix, err := decodeTile(payload, grid)
+		if err != nil {
+			return nil, fmt.Errorf("record at byte %d: %w", c.Size, err)
+		}
+		if _, dup := c.Tiles[id]; dup {
+			c.Duplicates++
+		} else {
+			c.Tiles[id] = pix
+		}
+		c.Size += int64(frameSize + len(payload))
+	}
+	return c, nil
+}
+
+// recordStatus is what readRecord found.
+type recordStatus int
+
+const (
+	recordOK      recordStatus = iota
+	recordCut                  // the record runs past the end of the file
+	recordDamaged              // an impossible length, or a checksum mismatch
+)
+
+// readRecord reads one record from r, which has left bytes before the end
+// of the file, and returns its payload when its status is recordOK.
+// Payloads longer than maxPayload are damaged ones.
+func readRecord(r io.Reader, left int64, maxPayload int) ([]byte, recordStatus, error) {
+	if left < frameSize {
+		return nil, recordCut, nil
+	}
+	var frame [frameSize]byte
+	if _, err := io.ReadFull(r, frame[:]); err != nil {
+		return nil, 0, err // the file shrank while being read
+	}
+	n := binary.LittleEndian.Uint32(frame[:4])
+	if n > uint32(maxPayload) {
+		return nil, recordDamaged, nil
+	}
+	if int64(n) > left-frameSize {
+		return nil, recordCut, nil
+	}
+	payload := make([]byte, n)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		return nil, 0, err
+	}
+	crc := crc32.Update(crc32.Checksum(frame[:4], castagnoli), castagnoli, payload)
+	if crc != binary.LittleEndian.Uint32(frame[4:]) {
+		return nil, recordDamaged, nil
+	}
+	return payload, recordOK, nil
+}
+
+// Check returns nil when h equals want, or an error naming what differs:
+// the scene, or each setting that does.
+func (h Header) Check(want Header) error {
+	if h.Scene != want.Scene {
+		return fmt.Errorf("written for another scene (scene hash %s…, this scene's is %s…): the scene file or one of its assets is not the one it was rendered from",
+			hex.EncodeToString(h.Scene[:6]), hex.EncodeToString(want.Scene[:6]))
+	}
+	var diffs []string
+	diff := func(name string, got, want any) {
+		if got != want {
+			diffs = append(diffs, fmt.Sprintf("%s %v (this render: %v)", name, got, want))
+		}
+	}
+	g, w := h.Settings, want.Settings
+	diff("width", g.Width, w.Width)
+	diff("height", g.Height, w.Height)
+	diff("samples", g.Samples, w.Samples)
+	diff("max depth", g.MaxDepth, w.MaxDepth)
+	diff("integrator", integratorName(g.Integrator), integratorName(w.Integrator))
+	diff("seed", g.Seed, w.Seed)
+	diff("tile size", h.TileSize, want.TileSize)
+	if len(diffs) > 0 {
+		return fmt.Errorf("written with other settings: %s; resume with the settings it was written with", strings.Join(diffs, ", "))
+	}
+	return nil
+}
+
+func integratorName(i tracer.Integrator) string {
+	switch i {
+	case tracer.IntegratorPath:
+		return "path"
+	case tracer.IntegratorWhitted:
+		return "whitted"
+	}
+	return fmt.Sprintf("integrator#%d", uint32(i))
+}
+
+func encodeHeader(h Header) []byte {
+	le := binary.LittleEndian
+	p := append(make([]byte, 0, headerPayload), 'H')
+	p = append(p, h.Scene[:]...)
+	s := h.Settings
+	for _, v := range []int{s.Width, s.Height, s.Samples, s.MaxDepth, int(s.Integrator)} {
+		p = le.AppendUint32(p, uint32(v))
+	}
+	p = le.AppendUint64(p, s.Seed)
+	return le.AppendUint32(p, uint32(h.TileSize))
+}
+
+func decodeHeader(p []byte) Header {
+	le := binary.LittleEndian
+	var h Header
+	copy(h.Scene[:], p[1:33])
+	u := func(i int) int { return int(le.Uint32(p[33+4*i:])) }
+	h.Settings = tracer.Settings{Width: u(0), Height: u(1), Samples: u(2), MaxDepth: u(3),
+		Integrator: tracer.Integrator(u(4)), Seed: le.Uint64(p[53:])}
+	h.TileSize = int(le.Uint32(p[61:]))
+	return h
+}
+
+// decodeTile checks a tile payload against the tile grid and returns its
+// tile ID and pixels.
+func decodeTile(p []byte, grid []scheduler.Tile) (int, []float32, error) {
+	le := binary.LittleEndian
+	if len(p) < tileFixed || p[0] != 'T' {
+		return 0, nil, errors.New("not a tile record")
+	}
+	id := int(le.Uint32(p[1:]))
+	if id >= len(grid) {
+		return 0, nil, fmt.Errorf("tile %d is not in the grid of %d tiles", id, len(grid))
+	}
+	r := grid[id].Rect
+	if x0, y0, x1, y1 := le.Uint32(p[5:]), le.Uint32(p[9:]), le.Uint32(p[13:]), le.Uint32(p[17:]); int(x0) != r.Min.X || int(y0) != r.Min.Y || int(x1) != r.Max.X || int(y1) != r.Max.Y {
+		return 0, nil, fmt.Errorf("tile %d has pixels (%d,%d)-(%d,%d), but the grid's tile %d is %v", id, x0, y0, x1, y1, id, r)
+	}
+	n := 3 * r.Dx() * r.Dy()
+	if len(p) != tileFixed+4*n {
+		return 0, nil, fmt.Errorf("tile %d has %d bytes of pixels, want %d", id, len(p)-tileFixed, 4*n)
+	}
+	pix := make([]float32, n)
+	for i := range pix {
+		pix[i] = math.Float32frombits(le.Uint32(p[tileFixed+4*i:]))
+	}
+	return id, pix, nil
+}
+
+// appendRecord appends payload to b as a record.
+func appendRecord(b, payload []byte) []byte {
+	var frame [frameSize]byte
+	binary.LittleEndian.PutUint32(frame[:4], uint32(len(payload)))
+	crc := crc32.Update(crc32.Checksum(frame[:4], castagnoli), castagnoli, payload)
+	binary.LittleEndian.PutUint32(frame[4:], crc)
+	return append(append(b, frame[:]...), payload...)
+}
+
+// Writer appends finished tiles to a checkpoint file. Add is meant to be
+// called from scheduler.Options.Tile, one call at a time; it does not wait
+// for the disk (see the package documentation).
+type Writer struct {
+	f       *os.File
+	grid    []scheduler.Tile
+	buf     []byte
+	dirty   atomic.Bool // records written since the last fsync
+	stop    chan struct{}
+	stopped chan struct{}
+	tiles   int
+
+	mu  sync.Mutex
+	err error // the first write or fsync error; the writer stops there
+}
+
+// Create starts a checkpoint at path for the render h describes. path must
+// not exist: Create never overwrites a file. The header is on disk when
+// Create returns.
+func Create(path string, h Header) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o666)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	b := binary.LittleEndian.AppendUint32([]byte(magic), Version)
+	b = appendRecord(b, encodeHeader(h))
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return newWriter(f, h), nil
+}
+
+// Append reopens the checkpoint c was read from (see Read) to add tiles
+// after its intact part, truncating the damaged end that Read discarded.
+func Append(c *Checkpoint) (*Writer, error) {
+	f, err := os.OpenFile(c.Path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	fail := func(err error) (*Writer, error) {
+		f.Close()
+		return nil, fmt.Errorf("checkpoint %s: %w", c.Path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if fi.Size() < c.Size {
+		return fail(fmt.Errorf("shrank to %d bytes since it was read (%d)", fi.Size(), c.Size))
+	}
+	if fi.Size() > c.Size {
+		if err := f.Truncate(c.Size); err != nil {
+			return fail(err)
+		}
+		// The cut must be on disk before new records follow it, or a
+		// power loss could bring the damaged bytes back between them.
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	return newWriter(f, c.Header), nil
+}
+
+func newWriter(f *os.File, h Header) *Writer {
+	w := &Writer{
+		f: f, grid: scheduler.Tiles(h.Settings.Width, h.Settings.Height, h.TileSize),
+		stop: make(chan struct{}), stopped: make(chan struct{}),
+	}
+	go w.syncLoop()
+	return w
+}
+
+// syncLoop fsyncs the file every SyncInterval while records arrive.
+func (w *Writer) syncLoop() {
+	defer close(w.stopped)
+	t := time.NewTicker(SyncInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+			if w.dirty.Swap(false) {
+				w.fail(w.f.Sync())
+			}
+		}
+	}
+}
+
+// fail records err, if it is the first.
+func (w *Writer) fail(err error) {
+	if err == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = fmt.Errorf("checkpoint %s: %w", w.f.Name(), err)
+	}
+}
+
+// Err returns the first error that stopped the writer, if any.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Add appends a finished tile: its pixels in linear RGB, row by row, as
+// scheduler.TileDone carries them. After an error — a full disk, say —
+// the writer adds nothing more and Add returns that error; the file stays
+// readable up to the last tile written.
+func (w *Writer) Add(t scheduler.Tile, pix []float32) error {
+	if err := w.Err(); err != nil {
+		return err
+	}
+	if t.ID < 0 || t.ID >= len(w.grid) || w.grid[t.ID].Rect != t.Rect || len(pix) != 3*t.Rect.Dx()*t.Rect.Dy() {
+		return fmt.Errorf("checkpoint: tile %d %v with %d values does not fit the tile grid", t.ID, t.Rect, len(pix))
+	}
+	le := binary.LittleEndian
+	var frame [frameSize]byte
+	p := append(w.buf[:0], frame[:]...)
+	p = append(p, 'T')
+	for _, v := range []int{t.ID, t.Rect.Min.X, t.Rect.Min.Y, t.Rect.Max.X, t.Rect.Max.Y} {
+		p = le.AppendUint32(p, uint32(v))
+	}
+	for _, v := range pix {
+		p = le.AppendUint32(p, math.Float32bits(v))
+	}
+	// The frame goes in front of the payload built after it, so that the
+	// record leaves in one write.
+	le.PutUint32(p, uint32(len(p)-frameSize))
+	le.PutUint32(p[4:], crc32.Update(crc32.Checksum(p[:4], castagnoli), castagnoli, p[frameSize:]))
+	w.buf = p
+	if _, err := w.f.Write(p); err != nil {
+		w.fail(err)
+		return w.Err()
+	}
+	w.dirty.Store(true)
+	w.tiles++
+	return nil
+}
+
+// Tiles returns how many tiles Add has written.
+func (w *Writer) Tiles() int { return w.tiles }
+
+// Close fsyncs and closes the file, once Add is done; call it once. It
+// returns the first error the writer met, if any.
+func (w *Writer) Close() error {
+	close(w.stop)
+	<-w.stopped
+	w.fail(w.f.Sync())
+	w.fail(w.f.Close())
+	return w.Err()
+}
+
+// syncDir fsyncs a folder, so that a file just created in it survives a
+// power loss.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
