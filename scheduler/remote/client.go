@@ -169,7 +169,10 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 		wg      sync.WaitGroup
 		ended   = make(chan struct{}, 1)
 	)
-	start := func(addr string) {
+	// start starts rendering with the worker at addr; authority, for one
+	// found through DNS, is the name it was found under: the name its TLS
+	// certificate must carry, since pod addresses come and go.
+	start := func(addr, authority string) {
 		if _, ok := workers[addr]; ok {
 			return
 		}
@@ -177,7 +180,7 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 		r := &running{cancel: cancel}
 		workers[addr] = r
 		wg.Go(func() {
-			err := c.runWorker(wctx, scene, q, addr)
+			err := c.runWorker(wctx, scene, q, addr, authority)
 			mu.Lock()
 			r.done = true
 			if err != nil {
@@ -191,7 +194,7 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 		})
 	}
 	resolve := func() {
-		found := map[string]bool{}
+		found := map[string]string{} // address → the name:port it came from
 		for _, name := range c.dns {
 			host, port, _ := net.SplitHostPort(name)
 			lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -202,16 +205,16 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 				continue
 			}
 			for _, a := range addrs {
-				found[net.JoinHostPort(a, port)] = true
+				found[net.JoinHostPort(a, port)] = name
 			}
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		for addr := range found {
-			start(addr)
+		for addr, name := range found {
+			start(addr, name)
 		}
 		for addr, r := range workers {
-			if !found[addr] && !isStatic(c.static, addr) && !r.done {
+			if _, ok := found[addr]; !ok && !isStatic(c.static, addr) && !r.done {
 				c.log.Info("worker left the DNS name", "worker", addr)
 				r.cancel() // its leases go back to the queue
 			}
@@ -219,7 +222,7 @@ func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Que
 	}
 	mu.Lock()
 	for _, a := range c.static {
-		start(a)
+		start(a, "")
 	}
 	mu.Unlock()
 	if len(c.dns) > 0 {
@@ -282,7 +285,7 @@ func isStatic(static []string, addr string) bool {
 }
 
 // conn dials one worker.
-func (c *Cluster) conn(addr string) (*grpc.ClientConn, error) {
+func (c *Cluster) conn(addr, authority string) (*grpc.ClientConn, error) {
 	creds := insecure.NewCredentials()
 	if c.opt.TLS != nil {
 		creds = credentials.NewTLS(c.opt.TLS)
@@ -299,13 +302,16 @@ func (c *Cluster) conn(addr string) (*grpc.ClientConn, error) {
 	if c.opt.Dialer != nil {
 		opts = append(opts, grpc.WithContextDialer(c.opt.Dialer))
 	}
+	if authority != "" {
+		opts = append(opts, grpc.WithAuthority(authority))
+	}
 	return grpc.NewClient("passthrough:///"+addr, opts...)
 }
 
 // runWorker renders with one worker until the frame is done, reconnecting
 // with backoff after failures, and gives up after MaxFailures in a row.
-func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, addr string) error {
-	conn, err := c.conn(addr)
+func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, addr, authority string) error {
+	conn, err := c.conn(addr, authority)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", addr, err)
 	}

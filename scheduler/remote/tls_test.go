@@ -96,6 +96,17 @@ func TestMutualTLS(t *testing.T) {
 	}
 	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
 
+	// Found through DNS at an address its certificate does not name (a
+	// Kubernetes pod's), the worker is checked against the DNS name.
+	dns := opt
+	dns.Resolver = &fakeResolver{hosts: []string{"10.1.2.3"}}
+	dns.MaxFailures = 2
+	res, err = render(t, scene, NewCluster([]string{"dns:///w:7000"}, bundle, dns), false)
+	if err != nil {
+		t.Fatalf("a worker found through DNS: %v", err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+
 	// Without a client certificate, or trusting another authority: refused.
 	noCert, _ := ClientTLS(f("ca.pem"), "", "")
 	plain := ClientOptions{Dialer: dial, Backoff: 10 * time.Millisecond, MaxFailures: 2}
