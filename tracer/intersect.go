@@ -79,6 +79,13 @@ func (s *Scene) Intersect(r Ray) Hit {
 	if len(nodes) == 0 {
 		return h
 	}
+	// The vector traversal (intersect_simd.go), where built and supported:
+	// the same hits, bit for bit.
+	if vecTraversal {
+		if rv, ok := newRayVec(&r); ok {
+			return s.intersectVec(r, h, &rv)
+		}
+	}
 	// The root's own box is not tested: its children's boxes, tested
 	// next, lie inside it.
 	rb := newRayBox(&r)
@@ -152,6 +159,11 @@ func (s *Scene) Occluded(r Ray) bool {
 	nodes := s.Nodes
 	if len(nodes) == 0 {
 		return false
+	}
+	if vecTraversal {
+		if rv, ok := newRayVec(&r); ok {
+			return s.occludedVec(r, &rv)
+		}
 	}
 	rb := newRayBox(&r)
 	var stack [bvhStackSize]uint32

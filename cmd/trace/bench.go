@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tracerender/trace/bench"
 	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/tracer"
 )
 
 const benchUsage = `Usage: trace bench [flags]
@@ -61,12 +62,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	const row = "%-36s %7s %9s %8s %15s %15s %9s\n"
 	if !*asJSON {
+		fmt.Fprintf(stdout, "BVH traversal: %s\n", tracer.Traversal())
 		fmt.Fprintf(stdout, row, "workload", "threads", "rays", "seconds", "M rays/s/thread", "build M tris/s", "bytes/tri")
 	}
 	enc := json.NewEncoder(stdout)
 	err := bench.Run(ctx, opt, func(r bench.Result) {
 		if *asJSON {
-			enc.Encode(r)
+			enc.Encode(struct {
+				bench.Result
+				Traversal string `json:"traversal"`
+			}{r, tracer.Traversal()})
 			return
 		}
 		build, bpt, rate := "", "", ""

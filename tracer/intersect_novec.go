@@ -1,0 +1,19 @@
+//go:build !(goexperiment.simd && amd64)
+
+package tracer
+
+// Without GOEXPERIMENT=simd on amd64 there is no vector traversal
+// (intersect_simd.go): Intersect and Occluded run the scalar one.
+
+const vecTraversal = false
+
+// Traversal names the BVH traversal this build and CPU run: "scalar" here.
+func Traversal() string { return "scalar" }
+
+type rayVec struct{}
+
+func newRayVec(*Ray) (rayVec, bool) { return rayVec{}, false }
+
+func (s *Scene) intersectVec(Ray, Hit, *rayVec) Hit { panic("unreachable") }
+
+func (s *Scene) occludedVec(Ray, *rayVec) bool { panic("unreachable") }

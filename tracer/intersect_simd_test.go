@@ -1,0 +1,194 @@
+//go:build goexperiment.simd && amd64
+
+package tracer
+
+import (
+	"math"
+	"math/rand/v2"
+	"simd/archsimd"
+	"testing"
+)
+
+func requireAVX2(t *testing.T) {
+	t.Helper()
+	if !archsimd.X86.AVX2() {
+		t.Skip("no AVX2: the vector traversal is not used on this CPU")
+	}
+}
+
+// edgeFloats are coordinates that stress the slab test: signed zeros,
+// subnormals, values whose products overflow or underflow.
+var edgeFloats = []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, -0.5, 1e-45, -1e-45, 1e-38, -1e-38,
+	1e-20, -1e-20, 1e20, -1e20, 1e30, -1e30, 3e38, -3e38, 0.1, -0.1, 7, -7}
+
+// vecTestCase returns a random pair of boxes (Min ≤ Max, as every BVH
+// node), a finite ray and a tMax, with edge cases mixed in: rays parallel
+// to slabs, origins on box faces, zero-size boxes, −0 components.
+func vecTestCase(rng *rand.Rand) (p [2]BVHNode, r Ray, tMax float32) {
+	coord := func() float32 {
+		if rng.IntN(4) == 0 {
+			return edgeFloats[rng.IntN(len(edgeFloats))]
+		}
+		return rng.Float32()*20 - 10
+	}
+	for k := range p {
+		for a := 0; a < 3; a++ {
+			lo, hi := coord(), coord()
+			switch rng.IntN(5) {
+			case 0:
+				hi = lo // zero-size on this axis
+			case 1:
+				if lo == 0 { // [+0, −0] or [−0, +0]
+					hi = -lo
+				}
+			}
+			if hi < lo {
+				lo, hi = hi, lo
+			}
+			p[k].Min[a], p[k].Max[a] = lo, hi
+		}
+		p[k].Index = rng.Uint32() >> rng.IntN(32) // lanes 3 and 7: never read as floats
+		p[k].Count = uint16(rng.IntN(9))
+		p[k].Info = uint16(rng.IntN(3))
+	}
+	for a := 0; a < 3; a++ {
+		r.Origin[a] = coord()
+		switch rng.IntN(6) {
+		case 0:
+			r.Origin[a] = p[rng.IntN(2)].Min[a] // on a face
+		case 1:
+			r.Origin[a] = p[rng.IntN(2)].Max[a]
+		}
+	}
+	r.Dir = uniformSphere(rng.Float32(), rng.Float32())
+	switch rng.IntN(6) {
+	case 0: // parallel to one or two slabs, with either zero
+		for a := 0; a < 3; a++ {
+			if rng.IntN(2) == 0 {
+				r.Dir[a] = edgeFloats[rng.IntN(2)]
+			}
+		}
+	case 1:
+		for a := 0; a < 3; a++ {
+			r.Dir[a] = edgeFloats[rng.IntN(len(edgeFloats))]
+		}
+	}
+	switch rng.IntN(4) {
+	case 0:
+		tMax = infinity
+	case 1:
+		tMax = edgeFloats[rng.IntN(len(edgeFloats))]
+	default:
+		tMax = rng.Float32() * 30
+	}
+	r.TMax = tMax
+	return p, r, tMax
+}
+
+// TestVecEnterPairMatchesScalar: the vector slab test returns the same
+// distances, bit for bit, and the same hits as enterPair, on millions of
+// random boxes and rays.
+func TestVecEnterPairMatchesScalar(t *testing.T) {
+	requireAVX2(t)
+	n := 4_000_000
+	if testing.Short() {
+		n = 200_000
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < n; i++ {
+		p, r, tMax := vecTestCase(rng)
+		rv, ok := newRayVec(&r)
+		if !ok {
+			t.Fatalf("case %d: finite ray %+v rejected", i, r)
+		}
+		rb := newRayBox(&r)
+		ta, tb, hitA, hitB := rb.enterPair(&p, tMax)
+		va, vb, vhitA, vhitB := rv.enterPairVec(&p, clampVec(tMax))
+		if math.Float32bits(ta) != math.Float32bits(va) || math.Float32bits(tb) != math.Float32bits(vb) || hitA != vhitA || hitB != vhitB {
+			t.Fatalf("case %d: ray %+v tMax %g boxes %+v:\nscalar %g %g %v %v\nvector %g %g %v %v",
+				i, r, tMax, p, ta, tb, hitA, hitB, va, vb, vhitA, vhitB)
+		}
+	}
+}
+
+// TestVecRejectsNonFiniteRays: a ray with a NaN or infinite component
+// takes the scalar path.
+func TestVecRejectsNonFiniteRays(t *testing.T) {
+	requireAVX2(t)
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		for c := 0; c < 6; c++ {
+			r := Ray{Origin: vec3{1, 2, 3}, Dir: vec3{0, 0.6, 0.8}, TMax: infinity}
+			if c < 3 {
+				r.Origin[c] = bad
+			} else {
+				r.Dir[c-3] = bad
+			}
+			if _, ok := newRayVec(&r); ok {
+				t.Errorf("ray %+v: accepted", r)
+			}
+		}
+	}
+	// TMax is not a lane newRayVec checks: an infinite TMax is fine.
+	if _, ok := newRayVec(&Ray{Dir: vec3{1, 0, 0}, TMax: float32(math.Inf(1))}); !ok {
+		t.Error("infinite TMax: rejected")
+	}
+}
+
+// TestVecTraversalMatchesScalar: Intersect and Occluded give the same
+// answers, bit for bit, with the vector traversal as with the scalar one,
+// on random scenes and rays: rays along the axes, starting on node faces,
+// with −0 components, and non-finite rays (which take the scalar path).
+func TestVecTraversalMatchesScalar(t *testing.T) {
+	requireAVX2(t)
+	nrays := 20000
+	if testing.Short() {
+		nrays = 2000
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		s := randomScene(t, seed, 5000*int(seed), 20)
+		for k, n := range s.Nodes[2:] { // enterPairVec relies on Min ≤ Max
+			if !(n.Min[0] <= n.Max[0] && n.Min[1] <= n.Max[1] && n.Min[2] <= n.Max[2]) {
+				t.Fatalf("seed %d: node %d: Min %v > Max %v", seed, k+2, n.Min, n.Max)
+			}
+		}
+		rng := rand.New(rand.NewPCG(seed, 5))
+		for i := 0; i < nrays; i++ {
+			o := vec3{rng.Float32()*14 - 2, rng.Float32()*14 - 2, rng.Float32()*14 - 2}
+			d := uniformSphere(rng.Float32(), rng.Float32())
+			switch i % 8 {
+			case 0: // along an axis, the other components ±0
+				d = vec3{edgeFloats[rng.IntN(2)], edgeFloats[rng.IntN(2)], edgeFloats[rng.IntN(2)]}
+				d[rng.IntN(3)] = []float32{1, -1}[rng.IntN(2)]
+			case 1: // from a face of a node's box
+				n := &s.Nodes[rng.IntN(len(s.Nodes))]
+				a := rng.IntN(3)
+				o[a] = []float32{n.Min[a], n.Max[a]}[rng.IntN(2)]
+			case 2: // a −0 origin component
+				o[rng.IntN(3)] = edgeFloats[1]
+			case 3: // non-finite
+				if rng.IntN(2) == 0 {
+					o[rng.IntN(3)] = float32(math.NaN())
+				} else {
+					d[rng.IntN(3)] = float32(math.Inf(1))
+				}
+			}
+			r := Ray{Origin: o, Dir: d, TMax: infinity}
+			if i%3 == 0 {
+				r.TMax = rng.Float32() * 5
+			}
+			vecTraversal = true
+			vh, vocc := s.Intersect(r), s.Occluded(r)
+			vecTraversal = false
+			sh, socc := s.Intersect(r), s.Occluded(r)
+			vecTraversal = true
+			if !sameHit(vh, sh) || vocc != socc {
+				t.Fatalf("seed %d ray %d %+v: vector %+v occluded %v, scalar %+v occluded %v", seed, i, r, vh, vocc, sh, socc)
+			}
+		}
+	}
+}
+
+func sameHit(a, b Hit) bool {
+	return math.Float32bits(a.T) == math.Float32bits(b.T) && a.Kind == b.Kind && a.Index == b.Index &&
+		math.Float32bits(a.B1) == math.Float32bits(b.B1) && math.Float32bits(a.B2) == math.Float32bits(b.B2)
+}
