@@ -119,7 +119,7 @@ cuda:
 	@test -f $(CUDA_HOME)/include/cuda.h || { echo "make cuda: no $(CUDA_HOME)/include/cuda.h: install the CUDA toolkit or set CUDA_HOME"; exit 2; }
 	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDA_HOME)/include $(CGO_CFLAGS)" \
 	CGO_LDFLAGS="-L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 $(CGO_LDFLAGS)" \
-	$(GO) build -tags cuda -o $(BIN) ./cmd/trace
+	GOEXPERIMENT=$(SIMD) $(GO) build -tags cuda -o $(BIN) ./cmd/trace
 
 # The cuda-tagged code compiled, vetted and run without CUDA, against a
 # compile-only cuda.h and a stub libcuda (kernels/cudastub/fake): with no
