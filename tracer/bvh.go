@@ -304,57 +304,14 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	if n < 12 {
 		nb = 4
 	}
-	// Each bucket's bounds, count and triangles, in separate arrays that
-	// the loop below updates with branch-free min and max: which bucket a
-	// primitive falls in is close to random, and branches on it mispredict.
-	var binLo, binHi [bvhBins]vec3
-	var binCount, binTris [bvhBins]int
-	for k := 0; k < nb; k++ {
-		binLo[k] = vec3{infinity, infinity, infinity}
-		binHi[k] = vec3{-infinity, -infinity, -infinity}
-	}
 	lo := r.cbox.lo[axis]
 	scale := float32(nb) / ext[axis] * (1 - 1e-6)
-	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
-	for i := range prims {
-		p := &prims[i]
-		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
-		ids[i] = uint8(k)
-		bl, bh := &binLo[k], &binHi[k]
-		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
-		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
-		binCount[k]++
-	}
-	if r.mixed() {
-		for i := range prims {
-			if prims[i].kind == LeafTriangles {
-				binTris[ids[i]]++
-			}
-		}
-	} else if r.tris != 0 {
-		binTris = binCount
-	}
-	// Sweep from the right for the area and count of every right part.
-	var rightArea [bvhBins]float32
-	var rightCount [bvhBins]int
-	acc, cnt := emptyBox(), 0
-	for k := nb - 1; k > 0; k-- {
-		acc.include(&binLo[k], &binHi[k])
-		cnt += binCount[k]
-		rightArea[k], rightCount[k] = acc.area(), cnt
-	}
-	best, bestCost := -1, float32(0)
-	acc, cnt = emptyBox(), 0
-	for k := 0; k < nb-1; k++ {
-		acc.include(&binLo[k], &binHi[k])
-		cnt += binCount[k]
-		if cnt == 0 || rightCount[k+1] == 0 {
-			continue
-		}
-		cost := float32(acc.area()*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
-		if best < 0 || cost < bestCost {
-			best, bestCost = k, cost
-		}
+	var best int
+	var bestCost float32
+	if vecBuild {
+		best, bestCost, left, right = b.binSAHVec(&r, axis, lo, scale, nb)
+	} else {
+		best, bestCost, left, right = b.binSAH(&r, axis, lo, scale, nb)
 	}
 	if best < 0 {
 		return axis, left, right, false
@@ -362,22 +319,13 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	if area := r.box.area(); n <= bvhMaxLeaf && area > 0 && float32(bvhTraversalCost)+bestCost/area >= float32(n) {
 		return axis, left, right, false
 	}
-	// The halves' bounds come from the bins. Their centroid bounds are the
-	// parent's cut at the bucket boundary: a little loose, which costs
-	// nothing but some binning resolution, and saves tracking them.
-	left = bvhRange{box: emptyBox(), cbox: r.cbox}
-	right = bvhRange{box: emptyBox(), cbox: r.cbox}
+	// The halves' centroid bounds are the parent's cut at the bucket
+	// boundary: a little loose, which costs nothing but some binning
+	// resolution, and saves tracking them.
+	left.cbox, right.cbox = r.cbox, r.cbox
 	cut := lo + float32(best+1)/scale
 	left.cbox.hi[axis], right.cbox.lo[axis] = min(cut, r.cbox.hi[axis]), max(cut, r.cbox.lo[axis])
-	for k := 0; k < nb; k++ {
-		h := &right
-		if k <= best {
-			h = &left
-		}
-		h.box.include(&binLo[k], &binHi[k])
-		h.tris += binTris[k]
-		h.last += binCount[k]
-	}
+	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
 	// Partition in place about the chosen bucket boundary.
 	cutBin := uint8(best)
 	i, j := 0, len(prims)-1
@@ -397,4 +345,88 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	left.first, left.last = r.first, r.first+i
 	right.first, right.last = r.first+i, r.last
 	return axis, left, right, true
+}
+
+// binSAH sorts the range's primitives into nb buckets along axis (bucket k
+// holds the doubled centroids in [lo + k/scale, lo + (k+1)/scale)),
+// recording each one's bucket in b.bin, and sweeps the buckets for the
+// cheapest SAH split. It returns the last bucket of the left half (−1 if
+// no boundary has primitives on both sides), the split's cost, and the
+// halves' bounds, triangle counts and sizes (in last; split sets first and
+// cbox). binSAHVec (bvh_simd.go) computes the same in vectors.
+func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (best int, bestCost float32, left, right bvhRange) {
+	// Each bucket's bounds and count, in separate arrays that the loop
+	// below updates with branch-free min and max: which bucket a primitive
+	// falls in is close to random, and branches on it mispredict.
+	var binLo, binHi [bvhBins]vec3
+	var binCount [bvhBins]int
+	for k := 0; k < nb; k++ {
+		binLo[k] = vec3{infinity, infinity, infinity}
+		binHi[k] = vec3{-infinity, -infinity, -infinity}
+	}
+	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
+	for i := range prims {
+		p := &prims[i]
+		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
+		ids[i] = uint8(k)
+		bl, bh := &binLo[k], &binHi[k]
+		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
+		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
+		binCount[k]++
+	}
+	// Sweep from the right for the area and count of every right part.
+	var rightArea [bvhBins]float32
+	var rightCount [bvhBins]int
+	acc, cnt := emptyBox(), 0
+	for k := nb - 1; k > 0; k-- {
+		acc.include(&binLo[k], &binHi[k])
+		cnt += binCount[k]
+		rightArea[k], rightCount[k] = acc.area(), cnt
+	}
+	best, bestCost = -1, 0
+	acc, cnt = emptyBox(), 0
+	for k := 0; k < nb-1; k++ {
+		acc.include(&binLo[k], &binHi[k])
+		cnt += binCount[k]
+		if cnt == 0 || rightCount[k+1] == 0 {
+			continue
+		}
+		cost := float32(acc.area()*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
+		if best < 0 || cost < bestCost {
+			best, bestCost = k, cost
+		}
+	}
+	if best < 0 {
+		return best, bestCost, left, right
+	}
+	// The halves' bounds come from the bins.
+	binTris := b.binTriangles(r, &binCount)
+	left.box, right.box = emptyBox(), emptyBox()
+	for k := 0; k < nb; k++ {
+		h := &right
+		if k <= best {
+			h = &left
+		}
+		h.box.include(&binLo[k], &binHi[k])
+		h.tris += binTris[k]
+		h.last += binCount[k]
+	}
+	return best, bestCost, left, right
+}
+
+// binTriangles returns how many triangles each bucket of the range holds,
+// given how many primitives (binCount) and b.bin.
+func (b *bvhBuilder) binTriangles(r *bvhRange, binCount *[bvhBins]int) (binTris [bvhBins]int) {
+	switch {
+	case r.mixed():
+		prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
+		for i := range prims {
+			if prims[i].kind == LeafTriangles {
+				binTris[ids[i]]++
+			}
+		}
+	case r.tris != 0:
+		binTris = *binCount
+	}
+	return binTris
 }
