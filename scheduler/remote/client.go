@@ -696,6 +696,16 @@ func (w *session) ensureBundle(ctx context.Context) error {
 	return nil
 }
 
+// encodePixels converts a tile's pixels to the wire's little-endian
+// float32.
+func encodePixels(pix []float32) []byte {
+	b := make([]byte, 4*len(pix))
+	for i, v := range pix {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
+}
+
 // decodePixels checks and converts a tile's wire pixels.
 func decodePixels(b []byte, pixels int) ([]float32, error) {
 	if len(b) != 12*pixels {

@@ -2,10 +2,8 @@ package remote
 
 import (
 	"context"
-	"encoding/binary"
 	"image"
 	"log/slog"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -126,10 +124,7 @@ func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, til
 				st.Rays += rays[i]
 				st.NonFinite += bad[i]
 			}
-			b := make([]byte, 12*np)
-			for i, v := range out[3*off : 3*(off+np)] {
-				binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
-			}
+			b := encodePixels(out[3*off : 3*(off+np)])
 			off += np
 			s.tiles.Add(1)
 			share := took / time.Duration(len(batch))

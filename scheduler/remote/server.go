@@ -4,12 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -502,12 +500,8 @@ func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.Tile
 		return &pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.Lease, Message: err.Error()}}}, pix
 	}
 	s.tiles.Add(1)
-	out := make([]byte, 4*n)
-	for i, v := range pix {
-		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
-	}
 	return &pb.RenderReply{Kind: &pb.RenderReply_Result{Result: &pb.TileResult{
-		Lease: t.Lease, Pixels: out, Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
+		Lease: t.Lease, Pixels: encodePixels(pix), Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
 		Seconds: time.Since(start).Seconds(),
 	}}}, pix
 }

@@ -144,48 +144,47 @@ func frame(name string, v any) []byte {
 // Tile records a finished tile: it goes into the image so far and to every
 // viewer as a small PNG.
 func (s *Server) Tile(d scheduler.TileDone) {
-	r := d.Tile.Rect
-	tile := &tracer.Framebuffer{Width: r.Dx(), Height: r.Dy(), Pix: d.Pixels}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, tile.Image(s.opt.Film, 8)); err != nil {
-		return // an in-memory encode of a valid image does not fail
-	}
+	png := s.tilePNG(d.Tile, d.Pixels)
 	s.metrics.tile(d, s.workerName(d.Worker))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.fb.SetBlock(r, d.Pixels)
 	for len(s.lastTile) <= d.Worker {
 		s.lastTile = append(s.lastTile, time.Time{})
 	}
 	s.lastTile[d.Worker] = time.Now()
-	ev := frame("tile", tileEvent{ID: d.Tile.ID, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
-		Worker: s.workerNameLocked(d.Worker), PNG: base64.StdEncoding.EncodeToString(buf.Bytes())})
-	s.tiles = append(s.tiles, ev)
-	s.broadcastLocked(ev)
+	s.addTileLocked(d.Tile, d.Pixels, s.workerNameLocked(d.Worker), png)
 }
 
 // Resumed draws the tiles a render starts with (from a checkpoint), by
 // tile ID into grid: they are shown as done, counted in no worker's work.
 func (s *Server) Resumed(grid []scheduler.Tile, finished map[int][]float32) {
 	for _, t := range grid {
-		pix, ok := finished[t.ID]
-		if !ok {
-			continue
+		if pix, ok := finished[t.ID]; ok {
+			png := s.tilePNG(t, pix)
+			s.mu.Lock()
+			s.addTileLocked(t, pix, "checkpoint", png)
+			s.mu.Unlock()
 		}
-		r := t.Rect
-		tile := &tracer.Framebuffer{Width: r.Dx(), Height: r.Dy(), Pix: pix}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, tile.Image(s.opt.Film, 8)); err != nil {
-			continue
-		}
-		s.mu.Lock()
-		s.fb.SetBlock(r, pix)
-		ev := frame("tile", tileEvent{ID: t.ID, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
-			Worker: "checkpoint", PNG: base64.StdEncoding.EncodeToString(buf.Bytes())})
-		s.tiles = append(s.tiles, ev)
-		s.broadcastLocked(ev)
-		s.mu.Unlock()
 	}
+}
+
+// tilePNG encodes a tile's linear pixels as the page's 8-bit sRGB PNG.
+func (s *Server) tilePNG(t scheduler.Tile, pix []float32) []byte {
+	tile := &tracer.Framebuffer{Width: t.Rect.Dx(), Height: t.Rect.Dy(), Pix: pix}
+	var buf bytes.Buffer
+	png.Encode(&buf, tile.Image(s.opt.Film, 8)) // an in-memory encode of a valid image does not fail
+	return buf.Bytes()
+}
+
+// addTileLocked puts a tile into the image so far, keeps its event for
+// later viewers and sends it to the current ones. s.mu must be held.
+func (s *Server) addTileLocked(t scheduler.Tile, pix []float32, worker string, png []byte) {
+	r := t.Rect
+	s.fb.SetBlock(r, pix)
+	ev := frame("tile", tileEvent{ID: t.ID, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
+		Worker: worker, PNG: base64.StdEncoding.EncodeToString(png)})
+	s.tiles = append(s.tiles, ev)
+	s.broadcastLocked(ev)
 }
 
 func (s *Server) workerName(i int) string {
