@@ -71,6 +71,7 @@ var (
 	vecFarLanes = [8]uint32{0, 0, 0, 0, ^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0)} // keeps lanes 4-7
 	vecInvClamp = [4]float32{maxInvDir, maxInvDir, maxInvDir, maxInvDir}
 	vecOnes     = [4]float32{1, 1, 1, 1}
+	vecLanes012 = [4]uint32{^uint32(0), ^uint32(0), ^uint32(0), 0}
 )
 
 // newRayVec prepares r for enterPairVec; ok is false for a ray with a NaN
@@ -86,7 +87,12 @@ func newRayVec(r *Ray) (rv rayVec, ok bool) {
 	// As newRayBox: max(min(1/d, maxInvDir), −maxInvDir), exact in vectors
 	// as no lane is NaN.
 	big := archsimd.LoadFloat32x4(&vecInvClamp)
-	inv := archsimd.LoadFloat32x4(&vecOnes).Div(d).Min(big).Max(zero.Sub(big))
+	// Lane 3 (TMax) is replaced by 1 first: 1/TMax is subnormal for a
+	// ray without a far end, and a subnormal result makes the division
+	// take a slow microcode path, as long as a hundred others.
+	ones := archsimd.LoadFloat32x4(&vecOnes)
+	d3 := d.AsUint32x4().And(archsimd.LoadUint32x4(&vecLanes012)).Or(ones.AsUint32x4().AndNot(archsimd.LoadUint32x4(&vecLanes012))).AsFloat32x4()
+	inv := ones.Div(d3).Min(big).Max(zero.Sub(big))
 	signs := inv.Less(zero).ToBits() & 7
 	spread := archsimd.LoadUint32x8(&vecSpread)
 	var z8 archsimd.Float32x8

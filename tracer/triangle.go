@@ -35,23 +35,37 @@ type Vertex struct {
 // vertices 1 and 2. Triangles are two-sided; a degenerate triangle is never
 // hit.
 func (tr *Triangle) intersect(r *Ray) (t, b1, b2 float32, ok bool) {
-	p := cross(r.Dir, tr.E2)
-	det := dot(tr.E1, p)
+	// In scalars, not vec3: Go keeps arrays in memory, and writing a
+	// vector's three floats then reading them back as wider words stalls
+	// every operation on store forwarding. The arithmetic is cross, dot
+	// and Sub's, operation for operation, so the results are the same.
+	dx, dy, dz := r.Dir[0], r.Dir[1], r.Dir[2]
+	e2x, e2y, e2z := tr.E2[0], tr.E2[1], tr.E2[2]
+	// p = cross(Dir, E2)
+	px := float32(dy*e2z) - float32(dz*e2y)
+	py := float32(dz*e2x) - float32(dx*e2z)
+	pz := float32(dx*e2y) - float32(dy*e2x)
+	e1x, e1y, e1z := tr.E1[0], tr.E1[1], tr.E1[2]
+	det := float32(e1x*px) + float32(e1y*py) + float32(e1z*pz)
 	if det == 0 {
 		return 0, 0, 0, false
 	}
 	inv := 1 / det
-	tv := r.Origin.Sub(tr.P0)
-	b1 = float32(dot(tv, p) * inv)
+	// tv = Origin − P0
+	tx, ty, tz := r.Origin[0]-tr.P0[0], r.Origin[1]-tr.P0[1], r.Origin[2]-tr.P0[2]
+	b1 = float32((float32(tx*px) + float32(ty*py) + float32(tz*pz)) * inv)
 	if b1 < 0 || b1 > 1 {
 		return 0, 0, 0, false
 	}
-	q := cross(tv, tr.E1)
-	b2 = float32(dot(r.Dir, q) * inv)
+	// q = cross(tv, E1)
+	qx := float32(ty*e1z) - float32(tz*e1y)
+	qy := float32(tz*e1x) - float32(tx*e1z)
+	qz := float32(tx*e1y) - float32(ty*e1x)
+	b2 = float32((float32(dx*qx) + float32(dy*qy) + float32(dz*qz)) * inv)
 	if b2 < 0 || b1+b2 > 1 {
 		return 0, 0, 0, false
 	}
-	t = float32(dot(tr.E2, q) * inv)
+	t = float32((float32(e2x*qx) + float32(e2y*qy) + float32(e2z*qz)) * inv)
 	if !(t > 0 && t < r.TMax) {
 		return 0, 0, 0, false
 	}
