@@ -38,8 +38,12 @@ const (
 	// bvhMaxSAHDepth + log2(MaxTriangles) < bvhStackSize, whatever the input.
 	bvhMaxSAHDepth = 32
 	// bvhTraversalCost is the cost of visiting a node relative to one
-	// primitive intersection, for the SAH.
-	bvhTraversalCost = 1.0
+	// primitive intersection, for the SAH. 2 rather than 1 makes leaves of
+	// about 3 triangles instead of 2: a third fewer nodes, so a faster
+	// build (1.3M triangles: 2.0 → 2.4 M triangles/s on one thread) and 10
+	// bytes less per triangle, for rays as fast within the noise
+	// (`go test -bench 'TraceRandom|TracePrimary' ./bench/`).
+	bvhTraversalCost = 2.0
 	// bvhParallelMin is the smallest subtree built on a goroutine of its own.
 	bvhParallelMin = 1 << 14
 )
