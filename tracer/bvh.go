@@ -58,6 +58,20 @@ type bvhPrim struct {
 	_      uint16
 }
 
+// setTriangle makes p triangle i, bounded by tr.bounds(). In scalars, not
+// vec3: Go keeps arrays in memory, and copying one right after writing
+// its elements one by one stalls on store forwarding.
+func (p *bvhPrim) setTriangle(tr *Triangle, i uint32) {
+	x0, y0, z0 := tr.P0[0], tr.P0[1], tr.P0[2]
+	x1, y1, z1 := x0+tr.E1[0], y0+tr.E1[1], z0+tr.E1[2]
+	x2, y2, z2 := x0+tr.E2[0], y0+tr.E2[1], z0+tr.E2[2]
+	*p = bvhPrim{
+		lo:    vec3{min(x0, x1, x2), min(y0, y1, y2), min(z0, z1, z2)},
+		hi:    vec3{max(x0, x1, x2), max(y0, y1, y2), max(z0, z1, z2)},
+		index: i, kind: LeafTriangles,
+	}
+}
+
 // centroid2 returns twice the centroid on axis a (lo + hi, no halving).
 func (p *bvhPrim) centroid2(a int) float32 { return p.lo[a] + p.hi[a] }
 
@@ -210,11 +224,19 @@ type bvhBuilder struct {
 // measure returns the range prims[first:last] with its bounds.
 func measure(prims []bvhPrim, first, last int) bvhRange {
 	r := bvhRange{first: first, last: last, box: emptyBox(), cbox: emptyBox()}
+	box, cbox := &r.box, &r.cbox
 	for i := first; i < last; i++ {
 		p := &prims[i]
-		r.box.grow(&p.lo, &p.hi)
-		c := p.lo.Add(p.hi)
-		r.cbox.grow(&c, &c)
+		box.grow(&p.lo, &p.hi)
+		for a := range 3 {
+			c := p.lo[a] + p.hi[a]
+			if c < cbox.lo[a] {
+				cbox.lo[a] = c
+			}
+			if c > cbox.hi[a] {
+				cbox.hi[a] = c
+			}
+		}
 		if p.kind == LeafTriangles {
 			r.tris++
 		}

@@ -99,8 +99,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	prims := primsIn(buf)
 	parallelFor(len(tris), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			blo, bhi := tris[i].bounds()
-			prims[i] = bvhPrim{lo: blo, hi: bhi, index: uint32(i), kind: LeafTriangles}
+			prims[i].setTriangle(&tris[i], uint32(i))
 		}
 	})
 	for i := range shapes {
