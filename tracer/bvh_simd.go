@@ -90,6 +90,38 @@ func (b *bvhBuilder) binSAHVec(r *bvhRange, axis int, lo, scale float32, nb int)
 		return min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1) & (bvhBins - 1)
 	}
 	i := 0
+	if len(prims) >= 512 {
+		// Two more sets for large ranges, where the zeroing is cheap
+		// beside the binning.
+		var bins2, bins3 [bvhBins]archsimd.Float32x8
+		var count2, count3 [bvhBins]int
+		for k := 0; k < nb; k++ {
+			bins2[k], bins3[k] = empty, empty
+		}
+		for ; i+3 < len(prims); i += 4 {
+			p, q, u, v := &prims[i], &prims[i+1], &prims[i+2], &prims[i+3]
+			k, m, k2, k3 := bucket(p), bucket(q), bucket(u), bucket(v)
+			ids[i], ids[i+1], ids[i+2], ids[i+3] = uint8(k), uint8(m), uint8(k2), uint8(k3)
+			pb := archsimd.LoadFloat32x8(primLanes(p)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
+			qb := archsimd.LoadFloat32x8(primLanes(q)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
+			ub := archsimd.LoadFloat32x8(primLanes(u)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
+			vb := archsimd.LoadFloat32x8(primLanes(v)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
+			bins[k] = minLanes(bins[k], pb, signs)
+			odd[m] = minLanes(odd[m], qb, signs)
+			bins2[k2] = minLanes(bins2[k2], ub, signs)
+			bins3[k3] = minLanes(bins3[k3], vb, signs)
+			binCount[k]++
+			oddCount[m]++
+			count2[k2]++
+			count3[k3]++
+		}
+		for k := 0; k < nb; k++ {
+			bins[k] = minLanes(bins[k], bins2[k], signs)
+			odd[k] = minLanes(odd[k], bins3[k], signs)
+			binCount[k] += count2[k]
+			oddCount[k] += count3[k]
+		}
+	}
 	for ; i+1 < len(prims); i += 2 {
 		p, q := &prims[i], &prims[i+1]
 		k, m := bucket(p), bucket(q)
