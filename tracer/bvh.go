@@ -146,7 +146,7 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 	cutoff := max(bvhParallelMin, len(prims)/(8*runtime.GOMAXPROCS(0)))
 	bins := make([]uint8, len(prims))
 	b := &bvhBuilder{prims: prims, bin: bins, cutoff: cutoff}
-	b.nodes = make([]BVHNode, 2, len(prims)+2) // the root and the pad; leaves hold about 2
+	b.nodes = make([]BVHNode, 2, nodeEstimate(len(prims))) // the root and the pad
 	adviseHugePages(b.nodes)
 	b.build(0, measure(prims, 0, len(prims)), 0)
 	if len(b.tasks) == 0 {
@@ -172,7 +172,7 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			sb := &bvhBuilder{prims: prims, bin: bins} // cutoff 0: no further tasks; disjoint ranges
-			sb.nodes = make([]BVHNode, 2, t.r.last-t.r.first+2)
+			sb.nodes = make([]BVHNode, 2, nodeEstimate(t.r.last-t.r.first))
 			sb.build(0, t.r, t.depth)
 			sub[i] = sb
 		}()
@@ -204,6 +204,13 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 	}
 	return b.nodes
 }
+
+// nodeEstimate returns the capacity to allocate for the nodes over n
+// primitives: leaves hold about 3, so trees have about 0.6 nodes per
+// primitive (0.61 to 0.68 on smooth and random meshes). More would be
+// zeroed and never used (first writes to fresh memory are much of a large
+// build's time); a tree that needs more grows the slice.
+func nodeEstimate(n int) int { return n*3/4 + 64 }
 
 // bvhTask is a subtree left for a goroutine: the node slot of its root and
 // its primitives.
