@@ -57,21 +57,31 @@ func (s *Shape) intersect(r *Ray) (t, b1, b2 float32, ok bool) {
 	return
 }
 
+// The intersection tests below are written in scalars, not vec3: Go keeps
+// arrays in memory, and writing a vector's elements one by one and then
+// reading it back as a whole stalls on store forwarding. Each is the
+// vector form's arithmetic (dot, cross, Sub, madd), operation for
+// operation, products rounded on their own, so the results are the same.
+
 // intersectSphere solves |o + t·d − c|² = r² with the numerically careful
 // form of Haines et al., "Precision Improvements for Ray/Sphere
 // Intersection" (Ray Tracing Gems, 2019): the discriminant from the distance
 // of the centre to the line, and the nearer root from c/q.
 func intersectSphere(s *Shape, r *Ray) (float32, bool) {
 	rad := s.P1[0]
-	oc := r.Origin.Sub(s.P0)
-	a := dot(r.Dir, r.Dir)
-	b := dot(oc, r.Dir) // half of the usual b
-	l := madd(oc, r.Dir, -(b / a))
-	disc := float32(rad*rad) - dot(l, l)
+	dx, dy, dz := r.Dir[0], r.Dir[1], r.Dir[2]
+	// oc = o − c
+	ocx, ocy, ocz := r.Origin[0]-s.P0[0], r.Origin[1]-s.P0[1], r.Origin[2]-s.P0[2]
+	a := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+	b := float32(ocx*dx) + float32(ocy*dy) + float32(ocz*dz) // half of the usual b
+	// l = oc − d·b/a, the centre's offset from the line
+	m := -(b / a)
+	lx, ly, lz := ocx+float32(dx*m), ocy+float32(dy*m), ocz+float32(dz*m)
+	disc := float32(rad*rad) - (float32(lx*lx) + float32(ly*ly) + float32(lz*lz))
 	if disc < 0 {
 		return 0, false
 	}
-	c := dot(oc, oc) - float32(rad*rad)
+	c := (float32(ocx*ocx) + float32(ocy*ocy) + float32(ocz*ocz)) - float32(rad*rad)
 	sq := sqrt32(float32(a * disc))
 	q := -b - sq
 	if b < 0 {
@@ -98,17 +108,29 @@ func intersectSphere(s *Shape, r *Ray) (float32, bool) {
 // intersectQuad hits the quad's plane and keeps the hit when both edge
 // fractions lie in [0, 1].
 func intersectQuad(s *Shape, r *Ray) (t, a, b float32, ok bool) {
-	denom := dot(s.N, r.Dir)
+	nx, ny, nz := s.N[0], s.N[1], s.N[2]
+	dx, dy, dz := r.Dir[0], r.Dir[1], r.Dir[2]
+	denom := float32(nx*dx) + float32(ny*dy) + float32(nz*dz)
 	if denom == 0 {
 		return 0, 0, 0, false
 	}
-	t = dot(s.N, s.P0.Sub(r.Origin)) / denom
+	ox, oy, oz := r.Origin[0], r.Origin[1], r.Origin[2]
+	px, py, pz := s.P0[0], s.P0[1], s.P0[2]
+	t = (float32(nx*(px-ox)) + float32(ny*(py-oy)) + float32(nz*(pz-oz))) / denom
 	if !(t > 0 && t < r.TMax) {
 		return 0, 0, 0, false
 	}
-	q := r.At(t).Sub(s.P0)
-	a = dot(s.W, cross(q, s.P2))
-	b = dot(s.W, cross(s.P1, q))
+	// q = r.At(t) − P0
+	qx, qy, qz := (ox+float32(dx*t))-px, (oy+float32(dy*t))-py, (oz+float32(dz*t))-pz
+	wx, wy, wz := s.W[0], s.W[1], s.W[2]
+	// a = W·(q × P2)
+	ex, ey, ez := s.P2[0], s.P2[1], s.P2[2]
+	cx, cy, cz := float32(qy*ez)-float32(qz*ey), float32(qz*ex)-float32(qx*ez), float32(qx*ey)-float32(qy*ex)
+	a = float32(wx*cx) + float32(wy*cy) + float32(wz*cz)
+	// b = W·(P1 × q)
+	ex, ey, ez = s.P1[0], s.P1[1], s.P1[2]
+	cx, cy, cz = float32(ey*qz)-float32(ez*qy), float32(ez*qx)-float32(ex*qz), float32(ex*qy)-float32(ey*qx)
+	b = float32(wx*cx) + float32(wy*cy) + float32(wz*cz)
 	if a < 0 || a > 1 || b < 0 || b > 1 {
 		return 0, 0, 0, false
 	}
@@ -117,11 +139,12 @@ func intersectQuad(s *Shape, r *Ray) (t, a, b float32, ok bool) {
 
 // intersectPlane hits an infinite plane.
 func intersectPlane(s *Shape, r *Ray) (float32, bool) {
-	denom := dot(s.N, r.Dir)
+	nx, ny, nz := s.N[0], s.N[1], s.N[2]
+	denom := float32(nx*r.Dir[0]) + float32(ny*r.Dir[1]) + float32(nz*r.Dir[2])
 	if denom == 0 {
 		return 0, false
 	}
-	t := dot(s.N, s.P0.Sub(r.Origin)) / denom
+	t := (float32(nx*(s.P0[0]-r.Origin[0])) + float32(ny*(s.P0[1]-r.Origin[1])) + float32(nz*(s.P0[2]-r.Origin[2]))) / denom
 	if !(t > 0 && t < r.TMax) {
 		return 0, false
 	}
