@@ -146,7 +146,7 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 		n := &nodes[node]
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
-			ta, tb, hitA, hitB := rv.enterPairVec((*[2]BVHNode)(nodes[a:b+1]), clamp)
+			ta, tb, hitA, hitB := rv.enterPairVec(pairAt(nodes, a), clamp)
 			if hitA && hitB {
 				if tb < ta {
 					a, b, ta, tb = b, a, tb, ta
@@ -201,6 +201,15 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 	}
 }
 
+// pairAt returns the sibling pair at nodes[a], nodes[a+1]. It is
+// nodes[a:a+2] without the slice's bounds arithmetic, which Go puts
+// between the load of a and the load of the pair, the traversal's
+// critical path; the index is still checked.
+func pairAt(nodes []BVHNode, a uint32) *[2]BVHNode {
+	_ = nodes[a+1]
+	return (*[2]BVHNode)(unsafe.Pointer(&nodes[a]))
+}
+
 // occludedVec is Occluded's BVH traversal with enterPairVec.
 func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
 	nodes := s.Nodes
@@ -212,7 +221,7 @@ func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
 		n := &nodes[node]
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
-			_, _, hitA, hitB := rv.enterPairVec((*[2]BVHNode)(nodes[a:b+1]), clamp)
+			_, _, hitA, hitB := rv.enterPairVec(pairAt(nodes, a), clamp)
 			if hitA && hitB {
 				stack[sp] = b
 				sp++
