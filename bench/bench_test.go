@@ -61,6 +61,10 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("%s: no rays counted: %+v", r.Workload, r)
 		}
 	}
+	// Quick runs build once: the median is the first build.
+	if b := results[0]; b.Builds != 1 || b.BuildPerSecond != b.FirstBuildPerSecond || b.Triangles == 0 {
+		t.Errorf("build: %d builds, %v triangles/s, first %v: %+v", b.Builds, b.BuildPerSecond, b.FirstBuildPerSecond, b)
+	}
 	// The camera frames the mesh: most primary rays hit it.
 	if results[1].Rays != 64*64 {
 		t.Errorf("primary rays: %d, want 4096", results[1].Rays)
