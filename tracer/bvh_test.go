@@ -172,7 +172,7 @@ func TestBVHDeterministic(t *testing.T) {
 			}
 		}
 		for k := range a.Triangles {
-			if a.Triangles[k] != b.Triangles[k] {
+			if a.Triangles[k] != b.Triangles[k] || a.TriangleAttrs[k] != b.TriangleAttrs[k] {
 				t.Fatalf("triangle %d differs", k)
 			}
 		}

@@ -138,10 +138,28 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	// is read before its memory is reused.
 	s.Triangles, s.TriangleAttrs = buf[:nt], make([]TriangleAttr, nt)
 	adviseHugePages(s.TriangleAttrs)
-	for i := nt - 1; i >= 0; i-- {
-		k := prims[i].index
-		s.TriangleAttrs[i] = attrs[k]
-		s.Triangles[i] = tris[k]
+	if runtime.GOMAXPROCS(0) == 1 || nt < 1<<15 {
+		for i := nt - 1; i >= 0; i-- {
+			k := prims[i].index
+			s.TriangleAttrs[i] = attrs[k]
+			s.Triangles[i] = tris[k]
+		}
+	} else {
+		// On every core: the order is copied out of prims first, as the
+		// triangles overwrite them.
+		order := make([]uint32, nt)
+		parallelFor(nt, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				order[i] = prims[i].index
+			}
+		})
+		parallelFor(nt, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				k := order[i]
+				s.TriangleAttrs[i] = attrs[k]
+				s.Triangles[i] = tris[k]
+			}
+		})
 	}
 	s.BVHBuildTime = time.Since(start)
 
