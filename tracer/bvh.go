@@ -46,6 +46,8 @@ const (
 	bvhTraversalCost = 2.0
 	// bvhParallelMin is the smallest subtree built on a goroutine of its own.
 	bvhParallelMin = 1 << 14
+	// bvhParallelBin is the smallest range binned on every core.
+	bvhParallelBin = 1 << 16
 )
 
 // bvhPrim is a primitive being sorted into the tree: its bounds, its kind
@@ -211,6 +213,32 @@ func buildBVH(prims []bvhPrim) []BVHNode {
 // zeroed and never used (first writes to fresh memory are much of a large
 // build's time); a tree that needs more grows the slice.
 func nodeEstimate(n int) int { return n*3/4 + 64 }
+
+// binWorkers returns how many goroutines bin a range of n primitives: 0
+// (the caller's alone) but for the large ranges at the top of the tree,
+// which are built before there are subtrees to share out, on a machine
+// with more than one core. The buckets are merged with min, max and sums,
+// which are exact, so the tree is the same however many there are.
+func (b *bvhBuilder) binWorkers(n int) int {
+	if b.cutoff == 0 || n < bvhParallelBin {
+		return 0
+	}
+	if w := min(runtime.GOMAXPROCS(0), n/(bvhParallelBin/2)); w > 1 {
+		return w
+	}
+	return 0
+}
+
+// eachChunk calls f(c, first, last) for the w chunks c of [0, n) at once,
+// and waits.
+func eachChunk(n, w int, f func(c, first, last int)) {
+	var wg sync.WaitGroup
+	for c := range w {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(c, n*c/w, n*(c+1)/w) }()
+	}
+	wg.Wait()
+}
 
 // bvhTask is a subtree left for a goroutine: the node slot of its root and
 // its primitives.
@@ -391,22 +419,42 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 	// Each bucket's bounds and count, in separate arrays that the loop
 	// below updates with branch-free min and max: which bucket a primitive
 	// falls in is close to random, and branches on it mispredict.
-	var binLo, binHi [bvhBins]vec3
-	var binCount [bvhBins]int
-	for k := 0; k < nb; k++ {
-		binLo[k] = vec3{infinity, infinity, infinity}
-		binHi[k] = vec3{-infinity, -infinity, -infinity}
+	type bins struct {
+		lo, hi [bvhBins]vec3
+		count  [bvhBins]int
 	}
+	fill := func(prims []bvhPrim, ids []uint8, bs *bins) {
+		for k := 0; k < nb; k++ {
+			bs.lo[k] = vec3{infinity, infinity, infinity}
+			bs.hi[k] = vec3{-infinity, -infinity, -infinity}
+		}
+		for i := range prims {
+			p := &prims[i]
+			k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
+			ids[i] = uint8(k)
+			bl, bh := &bs.lo[k], &bs.hi[k]
+			bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
+			bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
+			bs.count[k]++
+		}
+	}
+	var all bins
 	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
-	for i := range prims {
-		p := &prims[i]
-		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
-		ids[i] = uint8(k)
-		bl, bh := &binLo[k], &binHi[k]
-		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
-		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
-		binCount[k]++
+	parts := make([]bins, b.binWorkers(len(prims)))
+	if len(parts) == 0 {
+		fill(prims, ids, &all)
+	} else {
+		eachChunk(len(prims), len(parts), func(c, first, last int) { fill(prims[first:last], ids[first:last], &parts[c]) })
+		all = parts[0]
+		for _, p := range parts[1:] {
+			for k := 0; k < nb; k++ {
+				all.lo[k] = vmin(all.lo[k], p.lo[k])
+				all.hi[k] = vmax(all.hi[k], p.hi[k])
+				all.count[k] += p.count[k]
+			}
+		}
 	}
+	binLo, binHi, binCount := &all.lo, &all.hi, &all.count
 	// Sweep from the right for the area and count of every right part.
 	var rightArea [bvhBins]float32
 	var rightCount [bvhBins]int
@@ -433,7 +481,7 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 		return best, bestCost, left, right
 	}
 	// The halves' bounds come from the bins.
-	binTris := b.binTriangles(r, &binCount)
+	binTris := b.binTriangles(r, binCount)
 	left.box, right.box = emptyBox(), emptyBox()
 	for k := 0; k < nb; k++ {
 		h := &right

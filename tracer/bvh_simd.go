@@ -72,20 +72,21 @@ func laneArea(v archsimd.Float32x8, hiLanes, signs archsimd.Uint32x8) float32 {
 	return 2 * (float32(p.GetElem(0)+p.GetElem(1)) + p.GetElem(2))
 }
 
-// binSAHVec is binSAH with the bucket bounds in vectors.
-func (b *bvhBuilder) binSAHVec(r *bvhRange, axis int, lo, scale float32, nb int) (best int, bestCost float32, left, right bvhRange) {
+// binVec sorts prims into nb buckets along axis as binSAH does, recording
+// each one's bucket in ids, and returns the buckets' bounds (in lanes, see
+// above) and counts.
+func binVec(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int, bins *[bvhBins]archsimd.Float32x8, binCount *[bvhBins]int) {
 	// Two sets of buckets, for the even and the odd primitives: a
 	// bucket's update waits for its last one (the store and the load of
 	// the vector, the min), and neighbours in a mesh are often in the same
 	// bucket. Two chains hide half the wait.
 	empty := archsimd.BroadcastFloat32x8(infinity)
-	var bins, odd [bvhBins]archsimd.Float32x8
-	var binCount, oddCount [bvhBins]int
+	var odd [bvhBins]archsimd.Float32x8
+	var oddCount [bvhBins]int
 	for k := 0; k < nb; k++ {
 		bins[k], odd[k] = empty, empty
 	}
 	hiSigns, signs := archsimd.LoadUint32x8(&vecHiSigns), archsimd.BroadcastUint32x8(1<<31)
-	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
 	bucket := func(p *bvhPrim) int {
 		return min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1) & (bvhBins - 1)
 	}
@@ -143,6 +144,35 @@ func (b *bvhBuilder) binSAHVec(r *bvhRange, axis int, lo, scale float32, nb int)
 	for k := 0; k < nb; k++ {
 		bins[k] = minLanes(bins[k], odd[k], signs)
 		binCount[k] += oddCount[k]
+	}
+}
+
+// binSAHVec is binSAH with the bucket bounds in vectors.
+func (b *bvhBuilder) binSAHVec(r *bvhRange, axis int, lo, scale float32, nb int) (best int, bestCost float32, left, right bvhRange) {
+	empty := archsimd.BroadcastFloat32x8(infinity)
+	signs := archsimd.BroadcastUint32x8(1 << 31)
+	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
+	var bins [bvhBins]archsimd.Float32x8
+	var binCount [bvhBins]int
+	if w := b.binWorkers(len(prims)); w == 0 {
+		binVec(prims, ids, axis, lo, scale, nb, &bins, &binCount)
+	} else {
+		// On every core; min and sums are exact in any order.
+		type part struct {
+			bins  [bvhBins]archsimd.Float32x8
+			count [bvhBins]int
+		}
+		parts := make([]part, w)
+		eachChunk(len(prims), w, func(c, first, last int) {
+			binVec(prims[first:last], ids[first:last], axis, lo, scale, nb, &parts[c].bins, &parts[c].count)
+		})
+		bins, binCount = parts[0].bins, parts[0].count
+		for _, p := range parts[1:] {
+			for k := 0; k < nb; k++ {
+				bins[k] = minLanes(bins[k], p.bins[k], signs)
+				binCount[k] += p.count[k]
+			}
+		}
 	}
 	// Sweep from the right for the area and count of every right part.
 	hiLanes := archsimd.LoadUint32x8(&vecHiLanes)

@@ -53,7 +53,7 @@ func TestVecBuildMatchesScalar(t *testing.T) {
 		name string
 		d    *SceneDesc
 	}{
-		{"random", &SceneDesc{Meshes: []MeshDesc{randomMesh(rng, 50000)}}},
+		{"random", &SceneDesc{Meshes: []MeshDesc{randomMesh(rng, 100000)}}}, // binned on every core at the top
 		{"sphere", &SceneDesc{Meshes: []MeshDesc{sphereMesh(100)}}},
 		{"lattice", &SceneDesc{Meshes: []MeshDesc{latticeMesh(rng, 20000)}}},
 		{"small lattice", &SceneDesc{Meshes: []MeshDesc{latticeMesh(rng, 40)}}},

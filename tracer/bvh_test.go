@@ -157,12 +157,17 @@ func TestBVHAgainstBruteForce(t *testing.T) {
 // TestBVHDeterministic: the same input gives the same tree, whatever the
 // goroutines do, and on one core (subtrees built in place) as on several.
 func TestBVHDeterministic(t *testing.T) {
-	a := randomScene(t, 9, 60000, 30)
+	// Big enough that the top of the tree is binned on every core.
+	const n = 100000
+	if w := (&bvhBuilder{cutoff: 1}).binWorkers(n); runtime.GOMAXPROCS(0) > 1 && w < 2 {
+		t.Fatalf("%d triangles are binned by %d goroutines: the test no longer covers parallel binning", n, w)
+	}
+	a := randomScene(t, 9, n, 30)
 	for i := 0; i < 4; i++ {
 		if i == 3 {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		}
-		b := randomScene(t, 9, 60000, 30)
+		b := randomScene(t, 9, n, 30)
 		if len(a.Nodes) != len(b.Nodes) {
 			t.Fatalf("%d nodes, then %d", len(a.Nodes), len(b.Nodes))
 		}
