@@ -419,32 +419,16 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 	// Each bucket's bounds and count, in separate arrays that the loop
 	// below updates with branch-free min and max: which bucket a primitive
 	// falls in is close to random, and branches on it mispredict.
-	type bins struct {
-		lo, hi [bvhBins]vec3
-		count  [bvhBins]int
-	}
-	fill := func(prims []bvhPrim, ids []uint8, bs *bins) {
-		for k := 0; k < nb; k++ {
-			bs.lo[k] = vec3{infinity, infinity, infinity}
-			bs.hi[k] = vec3{-infinity, -infinity, -infinity}
-		}
-		for i := range prims {
-			p := &prims[i]
-			k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
-			ids[i] = uint8(k)
-			bl, bh := &bs.lo[k], &bs.hi[k]
-			bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
-			bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
-			bs.count[k]++
-		}
-	}
-	var all bins
+	var all scalarBins
 	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
-	parts := make([]bins, b.binWorkers(len(prims)))
+	// The large ranges at the top on every core (see binWorkers).
+	parts := make([]scalarBins, b.binWorkers(len(prims)))
 	if len(parts) == 0 {
-		fill(prims, ids, &all)
+		all.fill(prims, ids, axis, lo, scale, nb)
 	} else {
-		eachChunk(len(prims), len(parts), func(c, first, last int) { fill(prims[first:last], ids[first:last], &parts[c]) })
+		eachChunk(len(prims), len(parts), func(c, first, last int) {
+			parts[c].fill(prims[first:last], ids[first:last], axis, lo, scale, nb)
+		})
 		all = parts[0]
 		for _, p := range parts[1:] {
 			for k := 0; k < nb; k++ {
@@ -493,6 +477,30 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 		h.last += binCount[k]
 	}
 	return best, bestCost, left, right
+}
+
+// scalarBins are binSAH's buckets: bounds and counts.
+type scalarBins struct {
+	lo, hi [bvhBins]vec3
+	count  [bvhBins]int
+}
+
+// fill sorts prims into nb buckets along axis (see binSAH), recording each
+// one's bucket in ids.
+func (bs *scalarBins) fill(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
+	for k := 0; k < nb; k++ {
+		bs.lo[k] = vec3{infinity, infinity, infinity}
+		bs.hi[k] = vec3{-infinity, -infinity, -infinity}
+	}
+	for i := range prims {
+		p := &prims[i]
+		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
+		ids[i] = uint8(k)
+		bl, bh := &bs.lo[k], &bs.hi[k]
+		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
+		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
+		bs.count[k]++
+	}
 }
 
 // binTriangles returns how many triangles each bucket of the range holds,
