@@ -99,9 +99,18 @@ func binVec(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int, b
 		for k := 0; k < nb; k++ {
 			bins2[k], bins3[k] = empty, empty
 		}
+		// The four buckets in one vector: bucket's arithmetic lane by
+		// lane (the product rounded on its own, the conversion
+		// truncating, the clamps exact).
+		lov, scalev := archsimd.BroadcastFloat32x4(lo), archsimd.BroadcastFloat32x4(scale)
+		first, last := archsimd.BroadcastInt32x4(0), archsimd.BroadcastInt32x4(int32(nb-1))
 		for ; i+3 < len(prims); i += 4 {
 			p, q, u, v := &prims[i], &prims[i+1], &prims[i+2], &prims[i+3]
-			k, m, k2, k3 := bucket(p), bucket(q), bucket(u), bucket(v)
+			var c archsimd.Float32x4
+			c = c.SetElem(0, p.centroid2(axis)).SetElem(1, q.centroid2(axis)).SetElem(2, u.centroid2(axis)).SetElem(3, v.centroid2(axis))
+			kv := c.Sub(lov).Mul(scalev).ConvertToInt32().Max(first).Min(last)
+			k, m := int(kv.GetElem(0))&(bvhBins-1), int(kv.GetElem(1))&(bvhBins-1)
+			k2, k3 := int(kv.GetElem(2))&(bvhBins-1), int(kv.GetElem(3))&(bvhBins-1)
 			ids[i], ids[i+1], ids[i+2], ids[i+3] = uint8(k), uint8(m), uint8(k2), uint8(k3)
 			pb := archsimd.LoadFloat32x8(primLanes(p)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
 			qb := archsimd.LoadFloat32x8(primLanes(q)).AsUint32x8().Xor(hiSigns).AsFloat32x8()
