@@ -132,7 +132,7 @@ vet-cuda:
 	$(CC) -shared -fPIC -std=c11 -O2 -pthread -Wall -Wno-unused-parameter -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake \
 		-o $(STUBLIB)/libcuda.so $(CUDASTUB)/fake/libcuda.c -lm
 	$(CUDASTUB_ENV) $(GO) vet -tags cuda ./...
-	$(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace
+	GOEXPERIMENT=$(SIMD) $(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace # make build's traversal
 	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
 	TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/
 	@out=$$($(STUBLIB)/trace render scenes/examples/cornell-box.json -o $(STUBLIB)/never.png --gpus 1 -q 2>&1); rc=$$?; \

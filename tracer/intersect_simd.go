@@ -134,6 +134,7 @@ func (rv *rayVec) enterPairVec(p *[2]BVHNode, clamp archsimd.Float32x8) (ta, tb 
 // nearest hit so far (the planes'), r.TMax its distance.
 func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 	nodes := s.Nodes
+	lr := newLeafRay(&r)
 	clamp := clampVec(r.TMax)
 	type entry struct {
 		node uint32
@@ -167,13 +168,7 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 		} else {
 			tMax := r.TMax
 			if n.Info == LeafTriangles {
-				end := n.Index + uint32(n.Count)
-				for i := n.Index; i < end; i++ {
-					if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
-						r.TMax = t
-						h = Hit{T: t, Kind: HitTriangle, Index: i, B1: b1, B2: b2}
-					}
-				}
+				s.leafVec(&r, &h, &lr, n.Index, n.Index+uint32(n.Count))
 			} else {
 				end := n.Index + uint32(n.Count)
 				for i := n.Index; i < end; i++ {
@@ -213,6 +208,7 @@ func pairAt(nodes []BVHNode, a uint32) *[2]BVHNode {
 // occludedVec is Occluded's BVH traversal with enterPairVec.
 func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
 	nodes := s.Nodes
+	lr := newLeafRay(&r)
 	clamp := clampVec(r.TMax)
 	var stack [bvhStackSize]uint32
 	sp := 0
@@ -237,11 +233,8 @@ func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
 				continue
 			}
 		} else if n.Info == LeafTriangles {
-			end := n.Index + uint32(n.Count)
-			for i := n.Index; i < end; i++ {
-				if _, _, _, ok := s.Triangles[i].intersect(&r); ok {
-					return true
-				}
+			if s.occludedLeafVec(&r, &lr, n.Index, n.Index+uint32(n.Count)) {
+				return true
 			}
 		} else {
 			end := n.Index + uint32(n.Count)
