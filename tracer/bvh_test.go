@@ -114,13 +114,13 @@ func bruteForce(s *Scene, r Ray) Hit {
 	for i := range s.Triangles {
 		if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
 			r.TMax = t
-			h = Hit{T: t, Kind: HitTriangle, Index: uint32(i), B1: b1, B2: b2}
+			h = Hit{T: t, Kind: HitTriangle, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 		}
 	}
 	for i := range s.Shapes {
 		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 			r.TMax = t
-			h = Hit{T: t, Kind: HitShape, Index: uint32(i), B1: b1, B2: b2}
+			h = Hit{T: t, Kind: HitShape, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 		}
 	}
 	return h

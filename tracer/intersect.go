@@ -11,10 +11,18 @@ const (
 
 // Hit is the nearest intersection along a ray.
 type Hit struct {
-	T      float32
-	Kind   HitKind
-	Index  uint32
-	B1, B2 float32 // barycentric weights of vertices 1 and 2, or a quad's edge fractions
+	T     float32
+	Kind  HitKind
+	Index uint32
+	HitCoords
+}
+
+// HitCoords locate a hit on its primitive: the barycentric weights of a
+// triangle's vertices 1 and 2, or a quad's edge fractions. They are a
+// struct of their own so that Hit has four fields, the most Go keeps in
+// registers: a Hit of five goes through memory on every return.
+type HitCoords struct {
+	B1, B2 float32
 }
 
 // bvhStackSize bounds the traversal stack; see bvhMaxSAHDepth.
@@ -72,7 +80,7 @@ func (s *Scene) Intersect(r Ray) Hit {
 	for i := s.FirstPlane; i < len(s.Shapes); i++ {
 		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 			r.TMax = t
-			h = Hit{T: t, Kind: HitShape, Index: uint32(i), B1: b1, B2: b2}
+			h = Hit{T: t, Kind: HitShape, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 		}
 	}
 	nodes := s.Nodes
@@ -123,7 +131,7 @@ func (s *Scene) Intersect(r Ray) Hit {
 			for i := n.Index; i < end; i++ {
 				if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
 					r.TMax = t
-					h = Hit{T: t, Kind: HitTriangle, Index: i, B1: b1, B2: b2}
+					h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 				}
 			}
 		} else {
@@ -131,7 +139,7 @@ func (s *Scene) Intersect(r Ray) Hit {
 			for i := n.Index; i < end; i++ {
 				if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 					r.TMax = t
-					h = Hit{T: t, Kind: HitShape, Index: i, B1: b1, B2: b2}
+					h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 				}
 			}
 		}

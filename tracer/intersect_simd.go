@@ -174,7 +174,7 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 				for i := n.Index; i < end; i++ {
 					if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 						r.TMax = t
-						h = Hit{T: t, Kind: HitShape, Index: i, B1: b1, B2: b2}
+						h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 					}
 				}
 			}

@@ -119,7 +119,7 @@ func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
 		for k := uint32(0); k < n; k++ {
 			if bits&(1<<k) != 0 && ts[k] < r.TMax {
 				r.TMax = ts[k]
-				*h = Hit{T: ts[k], Kind: HitTriangle, Index: i + k, B1: b1s[k], B2: b2s[k]}
+				*h = Hit{T: ts[k], Kind: HitTriangle, Index: i + k, HitCoords: HitCoords{B1: b1s[k], B2: b2s[k]}}
 			}
 		}
 	}

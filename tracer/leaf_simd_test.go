@@ -71,7 +71,7 @@ func TestLeafVecMatchesScalar(t *testing.T) {
 		for i := range tris {
 			if tt, b1, b2, ok := tris[i].intersect(&wr); ok {
 				wr.TMax = tt
-				want = Hit{T: tt, Kind: HitTriangle, Index: uint32(i), B1: b1, B2: b2}
+				want = Hit{T: tt, Kind: HitTriangle, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 			}
 			if tt, _, _, ok := tris[i].intersect(&r); ok {
 				seen[tt]++
