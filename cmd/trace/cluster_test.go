@@ -47,6 +47,15 @@ type workerProc struct {
 	cmd  *exec.Cmd
 	addr string
 	log  *lockedBuffer
+	read chan struct{} // closed when the log has been read to its end
+}
+
+// wait waits for the worker to exit, after its log has been read to the
+// end: Wait closes the log's pipe, so waiting first could lose the last
+// lines.
+func (w *workerProc) wait() error {
+	<-w.read
+	return w.cmd.Wait()
 }
 
 // startWorker starts `trace worker` with args (the command line may start
@@ -61,14 +70,15 @@ func startWorker(t *testing.T, argv []string) *workerProc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &workerProc{cmd: cmd, log: &lockedBuffer{}}
+	w := &workerProc{cmd: cmd, log: &lockedBuffer{}, read: make(chan struct{})}
 	t.Cleanup(func() {
 		cmd.Process.Kill()
-		cmd.Wait()
+		w.wait()
 	})
 	lines := bufio.NewReader(stderr)
 	addrc := make(chan string, 1)
 	go func() {
+		defer close(w.read)
 		for {
 			line, err := lines.ReadString('\n')
 			w.log.Write([]byte(line))
@@ -149,7 +159,7 @@ func TestWorkersProcesses(t *testing.T) {
 	w := workers[0]
 	w.cmd.Process.Signal(syscall.SIGTERM)
 	exited := make(chan error, 1)
-	go func() { exited <- w.cmd.Wait() }()
+	go func() { exited <- w.wait() }()
 	select {
 	case err := <-exited:
 		if err != nil || !strings.Contains(w.log.String(), "draining") {

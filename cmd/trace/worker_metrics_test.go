@@ -54,7 +54,7 @@ func TestWorkerMetricsServed(t *testing.T) {
 
 	w.cmd.Process.Signal(syscall.SIGTERM)
 	exited := make(chan error, 1)
-	go func() { exited <- w.cmd.Wait() }()
+	go func() { exited <- w.wait() }()
 	select {
 	case err := <-exited:
 		if err != nil {
