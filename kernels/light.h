@@ -1,12 +1,12 @@
 /*
- * light.h: point lights and next-event estimation toward emissive shapes;
- * a port of tracer/light.go.
+ * light.h: point lights and next-event estimation toward emissive shapes
+ * and image backgrounds, with multiple importance sampling; a port of
+ * tracer/light.go.
  */
 #ifndef TRACE_LIGHT_H
 #define TRACE_LIGHT_H
 
-#include "surface.h"
-#include "texture.h"
+#include "environment.h"
 
 /* point_light_radiance: pointLightRadiance. */
 DEVFN vec3 point_light_radiance(const PointLight* l, float dist) {
@@ -18,78 +18,147 @@ DEVFN vec3 point_light_radiance(const PointLight* l, float dist) {
     return li;
 }
 
-/* sample_emitter: Scene.sampleEmitter, a point uniform over emitter e with
- * its unit normal, the emitter's area, material and surface coordinates. */
-DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, float u1, float u2, vec3* n, float* area,
+/* pick_emitter: Scene.pickEmitter. */
+DEVFN int pick_emitter(const TraceScene* s, float u) {
+    int lo = 0, hi = (int)s->NumEmitters - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (u < s->Emitters[mid].CDF) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+/* area_to_solid_angle: areaToSolidAngle. */
+DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
+    vec3 d = vsub(q, p);
+    float d2 = dot(d, d);
+    float cos = absf(dot(n, d)) / fm_sqrt(d2);
+    if (!(cos > 0.0f)) {
+        return 0.0f;
+    }
+    return (pdf * d2) / cos;
+}
+
+/* sample_emitter: Scene.sampleEmitter, a point of emitter e seen from p,
+ * its unit normal, its solid-angle density *pdf, material and surface
+ * coordinates. */
+DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, float u2, vec3* n, float* pdf,
                           const Material** m, float* u, float* v) {
+    vec3 q;
     if (e.Kind == HitTriangle) {
         const Triangle* tr = &s->Triangles[e.Index];
         const TriangleAttr* a = &s->TriangleAttrs[e.Index];
         float b1, b2;
-        vec3 q = triangle_sample_point(tr, u1, u2, &b1, &b2);
+        q = triangle_sample_point(tr, u1, u2, &b1, &b2);
         Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
         Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
         SurfaceHit sf = surface_at(s, &r, &h);
         *n = normalize(cross(tr->E1, tr->E2));
-        *area = triangle_area(tr);
         *m = &s->Materials[a->Material];
         *u = sf.u;
         *v = sf.v;
-        return q;
+    } else {
+        const Shape* sh = &s->Shapes[e.Index];
+        *m = &s->Materials[sh->Material];
+        if (sh->Kind == ShapeSphere) {
+            vec3 cq, cn;
+            float cpdf;
+            if (sample_sphere_cone(sh->P0, sh->P1.x, p, u1, u2, &cq, &cn, &cpdf)) {
+                shape_surface(sh, cq, 0.0f, 0.0f, u, v);
+                *n = cn;
+                *pdf = ((*m)->LightPDF * sh->Area) * cpdf;
+                return cq;
+            }
+        }
+        float b1, b2;
+        q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
+        shape_surface(sh, q, b1, b2, u, v);
     }
-    const Shape* sh = &s->Shapes[e.Index];
-    float b1, b2;
-    vec3 q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
-    shape_surface(sh, q, b1, b2, u, v);
-    *area = sh->Area;
-    *m = &s->Materials[sh->Material];
+    *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
     return q;
 }
 
-/* direct_light: Scene.directLight, Σ Li·cos θ / pdf over every point light
- * and one emitter chosen at random. It draws exactly three numbers. */
-DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, Sampler* rng, u64* rays) {
-    vec3 p = sf->p, n = sf->ng, ns = sf->ns;
+/* emitter_pdf: Scene.emitterPdf, the density with which emitter_light from
+ * p picks the point of the emissive surface sf (hit h). */
+DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const Hit* h) {
+    const Material* m = sf->m;
+    if (!(m->LightPDF > 0.0f)) {
+        return 0.0f;
+    }
+    if (h->Kind == HitShape) {
+        const Shape* sh = &s->Shapes[h->Index];
+        if (sh->Kind == ShapeSphere) {
+            float cpdf;
+            if (sphere_cone_pdf(sh->P0, sh->P1.x, p, &cpdf)) {
+                return (m->LightPDF * sh->Area) * cpdf;
+            }
+        }
+    }
+    return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
+}
+
+/* emitter_light: Scene.emitterLight. */
+DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u0, float u1, float u2,
+                         u64* rays) {
+    Emitter e = s->Emitters[pick_emitter(s, u0)];
+    vec3 nl;
+    float pdf, eu, ev;
+    const Material* m;
+    vec3 q = sample_emitter(s, e, sf->p, u1, u2, &nl, &pdf, &m, &eu, &ev);
+    if (!(pdf > 0.0f)) {
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    vec3 dq = vsub(q, sf->p);
+    float dist = length(dq);
+    vec3 dir = v3(dq.x / dist, dq.y / dist, dq.z / dist);
+    float bpdf;
+    vec3 fcos = eval_scatter(sf, d, dir, c, &bpdf);
+    if (vzero(fcos)) {
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    (*rays)++;
+    if (scene_occluded(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps))) {
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    float w = power_heuristic(pdf, bpdf) / pdf;
+    return mul(fcos, scale(emitted(s, m, eu, ev), w));
+}
+
+/* direct_light: Scene.directLight. It draws five numbers from rng. */
+DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, Sampler* rng, u64* rays) {
+    vec3 p = sf->p, n = sf->ng;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
     for (u32 i = 0; i < s->NumLights; i++) {
         const PointLight* l = &s->Lights[i];
+        vec3 dir;
         float dist;
-        Ray r = spawn_to(p, n, l->Position, &dist);
-        float cos = dot(ns, r.Dir);
-        if (!(cos > 0.0f)) {
+        Ray r = spawn_to(p, n, sf->eps, l->Position, &dir, &dist);
+        float pdf;
+        vec3 fcos = eval_scatter(sf, d, dir, c, &pdf);
+        if (vzero(fcos)) {
             continue;
         }
         (*rays)++;
         if (scene_occluded(s, r)) {
             continue;
         }
-        sum = madd(sum, point_light_radiance(l, dist), cos);
+        sum = maddv(sum, fcos, point_light_radiance(l, dist));
     }
     float u0 = sampler_float(rng);
-    float u1 = sampler_float(rng);
-    float u2 = sampler_float(rng);
-    int ne = (int)s->NumEmitters;
-    if (ne == 0) {
-        return sum;
+    float u1, u2, e1, e2;
+    sampler_float2(rng, &u1, &u2);
+    sampler_float2(rng, &e1, &e2);
+    if (s->NumEmitters > 0) {
+        sum = vadd(sum, emitter_light(s, sf, d, c, u0, u1, u2, rays));
     }
-    int k = go_mini((int)(u0 * (float)ne), ne - 1);
-    vec3 nl;
-    float area, eu, ev;
-    const Material* m;
-    vec3 q = sample_emitter(s, s->Emitters[k], u1, u2, &nl, &area, &m, &eu, &ev);
-    float dist;
-    Ray r = spawn_to(p, n, q, &dist);
-    float cos = dot(ns, r.Dir);
-    float cosl = absf(dot(nl, r.Dir));
-    if (!(cos > 0.0f && cosl > 0.0f && dist > 0.0f)) {
-        return sum;
+    if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
+        sum = vadd(sum, environment_light(s, sf, d, c, e1, e2, rays));
     }
-    (*rays)++;
-    if (scene_occluded(s, r)) {
-        return sum;
-    }
-    float g = (((cos * cosl) * area) * (float)ne) / (dist * dist);
-    return maddv(sum, emitted(s, m, eu, ev), v3(g, g, g));
+    return sum;
 }
 
 #endif /* TRACE_LIGHT_H */

@@ -206,6 +206,10 @@ func check(s *tracer.Scene) error {
 		if b.Texture < 0 || int(b.Texture) >= len(s.Textures) || s.Textures[b.Texture].Kind != tracer.TextureImage {
 			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
 		}
+		t := s.Textures[b.Texture]
+		if n := uint64(t.Height) + uint64(t.Width)*uint64(t.Height); b.Distribution != 0 && uint64(b.Distribution)+n > uint64(len(s.Texels)) {
+			return fmt.Errorf("background: distribution of %d values at texel %d of %d", n, b.Distribution, len(s.Texels))
+		}
 	default:
 		return fmt.Errorf("background: kind %d", b.Kind)
 	}

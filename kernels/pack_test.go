@@ -61,8 +61,8 @@ func TestPack(t *testing.T) {
 			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
 		}
 	}
-	if len(h.Bytes()) != 264 {
-		t.Errorf("header is %d bytes, want 264 (scene.h)", len(h.Bytes()))
+	if len(h.Bytes()) != 272 {
+		t.Errorf("header is %d bytes, want 272 (scene.h)", len(h.Bytes()))
 	}
 }
 

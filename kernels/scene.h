@@ -101,7 +101,7 @@ typedef struct {
     vec3 W;
 } Shape;
 
-/* tracer.Material, 52 bytes. */
+/* tracer.Material, 56 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -110,6 +110,7 @@ typedef struct {
     float IOR;
     float Roughness;
     float Ambient, Diffuse, Specular, Shininess, Reflection;
+    float LightPDF;
 } Material;
 
 /* tracer.Texture, 48 bytes. */
@@ -131,10 +132,11 @@ typedef struct {
     u32 Falloff;
 } PointLight;
 
-/* tracer.Emitter, 8 bytes. */
+/* tracer.Emitter, 12 bytes. */
 typedef struct {
     u32 Kind;
     u32 Index;
+    float CDF;
 } Emitter;
 
 /* tracer.Camera, 80 bytes. */
@@ -153,13 +155,14 @@ typedef struct {
     float FocusDst;
 } Camera;
 
-/* tracer.Background, 44 bytes. */
+/* tracer.Background, 48 bytes. */
 typedef struct {
     u32 Kind;
     vec3 Color;
     vec3 Bottom;
     vec3 Top;
     i32 Texture;
+    u32 Distribution;
 } Background;
 
 /* A member named as its type is fine in C; C++ wants the type qualified. */

@@ -193,4 +193,66 @@ DEVFN vec3 shape_sample_point(const Shape* sh, float u1, float u2, vec3* n, floa
     return madd(madd(sh->P0, sh->P1, u1), sh->P2, u2);
 }
 
+/* TR_SIN2_SMALL_CONE: sin2SmallCone, sin²(1.5°). */
+#define TR_SIN2_SMALL_CONE 0.00068523f
+
+/* sphere_cone: sphereCone; returns ok. */
+DEVFN int sphere_cone(vec3 c, float r, vec3 p, float* sin2Max, float* oneMinusCosMax) {
+    vec3 d = vsub(c, p);
+    float dc2 = dot(d, d);
+    float r2 = r * r;
+    if (!(dc2 > r2)) {
+        *sin2Max = 0.0f;
+        *oneMinusCosMax = 0.0f;
+        return 0;
+    }
+    *sin2Max = r2 / dc2;
+    if (*sin2Max < TR_SIN2_SMALL_CONE) {
+        *oneMinusCosMax = *sin2Max * 0.5f;
+        return 1;
+    }
+    *oneMinusCosMax = 1.0f - fm_sqrt(go_maxf(0.0f, 1.0f - *sin2Max));
+    return 1;
+}
+
+/* sphere_cone_pdf: sphereConePdf; returns ok. */
+DEVFN int sphere_cone_pdf(vec3 c, float r, vec3 p, float* pdf) {
+    float sin2Max, omc;
+    int ok = sphere_cone(c, r, p, &sin2Max, &omc);
+    if (!ok || !(omc > 0.0f)) {
+        *pdf = 0.0f;
+        return 0;
+    }
+    *pdf = 1.0f / (TR_TWO_PI * omc);
+    return 1;
+}
+
+/* sample_sphere_cone: sampleSphereCone; returns ok, with the point, its
+ * outward normal *n and the solid-angle density *pdf. */
+DEVFN int sample_sphere_cone(vec3 c, float r, vec3 p, float u1, float u2, vec3* q, vec3* n, float* pdf) {
+    float sin2Max, omc;
+    int ok = sphere_cone(c, r, p, &sin2Max, &omc);
+    if (!ok || !(omc > 0.0f)) {
+        return 0;
+    }
+    float cosT = 1.0f - (omc * u1);
+    float sin2T = 1.0f - (cosT * cosT);
+    if (sin2Max < TR_SIN2_SMALL_CONE) {
+        sin2T = sin2Max * u1;
+        cosT = fm_sqrt(1.0f - sin2T);
+    }
+    float sinMax = fm_sqrt(sin2Max);
+    float cosA = sin2T / sinMax + (cosT * fm_sqrt(go_maxf(0.0f, 1.0f - sin2T / sin2Max)));
+    float sinA = fm_sqrt(go_maxf(0.0f, 1.0f - (cosA * cosA)));
+    float phi = TR_TWO_PI * u2;
+    vec3 w = normalize(vsub(c, p));
+    vec3 t, b;
+    orthonormal(w, &t, &b);
+    vec3 local = madd(madd(scale(w, cosA), t, sinA * fm_cos(phi)), b, sinA * fm_sin(phi));
+    *n = vneg(local);
+    *q = madd(c, *n, r);
+    *pdf = 1.0f / (TR_TWO_PI * omc);
+    return 1;
+}
+
 #endif /* TRACE_SHAPE_H */

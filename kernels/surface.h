@@ -13,6 +13,7 @@ typedef struct {
     vec3 ng;
     vec3 ns;
     float u, v;
+    float eps;
     const Material* m;
     int front;
 } SurfaceHit;
@@ -21,6 +22,7 @@ typedef struct {
 DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
     SurfaceHit sf;
     sf.p = ray_at(r, h->T);
+    sf.eps = spawn_epsilon(sf.p, r->Origin);
     if (h->Kind == HitTriangle) {
         const Triangle* tr = &s->Triangles[h->Index];
         const TriangleAttr* a = &s->TriangleAttrs[h->Index];
@@ -120,6 +122,93 @@ DEVFN vec3 phong_lobe(vec3 axis, float exponent, float u1, float u2) {
     vec3 t, b;
     orthonormal(axis, &t, &b);
     return normalize(madd(madd(scale(axis, cosA), t, sinA * fm_cos(phi)), b, sinA * fm_sin(phi)));
+}
+
+/* is_glossy: isGlossy. */
+DEVFN int is_glossy(const Material* m) {
+    if (m->Kind == MaterialDiffuse) {
+        return 1;
+    }
+    if (m->Kind == MaterialPhong) {
+        float kd, ks;
+        phong_weights(m, &kd, &ks);
+        return kd + ks > 0.0f && clamp01(m->Reflection) < 1.0f;
+    }
+    return 0;
+}
+
+/* eval_scatter: evalScatter, f·cos θ toward wi and the density of picking
+ * wi (*pdf). */
+DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+    float cos = dot(sf->ns, wi);
+    if (!(cos > 0.0f)) {
+        *pdf = 0.0f;
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    const Material* m = sf->m;
+    float cd = cos * TR_INV_PI;
+    if (m->Kind == MaterialDiffuse) {
+        *pdf = cd;
+        return scale(c, cd);
+    }
+    float kd, ks;
+    phong_weights(m, &kd, &ks);
+    float kr = clamp01(m->Reflection);
+    float lobe = 0.0f;
+    float cosA = dot(reflect(d, sf->ns), wi);
+    if (cosA > 0.0f) {
+        lobe = ((m->Shininess + 1.0f) * (0.5f * TR_INV_PI)) * fm_pow(cosA, m->Shininess);
+    }
+    float w = 1.0f - kr;
+    vec3 fcos = scale(madd(scale(c, kd * cd), v3(1.0f, 1.0f, 1.0f), ks * lobe), w);
+    float pd = kd / (kd + ks);
+    *pdf = w * ((pd * cd) + ((1.0f - pd) * lobe));
+    return fcos;
+}
+
+/* sample_scatter: sampleScatter; returns ok, with the direction, the
+ * weight f·cos θ/pdf and the density (0 for a mirror bounce). */
+DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float u1, float u2, vec3* dir, vec3* weight,
+                         float* pdf) {
+    const Material* m = sf->m;
+    vec3 ns = sf->ns;
+    if (m->Kind == MaterialDiffuse) {
+        *dir = cosine_hemisphere(ns, u1, u2);
+        float cos = dot(*dir, ns);
+        *weight = c;
+        *pdf = cos * TR_INV_PI;
+        return cos > 0.0f;
+    }
+    float kd, ks;
+    phong_weights(m, &kd, &ks);
+    float kr = clamp01(m->Reflection);
+    if (lobe < kr) {
+        *dir = reflect(d, ns);
+        *weight = v3(1.0f, 1.0f, 1.0f);
+        *pdf = 0.0f;
+        return 1;
+    } else if (kd + ks == 0.0f) {
+        return 0;
+    } else if (((lobe - kr) * (kd + ks)) < ((1.0f - kr) * kd)) {
+        *dir = cosine_hemisphere(ns, u1, u2);
+    } else {
+        *dir = phong_lobe(reflect(d, ns), m->Shininess, u1, u2);
+    }
+    vec3 fcos = eval_scatter(sf, d, *dir, c, pdf);
+    if (!(*pdf > 0.0f)) {
+        return 0;
+    }
+    *weight = v3(fcos.x / *pdf, fcos.y / *pdf, fcos.z / *pdf);
+    return 1;
+}
+
+/* power_heuristic: powerHeuristic. */
+DEVFN float power_heuristic(float a, float b) {
+    if (!(b > 0.0f)) {
+        return 1.0f;
+    }
+    float r = b / a;
+    return 1.0f / (1.0f + (r * r));
 }
 
 #endif /* TRACE_SURFACE_H */

@@ -3,8 +3,9 @@
  * the C that is also CUDA C++ (port.h says which subset). The headers it
  * includes port the Go files one for one: vec.h (vec.go, mathutil.go,
  * ray.go, rng.go), fmath.h (tracer/fmath), camera.h, shape.h (shape.go,
- * triangle.go), intersect.h, texture.h, surface.h (surface.go,
- * material.go, sample.go), light.h, path.h and whitted.h; this file holds
+ * triangle.go, sample.go's sphere cone), intersect.h, texture.h, surface.h
+ * (surface.go, material.go, bsdf.go, sample.go), environment.h, light.h,
+ * path.h and whitted.h; this file holds
  * RenderPixel and the kernel entry. Any change to the Go ray path must be
  * made here too, operation for operation: the emulator's tests
  * (kernels/emulator) compare every pixel bit for bit.
@@ -44,12 +45,14 @@ DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfi
     for (int i = 0; i < n; i++) {
         Sampler rng = new_sampler(s->Seed, x, y, (u32)i);
         float px = (float)x + 0.5f, py = (float)y + 0.5f;
+        float jx, jy;
+        sampler_float2(&rng, &jx, &jy);
         if (n > 1) {
-            px = (float)x + sampler_float(&rng);
-            py = (float)y + sampler_float(&rng);
+            px = (float)x + jx;
+            py = (float)y + jy;
         }
-        float lu = sampler_float(&rng);
-        float lv = sampler_float(&rng);
+        float lu, lv;
+        sampler_float2(&rng, &lu, &lv);
         Ray r = camera_ray(&s->Camera, px, py, lu, lv);
         vec3 c;
         if (s->Integrator == IntegratorWhitted) {

@@ -14,8 +14,8 @@
 #define TR_INV_PI 0x1.45f306p-2f     /* float32(1 / 3.14159265358979323846) */
 #define TR_TWO_PI (2.0f * TR_PI)     /* float32(2*pi), exact */
 #define TR_INFINITY 3.4e38f          /* infinity, the TMax of an unbounded ray */
-#define TR_SPAWN_OFFSET 1e-4f        /* float32(spawnOffset) */
-#define TR_SHADOW_SHORTEN 0.9999f    /* float32(1 - 1e-4), spawnTo */
+#define TR_SPAWN_OFFSET 1e-5f        /* float32(spawnOffset) */
+#define TR_SHADOW_SHORTEN 0.9999f    /* float32(shadowShorten) */
 #define TR_MAX_INV_DIR 1e30f         /* maxInvDir */
 
 DEVFN vec3 v3(float x, float y, float z) {
@@ -113,30 +113,60 @@ DEVFN Ray ray(vec3 o, vec3 d, float tmax) {
 
 DEVFN vec3 ray_at(const Ray* r, float t) { return madd(r->Origin, r->Dir, t); }
 
-/* spawn: a ray leaving p on the side of n that dir points to. */
-DEVFN Ray spawn(vec3 p, vec3 n, vec3 dir) {
-    float eps = TR_SPAWN_OFFSET * (1.0f + go_maxf(go_maxf(absf(p.x), absf(p.y)), absf(p.z)));
+/* spawn_epsilon: spawnEpsilon, the offset of rays leaving the point p found
+ * by a ray from o. */
+DEVFN float spawn_epsilon(vec3 p, vec3 o) {
+    float mp = go_maxf(go_maxf(absf(p.x), absf(p.y)), absf(p.z));
+    float mo = go_maxf(go_maxf(absf(o.x), absf(o.y)), absf(o.z));
+    return TR_SPAWN_OFFSET * go_maxf(mp, mo * 0.0625f);
+}
+
+/* spawn: a ray leaving p, pushed eps along n on the side dir points to. */
+DEVFN Ray spawn(vec3 p, vec3 n, float eps, vec3 dir) {
     if (dot(dir, n) < 0.0f) {
         eps = -eps;
     }
     return ray(madd(p, n, eps), dir, TR_INFINITY);
 }
 
-/* spawn_to: spawnTo, a shadow ray from p toward q; *dist = |q − p|. */
-DEVFN Ray spawn_to(vec3 p, vec3 n, vec3 q, float* dist) {
+/* spawn_to: spawnTo, the unit direction *dir and distance *dist from p to
+ * q, and the shadow ray toward q from p pushed off its surface. */
+DEVFN Ray spawn_to(vec3 p, vec3 n, float eps, vec3 q, vec3* dir, float* dist) {
     vec3 d = vsub(q, p);
     *dist = length(d);
-    vec3 dir = v3(d.x / *dist, d.y / *dist, d.z / *dist);
-    Ray r = spawn(p, n, dir);
-    r.TMax = *dist * TR_SHADOW_SHORTEN;
-    return r;
+    *dir = v3(d.x / *dist, d.y / *dist, d.z / *dist);
+    if (dot(*dir, n) < 0.0f) {
+        eps = -eps;
+    }
+    vec3 o = madd(p, n, eps);
+    d = vsub(q, o);
+    float l = length(d);
+    return ray(o, v3(d.x / l, d.y / l, d.z / l), l * TR_SHADOW_SHORTEN);
 }
 
-/* Sampler is tracer.Sampler: the counter-based random numbers of the
- * determinism contract. */
+/* shadow_ray_from: shadowRayFrom, the visibility ray from the point q of a
+ * surface (unit normal nq) to p (geometric normal n, offset eps). */
+DEVFN Ray shadow_ray_from(vec3 q, vec3 nq, vec3 p, vec3 n, float eps) {
+    vec3 o = madd(p, n, eps);
+    if (dot(vsub(q, o), n) < 0.0f) {
+        o = madd(p, n, -eps);
+    }
+    float eq = spawn_epsilon(q, p);
+    if (dot(vsub(o, q), nq) < 0.0f) {
+        eq = -eq;
+    }
+    vec3 qo = madd(q, nq, eq);
+    vec3 d = vsub(o, qo);
+    float l = length(d);
+    return ray(qo, v3(d.x / l, d.y / l, d.z / l), l * TR_SHADOW_SHORTEN);
+}
+
+/* Sampler is tracer.Sampler: the stratified, counter-based random numbers
+ * of the determinism contract. */
 typedef struct {
-    u64 key;
-    u64 counter;
+    u32 seed;
+    u32 index;
+    u32 dim;
 } Sampler;
 
 DEVFN u64 splitmix64(u64 z) {
@@ -146,21 +176,86 @@ DEVFN u64 splitmix64(u64 z) {
     return z ^ (z >> 31);
 }
 
+/* hash32: hash32 (lowbias32). */
+DEVFN u32 hash32(u32 x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* reverse_bits: bits.Reverse32. */
+DEVFN u32 reverse_bits(u32 x) {
+#ifdef PORT_CUDA
+    return __builtin_bitreverse32(x);
+#else
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    return (x >> 16) | (x << 16);
+#endif
+}
+
+/* owen_scramble: owenScramble. */
+DEVFN u32 owen_scramble(u32 x, u32 seed) {
+    x = reverse_bits(x);
+    x ^= x * 0x3d20adeau;
+    x += seed;
+    x *= (seed >> 16) | 1u;
+    x ^= x * 0x05526c56u;
+    x ^= x * 0x53a22864u;
+    return reverse_bits(x);
+}
+
+/* sobol1: sobol1, Sobol's second dimension. */
+DEVFN u32 sobol1(u32 i) {
+    u32 v = 1u << 31, x = 0u;
+    for (; i != 0u; i >>= 1) {
+        if ((i & 1u) != 0u) {
+            x ^= v;
+        }
+        v ^= v >> 1;
+    }
+    return x;
+}
+
+/* unit_float: unitFloat. */
+DEVFN float unit_float(u32 x) { return (float)(x >> 8) * 0x1p-24f; }
+
 DEVFN Sampler new_sampler(u64 seed, u32 x, u32 y, u32 s) {
-    u64 k = splitmix64(seed);
-    k = splitmix64(k ^ ((u64)x | ((u64)y << 32)));
-    k = splitmix64(k ^ (u64)s);
+    u64 k = splitmix64(splitmix64(seed) ^ ((u64)x | ((u64)y << 32)));
     Sampler r;
-    r.key = k;
-    r.counter = 0;
+    r.seed = (u32)k ^ (u32)(k >> 32);
+    r.index = s;
+    r.dim = 0u;
     return r;
 }
 
-/* sampler_float: Sampler.Float, uniform in [0, 1) with 24 random bits. */
+/* sampler_set_dimension: Sampler.SetDimension. */
+DEVFN void sampler_set_dimension(Sampler* s, u32 d) { s->dim = d; }
+
+/* sampler_dim_seed: Sampler.dimSeed. */
+DEVFN u32 sampler_dim_seed(const Sampler* s, u32 d) { return hash32(s->seed ^ hash32(d + 0x9e3779b9u)); }
+
+/* sampler_float: Sampler.Float. */
 DEVFN float sampler_float(Sampler* s) {
-    s->counter++;
-    u64 v = splitmix64(s->key + s->counter * 0xd1342543de82ef95ull);
-    return (float)(u32)(v >> 40) * 0x1p-24f;
+    u32 h = sampler_dim_seed(s, s->dim);
+    s->dim++;
+    u32 i = owen_scramble(s->index, h);
+    return unit_float(owen_scramble(reverse_bits(i), hash32(h)));
+}
+
+/* sampler_float2: Sampler.Float2. */
+DEVFN void sampler_float2(Sampler* s, float* a, float* b) {
+    u32 h = sampler_dim_seed(s, s->dim);
+    s->dim += 2u;
+    u32 i = owen_scramble(s->index, h);
+    u32 h1 = hash32(h);
+    *a = unit_float(owen_scramble(reverse_bits(i), h1));
+    *b = unit_float(owen_scramble(sobol1(i), hash32(h1)));
 }
 
 #endif /* TRACE_VEC_H */

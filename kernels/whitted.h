@@ -40,9 +40,10 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
     vec3 view = vneg(d);
     for (u32 i = 0; i < s->NumLights; i++) {
         const PointLight* l = &s->Lights[i];
+        vec3 dir;
         float dist;
-        Ray r = spawn_to(p, n, l->Position, &dist);
-        float ndotl = dot(ns, r.Dir);
+        Ray r = spawn_to(p, n, sf->eps, l->Position, &dir, &dist);
+        float ndotl = dot(ns, dir);
         if (!(ndotl > 0.0f)) {
             continue;
         }
@@ -54,7 +55,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
         float kdl = kd * ndotl;
         out = maddv(out, mul(c, li), v3(kdl, kdl, kdl));
         if (ks > 0.0f) {
-            vec3 hv = normalize(vadd(r.Dir, view));
+            vec3 hv = normalize(vadd(dir, view));
             float ndoth = dot(ns, hv);
             if (ndoth > 0.0f) {
                 float spec = ks * fm_pow(ndoth, m->Shininess);
@@ -117,7 +118,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
                 vec3 refr;
                 if (refraction(d, ns, eta, &fr, &refr)) {
                     vec3 t = scale(mul(b.weight, material_color(s, m, u, v)), 1.0f - fr);
-                    stack[sp] = whitted_branch(spawn(p, n, refr), t, b.depth + 1);
+                    stack[sp] = whitted_branch(spawn(p, n, sf.eps, refr), t, b.depth + 1);
                     sp++;
                     b.weight = scale(b.weight, fr);
                 }
@@ -126,7 +127,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
             if (vzero(next)) {
                 break;
             }
-            b.ray = spawn(p, n, next);
+            b.ray = spawn(p, n, sf.eps, next);
             b.depth++;
         }
     }

@@ -116,6 +116,10 @@ type Background struct {
 	// right of a camera looking along +z) lies right of the centre, so the
 	// panorama is seen unmirrored from inside.
 	Texture int32
+	// Distribution is filled in by Compile for BackgroundImage: the index
+	// in Scene.Texels of the table next-event estimation picks directions
+	// from (environment.go), or 0 when the image is black.
+	Distribution uint32
 }
 
 // Texture is a colour pattern over a shape's (u, v) coordinates: a checker
@@ -165,6 +169,11 @@ type Material struct {
 	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
 	// and Reflection weights the mirror-reflected ray.
 	Ambient, Diffuse, Specular, Shininess, Reflection float32
+	// LightPDF is filled in by Compile for an emissive material: the
+	// density per unit area with which next-event estimation picks a point
+	// on any shape of this material (their share of the scene's emitted
+	// power, divided by their area), 0 when it emits nothing.
+	LightPDF float32
 }
 
 // PointLight is a light at a point (linear RGB).

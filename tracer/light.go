@@ -11,61 +11,137 @@ func pointLightRadiance(l *PointLight, dist float32) vec3 {
 	return li
 }
 
-// directLight estimates the light arriving at point p (geometric normal n,
-// shading normal ns facing the viewer) from every point light and from one
-// emissive shape chosen at random, as Σ Li·cos θ / pdf. The caller
-// multiplies by the BSDF. It draws exactly three numbers from rng.
-func (s *Scene) directLight(sf *surfaceHit, rng *Sampler, st *Stats) vec3 {
-	p, n, ns := sf.p, sf.ng, sf.ns
+// directLight estimates the light that the surface at sf, of albedo c,
+// reflects back along the incoming direction d straight from the lights:
+// every point light, one point on one emissive shape picked in proportion
+// to its power, and (for an image background) one direction of the
+// environment picked in proportion to its brightness. The shape and
+// environment samples are weighted against BSDF sampling by the power
+// heuristic; tracePath weighs the emission its bounces find the other way.
+// It draws its numbers from dimensions base to base+4 of smp.
+func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) vec3 {
+	p, n := sf.p, sf.ng
 	var sum vec3
 	for i := range s.Lights {
 		l := &s.Lights[i]
-		r, dist := spawnTo(p, n, l.Position)
-		cos := dot(ns, r.Dir)
-		if !(cos > 0) {
+		r, dir, dist := spawnTo(p, n, sf.eps, l.Position)
+		fcos, _ := evalScatter(sf, d, dir, c)
+		if fcos == (vec3{}) {
 			continue
 		}
 		st.Rays++
 		if s.Occluded(r) {
 			continue
 		}
-		sum = madd(sum, pointLightRadiance(l, dist), cos)
+		sum = maddv(sum, fcos, pointLightRadiance(l, dist))
 	}
-	u0, u1, u2 := rng.Float(), rng.Float(), rng.Float()
-	ne := len(s.Emitters)
-	if ne == 0 {
-		return sum
+	u0 := smp.Float()
+	u1, u2 := smp.Float2()
+	e1, e2 := smp.Float2()
+	if len(s.Emitters) > 0 {
+		sum = sum.Add(s.emitterLight(sf, d, c, u0, u1, u2, st))
 	}
-	k := min(int(u0*float32(ne)), ne-1)
-	q, nl, area, m, eu, ev := s.sampleEmitter(s.Emitters[k], u1, u2)
-	r, dist := spawnTo(p, n, q)
-	cos := dot(ns, r.Dir)
-	cosl := absf(dot(nl, r.Dir))
-	if !(cos > 0 && cosl > 0 && dist > 0) {
-		return sum
+	if s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
+		sum = sum.Add(s.environmentLight(sf, d, c, e1, e2, st))
 	}
-	st.Rays++
-	if s.Occluded(r) {
-		return sum
-	}
-	// Area sampling turned into solid angle: pdf = d² / (cos_l · area · ne).
-	g := float32(float32(float32(cos*cosl)*area)*float32(ne)) / float32(dist*dist)
-	return maddv(sum, s.emitted(m, eu, ev), vec3{g, g, g})
+	return sum
 }
 
-// sampleEmitter returns a point uniformly distributed over an emitter, its
-// unit normal, the emitter's area, its material and the point's surface
-// coordinates.
-func (s *Scene) sampleEmitter(e Emitter, u1, u2 float32) (p, n vec3, area float32, m *Material, u, v float32) {
+// emitterLight is directLight's sample of the emissive shapes.
+func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, st *Stats) vec3 {
+	e := s.Emitters[s.pickEmitter(u0)]
+	q, nl, pdf, m, eu, ev := s.sampleEmitter(e, sf.p, u1, u2)
+	if !(pdf > 0) {
+		return vec3{}
+	}
+	dq := q.Sub(sf.p)
+	dist := length(dq)
+	dir := vec3{dq[0] / dist, dq[1] / dist, dq[2] / dist}
+	fcos, bpdf := evalScatter(sf, d, dir, c)
+	if fcos == (vec3{}) {
+		return vec3{}
+	}
+	st.Rays++
+	if s.Occluded(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps)) {
+		return vec3{}
+	}
+	w := float32(powerHeuristic(pdf, bpdf) / pdf)
+	return mul(fcos, scale(s.emitted(m, eu, ev), w))
+}
+
+// pickEmitter returns the index of the emitter whose slice of the
+// cumulative distribution holds u in [0, 1): the first with u < CDF.
+func (s *Scene) pickEmitter(u float32) int {
+	lo, hi := 0, len(s.Emitters)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if u < s.Emitters[mid].CDF {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// sampleEmitter returns a point q of emitter e as seen from p, its unit
+// normal, the solid-angle density at p of picking it (the emitter's pick
+// probability included; 0 if the sample is unusable), and its material and
+// surface coordinates. A sphere seen from outside is sampled uniformly in
+// the cone it subtends; triangles, quads and a sphere around p uniformly
+// by area.
+func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, u, v float32) {
 	if e.Kind == HitTriangle {
 		tr := &s.Triangles[e.Index]
 		a := &s.TriangleAttrs[e.Index]
-		q, b1, b2 := tr.samplePoint(u1, u2)
+		var b1, b2 float32
+		q, b1, b2 = tr.samplePoint(u1, u2)
 		u, v = s.triangleUV(a, b1, b2)
-		return q, normalize(cross(tr.E1, tr.E2)), tr.area(), &s.Materials[a.Material], u, v
+		n, m = normalize(cross(tr.E1, tr.E2)), &s.Materials[a.Material]
+	} else {
+		sh := &s.Shapes[e.Index]
+		m = &s.Materials[sh.Material]
+		if sh.Kind == ShapeSphere {
+			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok {
+				_, u, v = sh.surface(cq, 0, 0)
+				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, u, v
+			}
+		}
+		var b1, b2 float32
+		q, n, b1, b2 = sh.samplePoint(u1, u2)
+		_, u, v = sh.surface(q, b1, b2)
 	}
-	sh := &s.Shapes[e.Index]
-	q, nl, b1, b2 := sh.samplePoint(u1, u2)
-	_, u, v = sh.surface(q, b1, b2)
-	return q, nl, sh.Area, &s.Materials[sh.Material], u, v
+	return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, u, v
+}
+
+// areaToSolidAngle turns a density per unit area at point q (unit normal n)
+// into the density per solid angle seen from p: pdf·d²/|cos θ|. It is 0
+// when the direction grazes the surface.
+func areaToSolidAngle(pdf float32, p, q, n vec3) float32 {
+	d := q.Sub(p)
+	d2 := dot(d, d)
+	cos := absf(dot(n, d)) / sqrt32(d2)
+	if !(cos > 0) {
+		return 0
+	}
+	return float32(pdf*d2) / cos
+}
+
+// emitterPdf returns the solid-angle density with which emitterLight,
+// from point p, picks the point q of the emissive surface a ray from p hit
+// (sf, with the hit's shape or triangle h).
+func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
+	m := sf.m
+	if !(m.LightPDF > 0) {
+		return 0
+	}
+	if h.Kind == HitShape {
+		sh := &s.Shapes[h.Index]
+		if sh.Kind == ShapeSphere {
+			if cpdf, ok := sphereConePdf(sh.P0, sh.P1[0], p); ok {
+				return float32(float32(m.LightPDF*sh.Area) * cpdf)
+			}
+		}
+	}
+	return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
 }

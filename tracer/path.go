@@ -4,90 +4,102 @@ package tracer
 // end a path.
 const rouletteDepth = 3
 
+// Dimensions of a pixel sample's numbers (Sampler): the camera takes the
+// first cameraDims, then each bounce takes bounceDims from
+// cameraDims + depth·bounceDims on, whatever it uses of them, so that a
+// given dimension always serves the same purpose and stays stratified
+// across the pixel's samples.
+const (
+	cameraDims = 4 // pixel position (2), lens position (2)
+	bounceDims = 9 // light pick (1), light point (2), environment (2), lobe (1), direction (2), roulette (1)
+)
+
 // tracePath returns the radiance along r by unidirectional path tracing
-// with next-event estimation (docs/scene-format.md). Emission found by a
-// bounce that next-event estimation already accounted for (one leaving a
-// diffuse vertex) is not counted again.
-func (s *Scene) tracePath(r Ray, rng *Sampler, st *Stats) vec3 {
+// (docs/scene-format.md). At every vertex with a diffuse or glossy lobe,
+// next-event estimation samples the lights, and the bounce samples the
+// BSDF; emission found either way is weighed by the power heuristic
+// against the other, so neither small bright lights nor large dim ones
+// make fireflies. Mirror and glass bounces see emission in full.
+func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
-	countEmitted := true
+	// The last bounce's density (0 after a mirror or the camera: emission
+	// then counts in full) and the vertex it left from.
+	var lastPdf float32
+	var lastP vec3
 	for depth := 0; ; depth++ {
 		h := s.Intersect(r)
 		st.Rays++
 		if h.Kind == HitNone {
-			radiance = maddv(radiance, beta, s.background(r.Dir))
+			bg := s.background(r.Dir)
+			if lastPdf > 0 && s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
+				bg = scale(bg, powerHeuristic(lastPdf, s.environmentPdf(r.Dir)))
+			}
+			radiance = maddv(radiance, beta, bg)
 			break
 		}
 		sf := s.surfaceAt(&r, &h)
 		m := sf.m
 		if m.Kind == MaterialEmissive {
-			if countEmitted {
-				radiance = maddv(radiance, beta, s.emitted(m, sf.u, sf.v))
+			le := s.emitted(m, sf.u, sf.v)
+			if lastPdf > 0 {
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &sf, &h)))
 			}
+			radiance = maddv(radiance, beta, le)
 			break
 		}
 		if depth == s.Settings.MaxDepth {
 			break
 		}
+		smp.SetDimension(cameraDims + uint32(depth)*bounceDims)
 		ns := sf.ns
 		var dir vec3
+		lastPdf = 0
 		switch m.Kind {
-		case MaterialDiffuse:
-			beta = mul(beta, s.color(m, sf.u, sf.v))
-			radiance = maddv(radiance, beta, scale(s.directLight(&sf, rng, st), invPi))
-			dir = cosineHemisphere(ns, rng.Float(), rng.Float())
-			countEmitted = false
+		case MaterialDiffuse, MaterialPhong:
+			c := s.color(m, sf.u, sf.v)
+			if isGlossy(m) {
+				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, st))
+			} else {
+				smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 5)
+			}
+			lobe := smp.Float()
+			u1, u2 := smp.Float2()
+			d, w, pdf, ok := sampleScatter(&sf, r.Dir, c, lobe, u1, u2)
+			if !ok {
+				return radiance
+			}
+			dir, beta, lastPdf, lastP = d, mul(beta, w), pdf, sf.p
 		case MaterialMetal:
 			beta = mul(beta, s.color(m, sf.u, sf.v))
 			dir = reflect(r.Dir, ns)
-			fuzz := uniformSphere(rng.Float(), rng.Float())
+			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 6)
+			u1, u2 := smp.Float2()
 			if m.Roughness > 0 {
-				dir = normalize(madd(dir, fuzz, m.Roughness))
+				dir = normalize(madd(dir, uniformSphere(u1, u2), m.Roughness))
 			}
-			countEmitted = true
 		case MaterialDielectric:
 			eta := 1 / m.IOR
 			if !sf.front { // leaving the medium
 				eta = m.IOR
 			}
+			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 5)
 			fr, refr, ok := refraction(r.Dir, ns, eta)
-			if !ok || rng.Float() < fr {
+			if !ok || smp.Float() < fr {
 				dir = reflect(r.Dir, ns)
 			} else {
 				dir = refr
 				beta = mul(beta, s.color(m, sf.u, sf.v))
 			}
-			countEmitted = true
-		case MaterialPhong:
-			lobe, u1, u2 := rng.Float(), rng.Float(), rng.Float()
-			kd, ks := phongWeights(m)
-			kr := clamp01(m.Reflection)
-			switch {
-			case lobe < kr: // mirror reflection, with probability kr
-				dir = reflect(r.Dir, ns)
-				countEmitted = true
-			case kd+ks == 0:
-				return radiance
-			case float32((lobe-kr)*(kd+ks)) < float32((1-kr)*kd): // diffuse lobe
-				w := min(kd+ks, 1)
-				beta = mul(beta, scale(s.color(m, sf.u, sf.v), w))
-				radiance = maddv(radiance, beta, scale(s.directLight(&sf, rng, st), invPi))
-				dir = cosineHemisphere(ns, u1, u2)
-				countEmitted = false
-			default: // glossy lobe about the mirror direction
-				beta = scale(beta, min(kd+ks, 1))
-				dir = phongLobe(reflect(r.Dir, ns), m.Shininess, u1, u2)
-				countEmitted = true
-			}
 		}
 		if !(dot(dir, ns) > 0) && m.Kind != MaterialDielectric {
 			break // scattered below the surface: absorbed
 		}
-		r = spawn(sf.p, sf.ng, dir)
+		r = spawn(sf.p, sf.ng, sf.eps, dir)
 		if depth+1 >= rouletteDepth {
+			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 8)
 			q := max(0.05, 1-maxComponent(beta))
-			if rng.Float() < q {
+			if smp.Float() < q {
 				break
 			}
 			beta = scale(beta, 1/(1-q))

@@ -14,27 +14,70 @@ func (r *Ray) At(t float32) vec3 { return madd(r.Origin, r.Dir, t) }
 const infinity = float32(3.4e38)
 
 // spawnOffset is the relative distance a new ray's origin is pushed off the
-// surface it leaves, so it does not hit that surface again through rounding:
-// 1e-4 of the larger of 1 and the hit point's largest coordinate.
-const spawnOffset = 1e-4
+// surface it leaves, so that it does not hit that surface again through
+// rounding: 1e-4 of the hit point's largest coordinate, or 1/16 of that of
+// the ray that found it (the point's rounding error grows with both), so
+// that a scene moved or scaled renders the same picture.
+const spawnOffset = 1e-5
 
-// spawn returns a ray leaving point p, on the side of the geometric normal n
-// that dir points to.
-func spawn(p, n, dir vec3) Ray {
-	eps := float32(spawnOffset) * (1 + max(absf(p[0]), absf(p[1]), absf(p[2])))
+// spawnEpsilon returns the offset of rays leaving the point p found by a
+// ray from origin o.
+func spawnEpsilon(p, o vec3) float32 {
+	mp := max(absf(p[0]), absf(p[1]), absf(p[2]))
+	mo := max(absf(o[0]), absf(o[1]), absf(o[2]))
+	return float32(spawnOffset) * max(mp, float32(mo*0.0625))
+}
+
+// spawn returns a ray leaving point p, pushed eps off the surface along the
+// geometric normal n on the side that dir points to.
+func spawn(p, n vec3, eps float32, dir vec3) Ray {
 	if dot(dir, n) < 0 {
 		eps = -eps
 	}
 	return Ray{Origin: madd(p, n, eps), Dir: dir, TMax: infinity}
 }
 
-// spawnTo returns a shadow ray from p toward the point q, ending just short
-// of it, and the distance to q.
-func spawnTo(p, n, q vec3) (Ray, float32) {
+// shadowShorten ends a shadow ray this fraction short of its target, so
+// that the surface of a sampled light does not hide itself.
+const shadowShorten = 1 - 1e-4
+
+// spawnTo returns the unit direction and the distance from p to the point
+// q, which shading uses, and a shadow ray toward q for the visibility test:
+// it leaves p pushed eps off the surface (as spawn) and ends just short of
+// q, measured from its own origin, so the push never makes it reach q's
+// surface.
+func spawnTo(p, n vec3, eps float32, q vec3) (r Ray, dir vec3, dist float32) {
 	d := q.Sub(p)
-	dist := length(d)
-	dir := vec3{d[0] / dist, d[1] / dist, d[2] / dist}
-	r := spawn(p, n, dir)
-	r.TMax = float32(dist * (1 - 1e-4))
-	return r, dist
+	dist = length(d)
+	dir = vec3{d[0] / dist, d[1] / dist, d[2] / dist}
+	if dot(dir, n) < 0 {
+		eps = -eps
+	}
+	o := madd(p, n, eps)
+	d = q.Sub(o)
+	l := length(d)
+	return Ray{Origin: o, Dir: vec3{d[0] / l, d[1] / l, d[2] / l}, TMax: float32(l * shadowShorten)}, dir, dist
+}
+
+// shadowRayFrom returns the ray that tests whether the point q of a
+// surface (unit normal nq, either side) and the point p (geometric normal
+// n, offset eps) see each other: it leaves q pushed off q's surface toward
+// p and ends just short of p pushed eps off its own. Starting on the light
+// lets neither surface hide the other: a ray leaving a convex emitter, or
+// a flat one, cannot meet it again, however large the pushes are, while a
+// ray from p's pushed origin toward a sphere's sampled point can graze
+// the sphere's near side first.
+func shadowRayFrom(q, nq, p, n vec3, eps float32) Ray {
+	o := madd(p, n, eps)
+	if dot(q.Sub(o), n) < 0 {
+		o = madd(p, n, -eps)
+	}
+	eq := spawnEpsilon(q, p)
+	if dot(o.Sub(q), nq) < 0 {
+		eq = -eq
+	}
+	qo := madd(q, nq, eq)
+	d := o.Sub(qo)
+	l := length(d)
+	return Ray{Origin: qo, Dir: vec3{d[0] / l, d[1] / l, d[2] / l}, TMax: float32(l * shadowShorten)}
 }

@@ -31,10 +31,11 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 	for i := 0; i < n; i++ {
 		rng := NewSampler(s.Settings.Seed, uint32(x), uint32(y), uint32(i))
 		px, py := float32(x)+0.5, float32(y)+0.5
+		jx, jy := rng.Float2()
 		if n > 1 {
-			px, py = float32(x)+rng.Float(), float32(y)+rng.Float()
+			px, py = float32(x)+jx, float32(y)+jy
 		}
-		lu, lv := rng.Float(), rng.Float()
+		lu, lv := rng.Float2()
 		r := s.Camera.Ray(px, py, lu, lv)
 		var c vec3
 		if s.Settings.Integrator == IntegratorWhitted {

@@ -48,3 +48,65 @@ func (sh *Shape) samplePoint(u1, u2 float32) (p, n vec3, b1, b2 float32) {
 		return madd(madd(sh.P0, sh.P1, u1), sh.P2, u2), sh.N, u1, u2
 	}
 }
+
+// sphereCone returns, for a sphere of centre c and radius r seen from p,
+// sin² of the half-angle of the cone it subtends and 1 − cos of that
+// angle (with a series form for tiny cones, where 1 − cos would cancel);
+// ok = false when p is inside or on the sphere.
+func sphereCone(c vec3, r float32, p vec3) (sin2Max, oneMinusCosMax float32, ok bool) {
+	d := c.Sub(p)
+	dc2 := dot(d, d)
+	r2 := float32(r * r)
+	if !(dc2 > r2) {
+		return 0, 0, false
+	}
+	sin2Max = r2 / dc2
+	if sin2Max < sin2SmallCone {
+		return sin2Max, float32(sin2Max * 0.5), true
+	}
+	return sin2Max, 1 - sqrt32(max(0, 1-sin2Max)), true
+}
+
+// sin2SmallCone is sin²(1.5°): below it sphereCone and sampleSphereCone
+// use first-order forms (as pbrt-v4's Sphere::Sample does).
+const sin2SmallCone = 0.00068523
+
+// sphereConePdf returns the solid-angle density of sampleSphereCone from
+// p, or ok = false when p is inside or on the sphere.
+func sphereConePdf(c vec3, r float32, p vec3) (float32, bool) {
+	_, omc, ok := sphereCone(c, r, p)
+	if !ok || !(omc > 0) {
+		return 0, false
+	}
+	return 1 / float32(float32(2*pi)*omc), true
+}
+
+// sampleSphereCone returns a point of the sphere (centre c, radius r) seen
+// from p, uniformly distributed in the cone of directions the sphere
+// subtends at p, the sphere's outward unit normal there, and the density
+// per solid angle; ok = false when p is inside or on the sphere. The
+// direction is turned into the point on the sphere without intersecting
+// it (pbrt-v4, Sphere::Sample).
+func sampleSphereCone(c vec3, r float32, p vec3, u1, u2 float32) (q, n vec3, pdf float32, ok bool) {
+	sin2Max, omc, ok := sphereCone(c, r, p)
+	if !ok || !(omc > 0) {
+		return vec3{}, vec3{}, 0, false
+	}
+	cosT := 1 - float32(omc*u1) // uniform in [cos θmax, 1]
+	sin2T := 1 - float32(cosT*cosT)
+	if sin2Max < sin2SmallCone {
+		sin2T = float32(sin2Max * u1)
+		cosT = sqrt32(1 - sin2T)
+	}
+	sinMax := sqrt32(sin2Max)
+	// The angle α at the centre between −w and the sampled point.
+	cosA := sin2T/sinMax + float32(cosT*sqrt32(max(0, 1-sin2T/sin2Max)))
+	sinA := sqrt32(max(0, 1-float32(cosA*cosA)))
+	phi := float32(2*pi) * u2
+	w := normalize(c.Sub(p))
+	t, b := orthonormal(w)
+	// n = −(sin α cos φ·t + sin α sin φ·b + cos α·w)
+	local := madd(madd(scale(w, cosA), t, float32(sinA*fmath.Cos(phi))), b, float32(sinA*fmath.Sin(phi)))
+	n = vec3{-local[0], -local[1], -local[2]}
+	return madd(c, n, r), n, 1 / float32(float32(2*pi)*omc), true
+}

@@ -3,6 +3,7 @@ package tracer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -43,10 +44,12 @@ type Scene struct {
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
-// (HitShape).
+// (HitShape). Next-event estimation picks emitter k with probability
+// CDF[k] − CDF[k−1], in proportion to its power (luminance × area).
 type Emitter struct {
 	Kind  HitKind
 	Index uint32
+	CDF   float32 // the emitters' cumulative pick probability up to this one; the last is 1
 }
 
 // Bytes returns the memory the compiled scene's arrays take.
@@ -177,6 +180,8 @@ func Compile(d *SceneDesc) (*Scene, error) {
 			s.Emitters = append(s.Emitters, Emitter{Kind: HitShape, Index: uint32(i)})
 		}
 	}
+	s.compileLightPicks()
+	s.compileEnvironment()
 	return s, nil
 }
 
@@ -280,6 +285,67 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 		}
 	}
 	return tris, attrs
+}
+
+// compileLightPicks sets the emitters' cumulative pick probabilities and
+// the emissive materials' LightPDF: an emitter is picked in proportion to
+// its material's mean emitted luminance times its area, so a point of it
+// is picked with density luminance / (total power), the same for every
+// emitter of one material.
+func (s *Scene) compileLightPicks() {
+	lum := make([]float64, len(s.Materials))
+	for i := range s.Materials {
+		if m := &s.Materials[i]; m.Kind == MaterialEmissive {
+			lum[i] = max(0, float64(m.Intensity)*s.meanLuminance(m))
+		}
+		s.Materials[i].LightPDF = 0
+	}
+	power := make([]float64, len(s.Emitters))
+	var total float64
+	for k, e := range s.Emitters {
+		if e.Kind == HitTriangle {
+			power[k] = lum[s.TriangleAttrs[e.Index].Material] * float64(s.Triangles[e.Index].area())
+		} else {
+			sh := &s.Shapes[e.Index]
+			power[k] = lum[sh.Material] * float64(sh.Area)
+		}
+		total += power[k]
+	}
+	if !(total > 0) || math.IsInf(total, 0) {
+		// Nothing emits: pick uniformly (every emitter sends black).
+		for k := range s.Emitters {
+			s.Emitters[k].CDF = float32(k+1) / float32(len(s.Emitters))
+		}
+		return
+	}
+	var sum float64
+	for k := range s.Emitters {
+		sum += power[k]
+		s.Emitters[k].CDF = float32(sum / total)
+	}
+	s.Emitters[len(s.Emitters)-1].CDF = 1
+	for i := range s.Materials {
+		s.Materials[i].LightPDF = float32(lum[i] / total)
+	}
+}
+
+// meanLuminance returns the mean luminance of a material's colour over its
+// texture (the colour itself without one).
+func (s *Scene) meanLuminance(m *Material) float64 {
+	if m.Texture == NoTexture {
+		return float64(luminance(m.Color))
+	}
+	t := &s.Textures[m.Texture]
+	if t.Kind == TextureChecker {
+		return 0.5 * (float64(luminance(t.Even)) + float64(luminance(t.Odd)))
+	}
+	var sum float64
+	n := int(t.Width * t.Height)
+	for i := 0; i < n; i++ {
+		k := int(t.Offset) + 3*i
+		sum += max(0, float64(luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]})))
+	}
+	return sum / float64(n)
 }
 
 // compileTextures copies the textures and lays the images' texels out in

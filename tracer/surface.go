@@ -6,6 +6,7 @@ type surfaceHit struct {
 	ng   vec3      // unit geometric normal, on the side the ray came from
 	ns   vec3      // unit shading normal (interpolated on smooth meshes), on the same side
 	u, v float32   // surface coordinates for textures
+	eps  float32   // how far rays leaving the point start off the surface (spawnEpsilon)
 	m    *Material // the surface's material
 	// front is whether the ray hit the front of the surface: the outside
 	// of a sphere, the side a quad's edge1 × edge2 or a triangle's
@@ -17,6 +18,7 @@ type surfaceHit struct {
 // surfaceAt returns the surface at hit h along r, which must be a hit.
 func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 	sf := surfaceHit{p: r.At(h.T)}
+	sf.eps = spawnEpsilon(sf.p, r.Origin)
 	if h.Kind == HitTriangle {
 		tr := &s.Triangles[h.Index]
 		a := &s.TriangleAttrs[h.Index]

@@ -65,7 +65,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 				fr, refr, ok := refraction(d, ns, eta)
 				if ok {
 					t := scale(mul(b.weight, s.color(m, u, v)), 1-fr)
-					stack[sp] = whittedBranch{ray: spawn(p, n, refr), weight: t, depth: b.depth + 1}
+					stack[sp] = whittedBranch{ray: spawn(p, n, sf.eps, refr), weight: t, depth: b.depth + 1}
 					sp++
 					b.weight = scale(b.weight, fr)
 				}
@@ -74,7 +74,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 			if next == (vec3{}) {
 				break
 			}
-			b.ray = spawn(p, n, next)
+			b.ray = spawn(p, n, sf.eps, next)
 			b.depth++
 		}
 	}
@@ -97,8 +97,8 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 	view := vec3{-d[0], -d[1], -d[2]}
 	for i := range s.Lights {
 		l := &s.Lights[i]
-		r, dist := spawnTo(p, n, l.Position)
-		ndotl := dot(ns, r.Dir)
+		r, dir, dist := spawnTo(p, n, sf.eps, l.Position)
+		ndotl := dot(ns, dir)
 		if !(ndotl > 0) {
 			continue
 		}
@@ -109,7 +109,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 		li := pointLightRadiance(l, dist)
 		out = maddv(out, mul(c, li), vec3{float32(kd * ndotl), float32(kd * ndotl), float32(kd * ndotl)})
 		if ks > 0 {
-			hv := normalize(r.Dir.Add(view))
+			hv := normalize(dir.Add(view))
 			if ndoth := dot(ns, hv); ndoth > 0 {
 				spec := float32(ks * fmath.Pow(ndoth, m.Shininess))
 				out = madd(out, li, spec)

@@ -35,7 +35,8 @@ const EmuConst* emu_const(int i);
  * i < n into out[i]. */
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n);
 
-/* emu_sampler writes the first n numbers of the sampler of (seed, x, y, s). */
+/* emu_sampler writes the numbers of the sampler of (seed, x, y, s), drawn in
+ * threes: one by sampler_float, a pair by sampler_float2 (n a multiple of 3). */
 void emu_sampler(unsigned long long seed, unsigned int x, unsigned int y, unsigned int s, float* out, int n);
 
 #endif

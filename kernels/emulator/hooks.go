@@ -76,8 +76,10 @@ func Fmath(f Func, a, b []float32) []float32 {
 	return out
 }
 
-// Sampler returns the first n numbers that the kernel's sampler of pixel
-// sample (seed, x, y, s) draws.
+// Sampler returns the first n numbers (a multiple of 3) that the kernel's
+// sampler of pixel sample (seed, x, y, s) draws, in threes: one by
+// sampler_float (Sampler.Float), then a pair by sampler_float2
+// (Sampler.Float2).
 func Sampler(seed uint64, x, y, s uint32, n int) []float32 {
 	out := make([]float32, n)
 	if n > 0 {

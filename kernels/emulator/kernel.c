@@ -49,6 +49,7 @@ static const EmuField layout[] = {
     SIZE(Material), FIELD(Material, Kind), FIELD(Material, Texture), FIELD(Material, Color),
     FIELD(Material, Intensity), FIELD(Material, IOR), FIELD(Material, Roughness), FIELD(Material, Ambient),
     FIELD(Material, Diffuse), FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection),
+    FIELD(Material, LightPDF),
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),
     FIELD(Texture, Image), FIELD(Texture, Width), FIELD(Texture, Height), FIELD(Texture, Offset),
@@ -56,14 +57,14 @@ static const EmuField layout[] = {
     SIZE(PointLight), FIELD(PointLight, Position), FIELD(PointLight, Color), FIELD(PointLight, Intensity),
     FIELD(PointLight, Falloff),
 
-    SIZE(Emitter), FIELD(Emitter, Kind), FIELD(Emitter, Index),
+    SIZE(Emitter), FIELD(Emitter, Kind), FIELD(Emitter, Index), FIELD(Emitter, CDF),
 
     SIZE(Camera), FIELD(Camera, Eye), FIELD(Camera, Right), FIELD(Camera, Up), FIELD(Camera, Forward),
     FIELD(Camera, Width), FIELD(Camera, Height), FIELD(Camera, PlaneW), FIELD(Camera, PlaneH),
     FIELD(Camera, ShiftX), FIELD(Camera, ShiftY), FIELD(Camera, LensR), FIELD(Camera, FocusDst),
 
     SIZE(Background), FIELD(Background, Kind), FIELD(Background, Color), FIELD(Background, Bottom),
-    FIELD(Background, Top), FIELD(Background, Texture),
+    FIELD(Background, Top), FIELD(Background, Texture), FIELD(Background, Distribution),
 
     SIZE(TraceScene), FIELD(TraceScene, Nodes), FIELD(TraceScene, Triangles), FIELD(TraceScene, TriangleAttrs),
     FIELD(TraceScene, Vertices), FIELD(TraceScene, Shapes), FIELD(TraceScene, Materials),
@@ -126,7 +127,8 @@ void emu_fmath(int fn, const float* a, const float* b, float* out, int n) {
 
 void emu_sampler(unsigned long long seed, unsigned int x, unsigned int y, unsigned int s, float* out, int n) {
     Sampler rng = new_sampler(seed, x, y, s);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i + 2 < n; i += 3) {
         out[i] = sampler_float(&rng);
+        sampler_float2(&rng, &out[i + 1], &out[i + 2]);
     }
 }

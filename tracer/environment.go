@@ -1,0 +1,196 @@
+package tracer
+
+import (
+	"math"
+
+	"github.com/tracerender/trace/tracer/fmath"
+)
+
+// An image background lights the scene through next-event estimation: a
+// direction is picked with a density proportional to the environment's
+// brightness, from a piecewise-constant distribution over its texels
+// (a 2-D table: the rows' cumulative distribution, then each row's), and
+// weighed against BSDF sampling by the power heuristic.
+//
+// A texel's weight is the largest luminance among it and its eight
+// neighbours (u wraps, v clamps), times sin θ of its row: the bilinear
+// filter spreads a texel's light into its neighbours' cells, so this keeps
+// the density positive wherever the background is not black. The table
+// lives in Scene.Texels from Background.Distribution on: H floats of the
+// rows' cumulative distribution, then H rows of W floats, each row's
+// cumulative distribution; every one ends at exactly 1.
+
+// luminance is the Rec. 709 luminance of linear RGB.
+func luminance(c vec3) float32 {
+	return float32(0.2126*c[0]) + float32(0.7152*c[1]) + float32(0.0722*c[2])
+}
+
+// compileEnvironment appends the distribution of an image background to
+// s.Texels and sets s.Background.Distribution (left 0 when the background
+// is black, or not an image).
+func (s *Scene) compileEnvironment() {
+	b := &s.Background
+	b.Distribution = 0
+	if b.Kind != BackgroundImage {
+		return
+	}
+	t := &s.Textures[b.Texture]
+	W, H := int(t.Width), int(t.Height)
+	lum := make([]float64, W*H)
+	for j := 0; j < H; j++ {
+		for i := 0; i < W; i++ {
+			k := int(t.Offset) + 3*(j*W+i)
+			lum[j*W+i] = max(0, float64(luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]})))
+		}
+	}
+	w := make([]float64, W*H)
+	rows := make([]float64, H)
+	var total float64
+	for j := 0; j < H; j++ {
+		sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
+		for i := 0; i < W; i++ {
+			m := 0.0
+			for dj := -1; dj <= 1; dj++ {
+				jj := min(max(j+dj, 0), H-1)
+				for di := -1; di <= 1; di++ {
+					m = max(m, lum[jj*W+(i+di+W)%W])
+				}
+			}
+			w[j*W+i] = float64(m * sin) // rounded: no fused multiply-add
+			rows[j] += w[j*W+i]
+		}
+		total += rows[j]
+	}
+	if !(total > 0) || math.IsInf(total, 0) {
+		return
+	}
+	off := len(s.Texels)
+	s.Texels = append(s.Texels, make([]float32, H+W*H)...)
+	cdf := s.Texels[off:]
+	cumulate(cdf[:H], rows, total)
+	for j := 0; j < H; j++ {
+		if rows[j] > 0 {
+			cumulate(cdf[H+j*W:H+(j+1)*W], w[j*W:(j+1)*W], rows[j])
+		} else {
+			for i := 0; i < W; i++ { // never picked; any distribution will do
+				cdf[H+j*W+i] = float32(i+1) / float32(W)
+			}
+		}
+	}
+	b.Distribution = uint32(off)
+}
+
+// cumulate writes the cumulative sums of w, divided by total, to cdf,
+// ending at exactly 1.
+func cumulate(cdf []float32, w []float64, total float64) {
+	var sum float64
+	for i := range w {
+		sum += w[i]
+		cdf[i] = float32(sum / total)
+	}
+	cdf[len(cdf)-1] = 1
+}
+
+// searchCDF returns the first index k of cdf with u < cdf[k] and the
+// position of u inside that bin, in [0, 1).
+func searchCDF(cdf []float32, u float32) (int, float32) {
+	lo, hi := 0, len(cdf)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if u < cdf[mid] {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	below := float32(0)
+	if lo > 0 {
+		below = cdf[lo-1]
+	}
+	f := (u - below) / (cdf[lo] - below)
+	return lo, min(max(f, 0), float32(0.99999994))
+}
+
+// binProbability returns the probability of bin k of a cumulative
+// distribution.
+func binProbability(cdf []float32, k int) float32 {
+	if k == 0 {
+		return cdf[0]
+	}
+	return cdf[k] - cdf[k-1]
+}
+
+// environmentTables returns the background's row distribution and the
+// table of its rows' distributions.
+func (s *Scene) environmentTables() (t *Texture, rows, cols []float32) {
+	b := &s.Background
+	t = &s.Textures[b.Texture]
+	W, H := int(t.Width), int(t.Height)
+	off := int(b.Distribution)
+	return t, s.Texels[off : off+H], s.Texels[off+H : off+H+W*H]
+}
+
+// sampleEnvironment picks a unit direction toward the environment from
+// (u1, u2) and returns it with its solid-angle density (0 if unusable).
+func (s *Scene) sampleEnvironment(u1, u2 float32) (vec3, float32) {
+	t, rows, cols := s.environmentTables()
+	W, H := int(t.Width), int(t.Height)
+	j, fy := searchCDF(rows, u1)
+	row := cols[j*W : (j+1)*W]
+	i, fx := searchCDF(row, u2)
+	theta := float32(pi * float32(float32(j)+fy) / float32(H))
+	phi := float32(float32(2*pi)*(float32(i)+fx)/float32(W)) - pi
+	sinT, cosT := fmath.Sin(theta), fmath.Cos(theta)
+	if !(sinT > 0) {
+		return vec3{}, 0
+	}
+	// atan2(−x, z) = φ and acos(y) = θ (Background's mapping).
+	dir := vec3{-float32(sinT * fmath.Sin(phi)), cosT, float32(sinT * fmath.Cos(phi))}
+	p := float32(float32(binProbability(rows, j)*binProbability(row, i)) * float32(W*H))
+	return dir, p / float32(float32(float32(2*pi*pi)*sinT))
+}
+
+// environmentPdf returns the solid-angle density with which
+// sampleEnvironment picks the unit direction d.
+func (s *Scene) environmentPdf(d vec3) float32 {
+	t, rows, cols := s.environmentTables()
+	W, H := int(t.Width), int(t.Height)
+	sinT := sqrt32(max(0, 1-float32(d[1]*d[1])))
+	if !(sinT > 0) {
+		return 0
+	}
+	u := (fmath.Atan2(-d[0], d[2]) + pi) / float32(2*pi)
+	// v is 1 − v of Background: 0 straight up. NaN (a direction that is
+	// not one) becomes 0.
+	v := fmath.Acos(max(-1, min(1, d[1]))) / pi
+	if !(u >= 0) {
+		u = 0
+	}
+	if !(v >= 0) {
+		v = 0
+	}
+	// Clamped before the conversion, whose result out of range differs
+	// between Go, C and GPUs.
+	i := min(max(int(min(float32(u*float32(W)), 1e9)), 0), W-1)
+	j := min(max(int(min(float32(v*float32(H)), 1e9)), 0), H-1)
+	p := float32(float32(binProbability(rows, j)*binProbability(cols[j*W:(j+1)*W], i)) * float32(W*H))
+	return p / float32(float32(float32(2*pi*pi)*sinT))
+}
+
+// environmentLight is directLight's sample of an image background.
+func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, st *Stats) vec3 {
+	dir, pdf := s.sampleEnvironment(u1, u2)
+	if !(pdf > 0) {
+		return vec3{}
+	}
+	fcos, bpdf := evalScatter(sf, d, dir, c)
+	if fcos == (vec3{}) {
+		return vec3{}
+	}
+	st.Rays++
+	if s.Occluded(spawn(sf.p, sf.ng, sf.eps, dir)) {
+		return vec3{}
+	}
+	w := float32(powerHeuristic(pdf, bpdf) / pdf)
+	return mul(fcos, scale(s.background(dir), w))
+}
