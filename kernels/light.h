@@ -128,7 +128,8 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
     return mul(fcos, scale(emitted(s, m, eu, ev), w));
 }
 
-/* direct_light: Scene.directLight. It draws five numbers from rng. */
+/* direct_light: Scene.directLight. It uses the next five dimensions of rng
+ * and leaves it at the sixth. */
 DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, Sampler* rng, u64* rays) {
     vec3 p = sf->p, n = sf->ng;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
@@ -148,16 +149,20 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         }
         sum = maddv(sum, fcos, point_light_radiance(l, dist));
     }
-    float u0 = sampler_float(rng);
-    float u1, u2, e1, e2;
-    sampler_float2(rng, &u1, &u2);
-    sampler_float2(rng, &e1, &e2);
+    u32 base = rng->dim;
     if (s->NumEmitters > 0) {
+        float u0 = sampler_float(rng);
+        float u1, u2;
+        sampler_float2(rng, &u1, &u2);
         sum = vadd(sum, emitter_light(s, sf, d, c, u0, u1, u2, rays));
     }
     if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
+        sampler_set_dimension(rng, base + 3u);
+        float e1, e2;
+        sampler_float2(rng, &e1, &e2);
         sum = vadd(sum, environment_light(s, sf, d, c, e1, e2, rays));
     }
+    sampler_set_dimension(rng, base + 5u);
     return sum;
 }
 

@@ -199,27 +199,24 @@ DEVFN u32 reverse_bits(u32 x) {
 #endif
 }
 
-/* owen_scramble: owenScramble. */
-DEVFN u32 owen_scramble(u32 x, u32 seed) {
-    x = reverse_bits(x);
+/* laine_karras: laineKarras. */
+DEVFN u32 laine_karras(u32 x, u32 seed) {
     x ^= x * 0x3d20adeau;
     x += seed;
     x *= (seed >> 16) | 1u;
     x ^= x * 0x05526c56u;
     x ^= x * 0x53a22864u;
-    return reverse_bits(x);
+    return x;
 }
 
-/* sobol1: sobol1, Sobol's second dimension. */
-DEVFN u32 sobol1(u32 i) {
-    u32 v = 1u << 31, x = 0u;
-    for (; i != 0u; i >>= 1) {
-        if ((i & 1u) != 0u) {
-            x ^= v;
-        }
-        v ^= v >> 1;
-    }
-    return x;
+/* sobol1_reversed: sobol1Reversed, Sobol's second dimension bit-reversed. */
+DEVFN u32 sobol1_reversed(u32 i) {
+    i ^= (i >> 1) & 0x55555555u;
+    i ^= (i >> 2) & 0x33333333u;
+    i ^= (i >> 4) & 0x0f0f0f0fu;
+    i ^= (i >> 8) & 0x00ff00ffu;
+    i ^= (i >> 16) & 0x0000ffffu;
+    return i;
 }
 
 /* unit_float: unitFloat. */
@@ -229,7 +226,7 @@ DEVFN Sampler new_sampler(u64 seed, u32 x, u32 y, u32 s) {
     u64 k = splitmix64(splitmix64(seed) ^ ((u64)x | ((u64)y << 32)));
     Sampler r;
     r.seed = (u32)k ^ (u32)(k >> 32);
-    r.index = s;
+    r.index = reverse_bits(s);
     r.dim = 0u;
     return r;
 }
@@ -237,25 +234,28 @@ DEVFN Sampler new_sampler(u64 seed, u32 x, u32 y, u32 s) {
 /* sampler_set_dimension: Sampler.SetDimension. */
 DEVFN void sampler_set_dimension(Sampler* s, u32 d) { s->dim = d; }
 
-/* sampler_dim_seed: Sampler.dimSeed. */
-DEVFN u32 sampler_dim_seed(const Sampler* s, u32 d) { return hash32(s->seed ^ hash32(d + 0x9e3779b9u)); }
+/* sampler_shuffled: Sampler.shuffled, the index in dimension d's order and
+ * d's scrambling seed *h. */
+DEVFN u32 sampler_shuffled(const Sampler* s, u32 d, u32* h) {
+    *h = hash32(s->seed ^ (d * 0x9e3779b9u));
+    return reverse_bits(laine_karras(s->index, *h));
+}
 
 /* sampler_float: Sampler.Float. */
 DEVFN float sampler_float(Sampler* s) {
-    u32 h = sampler_dim_seed(s, s->dim);
+    u32 h;
+    u32 i = sampler_shuffled(s, s->dim, &h);
     s->dim++;
-    u32 i = owen_scramble(s->index, h);
-    return unit_float(owen_scramble(reverse_bits(i), hash32(h)));
+    return unit_float(reverse_bits(laine_karras(i, h * 0x2c1b3c6du + 0x297a2d39u)));
 }
 
 /* sampler_float2: Sampler.Float2. */
 DEVFN void sampler_float2(Sampler* s, float* a, float* b) {
-    u32 h = sampler_dim_seed(s, s->dim);
+    u32 h;
+    u32 i = sampler_shuffled(s, s->dim, &h);
     s->dim += 2u;
-    u32 i = owen_scramble(s->index, h);
-    u32 h1 = hash32(h);
-    *a = unit_float(owen_scramble(reverse_bits(i), h1));
-    *b = unit_float(owen_scramble(sobol1(i), hash32(h1)));
+    *a = unit_float(reverse_bits(laine_karras(i, h * 0x2c1b3c6du + 0x297a2d39u)));
+    *b = unit_float(reverse_bits(laine_karras(sobol1_reversed(i), h * 0x5f356495u + 0x1b873593u)));
 }
 
 #endif /* TRACE_VEC_H */

@@ -18,7 +18,8 @@ func pointLightRadiance(l *PointLight, dist float32) vec3 {
 // environment picked in proportion to its brightness. The shape and
 // environment samples are weighted against BSDF sampling by the power
 // heuristic; tracePath weighs the emission its bounces find the other way.
-// It draws its numbers from dimensions base to base+4 of smp.
+// It draws its numbers from the next five dimensions of smp (and leaves
+// it at the sixth), whichever of them it uses.
 func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) vec3 {
 	p, n := sf.p, sf.ng
 	var sum vec3
@@ -35,15 +36,18 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) 
 		}
 		sum = maddv(sum, fcos, pointLightRadiance(l, dist))
 	}
-	u0 := smp.Float()
-	u1, u2 := smp.Float2()
-	e1, e2 := smp.Float2()
+	base := smp.dim
 	if len(s.Emitters) > 0 {
+		u0 := smp.Float()
+		u1, u2 := smp.Float2()
 		sum = sum.Add(s.emitterLight(sf, d, c, u0, u1, u2, st))
 	}
 	if s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
+		smp.SetDimension(base + 3)
+		e1, e2 := smp.Float2()
 		sum = sum.Add(s.environmentLight(sf, d, c, e1, e2, st))
 	}
+	smp.SetDimension(base + 5)
 	return sum
 }
 

@@ -18,7 +18,7 @@ import "math/bits"
 // projection the integrators use: pixel area, lens, light and BSDF samples.
 type Sampler struct {
 	seed  uint32 // hash of the scene seed and the pixel
-	index uint32 // the sample's index in its pixel
+	index uint32 // the sample's index in its pixel, bit-reversed
 	dim   uint32 // the next dimension
 }
 
@@ -40,30 +40,32 @@ func hash32(x uint32) uint32 {
 	return x
 }
 
-// owenScramble is a nested uniform scramble of the binary digits of x
-// (most significant first) keyed by seed: Laine and Karras' permutation
-// with Vegdahl's constants, applied to the reversed bits.
-func owenScramble(x, seed uint32) uint32 {
-	x = bits.Reverse32(x)
+// laineKarras is Laine and Karras' permutation of the bits of x with
+// Vegdahl's constants: each bit is flipped depending only on the seed and
+// the bits below it. On bit-reversed numbers it is a nested uniform (Owen)
+// scramble of their binary digits, most significant first.
+func laineKarras(x, seed uint32) uint32 {
 	x ^= x * 0x3d20adea
 	x += seed
 	x *= (seed >> 16) | 1
 	x ^= x * 0x05526c56
 	x ^= x * 0x53a22864
-	return bits.Reverse32(x)
+	return x
 }
 
-// sobol1 is Sobol's second dimension as a 32-bit fraction: the first is
-// bits.Reverse32.
-func sobol1(i uint32) uint32 {
-	v, x := uint32(1)<<31, uint32(0)
-	for ; i != 0; i >>= 1 {
-		if i&1 != 0 {
-			x ^= v
-		}
-		v ^= v >> 1
-	}
-	return x
+// sobol1Reversed is Sobol's second dimension of index i as a 32-bit
+// fraction, bit-reversed. Its generator matrix is Pascal's triangle mod 2,
+// so by Lucas' theorem bit j of the result is the parity of the bits k of
+// i with j ⊆ k (as bit sets): a superset sum, five shift-and-xor steps.
+// (Sobol's direction numbers for it, reversed, are 1 and then v ^ v<<1 of
+// the previous; the tests compare both forms.)
+func sobol1Reversed(i uint32) uint32 {
+	i ^= (i >> 1) & 0x55555555
+	i ^= (i >> 2) & 0x33333333
+	i ^= (i >> 4) & 0x0f0f0f0f
+	i ^= (i >> 8) & 0x00ff00ff
+	i ^= (i >> 16) & 0x0000ffff
+	return i
 }
 
 // unitFloat maps a 32-bit fraction to [0, 1) with its top 24 bits.
@@ -72,28 +74,36 @@ func unitFloat(x uint32) float32 { return float32(x>>8) * (1.0 / (1 << 24)) }
 // NewSampler returns the numbers of sample s of pixel (x, y).
 func NewSampler(seed uint64, x, y, s uint32) Sampler {
 	k := splitmix64(splitmix64(seed) ^ (uint64(x) | uint64(y)<<32))
-	return Sampler{seed: uint32(k) ^ uint32(k>>32), index: s}
+	return Sampler{seed: uint32(k) ^ uint32(k>>32), index: bits.Reverse32(s)}
 }
 
 // SetDimension makes d the next dimension drawn.
 func (s *Sampler) SetDimension(d uint32) { s.dim = d }
 
-// dimSeed returns the scrambling seed of dimension d.
-func (s *Sampler) dimSeed(d uint32) uint32 { return hash32(s.seed ^ hash32(d+0x9e3779b9)) }
+// shuffled returns the sample's index in the order of dimension d and the
+// scrambling seed of d. The shuffle is an Owen scramble of the index's
+// bits (Laine-Karras on the reversed index), which keeps every
+// power-of-two run of samples stratified.
+func (s *Sampler) shuffled(d uint32) (i, h uint32) {
+	h = hash32(s.seed ^ (d * 0x9e3779b9))
+	return bits.Reverse32(laineKarras(s.index, h)), h
+}
 
 // Float returns the next dimension's number, uniform in [0, 1).
 func (s *Sampler) Float() float32 {
-	h := s.dimSeed(s.dim)
+	i, h := s.shuffled(s.dim)
 	s.dim++
-	i := owenScramble(s.index, h)
-	return unitFloat(owenScramble(bits.Reverse32(i), hash32(h)))
+	// Owen-scrambled van der Corput: reverse(LK(reverse(vdc))) and
+	// reverse(vdc) is i.
+	return unitFloat(bits.Reverse32(laineKarras(i, h*0x2c1b3c6d+0x297a2d39)))
 }
 
-// Float2 returns the next two dimensions' numbers, uniform in [0, 1)².
+// Float2 returns the next two dimensions' numbers, uniform in [0, 1)²:
+// the Owen-scrambled point of a (0,2)-sequence.
 func (s *Sampler) Float2() (float32, float32) {
-	h := s.dimSeed(s.dim)
+	i, h := s.shuffled(s.dim)
 	s.dim += 2
-	i := owenScramble(s.index, h)
-	h1 := hash32(h)
-	return unitFloat(owenScramble(bits.Reverse32(i), h1)), unitFloat(owenScramble(sobol1(i), hash32(h1)))
+	x := bits.Reverse32(laineKarras(i, h*0x2c1b3c6d+0x297a2d39))
+	y := bits.Reverse32(laineKarras(sobol1Reversed(i), h*0x5f356495+0x1b873593))
+	return unitFloat(x), unitFloat(y)
 }

@@ -80,3 +80,29 @@ func TestSamplerPure(t *testing.T) {
 		}
 	}
 }
+
+// TestSobol1Reversed: the superset-sum form of Sobol's second dimension
+// equals the sum of its direction numbers.
+func TestSobol1Reversed(t *testing.T) {
+	direct := func(i uint32) uint32 {
+		v, x := uint32(1), uint32(0)
+		for ; i != 0; i >>= 1 {
+			if i&1 != 0 {
+				x ^= v
+			}
+			v ^= v << 1
+		}
+		return x
+	}
+	x := uint32(12345)
+	for k := 0; k < 100000; k++ {
+		i := x
+		if k < 1024 {
+			i = uint32(k)
+		}
+		if got, want := sobol1Reversed(i), direct(i); got != want {
+			t.Fatalf("index %#x: %#x, want %#x", i, got, want)
+		}
+		x = hash32(x)
+	}
+}
