@@ -10,9 +10,13 @@ all: build
 
 # SIMD=simd builds with Go's experimental simd/archsimd (GOEXPERIMENT=simd):
 # on amd64 with AVX2 the BVH traversal tests boxes with vector instructions,
-# with the same hits bit for bit (tracer/intersect_simd.go). SIMD= builds
-# the portable code alone, which `go build ./cmd/trace` gives too.
-SIMD ?= simd
+# with the same hits bit for bit (tracer/intersect_simd.go). The default,
+# SIMD=, builds the portable code, which `go build ./cmd/trace` gives too:
+# on the 2-core AMD EPYC VMs this project runs on, scalar code that follows
+# the 256-bit vector code pays for its dirty upper register state, and the
+# vector build renders about 4x slower (README, Speed). `make test` tests
+# both.
+SIMD ?=
 
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN) ./cmd/trace
