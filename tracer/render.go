@@ -69,16 +69,17 @@ func (f *Framebuffer) SetBlock(rect image.Rectangle, pix []float32) {
 
 // RenderBlock renders the pixels of rect, which must lie inside the image,
 // into pix (three float32 per pixel, row-major, rect.Dx() per row; at least
-// 3·rect.Dx()·rect.Dy() long). It checks ctx between rows and returns ctx's
-// error if it was cancelled, leaving the block part-done.
+// 3·rect.Dx()·rect.Dy() long). It checks ctx before each pixel (a pixel of
+// many samples can take a while) and returns ctx's error if it was
+// cancelled, leaving the block part-done.
 func (s *Scene) RenderBlock(ctx context.Context, rect image.Rectangle, pix []float32, st *Stats) error {
 	w := rect.Dx()
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		row := pix[3*(y-rect.Min.Y)*w:]
 		for x := rect.Min.X; x < rect.Max.X; x++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			c := s.RenderPixel(x, y, st)
 			i := 3 * (x - rect.Min.X)
 			row[i], row[i+1], row[i+2] = c[0], c[1], c[2]

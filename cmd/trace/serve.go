@@ -35,8 +35,11 @@ func startView(addr string, linger time.Duration, opt watch.Options, stderr io.W
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--serve: %w", err)}
 	}
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		opt.LoopbackOnly = true // no DNS rebinding of a loopback view
+	}
 	v := &liveView{Server: watch.New(opt), linger: linger, served: make(chan struct{})}
-	v.hs = &http.Server{Handler: v.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	v.hs = &http.Server{Handler: v.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 	go func() {
 		defer close(v.served)
 		v.hs.Serve(l)

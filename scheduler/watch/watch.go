@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +43,9 @@ type Options struct {
 	Tiles  int // tiles in the frame
 	// Collectors are added to /metrics (a remote cluster's traffic, say).
 	Collectors []prometheus.Collector
+	// LoopbackOnly refuses requests whose Host header is not a loopback
+	// name or address: set it when the view listens on loopback.
+	LoopbackOnly bool
 }
 
 // Server is one render's live view. Feed it with Tile, Progress and End
@@ -53,6 +58,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	fb       *tracer.Framebuffer
+	version  uint64   // counts the tiles put into fb
 	tiles    [][]byte // the event of every finished tile, for new viewers
 	progress []byte   // the latest progress event
 	sentProg time.Time
@@ -61,14 +67,37 @@ type Server struct {
 	lastTile []time.Time // per worker: when its latest tile landed
 	viewers  map[chan []byte]struct{}
 	done     chan struct{} // closed by End
+
+	// The latest encoding of /image.png and the version of fb it shows;
+	// encodeMu makes concurrent requests for a new version wait for one
+	// encoding instead of each making its own.
+	encodeMu   sync.Mutex
+	pngVersion uint64
+	pngBytes   []byte
+	encodes    int // how many times the image was encoded, for the tests
+
+	clients chan struct{} // one token per request being served
 }
+
+// Limits of the view's HTTP service: slow or many clients cost bounded
+// memory and never hold up the render.
+const (
+	// MaxClients is how many requests are served at once; more get 503.
+	// Each viewer's event stream holds one.
+	MaxClients = 64
+)
+
+// writeTimeout bounds the writing of one response, or of one batch of
+// events on a stream: a client that does not read is dropped. (A variable
+// for the tests.)
+var writeTimeout = 10 * time.Second
 
 // New returns the view of a render about to start.
 func New(opt Options) *Server {
 	s := &Server{
 		opt: opt, start: time.Now(), reg: prometheus.NewRegistry(),
 		fb: tracer.NewFramebuffer(opt.Width, opt.Height), viewers: map[chan []byte]struct{}{},
-		done: make(chan struct{}),
+		done: make(chan struct{}), clients: make(chan struct{}, MaxClients),
 	}
 	s.metrics = newMetrics(s)
 	s.reg.MustRegister(s.metrics)
@@ -179,6 +208,7 @@ func (s *Server) tilePNG(t scheduler.Tile, pix []float32) []byte {
 // addTileLocked puts a tile into the image so far, keeps its event for
 // later viewers and sends it to the current ones. s.mu must be held.
 func (s *Server) addTileLocked(t scheduler.Tile, pix []float32, worker string, png []byte) {
+	s.version++
 	r := t.Rect
 	s.fb.SetBlock(r, pix)
 	ev := frame("tile", tileEvent{ID: t.ID, X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(),
@@ -278,6 +308,12 @@ func (s *Server) broadcastLocked(ev []byte) {
 // Handler serves the page at its root, and events, image.png, state and
 // metrics beside it. Every link in the page is relative, so the handler
 // works behind a path prefix too.
+//
+// At most MaxClients requests are served at once (others get 503 Service
+// Unavailable), each response is written within a deadline, and when
+// Options.LoopbackOnly is set a request whose Host header names anything but
+// a loopback address is refused (403), so that a web page elsewhere cannot
+// reach a view bound to loopback by rebinding its own DNS name to 127.0.0.1.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -289,14 +325,43 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /image.png", s.image)
 	mux.HandleFunc("GET /state", s.state)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opt.LoopbackOnly && !loopbackHost(r.Host) {
+			http.Error(w, "this view answers only to loopback host names", http.StatusForbidden)
+			return
+		}
+		select {
+		case s.clients <- struct{}{}:
+			defer func() { <-s.clients }()
+		default:
+			http.Error(w, "too many clients", http.StatusServiceUnavailable)
+			return
+		}
+		if r.URL.Path != "/events" {
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names this machine's loopback
+// interface: localhost, or a loopback IP, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // events streams server-sent events: hello, every tile so far, the latest
 // progress, then each new tile and progress as they come, and the end.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
@@ -329,13 +394,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	// Each batch of writes gets writeTimeout from its start: a viewer
+	// that stops reading is dropped, and its place freed.
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	for _, ev := range backlog {
 		if _, err := w.Write(ev); err != nil {
 			return
 		}
 	}
-	fl.Flush()
-	if ch == nil {
+	if rc.Flush() != nil || ch == nil {
 		return
 	}
 	keepalive := time.NewTicker(15 * time.Second)
@@ -344,16 +412,17 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		select {
 		case ev, ok := <-ch:
 			// Write it and whatever else is waiting, then flush once.
+			rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			for {
 				if !ok {
-					fl.Flush()
+					rc.Flush()
 					return // too far behind: the browser reconnects
 				}
 				if _, err := w.Write(ev); err != nil {
 					return
 				}
 				if bytes.HasPrefix(ev, []byte("event: end")) {
-					fl.Flush()
+					rc.Flush()
 					return
 				}
 				select {
@@ -363,10 +432,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 				}
 				break
 			}
-			fl.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		case <-keepalive.C:
+			rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			w.Write([]byte(": keepalive\n\n"))
-			fl.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		case <-r.Context().Done():
 			return
 		}
@@ -374,13 +448,34 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // image serves the image so far (tiles not yet rendered are black) as PNG.
+// The render's lock is held only to copy the pixels; the tone mapping and
+// the encoding happen outside it, once per version of the image however
+// many clients ask.
 func (s *Server) image(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	img := s.fb.Image(s.opt.Film, 8)
-	s.mu.Unlock()
+	b := s.imagePNG()
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "no-store")
-	png.Encode(w, img)
+	w.Write(b)
+}
+
+// imagePNG returns the PNG of the image so far, encoding it anew only when
+// a tile has landed since the last encoding.
+func (s *Server) imagePNG() []byte {
+	s.encodeMu.Lock()
+	defer s.encodeMu.Unlock()
+	s.mu.Lock()
+	v := s.version
+	if s.pngBytes != nil && s.pngVersion == v {
+		s.mu.Unlock()
+		return s.pngBytes
+	}
+	fb := &tracer.Framebuffer{Width: s.fb.Width, Height: s.fb.Height, Pix: append([]float32(nil), s.fb.Pix...)}
+	s.mu.Unlock()
+	var buf bytes.Buffer
+	png.Encode(&buf, fb.Image(s.opt.Film, 8))
+	s.pngVersion, s.pngBytes = v, buf.Bytes()
+	s.encodes++
+	return s.pngBytes
 }
 
 // state serves the latest progress as JSON, with "ended" once it has.
