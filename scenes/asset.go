@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // MaxAssetBytes bounds the bytes of all the files one scene refers to
@@ -92,7 +93,7 @@ func (a *assets) resolve(base, rel string) (string, error) {
 		return "", err
 	}
 	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s is outside the scene's folder %s (pass --allow-outside-assets to allow it)", rel, a.dir)
+		return "", fmt.Errorf("%s is outside the scene's folder %s (pass --allow-outside-assets to allow it)", quoteFile(rel), a.dir)
 	}
 	return p, nil
 }
@@ -104,7 +105,7 @@ func (a *assets) read(p string) ([]byte, error) {
 	if a.files != nil {
 		data, ok := a.files[a.key(p)]
 		if !ok {
-			return nil, fmt.Errorf("%s is not in the scene bundle", a.key(p))
+			return nil, fmt.Errorf("%s is not in the scene bundle", quoteFile(a.key(p)))
 		}
 		if int64(len(data)) > MaxAssetBytes-a.used {
 			return nil, tooBig
@@ -119,33 +120,68 @@ func (a *assets) read(p string) ([]byte, error) {
 	return data, err
 }
 
-// readDisk is read from the disk.
+// readDisk is read from the disk. Only a regular file is read, whatever
+// a symbolic link leads to: a named pipe would block and a device
+// (/dev/zero) never end.
 func (a *assets) readDisk(p string, tooBig error) ([]byte, error) {
-	f, err := os.Open(p)
+	f, size, err := openRegular(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	left := MaxAssetBytes - a.used
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		// A regular file: read it in one piece of its size.
-		if fi.Size() > left {
-			return nil, tooBig
-		}
-		data := make([]byte, fi.Size())
-		if _, err := io.ReadFull(f, data); err != nil {
-			return nil, err
-		}
-		a.used += int64(len(data))
-		return data, nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, left+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > left {
+	if size > MaxAssetBytes-a.used {
 		return nil, tooBig
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
 	}
 	a.used += int64(len(data))
 	return data, nil
+}
+
+// openRegular opens the file at path for reading, and returns it and its
+// size, if it is a regular file (through symbolic links); anything else
+// is an *fs.PathError saying what it is. A named pipe is found out
+// without waiting for a writer: the file is looked at before it is
+// opened, and opened without blocking.
+func openRegular(path string) (*os.File, int64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, notRegular(path, fi.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() { // replaced since
+		f.Close()
+		if err == nil {
+			err = notRegular(path, fi.Mode())
+		}
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
+// notRegular is the error for a file of mode m at path that is not a
+// regular file.
+func notRegular(path string, m fs.FileMode) error {
+	kind := "of an unknown kind"
+	switch {
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&fs.ModeDevice != 0:
+		kind = "a block device"
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("not a regular file (%s)", kind)}
 }

@@ -3,7 +3,6 @@ package scenes
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/tracerender/trace/tracer"
@@ -71,15 +70,16 @@ func (b *Bundle) Size() int64 {
 	return n
 }
 
-// readSceneFile reads a scene file, refusing one past MaxFileSize.
+// readSceneFile reads a scene file, refusing one past MaxFileSize or one
+// that is not a regular file (see openRegular).
 func readSceneFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-		return nil, tooLarge(path, fi.Size())
+	if size > MaxFileSize {
+		return nil, tooLarge(path, size)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {

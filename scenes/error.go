@@ -22,10 +22,11 @@ type Error struct {
 }
 
 // Error formats e as FILE:LINE:COL: PATH: MSG on one line, leaving out the
-// parts that are empty or zero.
+// parts that are empty or zero. FILE is quoted when it holds a character
+// that is not printable, or a quote (see safeName).
 func (e *Error) Error() string {
 	var b strings.Builder
-	loc := e.File
+	loc := safeName(e.File) // a mesh's or image's name comes from the scene
 	if e.Line > 0 {
 		if loc != "" {
 			loc += ":"

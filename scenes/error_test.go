@@ -62,7 +62,7 @@ func TestExactMessages(t *testing.T) {
 		},
 		{
 			`{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]}, "materials": {"white": {"type": "diffuse"}}, "objects": [{"type": "mesh", "file": "bunny.obj", "material": "white"}]}`,
-			"scene.json:1:156: objects[0].file: bunny.obj: no such file or directory",
+			`scene.json:1:156: objects[0].file: "bunny.obj": no such file or directory`,
 		},
 	}
 	for _, tt := range tests {

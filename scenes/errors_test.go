@@ -171,7 +171,7 @@ var parseErrorTests = []struct {
 	{"exposure too large", sceneWith(`"film": {"exposure": ` + mark + `100}`), "film.exposure: must be in [-64, 64], found 100"},
 
 	// background.
-	{"image background missing", sceneWith(`"background": {"type": "image", "file": ` + mark + `"sky.hdr"}`), "background.file: sky.hdr: no such file or directory"},
+	{"image background missing", sceneWith(`"background": {"type": "image", "file": ` + mark + `"sky.hdr"}`), `background.file: "sky.hdr": no such file or directory`},
 	{"image background no file", sceneWith(`"background": ` + mark + `{"type": "image"}`), `background: missing required field "file"`},
 	{"image background intensity", sceneWith(`"background": {"type": "image", "file": "sky.hdr", "intensity": ` + mark + `-1}`), "background.intensity: must be >= 0, found -1"},
 	{"image background field", sceneWith(`"background": {"type": "image", "file": "sky.hdr", ` + mark + `"color": [1, 1, 1]}`), `background: unknown field "color" (expected one of "type", "file", "colorspace", "intensity")`},
@@ -192,6 +192,8 @@ var parseErrorTests = []struct {
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
 	{"ior above 4", material(`{"type": "dielectric", "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
 	{"intensity negative", material(`{"type": "emissive", "intensity": ` + mark + `-1}`), "materials.m.intensity: must be >= 0, found -1"},
+	{"emission overflows", material(`{"type": "emissive", "color": [1, 1e30, 0], "intensity": ` + mark + `1e10}`), "materials.m.intensity: the intensity 1e+10 times the colour's largest component 1e+30 is too large for float32"},
+	{"emissive checker overflows", material(`{"type": "emissive", "texture": {"type": "checker", "odd": [0, 0, 1e20]}, "intensity": ` + mark + `1e20}`), "materials.m.intensity: the intensity 1e+20 times the checker's largest colour component 1e+20 is too large for float32"},
 	{"ambient negative", material(`{"type": "phong", "ambient": ` + mark + `-0.1}`), "materials.m.ambient: must be >= 0, found -0.1"},
 	{"specular negative", material(`{"type": "phong", "specular": ` + mark + `-1}`), "materials.m.specular: must be >= 0, found -1"},
 	{"shininess too large", material(`{"type": "phong", "shininess": ` + mark + `20000}`), "materials.m.shininess: must be in [0, 10000], found 20000"},
@@ -199,7 +201,7 @@ var parseErrorTests = []struct {
 	{"negative albedo", material(`{"type": "diffuse", "color": [` + mark + `-1, 0, 0]}`), "materials.m.color[0]: a colour component must be >= 0, found -1"},
 	{"colour as string", material(`{"type": "diffuse", "color": ` + mark + `"red"}`), "materials.m.color: expected an array of 3 numbers, found a string"},
 	{"color and texture", material(`{"type": "diffuse", "color": [1, 1, 1], "texture": ` + mark + `{"type": "checker"}}`), `materials.m: give either "color" or "texture", not both`},
-	{"image texture missing", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `"wood.png"}}`), "materials.m.texture.file: wood.png: no such file or directory"},
+	{"image texture missing", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `"wood.png"}}`), `materials.m.texture.file: "wood.png": no such file or directory`},
 	{"image texture no file", material(`{"type": "diffuse", "texture": ` + mark + `{"type": "image"}}`), `materials.m.texture: missing required field "file"`},
 	{"image texture file number", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `1}}`), "materials.m.texture.file: expected a string, found a number"},
 	{"image texture empty file", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `""}}`), "materials.m.texture.file: empty file name"},
@@ -216,6 +218,7 @@ var parseErrorTests = []struct {
 	{"light missing position", sceneWith(`"lights": [` + mark + `{"type": "point"}]`), `lights[0]: missing required field "position"`},
 	{"light missing type", sceneWith(`"lights": [` + mark + `{"position": [0, 0, 0]}]`), `lights[0]: missing required field "type"`},
 	{"spot light", sceneWith(`"lights": [{"type": ` + mark + `"spot", "position": [0, 0, 0]}]`), `lights[0].type: unknown light type "spot" (accepted: "point")`},
+	{"light overflows", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0], "color": [1e20, 0, 0], "intensity": ` + mark + `1e20}]`), "lights[0].intensity: the intensity 1e+20 times the colour's largest component 1e+20 is too large for float32"},
 	{"light intensity negative", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0]}, {"type": "point", "position": [0, 0, 0], "intensity": ` + mark + `-2}]`), "lights[1].intensity: must be >= 0, found -2"},
 	{"unknown falloff", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0], "falloff": ` + mark + `"linear"}]`), `lights[0].falloff: unknown falloff "linear" (accepted: "inverse_square", "none")`},
 	{"light unknown field", sceneWith(`"lights": [{"type": "point", "position": [0, 0, 0], ` + mark + `"positon": [1, 1, 1]}]`), `lights[0]: unknown field "positon"; did you mean "position"?`},
@@ -223,7 +226,7 @@ var parseErrorTests = []struct {
 	// objects.
 	{"objects not an array", sceneWith(`"objects": ` + mark + `{}`), "objects: expected an array, found an object"},
 	{"object not an object", object(`{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "white"}, ` + mark + `7`), "objects[1]: expected an object, found a number"},
-	{"mesh file missing", object(`{"type": "mesh", "file": ` + mark + `"bunny.obj", "material": "white"}`), "objects[0].file: bunny.obj: no such file or directory"},
+	{"mesh file missing", object(`{"type": "mesh", "file": ` + mark + `"bunny.obj", "material": "white"}`), `objects[0].file: "bunny.obj": no such file or directory`},
 	{"unknown object type", object(`{"type": ` + mark + `"sphre"}`), `objects[0].type: unknown object type "sphre"; did you mean "sphere"? (accepted: "sphere", "plane", "quad", "triangle", "mesh")`},
 	{"object missing type", object(mark + `{"center": [0, 0, 0]}`), `objects[0]: missing required field "type"`},
 	{"missing material", object(mark + `{"type": "sphere", "center": [0, 0, 0], "radius": 1}`), `objects[0]: missing required field "material"`},

@@ -52,7 +52,8 @@ import (
 //   - Cameras, lights (KHR_lights_punctual), animations and extras are
 //     ignored without an error: they do not change the geometry.
 //
-// What it refuses, with an *Error whose Msg names the element: any entry
+// What it refuses, with an *Error whose Msg names the element: an object
+// with two members of the same key (named by its JSON path); any entry
 // of extensionsRequired; primitive modes other than TRIANGLES; morph
 // targets; skins; sparse accessors and accessors without a bufferView;
 // POSITION or NORMAL other than FLOAT VEC3; texCoord sets other than 0,
@@ -142,6 +143,13 @@ func (l *gltfLoader) decode(data []byte) error {
 		}
 	}
 	jsonData = bytes.TrimPrefix(jsonData, utf8BOM)
+	if path, key, off, dup := gltfDuplicateKey(jsonData); dup {
+		e := l.errorf(nil, "%s: duplicate key %s", path, quote(key))
+		if !isGLB {
+			e.Line, e.Col = position(jsonData, off)
+		}
+		return e
+	}
 	doc := new(gltf.Document)
 	if err := json.Unmarshal(jsonData, doc); err != nil {
 		return l.errorf(err, "not a valid glTF file: %v", err)
@@ -154,7 +162,7 @@ func (l *gltfLoader) decode(data []byte) error {
 		return l.errorf(nil, "asset.minVersion %q is not supported (only 2.0)", v)
 	}
 	if len(doc.ExtensionsRequired) > 0 { // none is supported
-		return l.errorf(nil, "extensionsRequired: %s is not supported", doc.ExtensionsRequired[0])
+		return l.errorf(nil, "extensionsRequired: %s is not supported", quote(doc.ExtensionsRequired[0]))
 	}
 	for i, b := range doc.Buffers {
 		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
@@ -233,9 +241,9 @@ func (l *gltfLoader) loadBuffer(i int, b *gltf.Buffer, isGLB bool, bin []byte) e
 		}
 		if err != nil {
 			if pe, ok := errors.AsType[*fs.PathError](err); ok {
-				err = fmt.Errorf("%s: %w", b.URI, pe.Err) // not the absolute path
-			} else if !strings.Contains(err.Error(), name) {
-				err = fmt.Errorf("%s: %w", b.URI, err)
+				err = fmt.Errorf("%s: %w", quoteFile(b.URI), pe.Err) // not the absolute path
+			} else if !strings.Contains(err.Error(), quoteFile(name)) {
+				err = fmt.Errorf("%s: %w", quoteFile(b.URI), err)
 			}
 			return l.errorf(err, "buffers[%d]: %v", i, err)
 		}
@@ -754,7 +762,7 @@ func (l *gltfLoader) image(i int) (*tracer.Image, error) {
 			return nil, l.errorf(nerr, "%s: %v", where, nerr)
 		}
 		if img, err = loadImage(l.a, l.dir, name, true); err != nil {
-			err = fmt.Errorf("%s: %w", where, err) // its errors start with the file's name
+			err = fmt.Errorf("%s: %w", where, err) // its errors start with the file's name, quoted
 		}
 	}
 	if err != nil {

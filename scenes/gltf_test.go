@@ -273,7 +273,7 @@ func TestLoadGLTFBufferOutside(t *testing.T) {
 	doc.Buffers[0].Data = nil
 	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
 	_, err := loadGLTF(a, path)
-	checkGLTFError(t, err, path, "buffers[0]: ../outside.bin is outside the scene's folder")
+	checkGLTFError(t, err, path, `buffers[0]: "../outside.bin" is outside the scene's folder`)
 }
 
 // TestLoadGLTFMissingBuffer names the missing file, and the error wraps
@@ -285,7 +285,7 @@ func TestLoadGLTFMissingBuffer(t *testing.T) {
 	doc.Buffers[0].Data = nil
 	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
 	_, err := loadGLTF(a, path)
-	checkGLTFError(t, err, path, "buffers[0]: missing.bin: ")
+	checkGLTFError(t, err, path, `buffers[0]: "missing.bin": `)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("errors.Is(%v, fs.ErrNotExist) is false", err)
 	}
@@ -410,7 +410,7 @@ func TestLoadGLTFTextureFile(t *testing.T) {
 	doc.Images[0] = &gltf.Image{URI: "nothere.png"}
 	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
 	_, err = loadGLTF(a, path)
-	checkGLTFError(t, err, path, "meshes[0].primitives[0]: images[0]: nothere.png: ")
+	checkGLTFError(t, err, path, `meshes[0].primitives[0]: images[0]: "nothere.png": `)
 }
 
 // TestLoadGLTFErrors checks what the importer refuses, and that each
@@ -429,7 +429,7 @@ func TestLoadGLTFErrors(t *testing.T) {
 		{"required extension", func(doc *gltf.Document) {
 			doc.ExtensionsUsed = []string{"KHR_draco_mesh_compression"}
 			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
-		}, false, "extensionsRequired: KHR_draco_mesh_compression is not supported"},
+		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported`},
 		{"skin", func(doc *gltf.Document) {
 			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Skin: gltf.Index(0)})
 			doc.Nodes[0].Children = []int{1}

@@ -36,7 +36,7 @@ const supportedFormats = "PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM"
 
 // loadImage reads the image file, a path written in a file in folder base
 // (see assets.resolve), and decodes it as decodeImage does. Its errors
-// start with file as written.
+// start with file as written, quoted.
 func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
 	return loadImageWithin(a, base, file, srgb, tracer.MaxImageTexels)
 }
@@ -53,7 +53,7 @@ func loadImageWithin(a *assets, base, file string, srgb bool, texels int64) (*tr
 	if err != nil {
 		return nil, fileErr(file, err)
 	}
-	return decodeImageWithin(data, file, srgb, texels)
+	return decodeImageWithin(data, quoteFile(file), srgb, texels)
 }
 
 // fileErr prefixes an error from resolving or reading file with its name,
@@ -61,12 +61,12 @@ func loadImageWithin(a *assets, base, file string, srgb bool, texels int64) (*tr
 // wraps the original one, so errors.Is(err, fs.ErrNotExist) holds.
 func fileErr(file string, err error) error {
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return fmt.Errorf("%s: %w", file, pe.Err)
+		return fmt.Errorf("%s: %w", quoteFile(file), pe.Err)
 	}
-	if file == "" || strings.HasPrefix(err.Error(), file+" ") {
+	if file == "" || strings.HasPrefix(err.Error(), quoteFile(file)+" ") {
 		return err // the message names the file already, or cannot
 	}
-	return fmt.Errorf("%s: %w", file, err)
+	return fmt.Errorf("%s: %w", quoteFile(file), err)
 }
 
 // decodeImage decodes data, the contents of the image file name (for

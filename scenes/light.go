@@ -35,6 +35,7 @@ func (d *decoder) lights(a *value, l loc) []tracer.PointLight {
 			Intensity: f.float("intensity", 1, atLeast(0)),
 			Falloff:   choose(f, "falloff", "inverse_square", "falloff", falloffs),
 		}
+		f.checkIntensity("intensity", l.Intensity, maxComponent(l.Color), "the colour's largest component")
 		if d.failed() {
 			return nil
 		}

@@ -1,6 +1,8 @@
 package scenes
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
 )
@@ -91,6 +93,10 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 	case tracer.MaterialEmissive:
 		d.surfaceColor(f, &m, s, white)
 		m.Intensity = f.float("intensity", 1, atLeast(0))
+		if !d.failed() {
+			peak, what := brightest(m, s)
+			f.checkIntensity("intensity", m.Intensity, peak, what)
+		}
 	case tracer.MaterialPhong:
 		d.surfaceColor(f, &m, s, white)
 		m.Ambient = f.float("ambient", 0, atLeast(0))
@@ -100,6 +106,40 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.Reflection = f.float("reflection", 0, within(0, 1))
 	}
 	return m
+}
+
+// brightest returns the largest colour component that an emissive
+// material's intensity scales, from its colour or texture, and what it is
+// for a message.
+func brightest(m tracer.Material, s *tracer.SceneDesc) (float32, string) {
+	if m.Texture == tracer.NoTexture {
+		return maxComponent(m.Color), "the colour's largest component"
+	}
+	tex := s.Textures[m.Texture]
+	switch tex.Kind {
+	case tracer.TextureChecker:
+		return max(maxComponent(tex.Even), maxComponent(tex.Odd)), "the checker's largest colour component"
+	case tracer.TextureImage:
+		var peak float32
+		for _, v := range s.Images[tex.Image].Pix {
+			peak = max(peak, v)
+		}
+		return peak, "the image's brightest value"
+	}
+	return 0, ""
+}
+
+// maxComponent returns c's largest component.
+func maxComponent(c mgl32.Vec3) float32 { return max(c[0], c[1], c[2]) }
+
+// checkIntensity fails at member key when intensity times peak, the
+// largest colour component it scales (what, for the message), is not
+// finite in float32: the radiance would be infinite, and the pixels that
+// see it NaN, counted as black.
+func (f fields) checkIntensity(key string, intensity, peak float32, what string) {
+	if p := intensity * peak; math.IsInf(float64(p), 0) && !f.d.failed() {
+		f.failField(key, "the intensity %g times %s %g is too large for float32", intensity, what, peak)
+	}
 }
 
 // surfaceColor sets m's colour from the material's color or texture

@@ -78,10 +78,10 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 		switch {
 		case len(missing) > 0:
 			d.failAt(f.offset("material"), f.path, "%s uses %s %s, which neither the scene nor the file defines; define %s in \"materials\" or give the object a \"material\"",
-				quote(file), plural(len(missing), "material"), shortList(missing), pronoun(len(missing)))
+				quoteFile(file), plural(len(missing), "material"), shortList(missing), pronoun(len(missing)))
 			return
 		case mf.noMaterial:
-			d.failAt(f.offset("material"), f.path, "%s gives some faces no material; give the object a \"material\"", quote(file))
+			d.failAt(f.offset("material"), f.path, "%s gives some faces no material; give the object a \"material\"", quoteFile(file))
 			return
 		}
 	}
@@ -102,12 +102,12 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 			continue
 		}
 		if total := len(s.Triangles) + d.meshTriangles + tris; total > tracer.MaxTriangles {
-			d.fail(fv, f.at("file"), "%s: the scene's meshes and triangles would number %d triangles, more than the limit of %d (tracer.MaxTriangles)", quote(file), total, tracer.MaxTriangles)
+			d.fail(fv, f.at("file"), "%s: the scene's meshes and triangles would number %d triangles, more than the limit of %d (tracer.MaxTriangles)", quoteFile(file), total, tracer.MaxTriangles)
 			return
 		}
 		out, ok := xf.mesh(m, copyShared)
 		if !ok {
-			d.failAt(f.offset("transform"), f.at("transform").String(), "%s: a transformed vertex is too large for float32", quote(file))
+			d.failAt(f.offset("transform"), f.at("transform").String(), "%s: a transformed vertex is too large for float32", quoteFile(file))
 			return
 		}
 		mapMaterials(&out, m, table)
@@ -183,12 +183,12 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 	case ".gltf", ".glb":
 		load = loadGLTF
 	default:
-		d.fail(fv, l, "unsupported mesh file %s (accepted extensions: %s)", quote(file), strings.Join(meshExtensions, ", "))
+		d.fail(fv, l, "unsupported mesh file %s (accepted extensions: %s)", quoteFile(file), strings.Join(meshExtensions, ", "))
 		return nil
 	}
 	a, err := d.sceneAssets()
 	if err != nil {
-		d.fail(fv, l, "%s: %v", quote(file), err)
+		d.fail(fv, l, "%s: %v", quoteFile(file), err)
 		return nil
 	}
 	path, err := a.resolve(a.dir, file)
@@ -214,12 +214,12 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 				d.err = &c
 			}
 		} else {
-			d.fail(fv, l, "%s: %v", quote(file), err)
+			d.fail(fv, l, "%s: %v", quoteFile(file), err)
 		}
 		return nil
 	}
 	if msg := checkImported(im); msg != "" {
-		d.fail(fv, l, "%s: %s", quote(file), msg)
+		d.fail(fv, l, "%s: %s", quoteFile(file), msg)
 		return nil
 	}
 	mf := &meshFile{im: im}
@@ -277,7 +277,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		}
 	}
 	fail := func(format string, args ...any) bool {
-		d.failAt(f.offset("file"), f.at("file").String(), "%s: %s", quote(file), fmt.Sprintf(format, args...))
+		d.failAt(f.offset("file"), f.at("file").String(), "%s: %s", quoteFile(file), fmt.Sprintf(format, args...))
 		return false
 	}
 	for k, m := range im.materials {

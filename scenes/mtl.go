@@ -179,7 +179,7 @@ func (m *mtlMaterial) imported(a *assets, name string, images map[[2]string]*tra
 		var err error
 		img, err = loadImage(a, key[0], m.mapKd, true)
 		if err != nil {
-			return out, &Error{File: m.file, Line: m.mapLine, Msg: fmt.Sprintf("map_Kd %s: %v", quote(m.mapKd), err), Err: err}
+			return out, &Error{File: m.file, Line: m.mapLine, Msg: fmt.Sprintf("map_Kd %s: %v", quoteFile(m.mapKd), err), Err: err}
 		}
 		images[key] = img
 	}

@@ -546,5 +546,5 @@ func (p *objParser) libraryError(name string, err error) *Error {
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		msg = pe.Err.Error()
 	}
-	return &Error{File: p.path, Line: p.line, Msg: fmt.Sprintf("mtllib %s: %s", quote(name), msg), Err: err}
+	return &Error{File: p.path, Line: p.line, Msg: fmt.Sprintf("mtllib %s: %s", quoteFile(name), msg), Err: err}
 }

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -62,6 +63,28 @@ func quote(s string) string {
 		n++
 	}
 	return strconv.Quote(s)
+}
+
+// quoteFile returns a file name written in a scene or asset file as a Go
+// string literal, in full (quote would shorten it), so that the name a
+// message shows is exact and no control character in it reaches the
+// user's terminal.
+func quoteFile(name string) string { return strconv.Quote(name) }
+
+// safeName returns name as it is when every character of it is printable
+// and it holds no quote, and as a Go string literal otherwise: for the
+// FILE of an error's FILE:LINE:COL, which tools that jump to errors read
+// unquoted.
+func safeName(name string) string {
+	if !utf8.ValidString(name) || strings.ContainsRune(name, '"') {
+		return strconv.Quote(name)
+	}
+	for _, r := range name {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }
 
 // pathSegment is one step of a path under construction: an object key, or

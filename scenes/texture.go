@@ -85,7 +85,7 @@ func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneD
 		// Decoded already, unscaled: copy it rather than decode it again.
 		src := &s.Images[i]
 		if err := checkSize(src.Width, src.Height, left); err != nil {
-			return fail(fmt.Errorf("%s: %w", file, err))
+			return fail(fmt.Errorf("%s: %w", quoteFile(file), err))
 		}
 		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...)}
 	} else if img, err = loadImageWithin(a, a.dir, file, srgb, left); err != nil {
@@ -93,7 +93,7 @@ func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneD
 	}
 	if scale != 1 {
 		if err := scaleImage(img, scale); err != nil {
-			return fail(fmt.Errorf("%s: %w", file, err))
+			return fail(fmt.Errorf("%s: %w", quoteFile(file), err))
 		}
 	}
 	if d.imageFiles == nil {

@@ -154,13 +154,16 @@ func TestLoadImageErrors(t *testing.T) {
 	}{
 		{"missing", imageScene(`{"color": [0, 0, 0]}`, `{"wood": {"type": "diffuse",
 			"texture": {"type": "image", "file": "wood.png"}}}`),
-			"scene.json:4:41: materials.wood.texture.file: wood.png: no such file or directory", fs.ErrNotExist},
+			`scene.json:4:41: materials.wood.texture.file: "wood.png": no such file or directory`, fs.ErrNotExist},
 		{"not an image", imageScene(`{"type": "image", "file": "notes.txt"}`, `{}`),
-			"scene.json:2:42: background.file: notes.txt: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)", nil},
+			`scene.json:2:42: background.file: "notes.txt": not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)`, nil},
 		{"outside", imageScene(`{"type": "image", "file": "../`+filepath.Base(dir)+`-outside.png"}`, `{}`),
-			"scene.json:2:42: background.file: ../" + filepath.Base(dir) + "-outside.png is outside the scene's folder", nil},
+			`scene.json:2:42: background.file: "../` + filepath.Base(dir) + `-outside.png" is outside the scene's folder`, nil},
 		{"too bright", imageScene(`{"type": "image", "file": "bright.pfm", "intensity": 1e10}`, `{}`),
-			"scene.json:2:42: background.file: bright.pfm: the intensity 1e+10 times the brightest value 1e+38 is too large for float32", nil},
+			`scene.json:2:42: background.file: "bright.pfm": the intensity 1e+10 times the brightest value 1e+38 is too large for float32`, nil},
+		{"emissive image too bright", imageScene(`{"color": [0, 0, 0]}`, `{"lamp": {"type": "emissive",
+			"texture": {"type": "image", "file": "bright.pfm"}, "intensity": 10}}`),
+			`scene.json:4:69: materials.lamp.intensity: the intensity 10 times the image's brightest value 1e+38 is too large for float32`, nil},
 	}
 	for _, tt := range tests {
 		writeFile(t, dir, "scene.json", []byte(tt.json))
@@ -180,7 +183,7 @@ func TestLoadImageErrors(t *testing.T) {
 	// With the outside allowed, the file is read (and is not an image).
 	writeFile(t, dir, "scene.json", []byte(tests[2].json))
 	_, err := LoadWith(filepath.Join(dir, "scene.json"), Options{AllowOutsideAssets: true})
-	if err == nil || !strings.Contains(err.Error(), "-outside.png: not an image") {
+	if err == nil || !strings.Contains(err.Error(), `-outside.png": not an image`) {
 		t.Errorf("outside allowed: error %v", err)
 	}
 }
@@ -200,7 +203,7 @@ func TestImageTexelLimit(t *testing.T) {
 	// An image of all but one texel of the limit (its pixels left out).
 	s := &tracer.SceneDesc{Images: []tracer.Image{{Width: 1 << 14, Height: 1<<14 - 1}, {Width: 1<<14 - 1, Height: 1}}}
 	d.imageFile(d.object(root, at("t")), true, 1, s)
-	want := "x.json:1:10: t.file: a.pfm: PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456 (tracer.MaxImageTexels)"
+	want := `x.json:1:10: t.file: "a.pfm": PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456 (tracer.MaxImageTexels)`
 	if d.err == nil || !strings.HasSuffix(d.err.Error(), want) {
 		t.Errorf("error %v, want %q", d.err, want)
 	}

@@ -3,58 +3,207 @@ package tracer
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 )
 
-// Output is an image file being made: a temporary file beside the final
-// path, renamed over it by Commit, so that no reader ever sees half an
-// image and a failed or cancelled render leaves nothing behind.
+// Image file formats of an Output.
+const (
+	FormatPNG = "png" // tone-mapped, 8 or 16 bits a channel
+	FormatPFM = "pfm" // linear radiance, a little-endian colour Portable Float Map
+)
+
+// Output is an image being made, written by Commit once the render is done.
+//
+// Into a file (CreateOutput on a path that does not exist, or names a
+// regular file or a symbolic link to one): a temporary file beside the
+// final file, renamed over it by Commit, so that no reader ever sees half
+// an image and a failed or cancelled render leaves nothing behind. A
+// symbolic link is resolved first, so that the link stays and its target
+// is replaced. A new file gets the permissions that the umask (or the
+// folder's default ACL) gives 0666; a replaced file keeps its permissions
+// (not its owner or group, which only root could keep).
+//
+// Into a stream: standard output (StreamOutput), or a character device or
+// named pipe that CreateOutput is given (/dev/null, /dev/stdout, a FIFO),
+// which is written through, never replaced. Directories, sockets and block
+// devices are refused.
 type Output struct {
-	path  string
-	depth int
-	pfm   bool
-	tmp   *os.File
+	name   string      // the path as given, for messages
+	target string      // the file Commit replaces, links resolved; "" for a stream
+	format string      // FormatPNG or FormatPFM
+	depth  int         // PNG bits a channel
+	mode   fs.FileMode // permissions of the replaced file; 0 for a new one
+	tmp    *os.File    // the temporary file, or nil
+
+	w    io.Writer // the stream, or nil
+	dev  *os.File  // the device or pipe opened by CreateOutput, which Commit closes; nil for standard output
+	fifo string    // a named pipe that had no reader yet: Commit opens it
+	// truncate says that dev is a regular file reached through a link
+	// (written through, not replaced), which Commit empties first.
+	truncate bool
 }
 
-// CreateOutput checks that path can be written and opens the temporary file
-// that Commit will fill. A path ending in .pfm (any case) gets a linear PFM;
-// anything else a PNG of the given depth (8 or 16). Call it before
-// rendering so an unwritable path fails at once.
-func CreateOutput(path string, depth int) (*Output, error) {
-	pfm := strings.EqualFold(filepath.Ext(path), ".pfm")
-	if !pfm && depth != 8 && depth != 16 {
+// OutputFormat returns the format for an output path and a requested
+// format ("" for none): the requested one, else pfm for a name ending in
+// .pfm (any case) and png for anything else. A request that contradicts a
+// .png or .pfm name is an error.
+func OutputFormat(path, format string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	switch format {
+	case "":
+		if ext == FormatPFM {
+			return FormatPFM, nil
+		}
+		return FormatPNG, nil
+	case FormatPNG, FormatPFM:
+		if (ext == FormatPNG || ext == FormatPFM) && ext != format {
+			return "", fmt.Errorf("--format %s: the output %s names a .%s file", format, path, ext)
+		}
+		return format, nil
+	}
+	return "", fmt.Errorf("--format %s: must be png or pfm", format)
+}
+
+// CreateOutput checks that path can be written and opens what Commit will
+// fill: the image is in format (FormatPNG, FormatPFM, or "" to go by the
+// name, see OutputFormat), a PNG of the given depth (8 or 16). Call it
+// before rendering so an unwritable path fails at once. It also removes
+// the temporary files that renders of the same path killed before their
+// end left behind (those of processes of this machine that are gone).
+func CreateOutput(path, format string, depth int) (*Output, error) {
+	format, err := OutputFormat(path, format)
+	if err != nil {
+		return nil, err
+	}
+	if format == FormatPNG && depth != 8 && depth != 16 {
 		return nil, fmt.Errorf("--depth %d: must be 8 or 16", depth)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("output %s: is a directory", path)
+	o := &Output{name: path, target: path, format: format, depth: depth}
+	fi, err := os.Stat(path) // through symbolic links
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			dest, _ := os.Readlink(path)
+			return nil, fmt.Errorf("output %s: is a symbolic link to %s, which does not exist", path, dest)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("output %s: cannot write: %w", path, pathErr(err))
+	case fi.Mode().IsRegular():
+		o.mode = fi.Mode().Perm()
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			o.target = real
+		} else {
+			// A link the kernel follows and EvalSymlinks cannot (such
+			// as /dev/stdout redirected to a deleted file): write
+			// through it.
+			return o.openDevice(fi)
+		}
+	default:
+		return o.openDevice(fi)
 	}
-	dir, base := filepath.Split(path)
+	dir, base := filepath.Split(o.target)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("output %s: cannot write: %w", path, err)
+	removeStaleTemps(dir, base)
+	if o.tmp, err = createTemp(dir, base); err != nil {
+		return nil, fmt.Errorf("output %s: cannot write: %w", path, pathErr(err))
 	}
-	return &Output{path: path, depth: depth, pfm: pfm, tmp: tmp}, nil
+	return o, nil
 }
 
-// Path returns the final path.
-func (o *Output) Path() string { return o.path }
+// StreamOutput returns an Output that Commit writes to w (standard output,
+// say) in format (FormatPNG or FormatPFM; "" is FormatPNG), a PNG of the
+// given depth. Commit does not close w.
+func StreamOutput(w io.Writer, format string, depth int) (*Output, error) {
+	format, err := OutputFormat("", format)
+	if err != nil {
+		return nil, err
+	}
+	if format == FormatPNG && depth != 8 && depth != 16 {
+		return nil, fmt.Errorf("--depth %d: must be 8 or 16", depth)
+	}
+	return &Output{name: "standard output", format: format, depth: depth, w: w}, nil
+}
 
-// Commit writes the framebuffer and renames the file into place.
+// openDevice sets o up to write through the existing file described by
+// fi, which is not a directory or a regular file CreateOutput can replace.
+func (o *Output) openDevice(fi fs.FileInfo) (*Output, error) {
+	o.target = ""
+	m := fi.Mode()
+	switch {
+	case m.IsDir():
+		return nil, fmt.Errorf("output %s: is a directory", o.name)
+	case m&fs.ModeSocket != 0:
+		return nil, fmt.Errorf("output %s: is a socket; cannot write an image to it", o.name)
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
+		return nil, fmt.Errorf("output %s: is a block device; refusing to write an image onto it", o.name)
+	}
+	// A character device, a named pipe, or a regular file reached through
+	// a link: written in place. O_NONBLOCK keeps a pipe without a reader
+	// from blocking here.
+	f, err := os.OpenFile(o.name, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if m&fs.ModeNamedPipe != 0 && errors.Is(err, syscall.ENXIO) {
+			o.fifo = o.name // no reader yet: Commit waits for one
+			return o, nil
+		}
+		return nil, fmt.Errorf("output %s: cannot write: %w", o.name, pathErr(err))
+	}
+	o.dev, o.w = f, f
+	o.truncate = m.IsRegular()
+	return o, nil
+}
+
+// pathErr returns the error inside a *fs.PathError, whose path the
+// message names already.
+func pathErr(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// Path returns the path as given (for a StreamOutput, "standard output").
+func (o *Output) Path() string { return o.name }
+
+// Format returns the output's format, FormatPNG or FormatPFM.
+func (o *Output) Format() string { return o.format }
+
+// IsFile reports whether the output is the file at path p: the same file
+// (os.SameFile) where both exist, else the same cleaned absolute path. A
+// StreamOutput is no file.
+func (o *Output) IsFile(p string) bool {
+	if o.target == "" && o.dev == nil && o.fifo == "" {
+		return false
+	}
+	if a, err := os.Stat(o.name); err == nil {
+		b, err := os.Stat(p)
+		return err == nil && os.SameFile(a, b)
+	}
+	x, err1 := filepath.Abs(o.name)
+	y, err2 := filepath.Abs(p)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// Commit writes the framebuffer: into the temporary file, then renamed
+// into place, or into the stream.
 func (o *Output) Commit(fb *Framebuffer, film *Film) error {
-	var err error
-	if o.pfm {
-		err = fb.WritePFM(o.tmp)
-	} else {
-		err = fb.WritePNG(o.tmp, film, o.depth)
+	if o.tmp == nil {
+		return o.commitStream(fb, film)
+	}
+	err := o.encode(o.tmp, fb, film)
+	if err == nil && o.mode != 0 {
+		err = o.tmp.Chmod(o.mode)
 	}
 	if err == nil {
 		err = o.tmp.Sync()
@@ -63,19 +212,143 @@ func (o *Output) Commit(fb *Framebuffer, film *Film) error {
 		err = cerr
 	}
 	if err == nil {
-		if err = os.Chmod(o.tmp.Name(), 0o644); err == nil {
-			err = os.Rename(o.tmp.Name(), o.path)
+		// Whatever replaced the target while the render ran, a rename
+		// never goes over a directory, device, pipe or socket.
+		if fi, lerr := os.Lstat(o.target); lerr == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+			err = fmt.Errorf("%s is no longer a regular file (%s); the image was not written", o.target, fi.Mode().Type())
+		} else {
+			err = os.Rename(o.tmp.Name(), o.target)
 		}
 	}
 	if err != nil {
 		os.Remove(o.tmp.Name())
-		return fmt.Errorf("output %s: %w", o.path, err)
+		return fmt.Errorf("output %s: %w", o.name, err)
 	}
 	return nil
 }
 
-// Abort removes the temporary file. It is safe to call after Commit.
+// commitStream is Commit for a stream.
+func (o *Output) commitStream(fb *Framebuffer, film *Film) error {
+	if o.fifo != "" && o.dev == nil {
+		f, err := os.OpenFile(o.fifo, os.O_WRONLY, 0) // waits for a reader
+		if err != nil {
+			return fmt.Errorf("output %s: %w", o.name, pathErr(err))
+		}
+		o.dev, o.w = f, f
+	}
+	var err error
+	if o.truncate {
+		err = o.dev.Truncate(0)
+	}
+	if err == nil {
+		err = o.encode(o.w, fb, film)
+	}
+	if o.dev != nil {
+		if cerr := o.dev.Close(); err == nil {
+			err = cerr
+		}
+		o.dev = nil
+	}
+	if err != nil {
+		return fmt.Errorf("output %s: %w", o.name, err)
+	}
+	return nil
+}
+
+// encode writes the image to w in o's format.
+func (o *Output) encode(w io.Writer, fb *Framebuffer, film *Film) error {
+	if o.format == FormatPFM {
+		return fb.WritePFM(w)
+	}
+	return fb.WritePNG(w, film, o.depth)
+}
+
+// Abort removes the temporary file, or closes the device. It is safe to
+// call after Commit.
 func (o *Output) Abort() {
-	o.tmp.Close()
-	os.Remove(o.tmp.Name())
+	if o.tmp != nil {
+		o.tmp.Close()
+		os.Remove(o.tmp.Name())
+	}
+	if o.dev != nil {
+		o.dev.Close()
+		o.dev = nil
+	}
+}
+
+// Temporary files are named .NAME.trace-tmp-HOST-PID-N, beside the output
+// NAME: HOST a hash of this machine's name, PID the process making it and
+// N a counter. A render that is killed (SIGKILL, a crash, a power loss)
+// cannot remove its file; the next CreateOutput of the same NAME removes
+// those whose HOST is this machine and whose process no longer runs. (The
+// folder may be shared with other machines, whose processes this one
+// cannot see: their files are left alone.)
+
+// tempSeq numbers the temporary files of this process.
+var tempSeq atomic.Uint64
+
+// tempHost is this machine's part of a temporary file's name.
+var tempHost = sync.OnceValue(func() string {
+	name, err := os.Hostname()
+	if err != nil {
+		name = "localhost"
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%08x", h.Sum32())
+})
+
+// tempPrefix is how the names of the temporary files of output base begin.
+func tempPrefix(base string) string { return "." + base + ".trace-tmp-" }
+
+// createTemp creates a new temporary file for output base in dir. It is
+// created with mode 0666, so that the kernel applies the umask (and any
+// default ACL) as for any new file: reading the umask itself would mean
+// setting it, which races with other goroutines creating files.
+func createTemp(dir, base string) (*os.File, error) {
+	prefix := filepath.Join(dir, tempPrefix(base)+tempHost()+"-"+strconv.Itoa(os.Getpid())+"-")
+	for {
+		f, err := os.OpenFile(prefix+strconv.FormatUint(tempSeq.Add(1), 10), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+}
+
+// removeStaleTemps removes the temporary files of output base in dir that
+// processes of this machine which are gone left behind. Errors are
+// ignored: a file that stays is only clutter.
+func removeStaleTemps(dir, base string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(base) + tempHost() + "-"
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, seq, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if _, err := strconv.ParseUint(seq, 10, 64); err != nil || processAlive(pid) {
+			continue
+		}
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+// processAlive reports whether process pid may still run: only a process
+// known to be gone gives false (where signal 0 cannot be sent, as on
+// Windows, every process found counts as alive).
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	defer p.Release()
+	return !errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }

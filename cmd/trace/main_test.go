@@ -144,7 +144,7 @@ func TestBadInput(t *testing.T) {
 		{"undefined material", strings.Replace(okScene, `"material": "white"`, `"material": "whit"`, 1), nil, `objects[0].material`},
 		{"negative radius", strings.Replace(okScene, `"radius": 1`, `"radius": -1`, 1), nil, `objects[0].radius`},
 		{"camera looks at itself", strings.Replace(okScene, `"look_at": [0, 1, 0]`, `"look_at": [0, 1, -4]`, 1), nil, "camera"},
-		{"mesh file missing", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, "objects[0].file: bunny.obj: no such file or directory"},
+		{"mesh file missing", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, `objects[0].file: "bunny.obj": no such file or directory`},
 		{"mesh outside the folder", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "`+knotPath+`", "material": "white"}`, 1), nil, "--allow-outside-assets"},
 		{"malformed OBJ", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bad.obj", "material": "white"}`, 1), nil, "bad.obj:2:"},
 		{"huge width flag", okScene, []string{"--width", "100000"}, "width"},

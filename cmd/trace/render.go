@@ -8,10 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -30,8 +33,14 @@ const renderUsage = `Usage: trace render SCENE -o OUT.png [flags]
 
 Renders SCENE (a JSON scene file, format version 1) with every CPU core and
 writes the image to OUT. OUT ending in .pfm gets the linear radiance as a
-Portable Float Map; anything else a PNG. The file appears only when the
-render has finished: an interrupted or failed render leaves no file.
+Portable Float Map; anything else a PNG (--format png or pfm chooses
+otherwise, for a name that ends in neither). The file appears only when the
+render has finished: an interrupted or failed render leaves no file. An
+existing OUT is replaced and keeps its permissions; a symbolic link stays
+and the file it points to is replaced; a device or named pipe
+(/dev/stdout, a FIFO) is written through, never replaced. -o - writes the
+image to standard output, as a PNG unless --format pfm. OUT may not be the
+scene file, a file the scene reads or the checkpoint.
 
 With --checkpoint FILE, every finished tile is recorded in FILE as it lands;
 a render that was stopped — interrupted, killed, or cut off by a crash —
@@ -50,6 +59,7 @@ Flags:
 
 type renderFlags struct {
 	output      string
+	format      string
 	threads     int
 	tile        int
 	samples     int
@@ -78,7 +88,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
 	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVarP(&f.output, "output", "o", "", "output image `path` (.png, or .pfm for linear float)")
+	fs.StringVarP(&f.output, "output", "o", "", "output image `path` (.png, or .pfm for linear float; - for standard output)")
+	fs.StringVar(&f.format, "format", "", "output image `format`, png or pfm (default: from the output's name; png for -o -)")
 	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles (0: the GPUs alone)")
 	fs.IntVar(&f.tile, "tile", scheduler.DefaultTileSize, "tile side in pixels")
 	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file)")
@@ -130,6 +141,9 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	case f.checkpoint != "" && f.resume != "" && filepath.Clean(f.checkpoint) != filepath.Clean(f.resume):
 		return usagef("--checkpoint %s and --resume %s name different files: --resume FILE keeps recording into FILE", f.checkpoint, f.resume)
 	}
+	if _, err := tracer.OutputFormat(f.output, f.format); err != nil {
+		return usageError{err}
+	}
 	log, err := newLogger(stderr, f.logFormat, f.logLevel)
 	if err != nil {
 		return err
@@ -175,11 +189,19 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		}
 		workers = append(workers, cluster)
 	}
-	out, err := tracer.CreateOutput(f.output, f.depth)
+	var out *tracer.Output
+	if f.output == "-" {
+		out, err = tracer.StreamOutput(stdout, f.format, f.depth)
+	} else {
+		out, err = tracer.CreateOutput(f.output, f.format, f.depth)
+	}
 	if err != nil {
 		return usageError{err}
 	}
 	defer out.Abort()
+	if err := refuseInputs(out, path, bundle, cmp.Or(f.resume, f.checkpoint)); err != nil {
+		return err
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -242,7 +264,25 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "trace: warning: %v (its tiles were rendered by the other workers)\n", werr)
 	}
 	if !f.quiet {
-		fmt.Fprintln(stderr, summary(res.Progress, f.output, scene))
+		fmt.Fprintln(stderr, summary(res.Progress, out.Path(), scene))
+	}
+	return nil
+}
+
+// refuseInputs refuses an output that is one of the render's inputs —
+// the scene file, a file the scene reads, or the checkpoint — which
+// writing the image would destroy.
+func refuseInputs(out *tracer.Output, scene string, bundle *scenes.Bundle, checkpoint string) error {
+	if out.IsFile(scene) {
+		return usagef("output %s: is the scene file; refusing to overwrite it", out.Path())
+	}
+	if checkpoint != "" && out.IsFile(checkpoint) {
+		return usagef("output %s: is the checkpoint; refusing to overwrite it", out.Path())
+	}
+	for _, rel := range slices.Sorted(maps.Keys(bundle.Files)) {
+		if out.IsFile(filepath.Join(bundle.Dir, filepath.FromSlash(rel))) {
+			return usagef("output %s: is %s, a file the scene reads; refusing to overwrite it", out.Path(), strconv.Quote(rel))
+		}
 	}
 	return nil
 }

@@ -1,0 +1,279 @@
+//go:build unix
+
+package tracer
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// commitOutput renders a black 4×2 image into path through CreateOutput
+// and Commit.
+func commitOutput(t *testing.T, path string) error {
+	t.Helper()
+	o, err := CreateOutput(path, "", 8)
+	if err != nil {
+		return err
+	}
+	defer o.Abort()
+	return o.Commit(NewFramebuffer(4, 2), &Film{})
+}
+
+// TestOutputRegularFile: a new file appears whole with no temporary file
+// left beside it; an existing one is replaced.
+func TestOutputRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.png")
+	for range 2 {
+		if err := commitOutput(t, out); err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := os.ReadFile(out); !bytes.HasPrefix(data, pngMagic) {
+			t.Fatalf("%s is not a PNG", out)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want only out.png", len(entries))
+	}
+}
+
+// TestOutputNotRegular: an output that exists and is not a regular file
+// is written through (a character device, a named pipe) or refused (a
+// directory, a socket, a link to nothing), never replaced.
+func TestOutputNotRegular(t *testing.T) {
+	t.Run("link to /dev/null", func(t *testing.T) {
+		link := filepath.Join(t.TempDir(), "null.png")
+		if err := os.Symlink("/dev/null", link); err != nil {
+			t.Fatal(err)
+		}
+		if err := commitOutput(t, link); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+		}
+		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Fatalf("/dev/null is no longer a character device: %v %v", fi.Mode(), err)
+		}
+	})
+	t.Run("named pipe", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "pipe.png")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		o, err := CreateOutput(fifo, "", 8) // no reader yet: must not block
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Abort()
+		got := make(chan []byte, 1)
+		go func() {
+			data, _ := os.ReadFile(fifo) // waits for the writer
+			got <- data
+		}()
+		done := make(chan error, 1)
+		go func() { done <- o.Commit(NewFramebuffer(4, 2), &Film{}) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Commit blocked on the pipe")
+		}
+		select {
+		case data := <-got:
+			if !bytes.HasPrefix(data, pngMagic) {
+				t.Errorf("the reader got %d bytes, not a PNG", len(data))
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("the reader got nothing")
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+		}
+	})
+	refused := []struct {
+		name string
+		make func(p string) error
+		want string
+	}{
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, "is a directory"},
+		{"socket", func(p string) error { _, err := net.Listen("unix", p); return err }, "is a socket"},
+		{"dangling link", func(p string) error { return os.Symlink("missing.png", p) }, "which does not exist"},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "out.png")
+			if err := tc.make(p); err != nil {
+				t.Skip(err)
+			}
+			before, _ := os.Lstat(p)
+			err := commitOutput(t, p)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			if after, _ := os.Lstat(p); after == nil || after.Mode() != before.Mode() {
+				t.Errorf("out.png was replaced")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("the folder holds %d files, want only out.png", len(entries))
+			}
+		})
+	}
+}
+
+// TestOutputSymlink: a link to a regular file stays a link, and its target
+// gets the image, atomically and with its permissions kept.
+func TestOutputSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "images", "real.png")
+	os.Mkdir(filepath.Dir(real), 0o755)
+	if err := os.WriteFile(real, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "out.png")
+	if err := os.Symlink("images/real.png", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := commitOutput(t, link); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a %v", fi.Mode())
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(real); !bytes.HasPrefix(data, pngMagic) {
+		t.Errorf("the link's target is not a PNG")
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode is %v, want 0600 as before", fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(real)); len(entries) != 1 {
+		t.Errorf("the target's folder holds %d files, want only real.png", len(entries))
+	}
+}
+
+// TestOutputMode: a new file gets 0666 less the umask; a replaced file
+// keeps its mode.
+func TestOutputMode(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "new.png")
+	if err := commitOutput(t, out); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o640 {
+		t.Errorf("new file: mode %v, want 0640 (umask 027)", fi.Mode().Perm())
+	}
+	kept := filepath.Join(dir, "kept.png")
+	os.WriteFile(kept, nil, 0o600)
+	os.Chmod(kept, 0o604)
+	if err := commitOutput(t, kept); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(kept); fi.Mode().Perm() != 0o604 {
+		t.Errorf("replaced file: mode %v, want 0604 as before", fi.Mode().Perm())
+	}
+}
+
+// TestOutputStaleTemps: the temporary file of a render that was killed is
+// removed by the next render of the same output; those of live processes
+// and of other outputs stay.
+func TestOutputStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip(err)
+	}
+	name := func(base string, pid int) string {
+		return filepath.Join(dir, tempPrefix(base)+tempHost()+"-"+strconv.Itoa(pid)+"-1")
+	}
+	stale := name("out.png", gone.Process.Pid)
+	live := name("out.png", os.Getppid())
+	other := name("other.png", gone.Process.Pid)
+	for _, p := range []string{stale, live, other} {
+		if err := os.WriteFile(p, []byte("half an image"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The temporary file CreateOutput makes is named so, too.
+	o, err := CreateOutput(filepath.Join(dir, "out.png"), "", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Abort()
+	if !strings.HasPrefix(filepath.Base(o.tmp.Name()), tempPrefix("out.png")+tempHost()+"-"+strconv.Itoa(os.Getpid())+"-") {
+		t.Errorf("temporary file %s is not named for its process", o.tmp.Name())
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("the killed render's temporary file is still there")
+	}
+	for _, p := range []string{live, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(p), err)
+		}
+	}
+}
+
+// TestOutputKilled: a render killed with SIGKILL leaves its temporary file;
+// the next CreateOutput of the same path removes it.
+func TestOutputKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the test binary as a child process")
+	}
+	if p := os.Getenv("TRACE_OUTPUT_CHILD"); p != "" {
+		if _, err := CreateOutput(p, "", 8); err != nil {
+			os.Exit(3)
+		}
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.png")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOutputKilled$")
+	cmd.Env = append(os.Environ(), "TRACE_OUTPUT_CHILD="+out)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(stdout, buf); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child: %v", err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the killed child left %d files, want its temporary file", len(entries))
+	}
+	if err := commitOutput(t, out); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != "out.png" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left: %v, want only out.png", names)
+	}
+}
