@@ -160,7 +160,7 @@ func checkWorkerDeployment(t *testing.T, d *appsv1.Deployment, o objects, want e
 	}
 	if m := flagValue(args, "--metrics"); m != "" {
 		p := containerPort(c, "metrics")
-		if p == nil || m != fmt.Sprintf(":%d", p.ContainerPort) {
+		if p == nil || m != fmt.Sprintf("0.0.0.0:%d", p.ContainerPort) { // all interfaces: a bare :PORT is loopback
 			t.Errorf("%s: --metrics %q but metrics port %v", where, m, p)
 		} else if a := d.Spec.Template.Annotations["prometheus.io/port"]; a != strconv.Itoa(int(p.ContainerPort)) {
 			t.Errorf("%s: prometheus.io/port %q, want %d", where, a, p.ContainerPort)

@@ -67,3 +67,26 @@ func TestWorkerMetricsServed(t *testing.T) {
 		t.Errorf("GET %s still answers after the worker drained", url)
 	}
 }
+
+// `trace worker --metrics :PORT` serves on loopback only, as `trace
+// render --serve :PORT` does.
+func TestWorkerMetricsLoopbackByDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs a worker process; skipped in -short mode")
+	}
+	bin := buildTrace(t)
+	w := startWorker(t, []string{bin, "worker", "--listen", "127.0.0.1:0", "--metrics", ":0", "--threads", "1"})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for _, line := range strings.Split(w.log.String(), "\n") {
+			if u, ok := strings.CutPrefix(line, "trace worker: metrics on "); ok {
+				if !strings.HasPrefix(u, "http://127.0.0.1:") {
+					t.Errorf("--metrics :0 serves at %s, want loopback (http://127.0.0.1:…)", u)
+				}
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no metrics address in the worker's log: %q", w.log.String())
+		}
+	}
+}

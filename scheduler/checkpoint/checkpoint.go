@@ -48,7 +48,14 @@
 // a record past a damaged one cannot be found safely). Dropping records is
 // always safe: their tiles are rendered again. A record whose checksum
 // holds but which does not fit the tile grid is an error, as that is no
-// accident of crashing. When a tile appears twice the first record wins.
+// accident of crashing. A record whose pixels no render produces (NaN,
+// infinite or negative values) is refused, with Checkpoint.Refused and
+// Warning saying so, and its tile is rendered again. When a tile appears
+// twice the first record accepted wins.
+//
+// Read and Append refuse a path that is not a regular file (a named pipe,
+// a device, a folder) before they open it for reading, so that a FIFO
+// given to --resume cannot block the render forever.
 // Append truncates the file to its intact part and continues the log, so
 // a resumed render checkpoints into the same file and can itself be
 // resumed.
@@ -71,6 +78,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tracerender/trace/scenes"
@@ -146,25 +154,38 @@ type Checkpoint struct {
 	// Duplicates counts tile records ignored because an earlier record
 	// held the same tile.
 	Duplicates int
+	// Refused lists the tiles of records refused for their pixels (NaN,
+	// infinite or negative values), by tile ID, in file order; Refusal
+	// says why the first was. Their tiles are rendered again.
+	Refused []int
+	Refusal string
 }
 
 // Warning is a one-line account of what was discarded, for the user, or
 // "" when the file was intact.
 func (c *Checkpoint) Warning() string {
-	if c.Discarded == 0 {
+	var parts []string
+	if len(c.Refused) > 0 {
+		parts = append(parts, fmt.Sprintf("refused %d tile records with impossible pixels (%s); those tiles are rendered again",
+			len(c.Refused), c.Refusal))
+	}
+	if c.Discarded > 0 {
+		parts = append(parts, fmt.Sprintf("%s; discarded the last %d bytes and kept the %d tiles before them",
+			c.Damage, c.Discarded, len(c.Tiles)))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("checkpoint %s: %s; discarded the last %d bytes and kept the %d tiles before them",
-		c.Path, c.Damage, c.Discarded, len(c.Tiles))
+	return fmt.Sprintf("checkpoint %s: %s", c.Path, strings.Join(parts, "; "))
 }
 
 // Read reads the checkpoint at path and checks that it was written for the
 // render described by want. See the package documentation for what it
 // refuses and what it recovers.
 func Read(path string, want Header) (*Checkpoint, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -231,7 +252,12 @@ func read(r io.Reader, size int64, want Header) (*Checkpoint, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record at byte %d: %w", c.Size, err)
 		}
-		if _, dup := c.Tiles[id]; dup {
+		if err := checkPixels(pix); err != nil {
+			if len(c.Refused) == 0 {
+				c.Refusal = fmt.Sprintf("the first, of tile %d at byte %d: %v", id, c.Size, err)
+			}
+			c.Refused = append(c.Refused, id)
+		} else if _, dup := c.Tiles[id]; dup {
 			c.Duplicates++
 		} else {
 			c.Tiles[id] = pix
@@ -418,9 +444,9 @@ func Create(path string, h Header) (*Writer, error) {
 // Append reopens the checkpoint c was read from (see Read) to add tiles
 // after its intact part, truncating the damaged end that Read discarded.
 func Append(c *Checkpoint) (*Writer, error) {
-	f, err := os.OpenFile(c.Path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openRegular(c.Path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, err
 	}
 	fail := func(err error) (*Writer, error) {
 		f.Close()
@@ -549,6 +575,61 @@ func syncDir(dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
 		return err
+	}
+	return nil
+}
+
+// openRegular opens the existing regular file at path with flag. It
+// refuses anything else — a named pipe, whose open would block until a
+// writer came, a device, a folder — checking before it opens, and again
+// on the open file (opened without blocking, which a regular file
+// ignores) in case the path changed in between.
+func openRegular(path string, flag int) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi.Mode())
+	}
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("checkpoint: %w", err)
+		}
+		return nil, notRegular(path, fi.Mode())
+	}
+	return f, nil
+}
+
+func notRegular(path string, m os.FileMode) error {
+	kind := "not a regular file"
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO), not a regular file"
+	case m.IsDir():
+		kind = "a folder, not a file"
+	case m&(os.ModeDevice|os.ModeCharDevice) != 0:
+		kind = "a device, not a regular file"
+	case m&os.ModeSocket != 0:
+		kind = "a socket, not a regular file"
+	}
+	return fmt.Errorf("checkpoint %s: %s: a checkpoint is a file that --checkpoint wrote", path, kind)
+}
+
+// checkPixels returns an error naming the first value of a tile's linear
+// RGB pixels that no render produces: NaN, infinite or negative (the
+// tracer drops non-finite samples, and radiance is never negative). It
+// applies the check scheduler/remote applies to a worker's tiles.
+func checkPixels(pix []float32) error {
+	for i, v := range pix {
+		if !(v >= 0) || math.IsInf(float64(v), 1) {
+			return fmt.Errorf("pixel %d channel %d is %v", i/3, i%3, v)
+		}
 	}
 	return nil
 }

@@ -27,7 +27,8 @@ var testHeader = Header{
 var testGrid = scheduler.Tiles(5, 3, 2)
 
 // tilePixels are made-up pixels for tile id, with values whose bits must
-// survive: negative zero, an infinity, a subnormal.
+// survive: negative zero, the largest float32, a subnormal. (An infinity
+// is refused on reading: see TestImpossiblePixelsRefused.)
 func tilePixels(id int) []float32 {
 	r := testGrid[id].Rect
 	pix := make([]float32, 3*r.Dx()*r.Dy())
@@ -36,7 +37,7 @@ func tilePixels(id int) []float32 {
 	}
 	switch id {
 	case 0:
-		pix[0], pix[1] = float32(math.Copysign(0, -1)), float32(math.Inf(1))
+		pix[0], pix[1] = float32(math.Copysign(0, -1)), math.MaxFloat32
 	case 1:
 		pix[2] = math.Float32frombits(1)
 	}

@@ -325,6 +325,7 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 	var last error // the latest failure, if no tile came back since
 	for {
 		progressed, err := w.run(ctx)
+		err = cleanErr(err) // a worker's status messages are its own text
 		if progressed {
 			last = nil
 		}
@@ -371,6 +372,9 @@ type session struct {
 	// Running means of a tile's render time on the worker and of the
 	// network's part of its round trip, for the window.
 	tileTime, network time.Duration
+	// The warnings about the worker's bad tiles and impossible counts,
+	// at most one line every warnEvery each.
+	badTiles, badCounts warnLimiter
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -458,7 +462,7 @@ var errNoMore = errors.New("no more tiles")
 // says whether any tile came back.
 func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	if err := w.ensureBundle(ctx); err != nil {
-		return false, err
+		return false, cleanErr(err)
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -477,7 +481,7 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	}
 	first, err := stream.Recv()
 	if err != nil {
-		return false, err
+		return false, cleanErr(err)
 	}
 	ready := first.GetReady()
 	if ready == nil || ready.Threads < 1 {
@@ -574,24 +578,36 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 				return fmt.Errorf("protocol error: reply for unknown lease %d", id)
 			}
 			if res := r.GetResult(); res != nil {
-				pix, err := decodePixels(res.Pixels, o.lease.Tile.Rect.Dx()*o.lease.Tile.Rect.Dy())
+				pixels := o.lease.Tile.Rect.Dx() * o.lease.Tile.Rect.Dy()
+				pix, err := decodePixels(res.Pixels, pixels)
+				if err == nil {
+					err = checkPixels(pix)
+				}
 				if err != nil {
-					w.q.Fail(o.lease, fmt.Errorf("worker %s: %w", w.addr, err))
+					// Refused: the tile goes back to the queue, for
+					// another worker (or another try) to render.
+					w.badTiles.warn(w.c.log, time.Now(), "worker sent a bad tile; refused", "worker", w.addr, "tile", o.lease.Tile.ID, "err", err)
+					w.q.Fail(o.lease, fmt.Errorf("worker %s: tile refused: %w", w.addr, err))
 				} else {
-					w.q.Complete(o.lease, pix, tracer.Stats{Rays: res.Rays, Samples: res.Samples, NonFinite: res.NonFinite})
+					st, clamped := tileStats(res, pixels, w.scene.Settings, len(w.scene.Lights))
+					if clamped {
+						w.badCounts.warn(w.c.log, time.Now(), "worker reported impossible counts for a tile; cut to the most it could cost", "worker", w.addr, "tile", o.lease.Tile.ID,
+							"rays", res.Rays, "samples", res.Samples, "non_finite", res.NonFinite)
+					}
+					w.q.Complete(o.lease, pix, st)
 					w.c.tiles.Add(1)
 					progressed = true
 					trip := time.Since(o.sent)
 					mu.Lock()
 					w.slowest = max(w.slowest, trip)
-					w.observe(trip, seconds(res.HeldSeconds), seconds(res.Seconds))
+					w.observe(trip, reportedTime(res.HeldSeconds), reportedTime(res.Seconds))
 					mu.Unlock()
 					if w.c.opt.Window <= 0 {
 						win.setLimit(w.window(threads))
 					}
 				}
 			} else {
-				w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, r.GetError().Message))
+				w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, clean(r.GetError().GetMessage(), maxRemoteText)))
 			}
 			win.release()
 			mu.Lock()
@@ -604,6 +620,7 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 			}
 		}
 	}()
+	err = cleanErr(err)
 	if err == nil {
 		mu.Lock()
 		if len(out) > 0 { // the worker closed the stream early

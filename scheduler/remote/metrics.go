@@ -13,8 +13,10 @@ var tileSecondsBuckets = prometheus.ExponentialBuckets(0.001, 2, 16)
 // The worker's metrics. Those labelled by job count one job's work on
 // this worker, from its first call (HasBundle) until its last render
 // stream ends; then its series disappear, so that the label set stays
-// bounded. A job that never opens a render stream is forgotten after a
-// minute without calls.
+// bounded. A job has series only once it has opened a render stream, and
+// at most ServerOptions.MaxJobSeries jobs have them at once (the others
+// count in trace_worker_untracked_jobs_total); a job that never opens a
+// render stream has none, and is forgotten after a minute without calls.
 var (
 	descTiles = prometheus.NewDesc("trace_worker_tiles_total",
 		"Tiles this worker rendered for the job, by result: ok, or error (the tracer failed or the job was cancelled mid-tile).",
@@ -56,6 +58,10 @@ var (
 		"GPUs this worker renders on (trace worker --gpus).", nil, nil)
 	descGPUBatches = prometheus.NewDesc("trace_worker_gpu_batches_total",
 		"Batches of tiles this worker's GPUs rendered, one kernel launch each, over all jobs.", nil, nil)
+	descUploadBytes = prometheus.NewDesc("trace_worker_upload_bytes",
+		"Bytes held by the scene bundle uploads in flight on this worker, against its --upload-bytes budget.", nil, nil)
+	descUntracked = prometheus.NewDesc("trace_worker_untracked_jobs_total",
+		"Render streams whose job got no series of its own because --max-job-series jobs already had them.", nil, nil)
 )
 
 // Collector returns a Prometheus collector of the worker's metrics:
@@ -71,6 +77,7 @@ func (workerCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{
 		descTiles, descTileSeconds, descRays, descSamples, descBusy, descCacheHits, descCacheMisses,
 		descReceived, descSent, descJobs, descThreads, descCacheBytes, descCacheBundles, descGPUs, descGPUBatches,
+		descUploadBytes, descUntracked,
 	} {
 		ch <- d
 	}
@@ -99,6 +106,9 @@ func (c workerCollector) Collect(ch chan<- prometheus.Metric) {
 	send(ch, descCacheBundles, gauge, float64(bundles))
 	send(ch, descGPUs, gauge, float64(len(s.devices)))
 	send(ch, descGPUBatches, prometheus.CounterValue, float64(s.gpuBatches.Load()))
+	up, _ := s.uploads.inUse()
+	send(ch, descUploadBytes, gauge, float64(up))
+	send(ch, descUntracked, prometheus.CounterValue, float64(s.untracked.Load()))
 	for _, j := range jobs {
 		j.collect(ch)
 	}

@@ -38,6 +38,8 @@ var workerMetrics = map[string]struct {
 	"trace_worker_scene_cache_bundles":      {dto.MetricType_GAUGE, ""},
 	"trace_worker_gpus":                     {dto.MetricType_GAUGE, ""},
 	"trace_worker_gpu_batches_total":        {dto.MetricType_COUNTER, ""},
+	"trace_worker_upload_bytes":             {dto.MetricType_GAUGE, ""},
+	"trace_worker_untracked_jobs_total":     {dto.MetricType_COUNTER, ""},
 }
 
 // metricsOf gathers a worker's metrics through a pedantic registry, which
@@ -304,7 +306,8 @@ func jobsEnded(t *testing.T, w *testWorker) metricSet {
 	}
 }
 
-// A job that only asks for a bundle is forgotten after a minute idle.
+// A job that only asks for a bundle has no series, and is forgotten
+// after a minute idle.
 func TestIdleJobForgotten(t *testing.T) {
 	n := newTestNet()
 	w := n.start(t, "w:7000", ServerOptions{Threads: 1})
@@ -317,16 +320,25 @@ func TestIdleJobForgotten(t *testing.T) {
 	if _, err := c.HasBundle(ctx, &pb.BundleRef{Sha256: b.Hash[:]}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := metricsOf(t, w.srv).value("trace_worker_scene_cache_misses_total", "job", "idle"); got != 1 {
-		t.Fatalf("cache misses of the job: %v, want 1", got)
+	pending := func() *jobStats {
+		metricsOf(t, w.srv) // a collection sweeps the idle jobs
+		w.srv.jobsMu.Lock()
+		defer w.srv.jobsMu.Unlock()
+		return w.srv.pending["idle"]
+	}
+	if jobs := metricsOf(t, w.srv).jobs(); len(jobs) != 0 {
+		t.Errorf("a job with no render stream has series: %v", jobs)
+	}
+	if j := pending(); j == nil || j.cacheMisses.Load() != 1 {
+		t.Fatalf("the job's HasBundle call was not counted: %v", j)
 	}
 	clock.Add(int64(jobIdle - time.Second))
-	if !metricsOf(t, w.srv).jobs()["idle"] {
+	if pending() == nil {
 		t.Fatal("the job was forgotten before a minute idle")
 	}
 	clock.Add(int64(time.Second))
-	if jobs := metricsOf(t, w.srv).jobs(); len(jobs) != 0 {
-		t.Errorf("series of jobs %v remain after a minute idle", jobs)
+	if j := pending(); j != nil {
+		t.Errorf("the job is remembered after a minute idle")
 	}
 }
 

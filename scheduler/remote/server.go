@@ -39,6 +39,20 @@ const (
 	DefaultCacheBytes = 2 << 30
 	// DefaultMaxSceneBytes is the largest bundle a worker accepts: 1 GiB.
 	DefaultMaxSceneBytes = 1 << 30
+	// DefaultUploadBytes bounds the bytes of all the bundle uploads in
+	// flight on a worker together: 2 GiB (or the largest bundle, if that
+	// is more), so that two uploads of the largest bundle fit at once.
+	DefaultUploadBytes = 2 << 30
+	// DefaultUploadIdle ends an upload that sends no data this long.
+	DefaultUploadIdle = 30 * time.Second
+	// DefaultUploadTimeout ends an upload that has not finished this long
+	// after it began: a 1 GiB bundle at about 0.6 MB/s.
+	DefaultUploadTimeout = 30 * time.Minute
+	// DefaultReplyTimeout ends a render stream whose coordinator has not
+	// taken a finished tile for this long: it reads no replies.
+	DefaultReplyTimeout = 2 * time.Minute
+	// DefaultMaxJobSeries bounds the jobs with metrics series at once.
+	DefaultMaxJobSeries = 64
 	// MaxTilePixels is the largest tile a worker renders, so that a
 	// finished tile fits in one message of MaxMessageBytes.
 	MaxTilePixels = 2048 * 2048
@@ -61,6 +75,9 @@ const (
 	// jobIdle is how long a job known only from HasBundle or PutBundle
 	// calls, with no render stream, is kept before it is forgotten.
 	jobIdle = time.Minute
+	// maxPendingJobs bounds the jobs known only from HasBundle or
+	// PutBundle calls; past it, such calls of a new job are not counted.
+	maxPendingJobs = 1024
 )
 
 // Keepalive policies that agree: the client pings an idle connection every
@@ -83,7 +100,24 @@ type ServerOptions struct {
 	Token         string // if set, every call but health checks must carry it
 	CacheBytes    int64  // bundle cache budget; 0 means DefaultCacheBytes
 	MaxSceneBytes int64  // largest bundle accepted; 0 means DefaultMaxSceneBytes
-	Logger        *slog.Logger
+	// UploadBytes bounds the bytes held by all the bundle uploads in
+	// flight together; an upload that would pass it fails with
+	// ResourceExhausted. 0 means DefaultUploadBytes, or MaxSceneBytes if
+	// that is more.
+	UploadBytes int64
+	// UploadIdle ends an upload that sends no chunk for this long, and
+	// UploadTimeout one that has not finished this long after it began
+	// (DeadlineExceeded); 0 means DefaultUploadIdle, DefaultUploadTimeout.
+	UploadIdle, UploadTimeout time.Duration
+	// ReplyTimeout ends a render stream when sending one reply has waited
+	// this long: its coordinator reads no replies. 0 means
+	// DefaultReplyTimeout.
+	ReplyTimeout time.Duration
+	// MaxJobSeries bounds the jobs counted apart in the metrics at once
+	// (see Collector); the work of a job past it is counted in the
+	// worker-wide figures only. 0 means DefaultMaxJobSeries.
+	MaxJobSeries int
+	Logger       *slog.Logger
 }
 
 // ServerStats counts a worker's work since it started.
@@ -95,6 +129,15 @@ type ServerStats struct {
 	TilesFailed            int64
 	Jobs                   int64 // render streams opened
 	GPUBatches             int64 // kernel launches that rendered a batch
+	// UploadBytes is what the bundle uploads in flight hold now, and
+	// UploadBytesPeak the most they ever held at once, against
+	// ServerOptions.UploadBytes.
+	UploadBytes, UploadBytesPeak int64
+	// UntrackedJobs counts render streams whose job found no room in the
+	// metrics (ServerOptions.MaxJobSeries).
+	UntrackedJobs int64
+	// Unauthenticated counts calls refused for a missing or wrong token.
+	Unauthenticated int64
 }
 
 // Server is the `trace worker` gRPC service.
@@ -112,11 +155,15 @@ type Server struct {
 	active   sync.WaitGroup // render streams running
 
 	hits, misses, stored, bundleBytes, tiles, tileFails, jobs, gpuBatches atomic.Int64
+	untracked, unauthenticated                                            atomic.Int64
 	devices                                                               []*device
+	uploads                                                               byteBudget
+	authWarn                                                              warnLimiter
 
-	jobsMu sync.Mutex
-	byJob  map[string]*jobStats // live jobs, by ID
-	now    func() time.Time     // the clock of job idleness
+	jobsMu  sync.Mutex
+	byJob   map[string]*jobStats // jobs with metrics series: a render stream opened, by ID
+	pending map[string]*jobStats // jobs known only from HasBundle and PutBundle, by ID
+	now     func() time.Time     // the clock of job idleness and of rate-limited logs
 
 	// beforeTile, if set, runs before each tile is rendered (tests stall
 	// or break a worker with it).
@@ -144,6 +191,21 @@ func NewServer(opt ServerOptions) *Server {
 	if opt.MaxSceneBytes <= 0 {
 		opt.MaxSceneBytes = DefaultMaxSceneBytes
 	}
+	if opt.UploadBytes <= 0 {
+		opt.UploadBytes = max(DefaultUploadBytes, opt.MaxSceneBytes)
+	}
+	if opt.UploadIdle <= 0 {
+		opt.UploadIdle = DefaultUploadIdle
+	}
+	if opt.UploadTimeout <= 0 {
+		opt.UploadTimeout = DefaultUploadTimeout
+	}
+	if opt.ReplyTimeout <= 0 {
+		opt.ReplyTimeout = DefaultReplyTimeout
+	}
+	if opt.MaxJobSeries <= 0 {
+		opt.MaxJobSeries = DefaultMaxJobSeries
+	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -152,8 +214,9 @@ func NewServer(opt ServerOptions) *Server {
 		opt: opt, log: opt.Logger, cache: newBundleCache(opt.CacheBytes),
 		sem: make(chan struct{}, max(opt.Threads, 1)), health: health.NewServer(),
 		drain: make(chan struct{}), host: host,
-		byJob: map[string]*jobStats{}, now: time.Now,
+		byJob: map[string]*jobStats{}, pending: map[string]*jobStats{}, now: time.Now,
 	}
+	s.uploads.limit = opt.UploadBytes
 	for _, d := range opt.Devices {
 		s.devices = append(s.devices, &device{dev: d})
 	}
@@ -164,10 +227,13 @@ func NewServer(opt ServerOptions) *Server {
 
 // Stats returns the worker's counters.
 func (s *Server) Stats() ServerStats {
+	up, peak := s.uploads.inUse()
 	return ServerStats{
 		CacheHits: s.hits.Load(), CacheMisses: s.misses.Load(), BundlesStored: s.stored.Load(),
 		BundleBytesReceived: s.bundleBytes.Load(), TilesRendered: s.tiles.Load(),
 		TilesFailed: s.tileFails.Load(), Jobs: s.jobs.Load(), GPUBatches: s.gpuBatches.Load(),
+		UploadBytes: up, UploadBytesPeak: peak, UntrackedJobs: s.untracked.Load(),
+		Unauthenticated: s.unauthenticated.Load(),
 	}
 }
 
@@ -177,13 +243,15 @@ func (s *Server) Register(g *grpc.Server) {
 	healthpb.RegisterHealthServer(g, s.health)
 }
 
-// ServerOptions returns the gRPC options a worker's server needs: the
-// token check, keepalive policies and message size bounds. Add TLS
-// credentials to them with grpc.Creds.
+// GRPCOptions returns the gRPC options a worker's server needs: the
+// token check (which runs before any method, unknown ones included),
+// keepalive policies and message size bounds. Add TLS credentials to
+// them with grpc.Creds.
 func (s *Server) GRPCOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.UnaryInterceptor(s.checkUnary),
 		grpc.StreamInterceptor(s.checkStream),
+		grpc.UnknownServiceHandler(unknownMethod),
 		grpc.KeepaliveEnforcementPolicy(serverEnforcement),
 		grpc.KeepaliveParams(serverKeepalive),
 		grpc.MaxRecvMsgSize(chunkBytes + 1<<16),
@@ -216,8 +284,16 @@ func (s *Server) checkStream(srv any, ss grpc.ServerStream, info *grpc.StreamSer
 	return h(srv, ss)
 }
 
+// unknownMethod answers the calls of methods the worker does not serve,
+// once the stream interceptor has checked their token.
+func unknownMethod(_ any, stream grpc.ServerStream) error {
+	method, _ := grpc.MethodFromServerStream(stream)
+	return status.Errorf(codes.Unimplemented, "this worker serves no method %.80q", method)
+}
+
 // authorize checks a call's token. Health checks need none, so that
-// probes need no secret.
+// probes need no secret. Refused calls are logged at most once every
+// warnEvery, with a count of the others.
 func (s *Server) authorize(ctx context.Context, method string) error {
 	if s.opt.Token == "" || strings.HasPrefix(method, "/grpc.health.v1.Health/") {
 		return nil
@@ -229,7 +305,8 @@ func (s *Server) authorize(ctx context.Context, method string) error {
 			return nil
 		}
 	}
-	s.log.Warn("call without a valid token", "method", method)
+	s.unauthenticated.Add(1)
+	s.authWarn.warn(s.log, s.now(), "call without a valid token", "method", clean(method, 80))
 	return status.Error(codes.Unauthenticated, "missing or wrong token (give the worker's --token)")
 }
 
@@ -257,7 +334,9 @@ func (s *Server) HasBundle(ctx context.Context, ref *pb.BundleRef) (*pb.HasBundl
 }
 
 // PutBundle implements pb.WorkerServer: it receives a bundle, checks its
-// size, hash and scene, and caches it.
+// size, hash and scene, and caches it. The bundle's bytes are held against
+// the worker's upload budget as they arrive; an upload that sends nothing
+// for ServerOptions.UploadIdle, or lasts longer than UploadTimeout, ends.
 func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 	job, err := jobOf(stream.Context(), "")
 	if err != nil {
@@ -265,7 +344,13 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 	}
 	js := s.acquireJob(job, false)
 	defer s.releaseJob(js, false)
-	first, err := stream.Recv()
+	ctx, cancel := context.WithTimeout(stream.Context(), s.opt.UploadTimeout)
+	defer cancel()
+	next := s.uploadChunks(ctx, stream)
+	first, err := next()
+	if err == io.EOF {
+		return status.Error(codes.InvalidArgument, "empty bundle upload: no chunk before the end of the stream")
+	}
 	if err != nil {
 		return err
 	}
@@ -277,15 +362,18 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 	if size < 0 || size > s.opt.MaxSceneBytes {
 		return status.Errorf(codes.ResourceExhausted, "bundle of %d bytes: this worker takes at most %d (--max-scene-bytes)", size, s.opt.MaxSceneBytes)
 	}
-	data := make([]byte, 0, size)
+	buf := &uploadBuffer{budget: &s.uploads, size: size}
+	defer buf.release()
 	for c := first; ; {
-		if int64(len(data)+len(c.GetData())) > size {
+		if int64(len(buf.data)+len(c.GetData())) > size {
 			return status.Errorf(codes.InvalidArgument, "bundle %s: more bytes than the %d announced", h, size)
 		}
-		data = append(data, c.GetData()...)
+		if err := buf.write(c.GetData()); err != nil {
+			return err
+		}
 		s.bundleBytes.Add(int64(len(c.GetData())))
 		js.received(len(c.GetData()))
-		c, err = stream.Recv()
+		c, err = next()
 		if err == io.EOF {
 			break
 		}
@@ -296,6 +384,7 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 			return status.Errorf(codes.InvalidArgument, "bundle %s: hash or size repeated after the first chunk", h)
 		}
 	}
+	data := buf.data
 	if int64(len(data)) != size {
 		return status.Errorf(codes.InvalidArgument, "bundle %s: %d bytes received of the %d announced", h, len(data), size)
 	}
@@ -313,6 +402,47 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 	s.stored.Add(1)
 	s.log.Info("bundle stored", "bundle", h.String(), "scene", b.Name, "bytes", size)
 	return stream.SendAndClose(&pb.PutBundleReply{})
+}
+
+// uploadChunks returns a function that returns an upload's next chunk,
+// or io.EOF at its end, and fails with DeadlineExceeded when no chunk
+// comes for ServerOptions.UploadIdle or ctx (which carries the upload's
+// deadline) ends. The stream is read by a goroutine, which ends when the
+// upload does.
+func (s *Server) uploadChunks(ctx context.Context, stream pb.Worker_PutBundleServer) func() (*pb.BundleChunk, error) {
+	type received struct {
+		chunk *pb.BundleChunk
+		err   error
+	}
+	chunks := make(chan received)
+	go func() {
+		for {
+			c, err := stream.Recv()
+			select {
+			case chunks <- received{c, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	idle := time.NewTimer(s.opt.UploadIdle)
+	return func() (*pb.BundleChunk, error) {
+		idle.Reset(s.opt.UploadIdle)
+		select {
+		case r := <-chunks:
+			return r.chunk, r.err
+		case <-idle.C:
+			return nil, status.Errorf(codes.DeadlineExceeded, "bundle upload: no data for %s (--upload-idle)", s.opt.UploadIdle)
+		case <-ctx.Done():
+			if err := stream.Context().Err(); err != nil {
+				return nil, status.FromContextError(err).Err()
+			}
+			return nil, status.Errorf(codes.DeadlineExceeded, "bundle upload: not finished after %s (--upload-timeout)", s.opt.UploadTimeout)
+		}
+	}
 }
 
 // Render implements pb.WorkerServer: one job's tiles.
@@ -367,11 +497,30 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	var sendMu sync.Mutex
+	// One reply is sent at a time. A reply that waits ReplyTimeout to be
+	// sent (the coordinator reads none) stalls the stream: it is cancelled,
+	// the others waiting to send give up, and the handler returns without
+	// waiting for the blocked Send, which returning ends.
+	sending := make(chan struct{}, 1)
+	stalled := make(chan struct{})
+	var stallOnce sync.Once
 	send := func(r *pb.RenderReply) {
-		sendMu.Lock()
-		defer sendMu.Unlock()
-		if err := stream.Send(r); err != nil {
+		select {
+		case sending <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		defer func() { <-sending }()
+		if ctx.Err() != nil {
+			return
+		}
+		timer := time.AfterFunc(s.opt.ReplyTimeout, func() {
+			cancel()
+			stallOnce.Do(func() { close(stalled) })
+		})
+		err := stream.Send(r)
+		timer.Stop()
+		if err != nil {
 			cancel()
 		} else if r.GetResult() != nil {
 			js.sent(proto.Size(r))
@@ -456,11 +605,27 @@ loop:
 			break loop
 		}
 	}
+	select {
+	case <-stalled:
+		end = status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", s.opt.ReplyTimeout)
+	default:
+	}
 	if end != nil && status.Code(end) != codes.Unavailable {
 		cancel() // the stream is broken: stop rendering for it
 	}
 	close(tiles)
-	wg.Wait()
+	rendered := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(rendered)
+	}()
+	select {
+	case <-rendered:
+	case <-stalled:
+		// A Send is blocked on a coordinator that reads nothing; the
+		// other loops end as they find ctx cancelled.
+		end = status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", s.opt.ReplyTimeout)
+	}
 	log.Info("job closed", "reason", fmt.Sprint(end))
 	if errors.Is(end, context.Canceled) {
 		return status.FromContextError(end).Err()
@@ -717,9 +882,17 @@ func validJob(job string) bool {
 	return true
 }
 
-// acquireJob returns the stats of job, creating them at the job's first
-// call, and holds them until releaseJob. stream says whether a render
-// stream holds them. It returns nil for the empty job.
+// acquireJob returns the stats of job and holds them until releaseJob.
+// stream says whether a render stream holds them. It returns nil, which
+// counts nothing, for the empty job and for a job that finds no room.
+//
+// Only a job that opened a render stream has metrics series (s.byJob),
+// and at most ServerOptions.MaxJobSeries jobs at once; its series are
+// dropped when its last stream ends. The HasBundle and PutBundle calls
+// before its first stream are counted apart, in s.pending (at most
+// maxPendingJobs jobs, each forgotten after jobIdle without calls), and
+// join its series when the stream opens, so that calls naming made-up
+// jobs cannot grow the metrics.
 func (s *Server) acquireJob(job string, stream bool) *jobStats {
 	if job == "" {
 		return nil
@@ -727,10 +900,28 @@ func (s *Server) acquireJob(job string, stream bool) *jobStats {
 	s.jobsMu.Lock()
 	defer s.jobsMu.Unlock()
 	j := s.byJob[job]
-	if j == nil {
-		s.sweepJobs()
-		j = &jobStats{id: job, tileBuckets: make([]atomic.Uint64, len(tileSecondsBuckets)+1)}
+	switch {
+	case j != nil:
+	case stream && len(s.byJob) >= s.opt.MaxJobSeries:
+		s.untracked.Add(1)
+		return nil
+	case stream:
+		j = s.pending[job]
+		delete(s.pending, job)
+		if j == nil {
+			j = newJobStats(job)
+		}
 		s.byJob[job] = j
+	default:
+		j = s.pending[job]
+		if j == nil {
+			s.sweepJobs()
+			if len(s.pending) >= maxPendingJobs {
+				return nil
+			}
+			j = newJobStats(job)
+			s.pending[job] = j
+		}
 	}
 	j.refs++
 	if stream {
@@ -740,8 +931,12 @@ func (s *Server) acquireJob(job string, stream bool) *jobStats {
 	return j
 }
 
-// releaseJob lets go of stats from acquireJob. A job's stats are
-// forgotten when its last render stream has ended and no call uses them.
+func newJobStats(job string) *jobStats {
+	return &jobStats{id: job, tileBuckets: make([]atomic.Uint64, len(tileSecondsBuckets)+1)}
+}
+
+// releaseJob lets go of stats from acquireJob. A job's series are
+// dropped when its last render stream has ended and no call uses them.
 func (s *Server) releaseJob(j *jobStats, stream bool) {
 	if j == nil {
 		return
@@ -754,18 +949,19 @@ func (s *Server) releaseJob(j *jobStats, stream bool) {
 		j.streams--
 		j.ended = j.streams == 0
 	}
-	if j.refs == 0 && j.ended {
+	if j.refs == 0 && j.ended && s.byJob[j.id] == j {
 		delete(s.byJob, j.id)
 	}
 }
 
-// sweepJobs forgets the jobs no call has used for jobIdle: those that
-// asked for a bundle and never opened a render stream. s.jobsMu is held.
+// sweepJobs forgets the pending jobs no call has used for jobIdle: those
+// that asked for a bundle and never opened a render stream. s.jobsMu is
+// held.
 func (s *Server) sweepJobs() {
 	now := s.now()
-	for id, j := range s.byJob {
+	for id, j := range s.pending {
 		if j.refs == 0 && now.Sub(j.lastUsed) >= jobIdle {
-			delete(s.byJob, id)
+			delete(s.pending, id)
 		}
 	}
 }

@@ -122,3 +122,40 @@ func TestMutualTLS(t *testing.T) {
 		t.Error("a certificate without its key was accepted")
 	}
 }
+
+// A pair from GenerateCert serves a worker, is the authority the
+// coordinator trusts, and is the client certificate of mutual TLS.
+func TestGenerateCert(t *testing.T) {
+	dir := t.TempDir()
+	cert, key, err := GenerateCert(dir, []string{"w", "127.0.0.1"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file: %v, mode %v; want 0600", err, fi.Mode())
+	}
+	if _, _, err := GenerateCert(dir, []string{"w"}, time.Now()); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("a second GenerateCert in the same folder: %v, want a refusal to overwrite", err)
+	}
+	scfg, err := ServerTLS(cert, key, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bufconn.Listen(1 << 20)
+	srv := NewServer(ServerOptions{Threads: 2})
+	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
+	srv.Register(g)
+	go g.Serve(l)
+	defer g.Stop()
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
+	ccfg, err := ClientTLS(cert, cert, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle, scene := testScene(t, 16, 1)
+	res, err := render(t, scene, NewCluster([]string{"w:7000"}, bundle, ClientOptions{Dialer: dial, TLS: ccfg, Backoff: 10 * time.Millisecond}), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+}

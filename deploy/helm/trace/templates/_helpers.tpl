@@ -120,7 +120,7 @@ spec:
         - {{ $pool.cacheBytes | int64 | quote }}
         {{- if $v.metrics.enabled }}
         - --metrics
-        - {{ printf ":%d" (int $v.metrics.port) | quote }}
+        - {{ printf "0.0.0.0:%d" (int $v.metrics.port) | quote }}
         {{- end }}
         {{- if $v.tls.enabled }}
         - --tls-cert
