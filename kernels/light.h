@@ -7,6 +7,7 @@
 #define TRACE_LIGHT_H
 
 #include "environment.h"
+#include "spherical.h"
 
 /* point_light_radiance: pointLightRadiance. */
 DEVFN vec3 point_light_radiance(const PointLight* l, float dist) {
@@ -49,6 +50,42 @@ DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
 DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, float u2, vec3* n, float* pdf,
                           const Material** m, float* u, float* v) {
     vec3 q;
+    if (e.Kind == HitTriangle || s->Shapes[e.Index].Kind == ShapeQuad) {
+        float area;
+        if (e.Kind == HitTriangle) {
+            const Triangle* tr = &s->Triangles[e.Index];
+            *m = &s->Materials[s->TriangleAttrs[e.Index].Material];
+            *n = normalize(cross(tr->E1, tr->E2));
+            area = triangle_area(tr);
+        } else {
+            const Shape* sh = &s->Shapes[e.Index];
+            *m = &s->Materials[sh->Material];
+            *n = sh->N;
+            area = sh->Area;
+        }
+        float omega, first;
+        if (flat_solid_angle(s, e.Kind, e.Index, area, p, &omega, &first)) {
+            float b1, b2;
+            if (!sample_flat_by_solid_angle(s, e, p, omega, first, u1, u2, &q, &b1, &b2)) {
+                *pdf = 0.0f;
+                *u = 0.0f;
+                *v = 0.0f;
+                return q;
+            }
+            if (e.Kind == HitTriangle) {
+                Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
+                Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
+                SurfaceHit sf = surface_at(s, &r, &h);
+                *u = sf.u;
+                *v = sf.v;
+            } else {
+                *u = b1;
+                *v = b2;
+            }
+            *pdf = ((*m)->LightPDF * area) / omega;
+            return q;
+        }
+    }
     if (e.Kind == HitTriangle) {
         const Triangle* tr = &s->Triangles[e.Index];
         const TriangleAttr* a = &s->TriangleAttrs[e.Index];
@@ -89,6 +126,7 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
     if (!(m->LightPDF > 0.0f)) {
         return 0.0f;
     }
+    float area;
     if (h->Kind == HitShape) {
         const Shape* sh = &s->Shapes[h->Index];
         if (sh->Kind == ShapeSphere) {
@@ -97,6 +135,13 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
                 return (m->LightPDF * sh->Area) * cpdf;
             }
         }
+        area = sh->Area;
+    } else {
+        area = triangle_area(&s->Triangles[h->Index]);
+    }
+    float omega, first;
+    if (flat_solid_angle(s, h->Kind, h->Index, area, p, &omega, &first)) {
+        return (m->LightPDF * area) / omega;
     }
     return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
 }

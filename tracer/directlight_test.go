@@ -25,6 +25,7 @@ const (
 type closedFormCase struct {
 	name   string
 	extent float64
+	eye    float64 // height of the rays' origins over the floor; 0 is 1.5
 	// add puts the emitter (material 1) into d; exact returns the floor's
 	// radiance at (x, 0, z).
 	add   func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32)
@@ -40,7 +41,21 @@ func closedFormCases() []closedFormCase {
 		hexagon = append(hexagon, radiometry.Vec{1.5 * math.Cos(a), h - 0.5, 1.5 * math.Sin(a)})
 	}
 	const sphereR, sphereY = 1.0, 3.0
+	// A quad just over the floor: sampled by solid angle under it, by area
+	// far from it (spherical.go).
+	const hc = 0.5
+	closeQuad := []radiometry.Vec{{-1, hc, -1.5}, {1, hc, -1.5}, {1, hc, 1.5}, {-1, hc, 1.5}}
 	return []closedFormCase{
+		{
+			name: "quad close", extent: 3, eye: 0.4,
+			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {
+				c := tf(closeQuad[0])
+				d.Quads = append(d.Quads, QuadDesc{Corner: c, Edge1: tf(closeQuad[1]).Sub(c), Edge2: tf(closeQuad[3]).Sub(c), Material: 1})
+			},
+			exact: func(x, z float64) float64 {
+				return closedFormAlbedo * closedFormLe * radiometry.PolygonFormFactor(radiometry.Vec{x, 0, z}, radiometry.Vec{0, 1, 0}, closeQuad)
+			},
+		},
 		{
 			name: "quad", extent: 5,
 			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {
@@ -132,7 +147,11 @@ func TestDirectLightClosedForm(t *testing.T) {
 					for i := 0; i < grid; i++ {
 						x := c.extent * (2*(float64(i)+0.5)/grid - 1)
 						z := c.extent * (2*(float64(j)+0.5)/grid - 1)
-						o := vec3{float32(pl.offset[0] + pl.k*x*0.9), float32(pl.offset[1] + pl.k*1.5), float32(pl.offset[2] + pl.k*z*0.9)}
+						eye := c.eye
+						if eye == 0 {
+							eye = 1.5
+						}
+						o := vec3{float32(pl.offset[0] + pl.k*x*0.9), float32(pl.offset[1] + pl.k*eye), float32(pl.offset[2] + pl.k*z*0.9)}
 						q := vec3{float32(pl.offset[0] + pl.k*x), float32(pl.offset[1]), float32(pl.offset[2] + pl.k*z)}
 						r := Ray{Origin: o, Dir: normalize(q.Sub(o)), TMax: infinity}
 						var sum, sum2 float64

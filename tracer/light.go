@@ -92,9 +92,32 @@ func (s *Scene) pickEmitter(u float32) int {
 // normal, the solid-angle density at p of picking it (the emitter's pick
 // probability included; 0 if the sample is unusable), and its material and
 // surface coordinates. A sphere seen from outside is sampled uniformly in
-// the cone it subtends; triangles, quads and a sphere around p uniformly
-// by area.
+// the cone it subtends; a triangle or quad that subtends a solid angle in
+// [minSphericalArea, maxSphericalArea] uniformly in it (spherical.go);
+// others, and a sphere around p, uniformly by area.
 func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, u, v float32) {
+	if e.Kind == HitTriangle || s.Shapes[e.Index].Kind == ShapeQuad {
+		var area float32
+		if e.Kind == HitTriangle {
+			tr := &s.Triangles[e.Index]
+			m, n, area = &s.Materials[s.TriangleAttrs[e.Index].Material], normalize(cross(tr.E1, tr.E2)), tr.area()
+		} else {
+			sh := &s.Shapes[e.Index]
+			m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
+		}
+		if omega, first, ok := s.flatSolidAngle(e.Kind, e.Index, area, p); ok {
+			q, b1, b2, ok := s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2)
+			if !ok {
+				return q, n, 0, m, 0, 0
+			}
+			if e.Kind == HitTriangle {
+				u, v = s.triangleUV(&s.TriangleAttrs[e.Index], b1, b2)
+			} else {
+				u, v = b1, b2
+			}
+			return q, n, float32(m.LightPDF*area) / omega, m, u, v
+		}
+	}
 	if e.Kind == HitTriangle {
 		tr := &s.Triangles[e.Index]
 		a := &s.TriangleAttrs[e.Index]
@@ -139,6 +162,7 @@ func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
 	if !(m.LightPDF > 0) {
 		return 0
 	}
+	var area float32
 	if h.Kind == HitShape {
 		sh := &s.Shapes[h.Index]
 		if sh.Kind == ShapeSphere {
@@ -146,6 +170,12 @@ func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
 				return float32(float32(m.LightPDF*sh.Area) * cpdf)
 			}
 		}
+		area = sh.Area
+	} else {
+		area = s.Triangles[h.Index].area()
+	}
+	if omega, _, ok := s.flatSolidAngle(h.Kind, h.Index, area, p); ok {
+		return float32(m.LightPDF*area) / omega
 	}
 	return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
 }

@@ -18,10 +18,12 @@ import (
 func TestDirectLightClosedFormKernel(t *testing.T) {
 	const albedo, le, h = 0.5, 4.0, 4.0
 	quad := []radiometry.Vec{{-1, h, -1.5}, {1, h, -1.5}, {1, h, 1.5}, {-1, h, 1.5}}
+	// Just over the floor, the camera under it: sampled by solid angle.
+	closeQuad := []radiometry.Vec{{-1, 0.5, -1.5}, {1, 0.5, -1.5}, {1, 0.5, 1.5}, {-1, 0.5, 1.5}}
 	tri := []radiometry.Vec{{-2, h, -1}, {2, h, -1}, {0, h, 2}}
 	sphereC, sphereR := radiometry.Vec{0, 3, 0}, 1.0
 	up := radiometry.Vec{0, 1, 0}
-	for _, light := range []string{"quad", "sphere", "triangle"} {
+	for _, light := range []string{"quad", "quad close", "sphere", "triangle"} {
 		for _, pl := range []struct {
 			name   string
 			offset radiometry.Vec
@@ -48,6 +50,11 @@ func TestDirectLightClosedFormKernel(t *testing.T) {
 					c := tf(quad[0])
 					d.Quads = []tracer.QuadDesc{{Corner: c, Edge1: tf(quad[1]).Sub(c), Edge2: tf(quad[3]).Sub(c), Material: 1}}
 					exact = func(p radiometry.Vec) float64 { return radiometry.PolygonFormFactor(p, up, quad) }
+				case "quad close":
+					c := tf(closeQuad[0])
+					d.Quads = []tracer.QuadDesc{{Corner: c, Edge1: tf(closeQuad[1]).Sub(c), Edge2: tf(closeQuad[3]).Sub(c), Material: 1}}
+					d.Camera.Position = tf(radiometry.Vec{0, 0.4, 0})
+					exact = func(p radiometry.Vec) float64 { return radiometry.PolygonFormFactor(p, up, closeQuad) }
 				case "sphere":
 					d.Spheres = []tracer.SphereDesc{{Center: tf(sphereC), Radius: float32(pl.k * sphereR), Material: 1}}
 					exact = func(p radiometry.Vec) float64 { return radiometry.SphereFormFactor(p, up, sphereC, sphereR) }

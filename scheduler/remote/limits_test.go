@@ -101,7 +101,7 @@ func TestHostileUploadsAndStalledStreamsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := NewServer(ServerOptions{Threads: 2, MaxSceneBytes: announced, UploadBytes: budget,
-		UploadIdle: 300 * time.Millisecond, UploadTimeout: 5 * time.Second, ReplyTimeout: 300 * time.Millisecond})
+		UploadIdle: 2 * time.Second, UploadTimeout: 8 * time.Second, ReplyTimeout: 300 * time.Millisecond})
 	g := grpc.NewServer(srv.GRPCOptions()...)
 	srv.Register(g)
 	go g.Serve(l)
@@ -213,7 +213,7 @@ func TestHostileUploadsAndStalledStreamsBounded(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("uploads still hold budget 10 s after they stalled (idle timeout 300 ms)")
+			t.Fatal("uploads still hold budget 10 s after they stalled (idle timeout 2 s)")
 		}
 	}
 	grew := stop()

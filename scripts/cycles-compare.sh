@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Equal-CPU-time noise benchmark of trace against Blender's Cycles (the
+# "Ground truth" of ../../shared/DESIGN.md): each gallery scene is converted
+# to a Blender scene (scripts/cycles/render.py), rendered by Cycles (CPU,
+# path tracing, same bounces, no clamping or denoising, Box filter 1 px) to
+# a converged reference, then by trace and by Cycles at a few spp levels;
+# it prints RMSE over the pixels whose materials both renderers define
+# alike, CPU seconds, RMSE^2 x CPU seconds and the bias of the means.
+#
+#   scripts/cycles-compare.sh [--size N] [--trace BIN] [--scenes "cornell-box materials mesh"]
+#                             [--out DIR] [--spp "16 64 256"] [--ref-spp 4096]
+#                             [--threads 2] [--skip-check] [--reuse-cycles] [--install]
+#
+# Needs Blender 3.4 (Debian 12's `blender` package) and numpy:
+#
+#   apt-get install blender python3-numpy      # about 1 minute, ~350 MB
+#
+# (--install runs that apt-get itself.) trace comes from `make build`
+# (bin/trace). Time on 2 cores at the defaults (--size 128, references at
+# 4096 spp, levels 16/64/256 spp, each rendered twice for the noise): about
+# 15 minutes (14 measured, while other work shared the machine), half of it
+# the four Cycles references; --size 64 --ref-spp 1024 takes about 3. First, scripts/cycles/units_check.py checks the
+# mapping against closed forms (point light units, emission, the gradient
+# sky, bounce counts, a quad light): about 40 s; --skip-check skips it.
+#
+# Output in --out (default /tmp/trace-cycles-compare): table.txt,
+# results.jsonl, units_check.jsonl, NAME-side.png (trace | Cycles reference
+# | mask), and every PFM. --reuse-cycles keeps the Cycles images and timings
+# already in --out (same size and spp) and renders only trace: a second
+# trace binary is benchmarked in a few minutes. Exit status: 0 done, 1 a render failed,
+# 2 bad usage or Blender/numpy missing.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+
+SIZE=128
+TRACE=$ROOT/bin/trace
+SCENES="cornell-box materials mesh"
+OUT=${TMPDIR:-/tmp}/trace-cycles-compare
+SPP="16 64 256"
+REF_SPP=4096
+THREADS=2
+CHECK=1
+INSTALL=0
+REUSE=
+
+usage() { sed -n '10,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--size) SIZE=$2; shift 2 ;;
+	--trace) TRACE=$2; shift 2 ;;
+	--scenes) SCENES=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--spp) SPP=$2; shift 2 ;;
+	--ref-spp) REF_SPP=$2; shift 2 ;;
+	--threads) THREADS=$2; shift 2 ;;
+	--skip-check) CHECK=0; shift ;;
+	--install) INSTALL=1; shift ;;
+	--reuse-cycles) REUSE=--reuse-cycles; shift ;;
+	-h | --help) usage ;;
+	*) echo "cycles-compare: unknown argument $1" >&2; usage ;;
+	esac
+done
+
+if ! command -v blender >/dev/null 2>&1; then
+	if [ $INSTALL = 1 ]; then
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y blender python3-numpy || exit 2
+	else
+		echo "cycles-compare: blender is not installed. Install it with" >&2
+		echo "    apt-get install blender python3-numpy" >&2
+		echo "(Debian 12 gives Blender 3.4), or run this script with --install." >&2
+		exit 2
+	fi
+fi
+version=$(blender --version 2>/dev/null | head -1)
+case $version in
+"Blender 3.4"*) ;;
+*) echo "cycles-compare: warning: $version; the conversion was made for Blender 3.4" >&2 ;;
+esac
+
+# A Python with numpy: Blender's own Python imports the system numpy, so
+# python3-numpy serves both; a python3 earlier on PATH (pyenv) may lack it.
+PY=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then
+	echo "cycles-compare: numpy is missing: apt-get install python3-numpy" >&2
+	exit 2
+fi
+
+if [ ! -x "$TRACE" ]; then
+	echo "cycles-compare: no trace binary at $TRACE: run make build, or pass --trace BIN" >&2
+	exit 2
+fi
+TRACE=$(cd "$(dirname "$TRACE")" && pwd)/$(basename "$TRACE")
+mkdir -p "$OUT" || exit 2
+echo "cycles-compare: $("$TRACE" version 2>&1 | head -1), $version, size $SIZE, out $OUT"
+SECONDS=0
+export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in scripts/cycles
+
+if [ $CHECK = 1 ]; then
+	echo "== closed-form checks of the mapping (scripts/cycles/units_check.py)"
+	if ! "$PY" scripts/cycles/units_check.py --trace "$TRACE" --out "$OUT/units"; then
+		echo "cycles-compare: warning: a mapping check failed (above); the benchmark goes on" >&2
+	fi
+	cp "$OUT/units/units_check.jsonl" "$OUT/" 2>/dev/null
+fi
+
+"$PY" scripts/cycles/compare.py --trace "$TRACE" --out "$OUT" --size "$SIZE" --scenes "$SCENES" \
+	--spp "$SPP" --ref-spp "$REF_SPP" --threads "$THREADS" $REUSE || exit 1
+echo "cycles-compare: done in ${SECONDS} s; table in $OUT/table.txt"

@@ -1,0 +1,268 @@
+"""Reading a trace scene file (docs/scene-format.md) with its defaults filled in.
+
+Shared by render.py (inside Blender's Python) and compare.py (system
+Python). It does not validate the scene: run `trace validate` for that.
+Only the standard library and numpy are used.
+
+Everything here is in trace's own coordinates (right-handed, +y up);
+render.py maps to Blender's (+z up) with (x, y, z) -> (x, -z, y).
+"""
+
+import json
+import math
+import os
+
+import numpy as np
+
+# Material defaults, from docs/scene-format.md "materials".
+MATERIAL_DEFAULTS = {
+    "diffuse": {"color": [0.8, 0.8, 0.8]},
+    "metal": {"color": [0.8, 0.8, 0.8], "roughness": 0.0},
+    "dielectric": {"ior": 1.5, "color": [1.0, 1.0, 1.0]},
+    "emissive": {"color": [1.0, 1.0, 1.0], "intensity": 1.0},
+    "phong": {"color": [1.0, 1.0, 1.0], "ambient": 0.0, "diffuse": 1.0,
+              "specular": 0.0, "shininess": 32.0, "reflection": 0.0},
+}
+
+RENDER_DEFAULTS = {"width": 640, "height": 480, "samples": 16, "max_depth": 8,
+                   "integrator": "path", "seed": 1}
+
+
+def load(path):
+    """Returns the scene as a dict with defaults filled in, plus 'dir' (the
+    scene's folder, for assets) and 'material_list' (names in file order;
+    material index i+1 in masks, 0 being the background)."""
+    with open(path) as f:
+        s = json.load(f)
+    s["dir"] = os.path.dirname(os.path.abspath(path))
+    r = dict(RENDER_DEFAULTS)
+    r.update(s.get("render", {}))
+    s["render"] = r
+    c = {"up": [0, 1, 0], "fov": 40.0, "shift": [0, 0], "aperture": 0.0, "focus_distance": 0.0}
+    c.update(s["camera"])
+    s["camera"] = c
+    s.setdefault("background", {"color": [0, 0, 0]})
+    mats = {}
+    for name, m in s.get("materials", {}).items():
+        full = dict(MATERIAL_DEFAULTS[m["type"]])
+        full.update(m)
+        mats[name] = full
+    s["materials"] = mats
+    s.setdefault("lights", [])
+    s.setdefault("objects", [])
+    s["material_list"] = list(mats)
+    return s
+
+
+def classify(m):
+    """Returns (matched, why): whether Cycles renders material m exactly as
+    trace defines it. Unmatched materials are left out of the comparison."""
+    t = m["type"]
+    if t == "diffuse":
+        return True, "Lambert = Cycles Diffuse BSDF, roughness 0"
+    if t == "emissive":
+        return True, "Emission, two-sided"
+    if t == "metal":
+        if m["roughness"] == 0:
+            return True, "mirror without Fresnel = Glossy BSDF Sharp"
+        return False, "rough metal: trace's fuzz lobe (mirror + roughness x random unit vector) has no Cycles BSDF"
+    if t == "dielectric":
+        return False, "dielectric: trace uses Schlick's Fresnel, Cycles' Glass BSDF the exact one"
+    if t == "phong":
+        return False, "phong: trace's diffuse + cosine-power lobe mix has no Cycles BSDF"
+    return False, "unknown type " + t
+
+
+# ---------------------------------------------------------------- transforms
+
+
+def _sincos_deg(deg):
+    """sin, cos of deg degrees, exact at multiples of 90 (as scenes/transform.go)."""
+    r = math.fmod(deg, 360.0)
+    if r < 0:
+        r += 360.0
+    exact = {0.0: (0.0, 1.0), 360.0: (0.0, 1.0), 90.0: (1.0, 0.0),
+             180.0: (0.0, -1.0), 270.0: (-1.0, 0.0)}
+    if r in exact:
+        return exact[r]
+    a = math.radians(r)
+    return math.sin(a), math.cos(a)
+
+
+def transform_matrices(tr):
+    """Returns (linear, normal, offset, flip) for a mesh object's transform,
+    as scenes/transform.go builds them: p -> T . Rz . Ry . Rx . S . p, normals
+    through (R.S)^-T = R.S^-1, and flip when the determinant is negative."""
+    tr = tr or {}
+    t = np.array(tr.get("translate", [0, 0, 0]), dtype=np.float64)
+    rx, ry, rz = tr.get("rotate", [0, 0, 0])
+    sc = tr.get("scale", 1)
+    s = np.array([sc, sc, sc] if isinstance(sc, (int, float)) else sc, dtype=np.float64)
+    sx, cx = _sincos_deg(rx)
+    sy, cy = _sincos_deg(ry)
+    sz, cz = _sincos_deg(rz)
+    Rx = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
+    Ry = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+    Rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    R = Rz @ Ry @ Rx
+    linear = R * s[None, :]
+    normal = R / s[None, :]
+    flip = bool((s[0] < 0) != (s[1] < 0) != (s[2] < 0))
+    return linear, normal, t, flip
+
+
+# ---------------------------------------------------------------- OBJ
+
+
+def read_obj(path):
+    """Reads a Wavefront OBJ as trace does (docs/scene-format.md "Meshes"):
+    v, vt, vn, f (polygons as fans; v, v/vt, v//vn, v/vt/vn; negative
+    indices), usemtl. Returns positions (n,3), and per triangle corner the
+    position index (m,3), uv (m,3,2) and normal (m,3,3) or None when not
+    every face gives normals, and the material name of each triangle
+    (None where the file gives none). mtllib is not read: a material the
+    file names must be one of the scene's (the gallery's knot names none)."""
+    vs, vts, vns = [], [], []
+    tri_v, tri_t, tri_n, tri_m = [], [], [], []
+    all_normals = True
+    mat = None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            k = w[0]
+            if k == "v":
+                vs.append([float(x) for x in w[1:4]])
+            elif k == "vt":
+                vts.append([float(w[1]), float(w[2]) if len(w) > 2 else 0.0])
+            elif k == "vn":
+                vns.append([float(x) for x in w[1:4]])
+            elif k == "usemtl":
+                mat = w[1] if len(w) > 1 else None
+            elif k == "f":
+                corners = []
+                for c in w[1:]:
+                    parts = c.split("/")
+
+                    def idx(i, n):
+                        if i >= len(parts) or parts[i] == "":
+                            return None
+                        j = int(parts[i])
+                        return j - 1 if j > 0 else n + j
+                    corners.append((idx(0, len(vs)), idx(1, len(vts)), idx(2, len(vns))))
+                for i in range(1, len(corners) - 1):
+                    tri = (corners[0], corners[i], corners[i + 1])
+                    tri_v.append([c[0] for c in tri])
+                    tri_t.append([vts[c[1]] if c[1] is not None else [0.0, 0.0] for c in tri])
+                    if all(c[2] is not None for c in tri):
+                        tri_n.append([vns[c[2]] for c in tri])
+                    else:
+                        all_normals = False
+                    tri_m.append(mat)
+    normals = np.array(tri_n, dtype=np.float64) if all_normals and tri_n else None
+    if normals is not None and np.any(np.linalg.norm(normals, axis=2) == 0):
+        normals = None  # a zero normal: trace shades the whole mesh flat
+    return (np.array(vs, dtype=np.float64), np.array(tri_v, dtype=np.int64),
+            np.array(tri_t, dtype=np.float64), normals, tri_m)
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def plane_axes(normal):
+    """The plane's unit normal and tangent axes (t, b) of its (u, v), as
+    tracer/shape.go newPlane makes them."""
+    n = np.array(normal, dtype=np.float64)
+    n /= np.linalg.norm(n)
+    ref = np.array([0.0, 0.0, 1.0]) if abs(n[0]) > 0.9 else np.array([1.0, 0.0, 0.0])
+    t = ref - n * np.dot(ref, n)
+    t /= np.linalg.norm(t)
+    b = np.cross(t, n)
+    return n, t, b
+
+
+def triangles(scene, plane_half_size):
+    """Every surface but spheres as triangles, in trace coordinates: a list
+    of dicts with 'material' (a name), 'p' (m,3,3) corner positions,
+    'uv' (m,3,2) the trace surface coordinates at the corners (affine over
+    each triangle, so interpolation is exact), 'n' (m,3,3) smooth normals
+    or None, and 'what' (a label). Planes become one square of half side
+    plane_half_size centred on the camera's foot on the plane."""
+    out = []
+    cam = np.array(scene["camera"]["position"], dtype=np.float64)
+    for i, o in enumerate(scene["objects"]):
+        t = o["type"]
+        what = "objects[%d] %s" % (i, o.get("name", t))
+        if t == "quad":
+            c, e1, e2 = (np.array(o[k], dtype=np.float64) for k in ("corner", "edge1", "edge2"))
+            p = np.array([[c, c + e1, c + e1 + e2], [c, c + e1 + e2, c + e2]])
+            uv = np.array([[[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 1], [0, 1]]], dtype=np.float64)
+            out.append({"material": o["material"], "p": p, "uv": uv, "n": None, "what": what})
+        elif t == "triangle":
+            p = np.array([o["vertices"]], dtype=np.float64)
+            uv = np.array([o["uv"]] if "uv" in o else [[[0, 0], [1, 0], [0, 1]]], dtype=np.float64)
+            out.append({"material": o["material"], "p": p, "uv": uv, "n": None, "what": what})
+        elif t == "plane":
+            n, ta, ba = plane_axes(o["normal"])
+            pt = np.array(o["point"], dtype=np.float64)
+            centre = cam - n * np.dot(cam - pt, n)
+            L = plane_half_size
+            corners = [centre + L * (sa * ta + sb * ba) for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            uvs = [[np.dot(q - pt, ta), np.dot(q - pt, ba)] for q in corners]
+            p = np.array([[corners[0], corners[1], corners[2]], [corners[0], corners[2], corners[3]]])
+            uv = np.array([[uvs[0], uvs[1], uvs[2]], [uvs[0], uvs[2], uvs[3]]])
+            out.append({"material": o["material"], "p": p, "uv": uv, "n": None, "what": what})
+        elif t == "mesh":
+            path = os.path.join(scene["dir"], o["file"])
+            if not path.lower().endswith(".obj"):
+                raise SystemExit("%s: only OBJ meshes are converted, not %s" % (what, o["file"]))
+            pos, tv, tt, tn, tm = read_obj(path)
+            lin, nrm, off, _flip = transform_matrices(o.get("transform"))
+            pw = pos @ lin.T + off
+            p = pw[tv]
+            n = None
+            if tn is not None:
+                n = tn @ nrm.T
+                n /= np.linalg.norm(n, axis=2, keepdims=True)
+                # trace turns an interpolated normal that points away from
+                # the triangle's geometric normal over to its side
+                # (tracer/surface.go); Cycles does not, and flips both to
+                # the side the ray comes from by the winding alone. Wind
+                # each triangle so its geometric normal agrees with its
+                # vertex normals (knot.obj is wound clockwise), which gives
+                # trace's shading in Cycles.
+                g = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+                bad = np.einsum("ij,ij->i", g, n.sum(axis=1)) < 0
+                for arr in (p, tt, n):
+                    arr[bad, 1], arr[bad, 2] = arr[bad, 2].copy(), arr[bad, 1].copy()
+            # Material per triangle: the scene's of the file's name, else
+            # the object's (MTL-described materials are not converted).
+            names = [m if m in scene["materials"] else o.get("material") for m in tm]
+            for name in sorted(set(names)):
+                sel = np.array([x == name for x in names])
+                out.append({"material": name, "p": p[sel], "uv": tt[sel],
+                            "n": None if n is None else n[sel], "what": what})
+        elif t == "sphere":
+            pass  # render.py makes them from Blender's UV sphere
+        else:
+            raise SystemExit("%s: unknown object type %s" % (what, t))
+    return out
+
+
+def spheres(scene):
+    """The spheres: (centre, radius, material name, label)."""
+    return [(np.array(o["center"], dtype=np.float64), float(o["radius"]), o["material"],
+             "objects[%d] %s" % (i, o.get("name", "sphere")))
+            for i, o in enumerate(scene["objects"]) if o["type"] == "sphere"]
+
+
+def camera_frame(cam):
+    """The camera's unit forward, right and up vectors (tracer/camera.go)."""
+    eye = np.array(cam["position"], dtype=np.float64)
+    fwd = np.array(cam["look_at"], dtype=np.float64) - eye
+    fwd /= np.linalg.norm(fwd)
+    right = np.cross(fwd, np.array(cam["up"], dtype=np.float64))
+    right /= np.linalg.norm(right)
+    up = np.cross(right, fwd)
+    return fwd, right, up
