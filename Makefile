@@ -31,7 +31,7 @@ test:
 	$(GO) test ./...
 	$(GO) test -race -short ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
-	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector traversal (make build's)
+	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector traversal (make build SIMD=simd)
 	@$(MAKE) --no-print-directory vet-cuda
 
 test-short:
