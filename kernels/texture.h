@@ -64,7 +64,7 @@ DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float
     }
     const Texture* t = &s->Textures[m->Texture];
     if (t->Kind == TextureImage) {
-        return sample_image(s, t, u, v, 0);
+        return mul(sample_image(s, t, u, v, 0), t->Even); /* Even: the tint */
     }
     float f = port_floorf(u * t->Scale) + port_floorf(v * t->Scale);
     if (f - 2.0f * port_floorf(f * 0.5f) == 0.0f) {

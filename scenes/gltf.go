@@ -679,7 +679,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		if err != nil {
 			return 0, err
 		}
-		im.Image = gltfTint(img, im.Color)
+		im.Image = img // im.Color is its tint
 	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)
@@ -770,17 +770,4 @@ func (l *gltfLoader) image(i int) (*tracer.Image, error) {
 	}
 	l.images[i] = img
 	return img, nil
-}
-
-// gltfTint returns img multiplied by c: img itself when c is white,
-// otherwise a copy.
-func gltfTint(img *tracer.Image, c mgl32.Vec3) *tracer.Image {
-	if c == (mgl32.Vec3{1, 1, 1}) {
-		return img
-	}
-	out := &tracer.Image{Width: img.Width, Height: img.Height, Pix: make([]float32, len(img.Pix))}
-	for i, v := range img.Pix {
-		out.Pix[i] = v * c[i%3]
-	}
-	return out
 }

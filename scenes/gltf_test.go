@@ -372,7 +372,8 @@ func texturedGLTFDoc() *gltf.Document {
 }
 
 // TestLoadGLTFTexture decodes a base colour texture (sRGB 0 and 255 are
-// linear 0 and 1), multiplies it by baseColorFactor, and flips v.
+// linear 0 and 1), keeps baseColorFactor as its tint (applied at shading
+// time, not to a copy of the texels), and flips v.
 func TestLoadGLTFTexture(t *testing.T) {
 	for _, glb := range []bool{false, true} {
 		m := mustLoadGLTFDoc(t, texturedGLTFDoc(), glb)
@@ -380,9 +381,12 @@ func TestLoadGLTFTexture(t *testing.T) {
 			t.Fatalf("materials %+v: want one, with an image", m.materials)
 		}
 		img := m.materials[0].Image
-		want := []float32{0.5, 0, 0, 0, 0.25, 0, 0, 0, 1, 0.5, 0.25, 1}
+		want := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}
 		if img.Width != 2 || img.Height != 2 || !slices.Equal(img.Pix, want) {
 			t.Errorf("image %d×%d %v, want 2×2 %v", img.Width, img.Height, img.Pix, want)
+		}
+		if tint := (mgl32.Vec3{0.5, 0.25, 1}); m.materials[0].Color != tint {
+			t.Errorf("tint %v, want %v", m.materials[0].Color, tint)
 		}
 		if want := []mgl32.Vec2{{0, 1}, {1, 1}, {0, 0}}; !slices.Equal(m.meshes[0].UVs, want) {
 			t.Errorf("uvs %v, want %v", m.meshes[0].UVs, want)
@@ -403,8 +407,8 @@ func TestLoadGLTFTextureFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img := m.materials[0].Image; img == nil || img.Pix[0] != 0.5 {
-		t.Errorf("image %+v: want 2×2, starting with 0.5", img)
+	if img := m.materials[0].Image; img == nil || img.Pix[0] != 1 {
+		t.Errorf("image %+v: want 2×2, starting with 1", img)
 	}
 
 	doc.Images[0] = &gltf.Image{URI: "nothere.png"}

@@ -13,8 +13,11 @@ type importedMaterial struct {
 	// HasColor is false when the file names the material but does not
 	// describe it (a usemtl without a library entry).
 	HasColor bool
-	Color    mgl32.Vec3    // base colour, linear RGB (OBJ Kd, glTF baseColorFactor)
-	Image    *tracer.Image // base colour texture, linear RGB, or nil; already multiplied by Color
+	Color    mgl32.Vec3 // base colour, linear RGB (OBJ Kd, glTF baseColorFactor)
+	// Image is the base colour texture (linear RGB) or nil, shared by every
+	// material that uses the file; Color is its tint, applied at shading
+	// time (tracer.Texture.Even), not to a copy of the texels.
+	Image *tracer.Image
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

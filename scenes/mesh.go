@@ -293,7 +293,9 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			continue
 		}
 		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
-		if m.Image != nil {
+		// A black tint makes a black material, texture or not (the zero
+		// tint would mean none).
+		if m.Image != nil && m.Color != [3]float32{} {
 			img, ok := d.images[m.Image]
 			if !ok {
 				texels := m.Image.Width * m.Image.Height
@@ -314,7 +316,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 				return fail("more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
 			}
 			mat.Texture = int32(len(s.Textures))
-			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img})
+			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img, Even: m.Color})
 		}
 		if len(s.Materials) >= tracer.MaxMaterials {
 			return fail("more than %d materials (tracer.MaxMaterials)", tracer.MaxMaterials)

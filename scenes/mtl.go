@@ -183,19 +183,6 @@ func (m *mtlMaterial) imported(a *assets, name string, images map[[2]string]*tra
 		}
 		images[key] = img
 	}
-	out.Image = tintImage(img, out.Color)
+	out.Image = img // out.Color is its tint
 	return out, nil
-}
-
-// tintImage returns img multiplied by c: img itself when c is white, else
-// a copy.
-func tintImage(img *tracer.Image, c mgl32.Vec3) *tracer.Image {
-	if c == white || img == nil {
-		return img
-	}
-	t := &tracer.Image{Width: img.Width, Height: img.Height, Pix: make([]float32, len(img.Pix))}
-	for i, x := range img.Pix {
-		t.Pix[i] = x * c[i%3]
-	}
-	return t
 }

@@ -280,18 +280,6 @@ func TestMapFile(t *testing.T) {
 	}
 }
 
-// TestTintImage checks that a map_Kd image is multiplied by Kd, into a copy.
-func TestTintImage(t *testing.T) {
-	img := &tracer.Image{Width: 1, Height: 2, Pix: []float32{1, 1, 1, 0.5, 0.5, 0.5}}
-	if got := tintImage(img, white); got != img {
-		t.Errorf("white tint copied the image")
-	}
-	got := tintImage(img, mgl32.Vec3{0.5, 1, 2})
-	if want := []float32{0.5, 1, 2, 0.25, 0.5, 1}; !slices.Equal(got.Pix, want) || img.Pix[0] != 1 {
-		t.Errorf("tinted %v, want %v (original %v)", got.Pix, want, img.Pix)
-	}
-}
-
 // objErrorTests are bad OBJ and MTL files and the error each gets, the
 // temporary folder's path removed.
 var objErrorTests = []struct {

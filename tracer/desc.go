@@ -126,9 +126,13 @@ type Background struct {
 // or an image.
 type Texture struct {
 	Kind  TextureKind
-	Scale float32    // checker: checks per unit of u and of v
-	Even  mgl32.Vec3 // checker: linear RGB
-	Odd   mgl32.Vec3 // checker: linear RGB
+	Scale float32 // checker: checks per unit of u and of v
+	// Even is the checker's even colour (linear RGB); for TextureImage,
+	// the tint the image's colour is multiplied by at shading time, so that
+	// materials sharing an image with different tints share its texels.
+	// The zero value means no tint: Compile makes it [1, 1, 1].
+	Even mgl32.Vec3
+	Odd  mgl32.Vec3 // checker: linear RGB
 	// Image indexes SceneDesc.Images for TextureImage. u runs right and v
 	// runs up across the image, both repeating with period 1: (u, v) =
 	// (0, 0) is the image's bottom-left corner, as in OBJ files (glTF's v

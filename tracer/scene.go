@@ -352,6 +352,11 @@ func (s *Scene) meanLuminance(m *Material) float64 {
 // one array.
 func (s *Scene) compileTextures(d *SceneDesc) {
 	offsets := make([]uint32, len(d.Images))
+	n := 0
+	for _, img := range d.Images {
+		n += 3 * img.Width * img.Height
+	}
+	s.Texels = make([]float32, 0, n) // one allocation, however many images
 	for i, img := range d.Images {
 		offsets[i] = uint32(len(s.Texels))
 		s.Texels = append(s.Texels, img.Pix[:3*img.Width*img.Height]...)
@@ -362,6 +367,9 @@ func (s *Scene) compileTextures(d *SceneDesc) {
 		if t.Kind == TextureImage {
 			img := &d.Images[t.Image]
 			t.Width, t.Height, t.Offset = uint32(img.Width), uint32(img.Height), offsets[t.Image]
+			if t.Even == (vec3{}) {
+				t.Even = vec3{1, 1, 1} // no tint
+			}
 		}
 	}
 }

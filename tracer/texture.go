@@ -17,7 +17,7 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 	}
 	t := &s.Textures[m.Texture]
 	if t.Kind == TextureImage {
-		return s.sampleImage(t, u, v, false)
+		return mul(s.sampleImage(t, u, v, false), t.Even) // Even: the tint
 	}
 	// Parity of ⌊u·scale⌋ + ⌊v·scale⌋, computed in float32 so that huge
 	// coordinates (far along a plane) stay defined: f − 2⌊f/2⌋ is 0 or 1.

@@ -124,3 +124,20 @@ func TestEquirectangularBackground(t *testing.T) {
 		t.Errorf("−x %v, +z %v, +x %v: want −x right of the centre (larger u)", right[0], fwd[0], left[0])
 	}
 }
+
+// TestImageTint: an image texture's colour is its texel times the tint in
+// Even, applied at shading time; a zero tint is none.
+func TestImageTint(t *testing.T) {
+	for _, tc := range []struct {
+		tint, want vec3
+	}{{vec3{}, vec3{0.5, 0.25, 1}}, {vec3{1, 1, 1}, vec3{0.5, 0.25, 1}}, {vec3{2, 0.5, 0}, vec3{1, 0.125, 0}}} {
+		s := compileTest(t, &SceneDesc{
+			Images:    []Image{{Width: 1, Height: 1, Pix: []float32{0.5, 0.25, 1}}},
+			Textures:  []Texture{{Kind: TextureImage, Image: 0, Even: tc.tint}},
+			Materials: []Material{{Kind: MaterialDiffuse, Texture: 0}},
+		})
+		if got := s.color(&s.Materials[0], 0.3, 0.7); got != tc.want {
+			t.Errorf("tint %v: colour %v, want %v", tc.tint, got, tc.want)
+		}
+	}
+}

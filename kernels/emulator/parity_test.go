@@ -231,7 +231,7 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	}
 	d.Textures = []tracer.Texture{
 		{Kind: tracer.TextureChecker, Scale: f(0.5, 4), Even: col(), Odd: col()},
-		{Kind: tracer.TextureImage, Image: 0},
+		{Kind: tracer.TextureImage, Image: 0, Even: col()}, // tinted
 		{Kind: tracer.TextureImage, Image: 1},
 	}
 	switch rng.IntN(3) {
