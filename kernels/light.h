@@ -50,57 +50,19 @@ DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
 DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, float u2, vec3* n, float* pdf,
                           const Material** m, float* u, float* v) {
     vec3 q;
-    if (e.Kind == HitTriangle || s->Shapes[e.Index].Kind == ShapeQuad) {
-        float area;
-        if (e.Kind == HitTriangle) {
-            const Triangle* tr = &s->Triangles[e.Index];
-            *m = &s->Materials[s->TriangleAttrs[e.Index].Material];
-            *n = normalize(cross(tr->E1, tr->E2));
-            area = triangle_area(tr);
-        } else {
-            const Shape* sh = &s->Shapes[e.Index];
-            *m = &s->Materials[sh->Material];
-            *n = sh->N;
-            area = sh->Area;
-        }
-        float omega, first;
-        if (flat_solid_angle(s, e.Kind, e.Index, area, p, &omega, &first)) {
-            float b1, b2;
-            if (!sample_flat_by_solid_angle(s, e, p, omega, first, u1, u2, &q, &b1, &b2)) {
-                *pdf = 0.0f;
-                *u = 0.0f;
-                *v = 0.0f;
-                return q;
-            }
-            if (e.Kind == HitTriangle) {
-                Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
-                Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
-                SurfaceHit sf = surface_at(s, &r, &h);
-                *u = sf.u;
-                *v = sf.v;
-            } else {
-                *u = b1;
-                *v = b2;
-            }
-            *pdf = ((*m)->LightPDF * area) / omega;
-            return q;
-        }
-    }
+    float area;
+    const Triangle* tr = 0;
+    const Shape* sh = 0;
     if (e.Kind == HitTriangle) {
-        const Triangle* tr = &s->Triangles[e.Index];
-        const TriangleAttr* a = &s->TriangleAttrs[e.Index];
-        float b1, b2;
-        q = triangle_sample_point(tr, u1, u2, &b1, &b2);
-        Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
-        Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
-        SurfaceHit sf = surface_at(s, &r, &h);
+        tr = &s->Triangles[e.Index];
+        *m = &s->Materials[s->TriangleAttrs[e.Index].Material];
         *n = normalize(cross(tr->E1, tr->E2));
-        *m = &s->Materials[a->Material];
-        *u = sf.u;
-        *v = sf.v;
+        area = triangle_area(tr);
     } else {
-        const Shape* sh = &s->Shapes[e.Index];
+        sh = &s->Shapes[e.Index];
         *m = &s->Materials[sh->Material];
+        *n = sh->N;
+        area = sh->Area;
         if (sh->Kind == ShapeSphere) {
             vec3 cq, cn;
             float cpdf;
@@ -110,12 +72,42 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
                 *pdf = ((*m)->LightPDF * sh->Area) * cpdf;
                 return cq;
             }
+            float b1, b2;
+            q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
+            shape_surface(sh, q, b1, b2, u, v);
+            *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
+            return q;
         }
-        float b1, b2;
-        q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
-        shape_surface(sh, q, b1, b2, u, v);
     }
-    *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
+    /* A triangle or a quad: by solid angle from close by, else by area. */
+    float b1, b2, omega, first;
+    if (flat_solid_angle(s, e.Kind, e.Index, area, p, &omega, &first)) {
+        if (!sample_flat_by_solid_angle(s, e, p, omega, first, u1, u2, &q, &b1, &b2)) {
+            *pdf = 0.0f;
+            *u = 0.0f;
+            *v = 0.0f;
+            return q;
+        }
+        *pdf = ((*m)->LightPDF * area) / omega;
+    } else {
+        if (tr) {
+            q = triangle_sample_point(tr, u1, u2, &b1, &b2);
+        } else {
+            q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
+        }
+        *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
+    }
+    if (tr) {
+        /* Scene.triangleUV, by way of surface_at. */
+        Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
+        Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
+        SurfaceHit sf = surface_at(s, &r, &h);
+        *u = sf.u;
+        *v = sf.v;
+    } else {
+        *u = b1; /* a quad's (u, v) are its edge fractions */
+        *v = b2;
+    }
     return q;
 }
 

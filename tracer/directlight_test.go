@@ -45,27 +45,22 @@ func closedFormCases() []closedFormCase {
 	// far from it (spherical.go).
 	const hc = 0.5
 	closeQuad := []radiometry.Vec{{-1, hc, -1.5}, {1, hc, -1.5}, {1, hc, 1.5}, {-1, hc, 1.5}}
+	// quadCase is a quad light (corners in order) over the floor.
+	quadCase := func(name string, extent, eye float64, poly []radiometry.Vec) closedFormCase {
+		return closedFormCase{
+			name: name, extent: extent, eye: eye,
+			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {
+				c := tf(poly[0])
+				d.Quads = append(d.Quads, QuadDesc{Corner: c, Edge1: tf(poly[1]).Sub(c), Edge2: tf(poly[3]).Sub(c), Material: 1})
+			},
+			exact: func(x, z float64) float64 {
+				return closedFormAlbedo * closedFormLe * radiometry.PolygonFormFactor(radiometry.Vec{x, 0, z}, radiometry.Vec{0, 1, 0}, poly)
+			},
+		}
+	}
 	return []closedFormCase{
-		{
-			name: "quad close", extent: 3, eye: 0.4,
-			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {
-				c := tf(closeQuad[0])
-				d.Quads = append(d.Quads, QuadDesc{Corner: c, Edge1: tf(closeQuad[1]).Sub(c), Edge2: tf(closeQuad[3]).Sub(c), Material: 1})
-			},
-			exact: func(x, z float64) float64 {
-				return closedFormAlbedo * closedFormLe * radiometry.PolygonFormFactor(radiometry.Vec{x, 0, z}, radiometry.Vec{0, 1, 0}, closeQuad)
-			},
-		},
-		{
-			name: "quad", extent: 5,
-			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {
-				c := tf(quad[0])
-				d.Quads = append(d.Quads, QuadDesc{Corner: c, Edge1: tf(quad[1]).Sub(c), Edge2: tf(quad[3]).Sub(c), Material: 1})
-			},
-			exact: func(x, z float64) float64 {
-				return closedFormAlbedo * closedFormLe * radiometry.PolygonFormFactor(radiometry.Vec{x, 0, z}, radiometry.Vec{0, 1, 0}, quad)
-			},
-		},
+		quadCase("quad close", 3, 0.4, closeQuad),
+		quadCase("quad", 5, 0, quad),
 		{
 			name: "sphere", extent: 5,
 			add: func(d *SceneDesc, tf func(radiometry.Vec) vec3, k float32) {

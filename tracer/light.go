@@ -96,49 +96,47 @@ func (s *Scene) pickEmitter(u float32) int {
 // [minSphericalArea, maxSphericalArea] uniformly in it (spherical.go);
 // others, and a sphere around p, uniformly by area.
 func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, u, v float32) {
-	if e.Kind == HitTriangle || s.Shapes[e.Index].Kind == ShapeQuad {
-		var area float32
-		if e.Kind == HitTriangle {
-			tr := &s.Triangles[e.Index]
-			m, n, area = &s.Materials[s.TriangleAttrs[e.Index].Material], normalize(cross(tr.E1, tr.E2)), tr.area()
-		} else {
-			sh := &s.Shapes[e.Index]
-			m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
-		}
-		if omega, first, ok := s.flatSolidAngle(e.Kind, e.Index, area, p); ok {
-			q, b1, b2, ok := s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2)
-			if !ok {
-				return q, n, 0, m, 0, 0
-			}
-			if e.Kind == HitTriangle {
-				u, v = s.triangleUV(&s.TriangleAttrs[e.Index], b1, b2)
-			} else {
-				u, v = b1, b2
-			}
-			return q, n, float32(m.LightPDF*area) / omega, m, u, v
-		}
-	}
+	var area float32
+	var tr *Triangle
+	var sh *Shape
 	if e.Kind == HitTriangle {
-		tr := &s.Triangles[e.Index]
-		a := &s.TriangleAttrs[e.Index]
-		var b1, b2 float32
-		q, b1, b2 = tr.samplePoint(u1, u2)
-		u, v = s.triangleUV(a, b1, b2)
-		n, m = normalize(cross(tr.E1, tr.E2)), &s.Materials[a.Material]
+		tr = &s.Triangles[e.Index]
+		m, n, area = &s.Materials[s.TriangleAttrs[e.Index].Material], normalize(cross(tr.E1, tr.E2)), tr.area()
 	} else {
-		sh := &s.Shapes[e.Index]
-		m = &s.Materials[sh.Material]
+		sh = &s.Shapes[e.Index]
+		m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
 		if sh.Kind == ShapeSphere {
 			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok {
 				_, u, v = sh.surface(cq, 0, 0)
 				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, u, v
 			}
+			var b1, b2 float32
+			q, n, b1, b2 = sh.samplePoint(u1, u2)
+			_, u, v = sh.surface(q, b1, b2)
+			return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, u, v
 		}
-		var b1, b2 float32
-		q, n, b1, b2 = sh.samplePoint(u1, u2)
-		_, u, v = sh.surface(q, b1, b2)
 	}
-	return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, u, v
+	// A triangle or a quad: by solid angle from close by, else by area.
+	var b1, b2 float32
+	if omega, first, ok := s.flatSolidAngle(e.Kind, e.Index, area, p); ok {
+		if q, b1, b2, ok = s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2); !ok {
+			return q, n, 0, m, 0, 0
+		}
+		pdf = float32(m.LightPDF*area) / omega
+	} else {
+		if tr != nil {
+			q, b1, b2 = tr.samplePoint(u1, u2)
+		} else {
+			q, n, b1, b2 = sh.samplePoint(u1, u2)
+		}
+		pdf = areaToSolidAngle(m.LightPDF, p, q, n)
+	}
+	if tr != nil {
+		u, v = s.triangleUV(&s.TriangleAttrs[e.Index], b1, b2)
+	} else {
+		u, v = b1, b2 // a quad's (u, v) are its edge fractions
+	}
+	return q, n, pdf, m, u, v
 }
 
 // areaToSolidAngle turns a density per unit area at point q (unit normal n)

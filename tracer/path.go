@@ -51,7 +51,8 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		if depth == s.Settings.MaxDepth {
 			break
 		}
-		smp.SetDimension(cameraDims + uint32(depth)*bounceDims)
+		base := cameraDims + uint32(depth)*bounceDims
+		smp.SetDimension(base)
 		ns := sf.ns
 		var dir vec3
 		lastPdf = 0
@@ -61,7 +62,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			if isGlossy(m) {
 				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, st))
 			} else {
-				smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 5)
+				smp.SetDimension(base + 5)
 			}
 			lobe := smp.Float()
 			u1, u2 := smp.Float2()
@@ -73,7 +74,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		case MaterialMetal:
 			beta = mul(beta, s.color(m, sf.u, sf.v))
 			dir = reflect(r.Dir, ns)
-			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 6)
+			smp.SetDimension(base + 6)
 			u1, u2 := smp.Float2()
 			if m.Roughness > 0 {
 				dir = normalize(madd(dir, uniformSphere(u1, u2), m.Roughness))
@@ -83,7 +84,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			if !sf.front { // leaving the medium
 				eta = m.IOR
 			}
-			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 5)
+			smp.SetDimension(base + 5)
 			fr, refr, ok := refraction(r.Dir, ns, eta)
 			if !ok || smp.Float() < fr {
 				dir = reflect(r.Dir, ns)
@@ -97,7 +98,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		}
 		r = spawn(sf.p, sf.ng, sf.eps, dir)
 		if depth+1 >= rouletteDepth {
-			smp.SetDimension(cameraDims + uint32(depth)*bounceDims + 8)
+			smp.SetDimension(base + 8)
 			q := max(0.05, 1-maxComponent(beta))
 			if smp.Float() < q {
 				break
