@@ -5,11 +5,12 @@
 # path tracing, same bounces, no clamping or denoising, Box filter 1 px) to
 # a converged reference, then by trace and by Cycles at a few spp levels;
 # it prints RMSE over the pixels whose materials both renderers define
-# alike, CPU seconds, RMSE^2 x CPU seconds and the bias of the means.
+# alike, CPU seconds (the least of --repeat runs, the renderers taking
+# turns), RMSE^2 x CPU seconds and the bias of the means.
 #
 #   scripts/cycles-compare.sh [--size N] [--trace BIN] [--scenes "cornell-box materials mesh"]
 #                             [--out DIR] [--spp "16 64 256"] [--ref-spp 4096]
-#                             [--threads 2] [--skip-check] [--reuse-cycles] [--install]
+#                             [--threads 2] [--repeat 3] [--skip-check] [--reuse-cycles] [--install]
 #
 # Needs Blender 3.4 (Debian 12's `blender` package) and numpy:
 #
@@ -40,11 +41,12 @@ OUT=${TMPDIR:-/tmp}/trace-cycles-compare
 SPP="16 64 256"
 REF_SPP=4096
 THREADS=2
+REPEAT=3
 CHECK=1
 INSTALL=0
 REUSE=
 
-usage() { sed -n '10,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) SIZE=$2; shift 2 ;;
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--spp) SPP=$2; shift 2 ;;
 	--ref-spp) REF_SPP=$2; shift 2 ;;
 	--threads) THREADS=$2; shift 2 ;;
+	--repeat) REPEAT=$2; shift 2 ;;
 	--skip-check) CHECK=0; shift ;;
 	--install) INSTALL=1; shift ;;
 	--reuse-cycles) REUSE=--reuse-cycles; shift ;;
@@ -108,5 +111,5 @@ if [ $CHECK = 1 ]; then
 fi
 
 "$PY" scripts/cycles/compare.py --trace "$TRACE" --out "$OUT" --size "$SIZE" --scenes "$SCENES" \
-	--spp "$SPP" --ref-spp "$REF_SPP" --threads "$THREADS" $REUSE || exit 1
+	--spp "$SPP" --ref-spp "$REF_SPP" --threads "$THREADS" --repeat "$REPEAT" $REUSE || exit 1
 echo "cycles-compare: done in ${SECONDS} s; table in $OUT/table.txt"

@@ -4,7 +4,7 @@ Run by scripts/cycles-compare.sh (see there for the usage); by hand:
 
     /usr/bin/python3 scripts/cycles/compare.py --trace bin/trace --out cycles-out \
         [--size 128] [--scenes "cornell-box materials mesh"] [--ref-spp 4096] \
-        [--spp "16 64 256"] [--blender blender]
+        [--spp "16 64 256"] [--repeat 3] [--blender blender]
 
 Per scene (scenes/examples/NAME.json, rendered square, --size a side):
 
@@ -18,7 +18,11 @@ Per scene (scenes/examples/NAME.json, rendered square, --size a side):
 3. trace and Cycles at each of --spp, with the CPU seconds (user + sys) of
    the render: trace's from the child's rusage; Cycles' from rusage around
    bpy.ops.render.render inside Blender (all threads), and the whole
-   Blender process' too.
+   Blender process' too. Each level is rendered --repeat times by each
+   renderer (seed 1, seed 2, then seed 1 again), the two renderers taking
+   turns, and the CPU seconds are the least of those runs: on a shared
+   machine a run is only ever slowed down by others, so the minimum is the
+   steadiest estimate of what a render costs (the median is recorded too).
 4. RMSE over matched pixels (linear RGB, all three channels) against the
    reference, and the noise alone (from a second render at the same spp
    with seed 2: RMS of (a - b)/sqrt 2), free of any bias between the two; efficiency RMSE^2 x CPU seconds (lower is better) per level,
@@ -78,14 +82,48 @@ class Runner:
         cpu, wall = run_timed(cmd, out + ".log")
         return {"cpu_s": cpu, "wall_s": wall}
 
-    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1):
+    def timed_pair(self, path, spp, base, scale):
+        """Renders one level with trace and Cycles, --repeat times each,
+        taking turns (seed 1, seed 2, then seed 1 again into a scratch
+        file). Returns {renderer: (stats of the seed-1 render, [CPU s of
+        every run], image, seed-2 image)}; trace's renders are shared by
+        every scale of a scene, so they are made once (base names the
+        scene, scale the Cycles variant)."""
+        tb = base["trace"]
+        cb = base["cycles"]
+        res = {"trace": [None, [], None, None], "cycles": [None, [], None, None]}
+        if tb is None:
+            del res["trace"]
+        for i in range(max(self.a.repeat, 2)):
+            seed = 2 if i == 1 else 1
+            suffix = "" if i == 0 else "-seed2" if i == 1 else "-again"
+            for k in res:
+                out = "%s-%d%s.pfm" % (tb if k == "trace" else cb, spp, suffix)
+                if k == "trace":
+                    st = self.trace(path, spp, out, seed=seed)
+                else:
+                    st = self.cycles(path, spp, out, scale=scale, seed=seed, run=i)
+                res[k][1].append(st["cpu_s"])
+                if i == 0:
+                    res[k][0] = st
+                    res[k][2] = imgio.read_pfm(out)
+                elif i == 1:
+                    res[k][3] = imgio.read_pfm(out)
+        return res
+
+    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1, run=0):
         stats = out + ".stats.json"
         cmd = ["nice", "-n", "10", self.a.blender, "-b", "--factory-startup", "--python",
                os.path.join(HERE, "render.py"), "--", "--scene", scene, "--size", str(self.a.size),
                "--spp", str(spp), "--out", out, "--scale", repr(scale), "--threads", str(self.a.threads),
                "--seed", str(seed), "--stats", stats] + (["--mask"] if mask else [])
         proc = out + ".process.json"
-        if self.a.reuse_cycles and os.path.exists(out) and os.path.exists(stats):
+        again = out.replace("-again.pfm", ".pfm") + ".again-%d.json" % run
+        if self.a.reuse_cycles and run >= 2 and os.path.exists(again):
+            # A repeated run's time, as recorded by the run that made it.
+            with open(again) as f:
+                return json.load(f)
+        if self.a.reuse_cycles and run < 2 and os.path.exists(out) and os.path.exists(stats):
             # --reuse-cycles: the Cycles side of an earlier run with the
             # same settings (only trace changed).
             with open(stats) as f:
@@ -102,8 +140,14 @@ class Runner:
             st = json.load(f)
         with open(proc, "w") as f:
             json.dump({"process_cpu_s": cpu, "process_wall_s": wall}, f)
-        return {"cpu_s": st["render_cpu_s"], "wall_s": st["render_wall_s"],
-                "process_cpu_s": cpu, "process_wall_s": wall}
+        rec = {"cpu_s": st["render_cpu_s"], "wall_s": st["render_wall_s"],
+               "process_cpu_s": cpu, "process_wall_s": wall}
+        if run >= 2:
+            # Recorded under the name of the render it repeats, for
+            # --reuse-cycles (the scratch image itself is overwritten).
+            with open(again, "w") as f:
+                json.dump(rec, f)
+        return rec
 
 
 def dilate(m):
@@ -169,6 +213,8 @@ def main():
     p.add_argument("--spp", default="16 64 256", help="spp levels for both renderers")
     p.add_argument("--ref-spp", type=int, default=4096)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--repeat", type=int, default=3,
+                   help="timed runs per level and renderer (at least 2: seed 1 and seed 2); the least CPU time counts")
     p.add_argument("--reuse-cycles", action="store_true",
                    help="reuse the Cycles images and timings already in --out (to benchmark another trace binary)")
     a = p.parse_args()
@@ -197,52 +243,51 @@ def main():
         run.cycles(path, 1, mpath, mask=True)
         idx, clean, names, matched, why = masks(scene, imgio.read_pfm(mpath))
         frac = float(clean.mean())
-        # trace at each level.
-        timgs = {}
-        tstats = {}
-        tnoise = {}
-        for s in levels:
-            out = "%s-trace-%d.pfm" % (base, s)
-            tstats[s] = run.trace(path, s, out)
-            timgs[s] = imgio.read_pfm(out)
-            out2 = "%s-trace-%d-seed2.pfm" % (base, s)
-            tstats[s]["cpu2_s"] = run.trace(path, s, out2, seed=2)["cpu_s"]
-            tnoise[s] = noise(timgs[s], imgio.read_pfm(out2), clean)
-            print("  trace  %5d spp  %7.2f s CPU" % (s, tstats[s]["cpu_s"]), flush=True)
         variants = [("", 1.0)] + ([("m", 1e-3)] if name == "cornell-box" else [])
+        refs = {}
         for vname, scale in variants:
             label = name + ("-" + vname if vname else "")
             vbase = base + ("-" + vname if vname else "")
             refpath = "%s-cycles-ref-%d.pfm" % (vbase, a.ref_spp)
             rst = run.cycles(path, a.ref_spp, refpath, scale=scale)
-            ref = imgio.read_pfm(refpath)
+            refs[vname] = imgio.read_pfm(refpath)
             print("  %s: Cycles reference %d spp, %.1f s CPU (%.1f s wall)" % (label, a.ref_spp, rst["cpu_s"], rst["wall_s"]), flush=True)
             emit({"kind": "reference", "scene": label, "scale": scale, "spp": a.ref_spp, **rst,
                   "matched_fraction": frac, "size": a.size})
+        # Every level, trace and Cycles taking turns (Runner.timed_pair);
+        # trace's renders serve every variant.
+        runs = {}
+        for s in levels:
+            for i, (vname, scale) in enumerate(variants):
+                vbase = base + ("-" + vname if vname else "")
+                r = run.timed_pair(path, s, {"trace": base + "-trace" if i == 0 else None,
+                                             "cycles": vbase + "-cycles"}, scale)
+                if i == 0:
+                    runs[("trace", s)] = r["trace"]
+                runs[(vname, s)] = r["cycles"]
+                print("  %-14s %5d spp  CPU s trace %s, Cycles %s" % (
+                    name + ("-" + vname if vname else ""), s,
+                    " ".join("%.2f" % c for c in runs[("trace", s)][1]), " ".join("%.2f" % c for c in r["cycles"][1])), flush=True)
+        timgs = {s: runs[("trace", s)][2] for s in levels}
+        for vname, scale in variants:
+            label = name + ("-" + vname if vname else "")
+            vbase = base + ("-" + vname if vname else "")
+            ref = refs[vname]
             eff = {"trace": [], "cycles": []}
-            for s in levels:
-                e = rmse(timgs[s], ref, clean)
-                n = tnoise[s]
-                rec = {"kind": "level", "scene": label, "renderer": "trace", "spp": s, "cpu_s": tstats[s]["cpu_s"],
-                       "cpu_seed2_s": tstats[s]["cpu2_s"], "wall_s": tstats[s]["wall_s"], "rmse": e,
-                       "rmse2_cpu": e * e * tstats[s]["cpu_s"], "noise": n, "noise2_cpu": n * n * tstats[s]["cpu_s"]}
-                emit(rec)
-                eff["trace"].append(rec)
-            for s in levels:
-                out = "%s-cycles-%d.pfm" % (vbase, s)
-                cst = run.cycles(path, s, out, scale=scale)
-                img = imgio.read_pfm(out)
-                e = rmse(img, ref, clean)
-                out2 = "%s-cycles-%d-seed2.pfm" % (vbase, s)
-                cst2 = run.cycles(path, s, out2, scale=scale, seed=2)
-                n = noise(img, imgio.read_pfm(out2), clean)
-                rec = {"kind": "level", "scene": label, "renderer": "cycles", "spp": s, "cpu_s": cst["cpu_s"],
-                       "cpu_seed2_s": cst2["cpu_s"], "wall_s": cst["wall_s"], "process_cpu_s": cst["process_cpu_s"],
-                       "rmse": e, "rmse2_cpu": e * e * cst["cpu_s"], "rmse2_process_cpu": e * e * cst["process_cpu_s"],
-                       "noise": n, "noise2_cpu": n * n * cst["cpu_s"]}
-                emit(rec)
-                eff["cycles"].append(rec)
-                print("  %s: Cycles %5d spp  %7.2f s CPU render, %7.2f s CPU process" % (label, s, cst["cpu_s"], cst["process_cpu_s"]), flush=True)
+            for k in ("trace", "cycles"):
+                for s in levels:
+                    st, cpus, img, img2 = runs[("trace" if k == "trace" else vname, s)]
+                    cpu = min(cpus)
+                    e = rmse(img, ref, clean)
+                    n = noise(img, img2, clean)
+                    rec = {"kind": "level", "scene": label, "renderer": k, "spp": s, "cpu_s": cpu,
+                           "cpu_runs_s": cpus, "cpu_median_s": float(np.median(cpus)), "wall_s": st["wall_s"],
+                           "rmse": e, "rmse2_cpu": e * e * cpu, "noise": n, "noise2_cpu": n * n * cpu}
+                    if k == "cycles":
+                        rec["process_cpu_s"] = st["process_cpu_s"]
+                        rec["rmse2_process_cpu"] = e * e * st["process_cpu_s"]
+                    emit(rec)
+                    eff[k].append(rec)
             med = {k: float(np.median([r["rmse2_cpu"] for r in v])) for k, v in eff.items()}
             medn = {k: float(np.median([r["noise2_cpu"] for r in v])) for k, v in eff.items()}
             top = timgs[levels[-1]]
@@ -272,8 +317,8 @@ def main():
 
     # The table.
     out = []
-    out.append("trace vs Cycles %s, %dx%d, Cycles reference %d spp, %d threads; CPU s = user+sys of the render"
-               % ("3.4", a.size, a.size, a.ref_spp, a.threads))
+    out.append("trace vs Cycles %s, %dx%d, Cycles reference %d spp, %d threads; CPU s = user+sys of the render, least of %d runs"
+               % ("3.4", a.size, a.size, a.ref_spp, a.threads, max(a.repeat, 2)))
     out.append("(Cycles: of bpy.ops.render.render; in brackets the whole Blender process). eff = RMSE^2 x CPU s, lower is better;")
     out.append("RMSE against the Cycles reference over matched pixels; noise = RMS std. dev. from a second render with another seed")
     out.append("(bias-free); eff(noise) = noise^2 x CPU s; eff(proc) = RMSE^2 x the Blender process' CPU s.")
