@@ -181,7 +181,7 @@ func check(s *tracer.Scene) error {
 	}
 	nm := len(s.Materials)
 	for i, m := range s.Materials {
-		if m.Kind > tracer.MaterialPhong {
+		if m.Kind > tracer.MaterialPBR {
 			return fmt.Errorf("materials[%d]: kind %d", i, m.Kind)
 		}
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {

@@ -102,7 +102,7 @@ func TestPackRefuses(t *testing.T) {
 		{"depth", func(s *tracer.Scene) { s.Settings.MaxDepth = MaxDepth + 1 }},
 		{"samples", func(s *tracer.Scene) { s.Settings.Samples = 0 }},
 		{"camera size", func(s *tracer.Scene) { s.Settings.Width = 9 }},
-		{"material kind", func(s *tracer.Scene) { s.Materials[0].Kind = tracer.MaterialPhong + 1 }},
+		{"material kind", func(s *tracer.Scene) { s.Materials[0].Kind = tracer.MaterialPBR + 1 }},
 		{"material texture", func(s *tracer.Scene) { s.Materials[0].Texture = 2 }},
 		{"texture kind", func(s *tracer.Scene) { s.Textures[0].Kind = tracer.TextureImage + 1 }},
 		{"image size", func(s *tracer.Scene) { s.Textures[1].Width = 3 }},

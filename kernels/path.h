@@ -40,6 +40,9 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             radiance = maddv(radiance, beta, le);
             break;
         }
+        if (m->Kind == MaterialPBR && !(m->Emission.x == 0.0f && m->Emission.y == 0.0f && m->Emission.z == 0.0f)) {
+            radiance = maddv(radiance, beta, m->Emission);
+        }
         if (depth == (int)s->MaxDepth) {
             break;
         }
@@ -48,7 +51,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         vec3 ns = sf.ns;
         vec3 dir = v3(0.0f, 0.0f, 0.0f);
         lastPdf = 0.0f;
-        if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong) {
+        if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
             vec3 c = material_color(s, m, sf.u, sf.v);
             if (is_glossy(m)) {
                 radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, rays));
@@ -66,29 +69,55 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             beta = mul(beta, w);
             lastPdf = pdf;
             lastP = sf.p;
-        } else if (m->Kind == MaterialMetal) {
-            beta = mul(beta, material_color(s, m, sf.u, sf.v));
-            dir = reflect(r.Dir, ns);
-            sampler_set_dimension(rng, base + 6u);
-            float u1, u2;
-            sampler_float2(rng, &u1, &u2);
-            if (m->Roughness > 0.0f) {
-                dir = normalize(madd(dir, uniform_sphere(u1, u2), m->Roughness));
-            }
         } else if (m->Kind == MaterialDielectric) {
             float eta = 1.0f / m->IOR;
             if (!sf.front) {
                 eta = m->IOR;
             }
             sampler_set_dimension(rng, base + 5u);
+            float lobe = sampler_float(rng);
+            float alpha = ggx_alpha(clamp01(m->Roughness));
             float fr;
             vec3 refr;
-            int ok = refraction(r.Dir, ns, eta, &fr, &refr);
-            if (!ok || sampler_float(rng) < fr) {
-                dir = reflect(r.Dir, ns);
+            if (alpha < TR_GGX_MIN_ALPHA) {
+                int ok = refraction(r.Dir, ns, eta, &fr, &refr);
+                if (!ok || lobe < fr) {
+                    dir = reflect(r.Dir, ns);
+                } else {
+                    dir = refr;
+                    beta = mul(beta, material_color(s, m, sf.u, sf.v));
+                }
             } else {
-                dir = refr;
-                beta = mul(beta, material_color(s, m, sf.u, sf.v));
+                vec3 wo = v3(-r.Dir.x, -r.Dir.y, -r.Dir.z);
+                float co = dot(ns, wo);
+                if (!(co > 0.0f)) {
+                    return radiance;
+                }
+                float u1, u2;
+                sampler_float2(rng, &u1, &u2);
+                vec3 hn = ggx_sample_normal(ns, wo, alpha, u1, u2);
+                if (!(dot(wo, hn) > 0.0f)) {
+                    return radiance;
+                }
+                int ok = refraction(r.Dir, hn, eta, &fr, &refr);
+                float ci = 0.0f;
+                int refracted = 0;
+                if (!ok || lobe < fr) {
+                    dir = reflect(r.Dir, hn);
+                    ci = dot(ns, dir);
+                } else {
+                    dir = refr;
+                    refracted = 1;
+                    ci = -dot(ns, dir);
+                }
+                if (!(ci > 0.0f)) {
+                    return radiance;
+                }
+                float a2 = alpha * alpha;
+                beta = scale(beta, ggx_g2(co, ci, a2) / ggx_g1(co, a2));
+                if (refracted) {
+                    beta = mul(beta, material_color(s, m, sf.u, sf.v));
+                }
             }
         }
         if (!(dot(dir, ns) > 0.0f) && m->Kind != MaterialDielectric) {
@@ -97,11 +126,11 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         r = spawn(sf.p, sf.ng, sf.eps, dir);
         if (depth + 1 >= TR_ROULETTE_DEPTH) {
             sampler_set_dimension(rng, base + 8u);
-            float q = go_maxf(0.05f, 1.0f - max_component(beta));
-            if (sampler_float(rng) < q) {
+            float survive = go_minf(1.0f, fm_sqrt(max_component(beta)));
+            if (!(sampler_float(rng) < survive)) {
                 break;
             }
-            beta = scale(beta, 1.0f / (1.0f - q));
+            beta = scale(beta, 1.0f / survive);
         }
     }
     return radiance;

@@ -33,6 +33,7 @@ enum {
     MaterialDielectric = 2,
     MaterialEmissive = 3,
     MaterialPhong = 4,
+    MaterialPBR = 5,
 
     TextureChecker = 0,
     TextureImage = 1,
@@ -101,7 +102,7 @@ typedef struct {
     vec3 W;
 } Shape;
 
-/* tracer.Material, 56 bytes. */
+/* tracer.Material, 72 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -109,6 +110,8 @@ typedef struct {
     float Intensity;
     float IOR;
     float Roughness;
+    float Metallic;
+    vec3 Emission;
     float Ambient, Diffuse, Specular, Shininess, Reflection;
     float LightPDF;
 } Material;

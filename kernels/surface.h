@@ -64,13 +64,17 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
     return sf;
 }
 
-/* fresnel_schlick: fresnelSchlick. */
-DEVFN float fresnel_schlick(float cos, float eta) {
-    float r0 = (1.0f - eta) / (1.0f + eta);
-    r0 = r0 * r0;
-    float c = 1.0f - cos;
-    float c5 = ((c * c) * (c * c)) * c;
-    return r0 + ((1.0f - r0) * c5);
+/* fresnel_dielectric: fresnelDielectric (tracer/microfacet.go). */
+DEVFN float fresnel_dielectric(float cos, float eta) {
+    float sin2t = (eta * eta) * (1.0f - (cos * cos));
+    if (!(sin2t < 1.0f)) {
+        return 1.0f;
+    }
+    float cost = fm_sqrt(1.0f - sin2t);
+    float ec = eta * cos, et = eta * cost;
+    float rs = (ec - cost) / (ec + cost);
+    float rp = (cos - et) / (cos + et);
+    return 0.5f * ((rs * rs) + (rp * rp));
 }
 
 /* refraction: the reflectance and refracted direction of d at a surface
@@ -86,7 +90,7 @@ DEVFN int refraction(vec3 d, vec3 ns, float eta, float* reflectance, vec3* dir) 
     }
     vec3 perp = scale(madd(d, ns, cos), eta);
     vec3 par = scale(ns, -fm_sqrt(absf(1.0f - dot(perp, perp))));
-    *reflectance = fresnel_schlick(cos, eta);
+    *reflectance = fresnel_dielectric(cos, eta);
     *dir = normalize(vadd(perp, par));
     return 1;
 }
@@ -124,10 +128,18 @@ DEVFN vec3 phong_lobe(vec3 axis, float exponent, float u1, float u2) {
     return normalize(madd(madd(scale(axis, cosA), t, sinA * fm_cos(phi)), b, sinA * fm_sin(phi)));
 }
 
+#include "microfacet.h"
+
 /* is_glossy: isGlossy. */
 DEVFN int is_glossy(const Material* m) {
     if (m->Kind == MaterialDiffuse) {
         return 1;
+    }
+    if (m->Kind == MaterialMetal) {
+        return !(ggx_alpha(clamp01(m->Roughness)) < TR_GGX_MIN_ALPHA);
+    }
+    if (m->Kind == MaterialPBR) {
+        return !(ggx_alpha(clamp01(m->Roughness)) < TR_GGX_MIN_ALPHA) || clamp01(m->Metallic) < 1.0f;
     }
     if (m->Kind == MaterialPhong) {
         float kd, ks;
@@ -150,6 +162,11 @@ DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pd
     if (m->Kind == MaterialDiffuse) {
         *pdf = cd;
         return scale(c, cd);
+    }
+    if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
+        vec3 wo = v3(-d.x, -d.y, -d.z);
+        PBRLobes l = new_pbr_lobes(m, c, dot(sf->ns, wo));
+        return pbr_eval(&l, sf->ns, wo, wi, pdf);
     }
     float kd, ks;
     phong_weights(m, &kd, &ks);
@@ -178,6 +195,11 @@ DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float
         *weight = c;
         *pdf = cos * TR_INV_PI;
         return cos > 0.0f;
+    }
+    if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
+        vec3 wo = v3(-d.x, -d.y, -d.z);
+        PBRLobes l = new_pbr_lobes(m, c, dot(ns, wo));
+        return pbr_sample(&l, ns, wo, lobe, u1, u2, dir, weight, pdf);
     }
     float kd, ks;
     phong_weights(m, &kd, &ks);

@@ -185,7 +185,7 @@ var parseErrorTests = []struct {
 	{"materials not an object", `{"version": 1, ` + cam + `, "materials": ` + mark + `[{"type": "diffuse"}]}`, "materials: expected an object, found an array"},
 	{"material not an object", material(mark + `"red"`), "materials.m: expected an object, found a string"},
 	{"material missing type", material(mark + `{"color": [1, 0, 0]}`), `materials.m: missing required field "type"`},
-	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong")`},
+	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong", "pbr")`},
 	{"material unknown field", material(`{"type": "diffuse", ` + mark + `"colour": [1, 0, 0]}`), `materials.m: unknown field "colour"; did you mean "color"?`},
 	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness")`},
 	{"roughness above 1", material(`{"type": "metal", "roughness": ` + mark + `1.5}`), "materials.m.roughness: must be in [0, 1], found 1.5"},

@@ -14,15 +14,17 @@ var materialKinds = []option[tracer.MaterialKind]{
 	{"dielectric", tracer.MaterialDielectric},
 	{"emissive", tracer.MaterialEmissive},
 	{"phong", tracer.MaterialPhong},
+	{"pbr", tracer.MaterialPBR},
 }
 
 // materialFields are the members each material type accepts.
 var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDiffuse:    {"type", "color", "texture"},
 	tracer.MaterialMetal:      {"type", "color", "texture", "roughness"},
-	tracer.MaterialDielectric: {"type", "color", "texture", "ior"},
+	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "emissive"},
 }
 
 // Material defaults (linear RGB colours).
@@ -90,6 +92,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 	case tracer.MaterialDielectric:
 		d.surfaceColor(f, &m, s, white)
 		m.IOR = f.float("ior", 1.5, within(1, 4))
+		m.Roughness = f.float("roughness", 0, within(0, 1))
 	case tracer.MaterialEmissive:
 		d.surfaceColor(f, &m, s, white)
 		m.Intensity = f.float("intensity", 1, atLeast(0))
@@ -104,6 +107,11 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.Specular = f.float("specular", 0, atLeast(0))
 		m.Shininess = f.float("shininess", 32, within(0, maxShininess))
 		m.Reflection = f.float("reflection", 0, within(0, 1))
+	case tracer.MaterialPBR:
+		d.surfaceColorKey(f, "base_color", &m, s, white)
+		m.Metallic = f.float("metallic", 0, within(0, 1))
+		m.Roughness = f.float("roughness", 0.5, within(0, 1))
+		m.Emission = f.color("emissive", mgl32.Vec3{})
 	}
 	return m
 }
@@ -146,13 +154,18 @@ func (f fields) checkIntensity(key string, intensity, peak float32, what string)
 // member (not both); def is the colour when neither is given. A texture is
 // appended to s.Textures.
 func (d *decoder) surfaceColor(f fields, m *tracer.Material, s *tracer.SceneDesc, def mgl32.Vec3) {
+	d.surfaceColorKey(f, "color", m, s, def)
+}
+
+// surfaceColorKey is surfaceColor with the colour in member key.
+func (d *decoder) surfaceColorKey(f fields, key string, m *tracer.Material, s *tracer.SceneDesc, def mgl32.Vec3) {
 	tv := f.lookup("texture")
 	if tv == nil {
-		m.Color = f.color("color", def)
+		m.Color = f.color(key, def)
 		return
 	}
-	if f.lookup("color") != nil {
-		d.fail(tv, at(f.path), "give either %q or %q, not both", "color", "texture")
+	if f.lookup(key) != nil {
+		d.fail(tv, at(f.path), "give either %q or %q, not both", key, "texture")
 		return
 	}
 	tex := d.texture(d.object(tv, f.at("texture")), s)

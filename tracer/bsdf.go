@@ -13,16 +13,23 @@ import "github.com/tracerender/trace/tracer/fmath"
 //     kd·albedo·cos θ/π + ks·(n+1)/2π·cos^n α, α the angle to the mirror
 //     direction and (kd, ks) the phongWeights; sampled by the mixture
 //     of cos θ/π and the normalised lobe in proportion kd : ks.
+//   - metal and pbr: glTF 2.0's metallic-roughness model (pbrLobes,
+//     microfacet.go); a metal is pbr with metallic 1.
 //
 // Directions below the shading normal's hemisphere scatter nothing.
 
 // isGlossy reports whether m has a lobe that next-event estimation and
-// multiple importance sampling handle (diffuse or phong with some diffuse
-// or specular weight).
+// multiple importance sampling handle (diffuse, phong with some diffuse
+// or specular weight, a metal that is not a mirror, any pbr material that
+// is not a mirror metal).
 func isGlossy(m *Material) bool {
 	switch m.Kind {
 	case MaterialDiffuse:
 		return true
+	case MaterialMetal:
+		return !(ggxAlpha(clamp01(m.Roughness)) < ggxMinAlpha)
+	case MaterialPBR:
+		return !(ggxAlpha(clamp01(m.Roughness)) < ggxMinAlpha) || clamp01(m.Metallic) < 1
 	case MaterialPhong:
 		kd, ks := phongWeights(m)
 		return kd+ks > 0 && clamp01(m.Reflection) < 1
@@ -43,6 +50,11 @@ func evalScatter(sf *surfaceHit, d, wi, c vec3) (fcos vec3, pdf float32) {
 	cd := float32(cos * invPi)
 	if m.Kind == MaterialDiffuse {
 		return scale(c, cd), cd
+	}
+	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
+		wo := vec3{-d[0], -d[1], -d[2]}
+		l := newPBRLobes(m, c, dot(sf.ns, wo))
+		return l.eval(sf.ns, wo, wi)
 	}
 	kd, ks := phongWeights(m)
 	kr := clamp01(m.Reflection)
@@ -69,6 +81,11 @@ func sampleScatter(sf *surfaceHit, d, c vec3, lobe, u1, u2 float32) (dir, weight
 		dir = cosineHemisphere(ns, u1, u2)
 		cos := dot(dir, ns)
 		return dir, c, float32(cos * invPi), cos > 0
+	}
+	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
+		wo := vec3{-d[0], -d[1], -d[2]}
+		l := newPBRLobes(m, c, dot(ns, wo))
+		return l.sample(ns, wo, lobe, u1, u2)
 	}
 	kd, ks := phongWeights(m)
 	kr := clamp01(m.Reflection)

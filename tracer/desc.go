@@ -52,10 +52,11 @@ type MaterialKind uint32
 
 const (
 	MaterialDiffuse    MaterialKind = iota // Lambertian
-	MaterialMetal                          // mirror, blurred by Roughness
-	MaterialDielectric                     // glass: Fresnel reflection and refraction
+	MaterialMetal                          // a conductor: GGX microfacets, Schlick's Fresnel from Color
+	MaterialDielectric                     // glass: exact Fresnel reflection and refraction, GGX when rough
 	MaterialEmissive                       // an area light; does not scatter
 	MaterialPhong                          // ambient + Lambert + Blinn-Phong + mirror reflection
+	MaterialPBR                            // glTF 2.0's metallic-roughness model (Color is the base colour)
 )
 
 // TextureKind selects a texture's pattern.
@@ -167,8 +168,15 @@ type Material struct {
 	Intensity float32
 	// IOR is a dielectric's index of refraction (outside is 1).
 	IOR float32
-	// Roughness blurs a metal's reflection: 0 is a mirror, 1 is very rough.
+	// Roughness is the perceptual roughness of a metal, a rough dielectric
+	// or a pbr material: GGX's α is Roughness², and 0 is a mirror.
 	Roughness float32
+	// Metallic blends a pbr material from a dielectric (0: a diffuse base
+	// under a clear coat of index 1.5) to a metal (1).
+	Metallic float32
+	// Emission is a pbr material's emitted radiance (linear RGB): counted
+	// where a ray meets the surface, not sampled as a light.
+	Emission mgl32.Vec3
 	// Phong coefficients (docs/scene-format.md): local shading = Ambient +
 	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
 	// and Reflection weights the mirror-reflected ray.

@@ -2,20 +2,10 @@ package tracer
 
 // Scattering helpers shared by the integrators.
 
-// fresnelSchlick is Schlick's approximation of the Fresnel reflectance for
-// a ray meeting an interface with relative index eta at cos θ.
-func fresnelSchlick(cos, eta float32) float32 {
-	r0 := (1 - eta) / (1 + eta)
-	r0 = float32(r0 * r0)
-	c := 1 - cos
-	c5 := float32(float32(float32(c*c)*float32(c*c)) * c)
-	return r0 + float32((1-r0)*c5)
-}
-
 // refraction returns, for a ray with unit direction d arriving at a surface
 // with unit normal ns facing it and relative index eta = n_from / n_to, the
-// reflectance and the refracted direction (ok = false on total internal
-// reflection).
+// exact Fresnel reflectance (fresnelDielectric) and the refracted
+// direction (ok = false on total internal reflection).
 func refraction(d, ns vec3, eta float32) (reflectance float32, dir vec3, ok bool) {
 	cos := min(-dot(d, ns), 1)
 	sin2 := 1 - float32(cos*cos)
@@ -24,7 +14,7 @@ func refraction(d, ns vec3, eta float32) (reflectance float32, dir vec3, ok bool
 	}
 	perp := scale(madd(d, ns, cos), eta)
 	par := scale(ns, -sqrt32(absf(1-dot(perp, perp))))
-	return fresnelSchlick(cos, eta), normalize(perp.Add(par)), true
+	return fresnelDielectric(cos, eta), normalize(perp.Add(par)), true
 }
 
 // phongWeights returns a phong material's diffuse and specular weights

@@ -430,7 +430,7 @@ func checkDesc(d *SceneDesc) error {
 		if m.Texture != NoTexture && (m.Texture < 0 || int(m.Texture) >= len(d.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d out of range", i, m.Texture)
 		}
-		if m.Kind > MaterialPhong {
+		if m.Kind > MaterialPBR {
 			return fmt.Errorf("materials[%d]: unknown kind %d", i, m.Kind)
 		}
 	}

@@ -57,6 +57,13 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 			case MaterialMetal:
 				b.weight = mul(b.weight, s.color(m, u, v))
 				next = reflect(d, ns)
+			case MaterialPBR:
+				// Lambert for the base, a mirror weighted by the
+				// reflectance at normal incidence for the coat or metal.
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st).Add(m.Emission))
+				l := newPBRLobes(m, s.color(m, u, v), 1)
+				b.weight = mul(b.weight, l.f0)
+				next = reflect(d, ns)
 			case MaterialDielectric:
 				eta := 1 / m.IOR
 				if !sf.front { // leaving the medium
@@ -93,6 +100,9 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 		ambient, kd, ks = m.Ambient, m.Diffuse, m.Specular
 	}
 	c := s.color(m, sf.u, sf.v)
+	if m.Kind == MaterialPBR {
+		c = scale(c, 1-clamp01(m.Metallic))
+	}
 	out := vec3{ambient, ambient, ambient}
 	view := vec3{-d[0], -d[1], -d[2]}
 	for i := range s.Lights {

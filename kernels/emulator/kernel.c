@@ -47,9 +47,9 @@ static const EmuField layout[] = {
     FIELD(Shape, P1), FIELD(Shape, P2), FIELD(Shape, N), FIELD(Shape, W),
 
     SIZE(Material), FIELD(Material, Kind), FIELD(Material, Texture), FIELD(Material, Color),
-    FIELD(Material, Intensity), FIELD(Material, IOR), FIELD(Material, Roughness), FIELD(Material, Ambient),
-    FIELD(Material, Diffuse), FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection),
-    FIELD(Material, LightPDF),
+    FIELD(Material, Intensity), FIELD(Material, IOR), FIELD(Material, Roughness),
+    FIELD(Material, Metallic), FIELD(Material, Emission), FIELD(Material, Ambient), FIELD(Material, Diffuse),
+    FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection), FIELD(Material, LightPDF),
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),
     FIELD(Texture, Image), FIELD(Texture, Width), FIELD(Texture, Height), FIELD(Texture, Offset),
@@ -92,6 +92,7 @@ static const EmuConst consts[] = {
     CONST(FalloffInverseSquare), CONST(FalloffNone),
     CONST(MaterialDiffuse), CONST(MaterialMetal), CONST(MaterialDielectric), CONST(MaterialEmissive),
     CONST(MaterialPhong),
+    CONST(MaterialPBR),
     CONST(TextureChecker), CONST(TextureImage),
     CONST(ShapeSphere), CONST(ShapeQuad), CONST(ShapePlane),
     CONST(HitNone), CONST(HitTriangle), CONST(HitShape),

@@ -79,6 +79,7 @@ func TestConstants(t *testing.T) {
 		"MaterialDiffuse": int64(tracer.MaterialDiffuse), "MaterialMetal": int64(tracer.MaterialMetal),
 		"MaterialDielectric": int64(tracer.MaterialDielectric), "MaterialEmissive": int64(tracer.MaterialEmissive),
 		"MaterialPhong":  int64(tracer.MaterialPhong),
+		"MaterialPBR":    int64(tracer.MaterialPBR),
 		"TextureChecker": int64(tracer.TextureChecker), "TextureImage": int64(tracer.TextureImage),
 		"ShapeSphere": int64(tracer.ShapeSphere), "ShapeQuad": int64(tracer.ShapeQuad), "ShapePlane": int64(tracer.ShapePlane),
 		"HitNone": int64(tracer.HitNone), "HitTriangle": int64(tracer.HitTriangle), "HitShape": int64(tracer.HitShape),

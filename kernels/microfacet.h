@@ -1,0 +1,149 @@
+/*
+ * microfacet.h: GGX microfacet scattering and the metallic-roughness
+ * model; a port of tracer/microfacet.go, operation for operation.
+ */
+#ifndef TRACE_MICROFACET_H
+#define TRACE_MICROFACET_H
+
+#include "vec.h"
+
+/* ggxMinAlpha: below it a GGX lobe is a mirror. */
+#define TR_GGX_MIN_ALPHA 1e-3f
+
+/* ggx_alpha: ggxAlpha. */
+DEVFN float ggx_alpha(float roughness) { return roughness * roughness; }
+
+/* ggx_d: ggxD. */
+DEVFN float ggx_d(float c, float a2) {
+    float t = ((c * c) * (a2 - 1.0f)) + 1.0f;
+    return a2 / ((TR_PI * t) * t);
+}
+
+/* ggx_root: ggxRoot. */
+DEVFN float ggx_root(float c, float a2) { return fm_sqrt(a2 + ((1.0f - a2) * (c * c))); }
+
+/* ggx_g1: ggxG1. */
+DEVFN float ggx_g1(float c, float a2) { return (2.0f * c) / (c + ggx_root(c, a2)); }
+
+/* ggx_g2: ggxG2. */
+DEVFN float ggx_g2(float co, float ci, float a2) {
+    return ((2.0f * co) * ci) / ((ci * ggx_root(co, a2)) + (co * ggx_root(ci, a2)));
+}
+
+/* ggx_sample_normal: ggxSampleNormal. */
+DEVFN vec3 ggx_sample_normal(vec3 n, vec3 wo, float alpha, float u1, float u2) {
+    vec3 t, b;
+    orthonormal(n, &t, &b);
+    vec3 vh = normalize(v3(alpha * dot(wo, t), alpha * dot(wo, b), dot(wo, n)));
+    vec3 t1 = v3(1.0f, 0.0f, 0.0f);
+    float l2 = (vh.x * vh.x) + (vh.y * vh.y);
+    if (l2 > 0.0f) {
+        float il = 1.0f / fm_sqrt(l2);
+        t1 = v3(-vh.y * il, vh.x * il, 0.0f);
+    }
+    vec3 t2 = cross(vh, t1);
+    float r = fm_sqrt(u1);
+    float phi = TR_TWO_PI * u2;
+    float p1 = r * fm_cos(phi);
+    float p2 = r * fm_sin(phi);
+    float s = 0.5f * (1.0f + vh.z);
+    p2 = ((1.0f - s) * fm_sqrt(go_maxf(0.0f, 1.0f - (p1 * p1)))) + (s * p2);
+    float pz = fm_sqrt(go_maxf(0.0f, (1.0f - (p1 * p1)) - (p2 * p2)));
+    vec3 nh = madd(madd(scale(vh, pz), t1, p1), t2, p2);
+    float x = alpha * nh.x, y = alpha * nh.y, z = go_maxf(0.0f, nh.z);
+    return normalize(madd(madd(scale(n, z), t, x), b, y));
+}
+
+/* pow5: pow5. */
+DEVFN float pow5(float x) {
+    float x2 = x * x;
+    return (x2 * x2) * x;
+}
+
+/* schlick: schlick. */
+DEVFN vec3 schlick(vec3 f0, float c5) {
+    return v3(f0.x + ((1.0f - f0.x) * c5), f0.y + ((1.0f - f0.y) * c5), f0.z + ((1.0f - f0.z) * c5));
+}
+
+/* PBRLobes: pbrLobes. */
+typedef struct {
+    vec3 f0;
+    vec3 kd;
+    float alpha;
+    float coat;
+    float pSpec0;
+} PBRLobes;
+
+/* new_pbr_lobes: newPBRLobes. */
+DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float co) {
+    float metal = 1.0f;
+    if (m->Kind == MaterialPBR) {
+        metal = clamp01(m->Metallic);
+    }
+    float d = 0.04f * (1.0f - metal);
+    PBRLobes l;
+    l.f0 = v3(d + (c.x * metal), d + (c.y * metal), d + (c.z * metal));
+    l.kd = scale(c, 1.0f - metal);
+    l.alpha = ggx_alpha(clamp01(m->Roughness));
+    float c5 = pow5(1.0f - clamp01(co));
+    float fs = ((l.f0.x + l.f0.y) + l.f0.z) * (1.0f / 3.0f);
+    fs += (1.0f - fs) * c5;
+    l.coat = 1.0f - (0.04f + (0.96f * c5));
+    float fd = (((l.kd.x + l.kd.y) + l.kd.z) * (1.0f / 3.0f)) * l.coat;
+    l.pSpec0 = 1.0f;
+    if (fs + fd > 0.0f) {
+        l.pSpec0 = fs / (fs + fd);
+    }
+    return l;
+}
+
+/* pbr_eval: pbrLobes.eval. */
+DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
+    float co = dot(n, wo), ci = dot(n, wi);
+    if (!(co > 0.0f && ci > 0.0f)) {
+        *pdf = 0.0f;
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    vec3 h = normalize(vadd(wo, wi));
+    float c5 = pow5(1.0f - clamp01(dot(wo, h)));
+    float cd = ci * TR_INV_PI;
+    vec3 fcos = scale(l->kd, l->coat * cd);
+    *pdf = (1.0f - l->pSpec0) * cd;
+    if (l->alpha < TR_GGX_MIN_ALPHA) {
+        return fcos;
+    }
+    float a2 = l->alpha * l->alpha;
+    float dh = ggx_d(dot(n, h), a2);
+    float spec = dh * ggx_g2(co, ci, a2) / (4.0f * co);
+    fcos = maddv(fcos, schlick(l->f0, c5), v3(spec, spec, spec));
+    *pdf += l->pSpec0 * ((ggx_g1(co, a2) * dh) / (4.0f * co));
+    return fcos;
+}
+
+/* pbr_sample: pbrLobes.sample; returns ok. */
+DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, float u2, vec3* dir, vec3* weight,
+                     float* pdf) {
+    float co = dot(n, wo);
+    if (!(co > 0.0f)) {
+        return 0;
+    }
+    vec3 d = v3(-wo.x, -wo.y, -wo.z);
+    if (lobe >= l->pSpec0) {
+        *dir = cosine_hemisphere(n, u1, u2);
+    } else if (l->alpha < TR_GGX_MIN_ALPHA) {
+        *weight = scale(schlick(l->f0, pow5(1.0f - clamp01(co))), 1.0f / l->pSpec0);
+        *dir = reflect(d, n);
+        *pdf = 0.0f;
+        return 1;
+    } else {
+        *dir = reflect(d, ggx_sample_normal(n, wo, l->alpha, u1, u2));
+    }
+    vec3 fcos = pbr_eval(l, n, wo, *dir, pdf);
+    if (!(*pdf > 0.0f)) {
+        return 0;
+    }
+    *weight = v3(fcos.x / *pdf, fcos.y / *pdf, fcos.z / *pdf);
+    return 1;
+}
+
+#endif /* TRACE_MICROFACET_H */
