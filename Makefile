@@ -4,7 +4,7 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto
+.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto
 
 all: build
 
@@ -20,6 +20,14 @@ SIMD ?=
 
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN) ./cmd/trace
+
+# Install trace where `go install` puts it ($(go env GOBIN), else the first
+# folder of $(go env GOPATH), /bin), or into PREFIX/bin when PREFIX is given
+# (make install PREFIX=/usr/local), and say so if that folder is not on
+# the PATH.
+PREFIX ?=
+install:
+	@set -e; if [ -n "$(PREFIX)" ]; then dir="$(PREFIX)/bin"; else 		dir="$$($(GO) env GOBIN)"; [ -n "$$dir" ] || dir="$$($(GO) env GOPATH | cut -d: -f1)/bin"; fi; 	mkdir -p "$$dir"; GOEXPERIMENT=$(SIMD) $(GO) build -o "$$dir/trace" ./cmd/trace; 	echo "installed $$dir/trace"; 	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on your PATH: export PATH=\"$$dir:\$$PATH\"";; esac
 
 # The whole suite: formatting, vet, every test, and the race detector on the
 # scheduler and the CLI that drive goroutines (-short: without the tests
@@ -160,3 +168,13 @@ vet-cuda:
 	$(STUBLIB)/trace render scenes/examples/mesh.json -o $(STUBLIB)/mesh.worker-gpu.pfm --width 48 --height 40 --samples 4 --threads 0 --workers $$addr -q; \
 	cmp $(STUBLIB)/mesh.cpu.pfm $(STUBLIB)/mesh.worker-gpu.pfm; \
 	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does"
+
+# ---- End-to-end: Slurm and containers (deploy/README.md, "Tested here") ----
+# deploy/slurm/trace.sbatch on a one-node Slurm cluster, and the FROM-scratch
+# image with the Kubernetes manifests under podman, each PNG compared with a
+# local render. Needs root: it installs Debian's packages and starts daemons
+# and containers (and skips, saying why, where it cannot). CI runs it after
+# make test, which does not.
+.PHONY: e2e
+e2e:
+	bash deploy/e2e/run.sh
