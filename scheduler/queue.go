@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tracerender/trace/tracer"
@@ -22,6 +23,17 @@ type Lease struct {
 	// still holds, taken when nothing else was left to do.
 	Duplicate bool
 	start     time.Time
+	partial   *atomic.Int64 // pixels rendered so far, for Advance
+}
+
+// Advance reports that n more pixels of the leased tile are rendered, so
+// that the progress reports move inside a tile (Progress.PixelsInFlight).
+// A worker that returns a tile in one piece need not call it; the count
+// ends with the lease.
+func (l Lease) Advance(n int) {
+	if l.partial != nil {
+		l.partial.Add(int64(n))
+	}
 }
 
 // tileState is the queue's record of one tile.
@@ -49,8 +61,10 @@ type Queue struct {
 	events      chan<- event
 	workers     int // worker indices handed out: the render's list, then Join's
 	// now is the clock of lease times and of the duplicate choice:
-	// time.Now, or a simulation's virtual clock (see sim.go).
+	// time.Now, or a simulation's virtual clock (see sim_test.go).
 	now func() time.Time
+	// partials are the Advance counters of the leases outstanding.
+	partials map[*atomic.Int64]struct{}
 	// keepPixels copies accepted tiles' pixels into their events.
 	keepPixels bool
 }
@@ -65,6 +79,7 @@ type event struct {
 	dropped bool            // a later duplicate's result, discarded
 	joined  *WorkerProgress // a worker that joined the render (Queue.Join)
 	pix     []float32       // an accepted tile's pixels, when Options.Tile wants them
+	wake    bool            // no lease: Abort wakes the render loop
 }
 
 // ErrNoMoreTiles is returned by Next when every tile is done or the render
@@ -76,7 +91,7 @@ func newQueue(tiles []Tile, fb *tracer.Framebuffer, maxAttempts int, duplicates 
 		tiles: tiles, state: make([]tileState, len(tiles)),
 		remaining: len(tiles), maxAttempts: maxAttempts, duplicates: duplicates,
 		wake: make(chan struct{}), fb: fb, events: events, workers: workers,
-		now: time.Now,
+		now: time.Now, partials: map[*atomic.Int64]struct{}{},
 	}
 	for i := range tiles {
 		q.pending = append(q.pending, i)
@@ -204,7 +219,27 @@ func (q *Queue) lease(id, worker int, dup bool) Lease {
 		st.first = now
 	}
 	st.out++
-	return Lease{Tile: q.tiles[id], Worker: worker, Duplicate: dup, start: now}
+	partial := new(atomic.Int64)
+	q.partials[partial] = struct{}{}
+	return Lease{Tile: q.tiles[id], Worker: worker, Duplicate: dup, start: now, partial: partial}
+}
+
+// endLease forgets the Advance counter of a lease that ended. q.mu must
+// be held.
+func (q *Queue) endLease(l Lease) {
+	delete(q.partials, l.partial)
+}
+
+// inFlight returns the pixels rendered inside the leases outstanding (a
+// tile leased twice counts twice).
+func (q *Queue) inFlight() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := int64(0)
+	for p := range q.partials {
+		n += p.Load()
+	}
+	return int(n)
 }
 
 // slowest returns the outstanding tile leased longest ago that has only one
@@ -228,6 +263,7 @@ func (q *Queue) slowest() int {
 // when the tile was already done and the pixels were dropped.
 func (q *Queue) Complete(l Lease, pix []float32, st tracer.Stats) bool {
 	q.mu.Lock()
+	q.endLease(l)
 	s := &q.state[l.Tile.ID]
 	s.out--
 	accepted := !s.done && q.err == nil
@@ -250,6 +286,7 @@ func (q *Queue) Complete(l Lease, pix []float32, st tracer.Stats) bool {
 // the queue unless it has failed maxAttempts times, which fails the render.
 func (q *Queue) Fail(l Lease, cause error) {
 	q.mu.Lock()
+	q.endLease(l)
 	s := &q.state[l.Tile.ID]
 	s.out--
 	if !s.done && q.err == nil {
@@ -282,6 +319,7 @@ func (q *Queue) requeue(id int) {
 // for a worker that is shutting down: the tile goes back to the queue.
 func (q *Queue) Release(l Lease) {
 	q.mu.Lock()
+	q.endLease(l)
 	s := &q.state[l.Tile.ID]
 	s.out--
 	if !s.done && s.out == 0 {
@@ -289,6 +327,21 @@ func (q *Queue) Release(l Lease) {
 	}
 	q.broadcast()
 	q.mu.Unlock()
+}
+
+// Abort fails the render with err, for a worker that has met an error no
+// retry can mend (a worker machine that refuses this coordinator's
+// credentials, say): no more leases are handed out, the other workers are
+// stopped and Render returns err. A render that has failed already keeps
+// its first error.
+func (q *Queue) Abort(err error) {
+	q.mu.Lock()
+	if q.err == nil && q.remaining > 0 {
+		q.err = err
+		q.broadcast()
+	}
+	q.mu.Unlock()
+	q.events <- event{wake: true}
 }
 
 // Err returns the error that failed the render, if any.

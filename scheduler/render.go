@@ -28,6 +28,10 @@ type Options struct {
 	// Progress, if set, is called once before the first tile and after
 	// every finished or failed tile, from one goroutine at a time.
 	Progress func(Progress)
+	// ProgressEvery, if positive, also calls Progress this often while
+	// the tiles render, so that a display can follow the pixels finished
+	// inside tiles (Progress.PixelsInFlight) between whole tiles.
+	ProgressEvery time.Duration
 	// Tile, if set, is called with every accepted tile, before the
 	// Progress call that counts it, from the same goroutine.
 	Tile func(TileDone)
@@ -73,6 +77,10 @@ type Progress struct {
 	// TilesResumed and PixelsResumed count the tiles of Options.Finished:
 	// they are part of TilesDone and PixelsDone, but no worker's work.
 	TilesResumed, PixelsResumed int
+	// PixelsInFlight counts the pixels rendered inside tiles still out
+	// (see Lease.Advance; a tile leased twice counts twice): not part of
+	// PixelsDone. Each of them took Settings.Samples samples.
+	PixelsInFlight int
 }
 
 // ETA estimates the time left from the pixels rendered so far (resumed
@@ -159,11 +167,18 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	var tick <-chan time.Time
+	if opt.ProgressEvery > 0 && opt.Progress != nil {
+		t := time.NewTicker(opt.ProgressEvery)
+		defer t.Stop()
+		tick = t.C
+	}
 
 	for running := true; running; {
 		select {
 		case ev := <-events:
 			apply(ev)
+		case <-tick:
 		case <-done:
 			running = false
 		}
@@ -172,6 +187,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		}
 		prog.Elapsed = time.Since(start)
 		if opt.Progress != nil {
+			prog.PixelsInFlight = q.inFlight()
 			opt.Progress(prog)
 		}
 	}
@@ -179,6 +195,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		apply(<-events)
 	}
 	prog.Elapsed = time.Since(start)
+	prog.PixelsInFlight = 0
 	if opt.Progress != nil {
 		opt.Progress(prog)
 	}
@@ -211,6 +228,9 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 }
 
 func (p *Progress) apply(ev event) {
+	if ev.wake {
+		return
+	}
 	if ev.joined != nil {
 		for len(p.Workers) <= ev.worker {
 			p.Workers = append(p.Workers, WorkerProgress{})

@@ -1,7 +1,7 @@
 // Package scheduler cuts a frame into tiles, leases them to workers (the
-// local CPU pool now; GPUs and remote workers later), retries tiles whose
-// lease fails, reports progress and stitches the finished tiles into one
-// framebuffer.
+// local CPU pool, CUDA GPUs, and remote machines through
+// scheduler/remote), retries tiles whose lease fails, reports progress and
+// stitches the finished tiles into one framebuffer.
 package scheduler
 
 import "image"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"runtime"
 	"sync"
 
@@ -79,7 +80,7 @@ func cpuLoop(ctx context.Context, scene *tracer.Scene, q *Queue, index int) erro
 		}
 		pix = pix[:n]
 		var st tracer.Stats
-		if err := renderBlock(ctx, scene, l.Tile, pix, &st); err != nil {
+		if err := renderBlock(ctx, scene, l, pix, &st); err != nil {
 			if ctx.Err() != nil {
 				q.Release(l)
 				return ctx.Err()
@@ -91,13 +92,27 @@ func cpuLoop(ctx context.Context, scene *tracer.Scene, q *Queue, index int) erro
 	}
 }
 
-// renderBlock renders one tile, turning a panic in the tracer into an error
-// so that one bad tile fails its lease, not the process.
-func renderBlock(ctx context.Context, scene *tracer.Scene, t Tile, pix []float32, st *tracer.Stats) (err error) {
+// renderBlock renders one leased tile, pixel by pixel so that the
+// progress reports follow it (Lease.Advance), turning a panic in the
+// tracer into an error so that one bad tile fails its lease, not the
+// process. A pixel's value does not depend on the block it is rendered
+// in, so the tile is the same as one RenderBlock call's.
+func renderBlock(ctx context.Context, scene *tracer.Scene, l Lease, pix []float32, st *tracer.Stats) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("tracer panic: %v", r)
 		}
 	}()
-	return scene.RenderBlock(ctx, t.Rect, pix, st)
+	r := l.Tile.Rect
+	i := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if err := scene.RenderBlock(ctx, image.Rect(x, y, x+1, y+1), pix[i:i+3], st); err != nil {
+				return err
+			}
+			l.Advance(1)
+			i += 3
+		}
+	}
+	return nil
 }

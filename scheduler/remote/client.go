@@ -341,15 +341,24 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 			c.log.Info("worker is shutting down; it leaves the render", "worker", addr)
 			return nil
 		}
+		msg, permanent := explain(err, &c.opt)
+		if permanent {
+			// Trying again would get the same answer: the render
+			// fails now, saying what to do.
+			perr := &PermanentError{Worker: addr, Msg: msg, Err: err}
+			q.Abort(perr)
+			return perr
+		}
+		err = describedError{msg, err}
 		if progressed {
 			failures, delay = 0, c.opt.Backoff
 		}
 		failures++
 		if failures >= c.opt.MaxFailures {
-			c.log.Warn("worker given up", "worker", addr, "err", err)
+			c.log.Warn("worker given up", "worker", addr, "err", msg)
 			return fmt.Errorf("worker %s: %w (gave up after %d failures in a row)", addr, err, failures)
 		}
-		c.log.Warn("worker failed; retrying", "worker", addr, "err", err, "in", delay)
+		c.log.Warn("worker failed; retrying", "worker", addr, "err", msg, "in", delay)
 		last = err
 		select {
 		case <-time.After(delay):

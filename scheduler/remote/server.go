@@ -503,6 +503,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	// waiting for the blocked Send, which returning ends.
 	sending := make(chan struct{}, 1)
 	stalled := make(chan struct{})
+	var leases, replied atomic.Int64 // tile leases taken and answered, for the log
 	var stallOnce sync.Once
 	send := func(r *pb.RenderReply) {
 		select {
@@ -522,8 +523,13 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 		timer.Stop()
 		if err != nil {
 			cancel()
-		} else if r.GetResult() != nil {
-			js.sent(proto.Size(r))
+		} else {
+			if r.GetResult() != nil {
+				js.sent(proto.Size(r))
+			}
+			if r.GetResult() != nil || r.GetError() != nil {
+				replied.Add(1)
+			}
 		}
 	}
 	tiles := make(chan leased, capacity)
@@ -588,6 +594,7 @@ loop:
 			}
 			select {
 			case tiles <- leased{t, time.Now()}:
+				leases.Add(1)
 			case <-ctx.Done():
 				end = ctx.Err()
 				break loop
@@ -626,7 +633,7 @@ loop:
 		// other loops end as they find ctx cancelled.
 		end = status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", s.opt.ReplyTimeout)
 	}
-	log.Info("job closed", "reason", fmt.Sprint(end))
+	log.Info("job closed", "reason", closeReason(end, leases.Load()-replied.Load()))
 	if errors.Is(end, context.Canceled) {
 		return status.FromContextError(end).Err()
 	}
@@ -964,4 +971,22 @@ func (s *Server) sweepJobs() {
 			delete(s.pending, id)
 		}
 	}
+}
+
+// closeReason says why a job's render stream ended, for the log. A
+// coordinator cancels its streams when its frame is done: one that hangs
+// up with every tile it asked for answered ended the job as well as one
+// that closes the stream. Tiles still out then are most often second
+// leases of tiles it already had (raced near the end of a frame); a
+// coordinator that was stopped looks the same from here.
+func closeReason(end error, unanswered int64) string {
+	switch {
+	case end == nil:
+		return "done: the coordinator closed the stream"
+	case errors.Is(end, context.Canceled) && unanswered <= 0:
+		return "done: every tile answered, then the coordinator hung up"
+	case errors.Is(end, context.Canceled):
+		return fmt.Sprintf("the coordinator hung up with %d tiles unanswered (duplicates of tiles it had, or it stopped)", unanswered)
+	}
+	return fmt.Sprint(end)
 }

@@ -1,0 +1,213 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tracerender/trace/scheduler"
+	"github.com/tracerender/trace/tracer"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+)
+
+// syncBuffer is a log that tests read while the cluster writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A worker that refuses the token fails the render at once, even with
+// local threads that could finish the frame: one error, no retry, saying
+// what to set.
+func TestPermanentErrorFailsAtOnce(t *testing.T) {
+	n := newTestNet()
+	w := n.start(t, "w1:7000", ServerOptions{Threads: 2, Token: "s3cret"})
+	bundle, scene := testScene(t, 32, 2)
+	for _, tc := range []struct{ token, want string }{
+		{"", "it requires a token"},
+		{"wrong", "it refused the token"},
+	} {
+		var log syncBuffer
+		opt := n.options()
+		opt.Token, opt.MaxFailures, opt.Backoff = tc.token, 5, time.Hour // a retry would hang the test
+		opt.Logger = slog.New(slog.NewTextHandler(&log, nil))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err := scheduler.Render(ctx, scene, scheduler.Options{TileSize: 8,
+			Workers: []scheduler.Worker{&slowCPU{}, NewCluster([]string{"w1:7000"}, bundle, opt)}})
+		cancel()
+		var perr *PermanentError
+		if !errors.As(err, &perr) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "TRACE_TOKEN") {
+			t.Errorf("token %q: %v, want a permanent error %q naming TRACE_TOKEN", tc.token, err, tc.want)
+		}
+		if strings.Contains(err.Error(), "rpc error") || strings.Contains(log.String(), "retrying") {
+			t.Errorf("token %q: a raw error or a retry: %v\n%s", tc.token, err, log.String())
+		}
+	}
+	if st := w.srv.Stats(); st.TilesRendered != 0 || st.BundlesStored != 0 {
+		t.Errorf("the worker did work for callers without its token: %+v", st)
+	}
+}
+
+// slowCPU renders tiles slowly on this machine, so that a render with it
+// is still going when a worker's error arrives.
+type slowCPU struct{ scheduler.CPUWorker }
+
+func (w *slowCPU) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, index int) error {
+	for {
+		l, err := q.Next(ctx, index)
+		if err != nil {
+			return nil
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+			q.Release(l)
+		case <-ctx.Done():
+			q.Release(l)
+			return nil
+		}
+	}
+}
+
+// TLS mistakes are permanent too, each with its remedy; a worker that
+// cannot be reached is retried with backoff, each failure one plain line.
+func TestTLSMistakesPermanent(t *testing.T) {
+	dir := t.TempDir()
+	pki(t, dir)
+	f := func(name string) string { return filepath.Join(dir, name) }
+	scfg, err := ServerTLS(f("server.pem"), f("server-key.pem"), f("ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bufconn.Listen(1 << 20)
+	srv := NewServer(ServerOptions{Threads: 1})
+	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
+	srv.Register(g)
+	go g.Serve(l)
+	defer g.Stop()
+	tlsDial := func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
+	n := newTestNet()
+	n.start(t, "plain:7000", ServerOptions{Threads: 1})
+
+	good, _ := ClientTLS(f("ca.pem"), f("client.pem"), f("client-key.pem"))
+	noCert, _ := ClientTLS(f("ca.pem"), "", "")
+	otherCA, _ := ClientTLS(f("client.pem"), f("client.pem"), f("client-key.pem"))
+	bundle, scene := testScene(t, 16, 1)
+	for _, tc := range []struct {
+		name, target string
+		opt          ClientOptions
+		want         string
+	}{
+		{"untrusted", "w:7000", ClientOptions{TLS: otherCA, Dialer: tlsDial}, "its TLS certificate is not trusted (x509: certificate signed by unknown authority): give the authority that signed it with --tls-ca"},
+		{"no client certificate", "w:7000", ClientOptions{TLS: noCert, Dialer: tlsDial}, "it requires a client certificate (tls: certificate required): give --tls-cert and --tls-key"},
+		{"another name", "v:7000", ClientOptions{TLS: good, Dialer: tlsDial}, "its TLS certificate is for another name (x509: certificate is valid for w, not v)"},
+		{"not TLS", "plain:7000", ClientOptions{TLS: good, Dialer: n.dial}, "it does not speak TLS"},
+	} {
+		// Quick retries: a worker that wants a client certificate may
+		// close the connection before its alert saying so arrives, a
+		// failure that is retried (TestExplain); the alert comes on a
+		// later try.
+		tc.opt.Backoff, tc.opt.MaxFailures = time.Millisecond, 100
+		_, err := render(t, scene, NewCluster([]string{tc.target}, bundle, tc.opt), false)
+		var perr *PermanentError
+		if !errors.As(err, &perr) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a permanent error with %q", tc.name, err, tc.want)
+		}
+	}
+
+	var log syncBuffer
+	opt := n.options()
+	opt.MaxFailures, opt.Logger = 3, slog.New(slog.NewTextHandler(&log, nil))
+	_, err = render(t, scene, NewCluster([]string{"nowhere:7000"}, bundle, opt), false)
+	var perr *PermanentError
+	if err == nil || errors.As(err, &perr) || !strings.Contains(err.Error(), "worker nowhere:7000: cannot connect: connection refused") ||
+		!strings.Contains(err.Error(), "gave up after 3 failures") || strings.Contains(err.Error(), "rpc error") {
+		t.Errorf("unreachable: %v", err)
+	}
+	if got := strings.Count(log.String(), "worker failed; retrying"); got != 2 || strings.Contains(log.String(), "rpc error") {
+		t.Errorf("unreachable: %d retries logged, want 2, each a plain line:\n%s", got, log.String())
+	}
+}
+
+// explain's table: what each gRPC code means for a person, and which
+// are permanent.
+func TestExplain(t *testing.T) {
+	for _, tc := range []struct {
+		err       error
+		token     bool
+		want      string
+		permanent bool
+	}{
+		{status.Error(codes.Unauthenticated, "missing or wrong token"), false, "it requires a token", true},
+		{status.Error(codes.Unauthenticated, "missing or wrong token"), true, "it refused the token", true},
+		{status.Error(codes.PermissionDenied, "no"), false, "it denied this render (no)", true},
+		{status.Error(codes.Unimplemented, "this worker serves no method \"/trace.Worker/New\""), false, "run the same version of trace on both sides", true},
+		{status.Error(codes.Unavailable, `connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:1: connect: connection refused"`), false, "cannot connect: connection refused", false},
+		{status.Error(codes.Unavailable, `connection error: desc = "transport: authentication handshake failed: tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time"`), false, "has expired", true},
+		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: remote error: tls: bad certificate"`), false, "it refused this render's client certificate (tls: bad certificate)", true},
+		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: EOF"`), false, "a worker that serves TLS", false},
+		{status.Error(codes.ResourceExhausted, "try again later"), false, "ResourceExhausted: try again later", false},
+		{errors.New("the worker ended the stream"), false, "the worker ended the stream", false},
+		{status.Error(codes.Unavailable, `connection error: desc = "transport: failed to write client preface: io: read/write on closed pipe"`), true, "closed right after the TLS handshake (read/write on closed pipe): if the worker requires client certificates (--tls-client-ca), give --tls-cert and --tls-key", false},
+		{errors.New("write tcp 127.0.0.1:47016->127.0.0.1:38651: write: broken pipe"), true, "closed right after the TLS handshake (broken pipe)", false},
+	} {
+		opt := ClientOptions{}
+		if tc.token {
+			opt.Token = "x"
+		}
+		if strings.Contains(tc.want, "TLS handshake") {
+			opt.TLS = &tls.Config{} // TLS without a client certificate
+		}
+		msg, permanent := explain(tc.err, &opt)
+		if !strings.Contains(msg, tc.want) || permanent != tc.permanent {
+			t.Errorf("%v: %q permanent=%v, want %q permanent=%v", tc.err, msg, permanent, tc.want, tc.permanent)
+		}
+	}
+}
+
+// A job whose frame was finished is logged as done, whether the
+// coordinator closed its stream or, as it does when its frame is done,
+// cancelled it: not as "context canceled".
+func TestJobClosedReason(t *testing.T) {
+	var log syncBuffer
+	n := newTestNet()
+	n.start(t, "w1:7000", ServerOptions{Threads: 2, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	bundle, scene := testScene(t, 32, 2)
+	if _, err := render(t, scene, NewCluster([]string{"w1:7000"}, bundle, n.options()), false); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(log.String(), "job closed") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	got := log.String()
+	if !strings.Contains(got, `reason="done: `) || strings.Contains(got, "context canceled") {
+		t.Errorf("the worker's log of a finished job:\n%s", got)
+	}
+	if r := closeReason(context.Canceled, 3); !strings.HasPrefix(r, "the coordinator hung up with 3 tiles unanswered") {
+		t.Errorf("a job cut short: %q", r)
+	}
+}
