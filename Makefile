@@ -21,13 +21,17 @@ SIMD ?=
 build:
 	GOEXPERIMENT=$(SIMD) $(GO) build -o $(BIN) ./cmd/trace
 
-# Install trace where `go install` puts it ($(go env GOBIN), else the first
-# folder of $(go env GOPATH), /bin), or into PREFIX/bin when PREFIX is given
+# Install trace where `go install` puts it ($(go env GOBIN), else bin in the
+# first folder of $(go env GOPATH)), or into PREFIX/bin when PREFIX is given
 # (make install PREFIX=/usr/local), and say so if that folder is not on
 # the PATH.
 PREFIX ?=
 install:
-	@set -e; if [ -n "$(PREFIX)" ]; then dir="$(PREFIX)/bin"; else 		dir="$$($(GO) env GOBIN)"; [ -n "$$dir" ] || dir="$$($(GO) env GOPATH | cut -d: -f1)/bin"; fi; 	mkdir -p "$$dir"; GOEXPERIMENT=$(SIMD) $(GO) build -o "$$dir/trace" ./cmd/trace; 	echo "installed $$dir/trace"; 	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on your PATH: export PATH=\"$$dir:\$$PATH\"";; esac
+	@set -e; if [ -n "$(PREFIX)" ]; then dir="$(PREFIX)/bin"; else \
+		dir="$$($(GO) env GOBIN)"; [ -n "$$dir" ] || dir="$$($(GO) env GOPATH | cut -d: -f1)/bin"; fi; \
+	mkdir -p "$$dir"; GOEXPERIMENT=$(SIMD) $(GO) build -o "$$dir/trace" ./cmd/trace; \
+	echo "installed $$dir/trace"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on your PATH: export PATH=\"$$dir:\$$PATH\"";; esac
 
 # The whole suite: formatting, vet, every test, and the race detector on the
 # scheduler and the CLI that drive goroutines (-short: without the tests

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,9 +18,165 @@ import (
 
 // Image file formats of an Output.
 const (
-	FormatPNG = "png" // tone-mapped, 8 or 16 bits a channel
-	FormatPFM = "pfm" // linear radiance, a little-endian colour Portable Float Map
+	FormatPNG  = "png" // tone-mapped, 8 or 16 bits a channel
+	FormatPFM  = "pfm" // linear radiance, a little-endian colour Portable Float Map
+	FormatEXR  = "exr" // linear radiance, OpenEXR scanlines of half or float, ZIP or uncompressed
+	FormatHDR  = "hdr" // linear radiance, Radiance RGBE, run-length encoded
+	FormatJPEG = "jpg" // tone-mapped, 8 bits a channel, baseline JPEG
 )
+
+// Formats are the formats an Output writes, each with the file name
+// extensions that choose it (lower case; any case matches).
+var Formats = []struct {
+	Name string
+	Exts []string
+}{
+	{FormatPNG, []string{".png"}},
+	{FormatPFM, []string{".pfm"}},
+	{FormatEXR, []string{".exr"}},
+	{FormatHDR, []string{".hdr"}},
+	{FormatJPEG, []string{".jpg", ".jpeg"}},
+}
+
+// FormatNames lists the formats' names, as "png, pfm, exr, hdr or jpg".
+func FormatNames() string {
+	var names []string
+	for _, f := range Formats {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// FormatExtensions lists the extensions, as ".png, .pfm, .exr, .hdr or .jpg".
+func FormatExtensions() string {
+	var exts []string
+	for _, f := range Formats {
+		exts = append(exts, f.Exts[0])
+	}
+	return strings.Join(exts[:len(exts)-1], ", ") + " or " + exts[len(exts)-1]
+}
+
+// FormatOfName returns the format that path's extension chooses, or "".
+func FormatOfName(path string) string {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, f := range Formats {
+		if slices.Contains(f.Exts, ext) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// knownFormat reports whether name is one of Formats (or "jpeg").
+func knownFormat(name string) (string, bool) {
+	if name == "jpeg" {
+		return FormatJPEG, true
+	}
+	for _, f := range Formats {
+		if f.Name == name {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// Encoding says how an Output encodes the image. Its zero value takes the
+// format from the output's name and each format's defaults.
+type Encoding struct {
+	// Format is one of Formats' names ("jpeg" is jpg), or "" for the one
+	// the output's name chooses (see OutputFormat).
+	Format string
+	// Depth is the bits a channel: 8 (default) or 16 for a PNG, 16
+	// (half, default) or 32 (float) for an EXR; 0 means the default, and
+	// the other formats take 0 only (PFM is float, Radiance RGBE and JPEG
+	// 8 bits).
+	Depth int
+	// Compression is an EXR's: "zip" (default: zlib, 16 scanlines a
+	// block) or "none".
+	Compression string
+	// Quality is a JPEG's, 1 to 100; 0 means DefaultJPEGQuality.
+	Quality int
+}
+
+// DefaultJPEGQuality is a JPEG's quality when Encoding.Quality is 0.
+const DefaultJPEGQuality = 90
+
+// EXR compressions (Encoding.Compression).
+const (
+	CompressionZIP  = "zip"
+	CompressionNone = "none"
+)
+
+// EncodingError is a setting of an Encoding that the output's format
+// does not take.
+type EncodingError struct {
+	Setting string // "format", "depth", "compression" or "quality"
+	Value   string
+	Msg     string
+}
+
+func (e *EncodingError) Error() string { return e.Setting + " " + e.Value + ": " + e.Msg }
+
+// resolve fills in the format (from path, see OutputFormat) and the
+// format's defaults, and checks the rest against the format.
+func (e Encoding) resolve(path string) (Encoding, error) {
+	format, err := OutputFormat(path, e.Format)
+	if err != nil {
+		return e, err
+	}
+	e.Format = format
+	bad := func(setting string, value any, msg string) (Encoding, error) {
+		return e, &EncodingError{setting, fmt.Sprint(value), msg}
+	}
+	name := strings.ToUpper(format)
+	switch format {
+	case FormatPNG:
+		if e.Depth == 0 {
+			e.Depth = 8
+		}
+		if e.Depth != 8 && e.Depth != 16 {
+			return bad("depth", e.Depth, "a PNG has 8 or 16 bits a channel")
+		}
+	case FormatEXR:
+		if e.Depth == 0 {
+			e.Depth = 16
+		}
+		if e.Depth != 16 && e.Depth != 32 {
+			return bad("depth", e.Depth, "an EXR has 16 (half) or 32 (float) bits a channel")
+		}
+		if e.Compression == "" {
+			e.Compression = CompressionZIP
+		}
+		if e.Compression != CompressionZIP && e.Compression != CompressionNone {
+			return bad("compression", e.Compression, "an EXR is written with zip or none")
+		}
+	default:
+		if e.Depth != 0 {
+			return bad("depth", e.Depth, "only PNG (8 or 16) and EXR (16 or 32) output have a choice of depth, and the output is a "+name+" file")
+		}
+	}
+	if format != FormatEXR && e.Compression != "" {
+		return bad("compression", e.Compression, "only EXR output has a choice of compression, and the output is a "+name+" file")
+	}
+	if format == FormatJPEG {
+		if e.Quality == 0 {
+			e.Quality = DefaultJPEGQuality
+		}
+		if e.Quality < 1 || e.Quality > 100 {
+			return bad("quality", e.Quality, "a JPEG's quality is 1 to 100")
+		}
+	} else if e.Quality != 0 {
+		return bad("quality", e.Quality, "only JPEG output has a quality, and the output is a "+name+" file")
+	}
+	return e, nil
+}
+
+// CheckEncoding returns enc resolved for an output at path ("" for a
+// stream): its format found, its defaults filled in; or the error
+// CreateOutput would return for it. A bad setting is an *EncodingError.
+func CheckEncoding(path string, enc Encoding) (Encoding, error) {
+	return enc.resolve(path)
+}
 
 // Output is an image being made, written by Commit once the render is done.
 //
@@ -39,8 +196,7 @@ const (
 type Output struct {
 	name   string      // the path as given, for messages
 	target string      // the file Commit replaces, links resolved; "" for a stream
-	format string      // FormatPNG or FormatPFM
-	depth  int         // PNG bits a channel
+	enc    Encoding    // resolved: a format, and its defaults filled in
 	mode   fs.FileMode // permissions of the replaced file; 0 for a new one
 	tmp    *os.File    // the temporary file, or nil
 
@@ -53,41 +209,52 @@ type Output struct {
 }
 
 // OutputFormat returns the format for an output path and a requested
-// format ("" for none): the requested one, else pfm for a name ending in
-// .pfm (any case) and png for anything else. A request that contradicts a
-// .png or .pfm name is an error.
+// format ("" for none): the requested one, else the one the name's
+// extension chooses (see Formats). A name with no extension that is a
+// character device or a named pipe (/dev/null, /dev/stdout) is a PNG, and
+// so is path "" (a stream); any other name must choose a format. A
+// request that contradicts the name's extension is an error.
 func OutputFormat(path, format string) (string, error) {
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
-	switch format {
-	case "":
-		if ext == FormatPFM {
-			return FormatPFM, nil
+	byName := FormatOfName(path)
+	if format == "" {
+		switch {
+		case byName != "":
+			return byName, nil
+		case path == "" || filepath.Ext(path) == "" && isStream(path):
+			return FormatPNG, nil
+		case filepath.Ext(path) == "":
+			return "", fmt.Errorf("output %s: the name has no extension to tell the image format: end it in %s", path, FormatExtensions())
 		}
-		return FormatPNG, nil
-	case FormatPNG, FormatPFM:
-		if (ext == FormatPNG || ext == FormatPFM) && ext != format {
-			return "", fmt.Errorf("--format %s: the output %s names a .%s file", format, path, ext)
-		}
-		return format, nil
+		return "", fmt.Errorf("output %s: %q is not an image format trace writes: end the name in %s", path, filepath.Ext(path), FormatExtensions())
 	}
-	return "", fmt.Errorf("--format %s: must be png or pfm", format)
+	f, ok := knownFormat(strings.ToLower(format))
+	if !ok {
+		return "", &EncodingError{"format", format, "must be " + FormatNames()}
+	}
+	if byName != "" && byName != f {
+		return "", &EncodingError{"format", format, fmt.Sprintf("the output %s names a %s file", path, strings.ToUpper(byName))}
+	}
+	return f, nil
+}
+
+// isStream reports whether path is a character device or a named pipe.
+func isStream(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 // CreateOutput checks that path can be written and opens what Commit will
-// fill: the image is in format (FormatPNG, FormatPFM, or "" to go by the
-// name, see OutputFormat), a PNG of the given depth (8 or 16). Call it
-// before rendering so an unwritable path fails at once. It also removes
-// the temporary files that renders of the same path killed before their
-// end left behind (those of processes of this machine that are gone).
-func CreateOutput(path, format string, depth int) (*Output, error) {
-	format, err := OutputFormat(path, format)
+// fill, an image encoded as enc says (see Encoding and OutputFormat). Call
+// it before rendering so an unwritable path or an encoding the format
+// does not have fails at once. It also removes the temporary files that
+// renders of the same path killed before their end left behind (those of
+// processes of this machine that are gone).
+func CreateOutput(path string, enc Encoding) (*Output, error) {
+	enc, err := enc.resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	if format == FormatPNG && depth != 8 && depth != 16 {
-		return nil, fmt.Errorf("--depth %d: must be 8 or 16", depth)
-	}
-	o := &Output{name: path, target: path, format: format, depth: depth}
+	o := &Output{name: path, target: path, enc: enc}
 	fi, err := os.Stat(path) // through symbolic links
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -122,17 +289,14 @@ func CreateOutput(path, format string, depth int) (*Output, error) {
 }
 
 // StreamOutput returns an Output that Commit writes to w (standard output,
-// say) in format (FormatPNG or FormatPFM; "" is FormatPNG), a PNG of the
-// given depth. Commit does not close w.
-func StreamOutput(w io.Writer, format string, depth int) (*Output, error) {
-	format, err := OutputFormat("", format)
+// say), encoded as enc says (a PNG unless enc.Format says otherwise).
+// Commit does not close w.
+func StreamOutput(w io.Writer, enc Encoding) (*Output, error) {
+	enc, err := enc.resolve("")
 	if err != nil {
 		return nil, err
 	}
-	if format == FormatPNG && depth != 8 && depth != 16 {
-		return nil, fmt.Errorf("--depth %d: must be 8 or 16", depth)
-	}
-	return &Output{name: "standard output", format: format, depth: depth, w: w}, nil
+	return &Output{name: "standard output", enc: enc, w: w}, nil
 }
 
 // openDevice sets o up to write through the existing file described by
@@ -176,8 +340,11 @@ func pathErr(err error) error {
 // Path returns the path as given (for a StreamOutput, "standard output").
 func (o *Output) Path() string { return o.name }
 
-// Format returns the output's format, FormatPNG or FormatPFM.
-func (o *Output) Format() string { return o.format }
+// Format returns the output's format, one of Formats' names.
+func (o *Output) Format() string { return o.enc.Format }
+
+// Encoding returns how the output is encoded, defaults filled in.
+func (o *Output) Encoding() Encoding { return o.enc }
 
 // IsFile reports whether the output is the file at path p: the same file
 // (os.SameFile) where both exist, else the same cleaned absolute path. A
@@ -257,10 +424,17 @@ func (o *Output) commitStream(fb *Framebuffer, film *Film) error {
 
 // encode writes the image to w in o's format.
 func (o *Output) encode(w io.Writer, fb *Framebuffer, film *Film) error {
-	if o.format == FormatPFM {
+	switch o.enc.Format {
+	case FormatPFM:
 		return fb.WritePFM(w)
+	case FormatEXR:
+		return fb.WriteEXR(w, o.enc.Depth == 32, o.enc.Compression == CompressionZIP)
+	case FormatHDR:
+		return fb.WriteHDR(w)
+	case FormatJPEG:
+		return fb.WriteJPEG(w, film, o.enc.Quality)
 	}
-	return fb.WritePNG(w, film, o.depth)
+	return fb.WritePNG(w, film, o.enc.Depth)
 }
 
 // Abort removes the temporary file, or closes the device. It is safe to

@@ -23,7 +23,7 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // and Commit.
 func commitOutput(t *testing.T, path string) error {
 	t.Helper()
-	o, err := CreateOutput(path, "", 8)
+	o, err := CreateOutput(path, Encoding{})
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func TestOutputNotRegular(t *testing.T) {
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 			t.Skip("mkfifo:", err)
 		}
-		o, err := CreateOutput(fifo, "", 8) // no reader yet: must not block
+		o, err := CreateOutput(fifo, Encoding{}) // no reader yet: must not block
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestOutputStaleTemps(t *testing.T) {
 		}
 	}
 	// The temporary file CreateOutput makes is named so, too.
-	o, err := CreateOutput(filepath.Join(dir, "out.png"), "", 8)
+	o, err := CreateOutput(filepath.Join(dir, "out.png"), Encoding{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestOutputKilled(t *testing.T) {
 		t.Skip("runs the test binary as a child process")
 	}
 	if p := os.Getenv("TRACE_OUTPUT_CHILD"); p != "" {
-		if _, err := CreateOutput(p, "", 8); err != nil {
+		if _, err := CreateOutput(p, Encoding{}); err != nil {
 			os.Exit(3)
 		}
 		os.Stdout.WriteString("ready\n")

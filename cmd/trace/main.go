@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 )
 
 // Exit statuses.
@@ -43,12 +45,15 @@ Usage:
   trace bench [--threads N] [--json]      measure ray tracing speed on fixed workloads
   trace version                           print the version
 
-Run 'trace COMMAND --help' for a command's flags.
+Run 'trace COMMAND --help' (or 'trace help COMMAND') for a command's flags.
 `
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// commands are the subcommands, for suggestions.
+var commands = []string{"render", "worker", "validate", "bench", "version", "help"}
 
 // run executes the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -67,12 +72,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
 	case "version", "--version":
-		err = cmdVersion(args[1:], stdout)
+		err = cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
+		if len(args) == 2 && slices.Contains(commands[:5], args[1]) {
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		fmt.Fprintf(stderr, "trace: unknown command %q\n\n%s", args[0], topUsage)
+		msg := fmt.Sprintf("trace: unknown command %q", args[0])
+		if strings.HasPrefix(args[0], "-") {
+			msg = fmt.Sprintf("trace: %s is a flag; the command comes first: trace COMMAND [flags]", args[0])
+		} else if s := suggest(args[0], commands); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		fmt.Fprintf(stderr, "%s\n\n%s", msg, topUsage)
 		return exitUsage
 	}
 	return exitStatus(err, stderr)
@@ -86,10 +100,14 @@ func exitStatus(err error, stderr io.Writer) int {
 	case errors.Is(err, errHelp):
 		return exitOK
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stderr, "trace: interrupted; no image written")
+		if !errors.As(err, new(reportedError)) {
+			fmt.Fprintln(stderr, "trace: interrupted; no image written")
+		}
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "trace: %v\n", err)
+	if !errors.As(err, new(reportedError)) {
+		fmt.Fprintf(stderr, "trace: %v\n", err)
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage
@@ -101,3 +119,10 @@ var (
 	errHelp        = errors.New("help shown")
 	errInterrupted = errors.New("interrupted")
 )
+
+// reportedError is an error the command has printed already (as a JSON
+// record, with --log-format json): exitStatus only maps it to a status.
+type reportedError struct{ err error }
+
+func (e reportedError) Error() string { return e.err.Error() }
+func (e reportedError) Unwrap() error { return e.err }

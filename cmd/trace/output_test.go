@@ -29,6 +29,9 @@ func TestRenderOutputStdout(t *testing.T) {
 		{nil, "\x89PNG\r\n\x1a\n"},
 		{[]string{"--format", "png", "--depth", "16"}, "\x89PNG\r\n\x1a\n"},
 		{[]string{"--format", "pfm"}, "PF\n8 6\n"},
+		{[]string{"--format", "exr", "--depth", "32"}, "\x76\x2f\x31\x01"},
+		{[]string{"--format", "hdr"}, "#?RADIANCE\n"},
+		{[]string{"--format", "jpg", "--quality", "70"}, "\xff\xd8\xff"},
 	} {
 		args := append(append([]string{"render", scene, "-o", "-"}, tinyFlags...), tc.flags...)
 		code, stdout, stderr := runCLI(args...)
@@ -42,8 +45,8 @@ func TestRenderOutputStdout(t *testing.T) {
 			t.Errorf("%v: %d files written, want none", tc.flags, len(entries))
 		}
 	}
-	if code, _, stderr := runCLI(append([]string{"render", scene, "-o", "-", "--format", "jpeg"}, tinyFlags...)...); code != 2 || !strings.Contains(stderr, "--format jpeg") {
-		t.Errorf("--format jpeg: exit %d, %q", code, stderr)
+	if code, _, stderr := runCLI(append([]string{"render", scene, "-o", "-", "--format", "tiff"}, tinyFlags...)...); code != 2 || !strings.Contains(stderr, "--format tiff: must be png, pfm, exr, hdr or jpg") {
+		t.Errorf("--format tiff: exit %d, %q", code, stderr)
 	}
 	if code, _, stderr := runCLI(append([]string{"render", scene, "-o", "out.png", "--format", "pfm"}, tinyFlags...)...); code != 2 || !strings.Contains(stderr, "--format pfm") {
 		t.Errorf("--format pfm -o out.png: exit %d, %q", code, stderr)
@@ -115,7 +118,9 @@ func TestRenderOutputIsInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"render", scene, "-o", tc.out, "-q"}, tc.flags...)
+			// --format png: without it, the name's extension alone is
+			// refused (TestRenderOutputFormats).
+			args := append([]string{"render", scene, "-o", tc.out, "-q", "--format", "png"}, tc.flags...)
 			code, _, stderr := runCLI(args...)
 			if code != 2 || !strings.Contains(stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)

@@ -32,15 +32,18 @@ import (
 const renderUsage = `Usage: trace render SCENE -o OUT.png [flags]
 
 Renders SCENE (a JSON scene file, format version 1) with every CPU core and
-writes the image to OUT. OUT ending in .pfm gets the linear radiance as a
-Portable Float Map; anything else a PNG (--format png or pfm chooses
-otherwise, for a name that ends in neither). The file appears only when the
+writes the image to OUT, in the format its name ends in: .png (tone-mapped,
+8 or 16 bits a channel: --depth), .jpg or .jpeg (tone-mapped, --quality),
+or linear radiance, before exposure and tone mapping: .exr (OpenEXR, half
+or float: --depth 16 or 32, ZIP or no --compression), .hdr (Radiance RGBE)
+or .pfm (Portable Float Map). Any other name is refused before rendering,
+unless --format says which format to write. The file appears only when the
 render has finished: an interrupted or failed render leaves no file. An
 existing OUT is replaced and keeps its permissions; a symbolic link stays
 and the file it points to is replaced; a device or named pipe
 (/dev/stdout, a FIFO) is written through, never replaced. -o - writes the
-image to standard output, as a PNG unless --format pfm. OUT may not be the
-scene file, a file the scene reads or the checkpoint.
+image to standard output, as a PNG unless --format says otherwise. OUT may
+not be the scene file, a file the scene reads or the checkpoint.
 
 With --checkpoint FILE, every finished tile is recorded in FILE as it lands;
 a render that was stopped — interrupted, killed, or cut off by a crash —
@@ -54,12 +57,19 @@ checkpoint is kept after the image is written (resuming it again just writes
 the image); delete it when done. A checkpoint written for another scene
 (the scene file or an asset changed) or other settings is refused.
 
+On a terminal, a progress line fits the terminal's width; on anything else
+(a pipe, a CI log) a plain line every 10 seconds. --log-format json makes
+every line the render prints a JSON record: progress, warnings, the summary
+and errors.
+
 Flags:
 `
 
 type renderFlags struct {
 	output      string
 	format      string
+	compression string
+	quality     int
 	threads     int
 	tile        int
 	samples     int
@@ -84,22 +94,24 @@ type renderFlags struct {
 	resume      string
 }
 
-func cmdRender(args []string, stdout, stderr io.Writer) error {
+func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	var f renderFlags
 	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVarP(&f.output, "output", "o", "", "output image `path` (.png, or .pfm for linear float; - for standard output)")
-	fs.StringVar(&f.format, "format", "", "output image `format`, png or pfm (default: from the output's name; png for -o -)")
+	fs.StringVarP(&f.output, "output", "o", "", "output image `path`: .png, .jpg, .exr, .hdr or .pfm; - for standard output")
+	fs.StringVar(&f.format, "format", "", "output image `format`: png, pfm, exr, hdr or jpg (default: from the output's name; png for -o -)")
+	fs.StringVar(&f.compression, "compression", "", "EXR compression: zip or none (default zip)")
+	fs.IntVar(&f.quality, "quality", 0, "JPEG quality, 1 to 100 (default 90)")
 	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles (0: the GPUs alone)")
 	fs.IntVar(&f.tile, "tile", scheduler.DefaultTileSize, "tile side in pixels")
 	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file)")
 	fs.IntVar(&f.width, "width", 0, "image width in pixels (overrides the scene file)")
 	fs.IntVar(&f.height, "height", 0, "image height in pixels (overrides the scene file)")
-	fs.Int64Var(&f.seed, "seed", -1, "random seed (overrides the scene file)")
-	fs.IntVar(&f.depth, "depth", 8, "PNG bits per channel: 8 or 16")
+	fs.Int64Var(&f.seed, "seed", 0, "random seed, 0 to 2^53 (overrides the scene file)")
+	fs.IntVar(&f.depth, "depth", 0, "bits per channel: 8 or 16 for PNG (default 8), 16 (half) or 32 (float) for EXR (default 16)")
 	fs.IntVar(&f.maxAttempts, "max-attempts", scheduler.DefaultMaxAttempts, "failed tries per tile before the render fails")
 	fs.IntVar(&f.gpus, "gpus", 0, "CUDA GPUs to render with (needs a build with CUDA)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress display and no summary")
 	fs.BoolVar(&f.outside, "allow-outside-assets", false, "let the scene read meshes and images outside its folder")
 	fs.StringVar(&f.workers, "workers", "", "`list` of trace workers, host:port or dns:///name:port, comma-separated")
 	fs.StringVar(&f.token, "token", "", "the workers' shared secret (default $TRACE_TOKEN)")
@@ -107,8 +119,8 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "client certificate `file` for workers that require one (with --tls-key)")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "client certificate's private key `file`")
 	fs.StringVar(&f.serve, "serve", "", "serve a live view of the render (web page and /metrics) on `host:port`; no host means loopback (:8080 is 127.0.0.1:8080)")
-	fs.DurationVar(&f.serveLinger, "serve-linger", 0, "with --serve, keep serving this long after the render ends")
-	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	fs.DurationVar(&f.serveLinger, "serve-linger", 0, "with --serve, keep serving this long after the render ends (the summary comes first)")
+	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text, or json for JSON records of everything the render prints on stderr")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level: debug, info, warn or error")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "record finished tiles in a new checkpoint `file`, to continue a stopped render with --resume")
 	fs.StringVar(&f.resume, "resume", "", "continue the render recorded in checkpoint `file`, rendering only the missing tiles and recording them there")
@@ -130,8 +142,6 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		return usagef("--tile %d: must be in [1, 4096]", f.tile)
 	case f.maxAttempts < 1:
 		return usagef("--max-attempts %d: must be at least 1", f.maxAttempts)
-	case f.depth != 8 && f.depth != 16:
-		return usagef("--depth %d: must be 8 or 16", f.depth)
 	case f.workers != "" && f.tile*f.tile > remote.MaxTilePixels:
 		return usagef("--tile %d: tiles for --workers have at most %d pixels", f.tile, remote.MaxTilePixels)
 	case f.serveLinger < 0 || f.serveLinger > 0 && f.serve == "":
@@ -141,13 +151,19 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	case f.checkpoint != "" && f.resume != "" && filepath.Clean(f.checkpoint) != filepath.Clean(f.resume):
 		return usagef("--checkpoint %s and --resume %s name different files: --resume FILE keeps recording into FILE", f.checkpoint, f.resume)
 	}
-	if _, err := tracer.OutputFormat(f.output, f.format); err != nil {
-		return usageError{err}
-	}
-	log, err := newLogger(stderr, f.logFormat, f.logLevel)
+	enc, err := outputEncoding(fs, &f)
 	if err != nil {
 		return err
 	}
+	if _, err := newLogger(io.Discard, f.logFormat, f.logLevel); err != nil {
+		return err
+	}
+	// From here on, what the render prints on stderr goes through con:
+	// above the progress line while it is shown, and as JSON records
+	// with --log-format json.
+	con := newConsole(stderr, f.logFormat == "json", f.quiet)
+	defer func() { err = con.reported(err) }()
+	log, _ := newLogger(con.display, f.logFormat, f.logLevel)
 	var targets []string
 	if f.workers != "" {
 		var err error
@@ -191,9 +207,9 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	}
 	var out *tracer.Output
 	if f.output == "-" {
-		out, err = tracer.StreamOutput(stdout, f.format, f.depth)
+		out, err = tracer.StreamOutput(stdout, enc)
 	} else {
-		out, err = tracer.CreateOutput(f.output, f.format, f.depth)
+		out, err = tracer.CreateOutput(f.output, enc)
 	}
 	if err != nil {
 		return usageError{err}
@@ -205,13 +221,14 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bar := newProgressBar(stderr, f.quiet)
+	bar := con.display
 	opt := scheduler.Options{
-		TileSize:    f.tile,
-		MaxAttempts: f.maxAttempts,
-		Workers:     workers,
-		Duplicates:  len(targets) > 0, // a slow machine's last tiles are raced
-		Progress:    bar.update,
+		TileSize:      f.tile,
+		MaxAttempts:   f.maxAttempts,
+		Workers:       workers,
+		Duplicates:    len(targets) > 0, // a slow machine's last tiles are raced
+		Progress:      bar.update,
+		ProgressEvery: progressEvery,
 	}
 	end := func(err error) error { return err }
 	var view *liveView
@@ -220,15 +237,22 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		view, err = startView(f.serve, f.serveLinger, watch.Options{
 			Scene: path, Output: f.output, Film: &scene.Film, Width: set.Width, Height: set.Height,
 			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(workers),
-		}, stderr)
+		}, con)
 		if err != nil {
 			return err
 		}
 		opt.Progress = func(p scheduler.Progress) { bar.update(p); view.Progress(p) }
 		opt.Tile = view.Tile
-		end = func(err error) error { view.finish(ctx, err); return err }
+		end = func(err error) error {
+			if err != nil && view.linger > 0 {
+				// Say what went wrong before the view lingers.
+				err = con.reported(err)
+			}
+			view.finish(ctx, err, con)
+			return err
+		}
 	}
-	ck, err := openCheckpoint(&f, bundle, scene, stderr)
+	ck, err := openCheckpoint(&f, bundle, scene, con)
 	if err != nil {
 		return end(err)
 	}
@@ -245,10 +269,14 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 			ck.w.Add(d.Tile, d.Pixels) // an error stops the writer; Close reports it
 		}
 	}
+	if countLights(desc, scene).none() {
+		con.warn(fmt.Sprintf("%s: %s", path, noLightWarning))
+	}
+	bar.start(scene.Settings.Samples)
 	res, err := scheduler.Render(ctx, scene, opt)
 	bar.finish()
 	if ck != nil {
-		ck.close(stderr, err != nil)
+		ck.close(con, err != nil)
 	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
@@ -259,13 +287,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	if err := out.Commit(res.Framebuffer, &scene.Film); err != nil {
 		return end(err)
 	}
-	end(nil)
 	for _, werr := range res.WorkerErrors {
-		fmt.Fprintf(stderr, "trace: warning: %v (its tiles were rendered by the other workers)\n", werr)
+		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
 	}
-	if !f.quiet {
-		fmt.Fprintln(stderr, summary(res.Progress, out.Path(), scene))
-	}
+	con.summary(res.Progress, out, scene)
+	end(nil) // the live view lingers after the summary
 	return nil
 }
 
@@ -299,7 +325,7 @@ type renderCheckpoint struct {
 // --resume and reopens it to record the rest; nil without either flag. A
 // checkpoint that cannot be used is a usage error; a damaged end that was
 // discarded is a warning.
-func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, stderr io.Writer) (*renderCheckpoint, error) {
+func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, con *console) (*renderCheckpoint, error) {
 	path := cmp.Or(f.resume, f.checkpoint)
 	if path == "" {
 		return nil, nil
@@ -326,7 +352,7 @@ func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, 
 		return nil, usageError{err}
 	}
 	if msg := c.Warning(); msg != "" {
-		fmt.Fprintf(stderr, "trace: warning: %s\n", msg)
+		con.warn(msg)
 	}
 	if ck.w, err = checkpoint.Append(c); err != nil {
 		return nil, usageError{err}
@@ -337,13 +363,13 @@ func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, 
 
 // close ends the checkpoint after the render; when the render stopped
 // early, it tells the user how to continue.
-func (ck *renderCheckpoint) close(stderr io.Writer, stopped bool) {
+func (ck *renderCheckpoint) close(con *console, stopped bool) {
 	if err := ck.w.Close(); err != nil {
-		fmt.Fprintf(stderr, "trace: warning: %v; it holds the tiles recorded before that\n", err)
+		con.warn(fmt.Sprintf("%v; it holds the tiles recorded before that", err))
 	}
 	if stopped {
-		fmt.Fprintf(stderr, "trace: checkpoint %s holds %d of %d tiles; continue with --resume %s\n",
-			ck.path, len(ck.finished)+ck.w.Tiles(), ck.tiles, ck.path)
+		con.info(fmt.Sprintf("checkpoint %s holds %d of %d tiles; continue with --resume %s",
+			ck.path, len(ck.finished)+ck.w.Tiles(), ck.tiles, ck.path))
 	}
 }
 
@@ -366,27 +392,69 @@ func newCluster(f *renderFlags, targets []string, bundle *scenes.Bundle, log *sl
 }
 
 // applyOverrides applies the flags that override the scene file's render
-// settings and checks the result against the limits.
+// settings and checks them against the limits, naming the flag.
 func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error {
-	if fs.Changed("samples") {
-		s.Samples = f.samples
-	}
-	if fs.Changed("width") {
-		s.Width = f.width
-	}
-	if fs.Changed("height") {
-		s.Height = f.height
+	for _, o := range []struct {
+		flag    string
+		value   int64
+		lo, hi  int64
+		setting *int
+	}{
+		{"width", int64(f.width), 1, tracer.MaxImageSide, &s.Width},
+		{"height", int64(f.height), 1, tracer.MaxImageSide, &s.Height},
+		{"samples", int64(f.samples), 1, tracer.MaxSamples, &s.Samples},
+	} {
+		if !fs.Changed(o.flag) {
+			continue
+		}
+		if o.value < o.lo || o.value > o.hi {
+			return usagef("--%s %d: must be %d to %d", o.flag, o.value, o.lo, o.hi)
+		}
+		*o.setting = int(o.value)
 	}
 	if fs.Changed("seed") {
-		if f.seed < 0 {
-			return usagef("--seed %d: must be 0 or more", f.seed)
+		if f.seed < 0 || f.seed > 1<<53 {
+			return usagef("--seed %d: must be 0 to 2^53 (%d)", f.seed, int64(1)<<53)
 		}
 		s.Seed = uint64(f.seed)
 	}
 	if err := scenes.ValidateSettings(*s); err != nil {
-		return usageError{fmt.Errorf("command line: %w", err)}
+		return usageError{fmt.Errorf("the settings with the flags' overrides: %w", err)}
 	}
 	return nil
+}
+
+// outputEncoding checks the output flags against the output's format
+// before anything is read or rendered, naming the flag at fault.
+func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (tracer.Encoding, error) {
+	enc := tracer.Encoding{Format: f.format, Depth: f.depth, Compression: f.compression, Quality: f.quality}
+	// 0 is the Encoding's "the default": one given on the command line
+	// is checked as the value it is.
+	const given0 = -1 << 30
+	if fs.Changed("depth") && f.depth == 0 {
+		enc.Depth = given0
+	}
+	if fs.Changed("quality") && f.quality == 0 {
+		enc.Quality = given0
+	}
+	if fs.Changed("compression") && f.compression == "" {
+		enc.Compression = `""`
+	}
+	path := f.output
+	if path == "-" {
+		path = ""
+	}
+	res, err := tracer.CheckEncoding(path, enc)
+	if e, ok := errors.AsType[*tracer.EncodingError](err); ok {
+		if e.Value == fmt.Sprint(given0) {
+			e.Value = "0"
+		}
+		return res, usagef("--%s %s: %s", e.Setting, e.Value, e.Msg)
+	}
+	if err != nil {
+		return res, usagef("%v, or give --format", err)
+	}
+	return res, nil
 }
 
 // summary is the one line printed after a render.

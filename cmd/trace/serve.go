@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -19,11 +18,12 @@ type liveView struct {
 	*watch.Server
 	hs     *http.Server
 	linger time.Duration
+	url    string
 	served chan struct{}
 }
 
 // startView listens on addr and serves the render's view there.
-func startView(addr string, linger time.Duration, opt watch.Options, stderr io.Writer) (*liveView, error) {
+func startView(addr string, linger time.Duration, opt watch.Options, con *console) (*liveView, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, usagef("--serve %q: want host:port or :port", addr)
@@ -44,16 +44,18 @@ func startView(addr string, linger time.Duration, opt watch.Options, stderr io.W
 		defer close(v.served)
 		v.hs.Serve(l)
 	}()
-	fmt.Fprintf(stderr, "trace: watch the render at http://%s/\n", l.Addr())
+	v.url = fmt.Sprintf("http://%s/", l.Addr())
+	con.info("watch the render at "+v.url, "url", v.url)
 	return v, nil
 }
 
 // finish tells the viewers how the render ended, keeps serving for the
-// linger time (or until ctx ends), then stops, giving open pages a second
-// to receive the end.
-func (v *liveView) finish(ctx context.Context, err error) {
+// linger time (or until ctx ends), saying until when, then stops, giving
+// open pages a second to receive the end.
+func (v *liveView) finish(ctx context.Context, err error, con *console) {
 	v.End(err)
 	if v.linger > 0 {
+		con.info(lingerNote(v.url, v.linger, time.Now()), "until", time.Now().Add(v.linger).Format(time.RFC3339))
 		select {
 		case <-time.After(v.linger):
 		case <-ctx.Done():

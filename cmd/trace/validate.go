@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/spf13/pflag"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/tracer"
@@ -13,7 +15,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trace validate SCENE...\n\nChecks scene files without rendering: syntax, fields, references, limits.\nPrints one line per file; exit status 2 if any file is bad.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: trace validate SCENE...\n\nChecks scene files without rendering: syntax, fields, references, limits.\nPrints one line per file, with what it holds: shapes, triangles, materials,\nits lights (point lights, emissive shapes, a background that gives light)\nand images; warns of a scene in which nothing emits light. Exit status 2\nif any file is bad.\n\nFlags:\n%s", fs.FlagUsages())
 	}
 	outside := fs.Bool("allow-outside-assets", false, "let scenes read meshes and images outside their folder")
 	if err := parseFlags(fs, args); err != nil {
@@ -26,8 +28,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	nbad := 0
 	for _, path := range fs.Args() {
 		desc, err := scenes.LoadWith(path, scenes.Options{AllowOutsideAssets: *outside})
+		var scene *tracer.Scene
 		if err == nil {
-			_, err = tracer.Compile(desc)
+			scene, err = tracer.Compile(desc)
 			if err != nil {
 				err = fmt.Errorf("%s: %w", path, err)
 			}
@@ -42,10 +45,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		for _, m := range desc.Meshes {
 			ntri += len(m.Indices) / 3
 		}
-		fmt.Fprintf(stdout, "%s: ok (%d×%d, %d samples, %d shapes, %d triangles, %d materials, %d lights, %d images)\n",
+		lights := countLights(desc, scene)
+		fmt.Fprintf(stdout, "%s: ok (%d×%d, %d samples, %s, %s, %s, %s, %s)\n",
 			path, s.Width, s.Height, s.Samples,
-			len(desc.Spheres)+len(desc.Planes)+len(desc.Quads), ntri,
-			len(desc.Materials), len(desc.Lights), len(desc.Images))
+			plural(len(desc.Spheres)+len(desc.Planes)+len(desc.Quads), "shape"), plural(ntri, "triangle"),
+			plural(len(desc.Materials), "material"), lights, plural(len(desc.Images), "image"))
+		if lights.none() {
+			fmt.Fprintf(stderr, "trace: warning: %s: %s\n", path, noLightWarning)
+		}
 	}
 	if nbad > 0 {
 		return usageError{fmt.Errorf("%d of %d scene files are invalid", nbad, fs.NArg())}
@@ -53,14 +60,104 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// parseFlags parses args, turning --help into errHelp and flag mistakes
-// into usage errors.
-func parseFlags(fs *pflag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return errHelp
+// noLightWarning is the warning for a scene in which nothing emits light.
+const noLightWarning = "nothing in the scene emits light (no point light, no emissive shape, a black background): the image will be black but for phong ambient terms; see \"Lights and units\" in docs/scene-format.md"
+
+// lightCount is what lights a scene.
+type lightCount struct {
+	points   int  // point lights with a colour and an intensity
+	emissive int  // shapes (a mesh is one) whose material emits
+	sky      bool // a background that is not black
+}
+
+// countLights counts what emits light in a scene: point lights, shapes of
+// emissive materials (and pbr materials with an emission), and a
+// background that is not black, which lights the scene under "path".
+func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
+	var n lightCount
+	for _, l := range desc.Lights {
+		if l.Intensity > 0 && l.Color != (mgl32.Vec3{}) {
+			n.points++
 		}
-		return usageError{err}
 	}
-	return nil
+	emits := func(m int) bool {
+		if m < 0 || m >= len(desc.Materials) {
+			return false
+		}
+		mat := desc.Materials[m]
+		switch mat.Kind {
+		case tracer.MaterialEmissive:
+			return mat.Intensity > 0 && (mat.Color != (mgl32.Vec3{}) || mat.Texture != tracer.NoTexture)
+		case tracer.MaterialPBR:
+			return mat.Emission != (mgl32.Vec3{})
+		}
+		return false
+	}
+	for _, s := range desc.Spheres {
+		if emits(s.Material) {
+			n.emissive++
+		}
+	}
+	for _, p := range desc.Planes {
+		if emits(p.Material) {
+			n.emissive++
+		}
+	}
+	for _, q := range desc.Quads {
+		if emits(q.Material) {
+			n.emissive++
+		}
+	}
+	for _, t := range desc.Triangles {
+		if emits(t.Material) {
+			n.emissive++
+		}
+	}
+	for _, m := range desc.Meshes {
+		lit := emits(m.Material) && len(m.Materials) == 0
+		for _, tm := range m.Materials {
+			lit = lit || emits(int(tm))
+		}
+		if lit {
+			n.emissive++
+		}
+	}
+	switch b := scene.Background; b.Kind {
+	case tracer.BackgroundColor:
+		n.sky = b.Color != (mgl32.Vec3{})
+	case tracer.BackgroundGradient:
+		n.sky = b.Top != (mgl32.Vec3{}) || b.Bottom != (mgl32.Vec3{})
+	case tracer.BackgroundImage:
+		n.sky = b.Distribution != 0
+	}
+	return n
+}
+
+func (n lightCount) none() bool { return n.points == 0 && n.emissive == 0 && !n.sky }
+
+// String says what lights the scene: "1 point light, 2 emissive shapes,
+// a lit background", or "no light".
+func (n lightCount) String() string {
+	var parts []string
+	if n.points > 0 {
+		parts = append(parts, plural(n.points, "point light"))
+	}
+	if n.emissive > 0 {
+		parts = append(parts, plural(n.emissive, "emissive shape"))
+	}
+	if n.sky {
+		parts = append(parts, "a lit background")
+	}
+	if len(parts) == 0 {
+		return "no light"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural counts things: "1 image", "3 images".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

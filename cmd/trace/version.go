@@ -5,13 +5,23 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func cmdVersion(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
+func cmdVersion(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: trace version\n\nPrints the version of trace, the commit it was built from, the Go release and the platform.\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
 		return usagef("version takes no arguments")
 	}
 	rev := ""

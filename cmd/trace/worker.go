@@ -59,7 +59,7 @@ Flags:
 func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("worker", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:7000", "address to serve on (host:port; port 0 picks one)")
+	listen := fs.String("listen", "127.0.0.1:7000", "address to serve on (host:port; :PORT is every interface, unlike --metrics; port 0 picks one)")
 	threads := fs.Int("threads", runtime.NumCPU(), "tiles rendered at once")
 	gpus := fs.Int("gpus", 0, "CUDA GPUs to render with beside the CPU threads (needs a build with CUDA; --threads 0 for the GPUs alone)")
 	token := fs.String("token", "", "shared secret every coordinator must send (default $TRACE_TOKEN)")

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// parseFlags parses a command's args: --help prints the command's usage
+// and gives errHelp; a mistake gives one usage error line that names the
+// flag, suggests the flag that was probably meant and points to --help,
+// without the whole usage text.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // pflag would print the error and the usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, pflag.ErrHelp):
+		if usage != nil {
+			usage()
+		}
+		return errHelp
+	}
+	return usageError{flagError(fs, err)}
+}
+
+// flagError rewrites one of pflag's parse errors for a person.
+func flagError(fs *pflag.FlagSet, err error) error {
+	help := fmt.Sprintf("'trace %s --help' lists the flags", fs.Name())
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok {
+		name := e.GetSpecifiedName()
+		if name == "" {
+			return fmt.Errorf("unknown flag -%s (%s)", e.GetSpecifiedShortnames(), help)
+		}
+		var names []string
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if s := suggest(name, names); s != "" {
+			return fmt.Errorf("unknown flag --%s: did you mean --%s? (%s)", name, s, help)
+		}
+		return fmt.Errorf("unknown flag --%s (%s)", name, help)
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		f := e.GetFlag()
+		want := map[string]string{
+			"int": "a whole number", "int64": "a whole number", "uint64": "a whole number",
+			"float64": "a number", "bool": "true or false", "duration": "a duration such as 30s or 5m",
+		}[f.Value.Type()]
+		if want == "" {
+			want = "a " + f.Value.Type()
+		}
+		return fmt.Errorf("--%s %q: want %s", f.Name, e.GetValue(), want)
+	}
+	if e, ok := errors.AsType[*pflag.ValueRequiredError](err); ok {
+		f := e.GetFlag()
+		return fmt.Errorf("--%s needs a value (%s)", f.Name, help)
+	}
+	return fmt.Errorf("%v (%s)", err, help)
+}
+
+// suggest returns the candidate nearest to word, when it is near enough
+// to be a typo of it (an edit distance of at most a third of its length,
+// and at most 3), or "".
+func suggest(word string, candidates []string) string {
+	best, bestD := "", 0
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(word), strings.ToLower(c))
+		if best == "" || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > min(3, max(1, len(word)/3)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance (optimal string
+// alignment) between a and b: insertions, deletions, substitutions and
+// swaps of neighbours each count one.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
+}
