@@ -116,7 +116,7 @@ typedef struct {
     float LightPDF;
 } Material;
 
-/* tracer.Texture, 48 bytes. */
+/* tracer.Texture, 72 bytes. */
 typedef struct {
     u32 Kind;
     float Scale;
@@ -125,6 +125,7 @@ typedef struct {
     i32 Image;
     u32 Width, Height;
     u32 Offset;
+    float UV[6];
 } Texture;
 
 /* tracer.PointLight, 32 bytes. */

@@ -63,6 +63,13 @@ DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float
         return m->Color;
     }
     const Texture* t = &s->Textures[m->Texture];
+    if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
+          t->UV[5] == 0.0f)) {
+        float tu = ((t->UV[0] * u) + (t->UV[1] * v)) + t->UV[4];
+        float tv = ((t->UV[2] * u) + (t->UV[3] * v)) + t->UV[5];
+        u = tu;
+        v = tv;
+    }
     if (t->Kind == TextureImage) {
         return mul(sample_image(s, t, u, v, 0), t->Even); /* Even: the tint */
     }

@@ -41,7 +41,7 @@ func (d *decoder) background(f fields, s *tracer.SceneDesc) tracer.Background {
 		if len(s.Textures) >= tracer.MaxMaterials {
 			// Unreachable while the background is decoded before the
 			// materials: its texture is the first.
-			f.failField("file", "more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+			f.failField("file", "more than %d textures", tracer.MaxMaterials)
 			return tracer.Background{}
 		}
 		tex := int32(len(s.Textures))

@@ -68,6 +68,9 @@ func TestParseErrors(t *testing.T) {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error has a newline: %q", err.Error())
 			}
+			if strings.Contains(err.Error(), "tracer.") {
+				t.Errorf("error names the program's internals: %q", err.Error())
+			}
 		})
 	}
 }
@@ -134,12 +137,12 @@ var parseErrorTests = []struct {
 	{"unknown render field", sceneWith(`"render": {` + mark + `"widht": 3}`), `render: unknown field "widht"; did you mean "width"?`},
 	{"width as string", sceneWith(`"render": {"width": ` + mark + `"800"}`), "render.width: expected a number, found a string"},
 	{"width zero", sceneWith(`"render": {"width": ` + mark + `0}`), "render.width: must be at least 1, found 0"},
-	{"width past limit", sceneWith(`"render": {"width": ` + mark + `16385}`), "render.width: must be at most 16384 (tracer.MaxImageSide), found 16385"},
-	{"height past limit", sceneWith(`"render": {"height": ` + mark + `1e9}`), "render.height: must be at most 16384 (tracer.MaxImageSide), found 1e9"},
+	{"width past limit", sceneWith(`"render": {"width": ` + mark + `16385}`), "render.width: must be at most 16384, found 16385"},
+	{"height past limit", sceneWith(`"render": {"height": ` + mark + `1e9}`), "render.height: must be at most 16384, found 1e9"},
 	{"width fraction", sceneWith(`"render": {"width": ` + mark + `640.5}`), "render.width: expected an integer, found 640.5"},
-	{"samples past limit", sceneWith(`"render": {"samples": ` + mark + `65537}`), "render.samples: must be at most 65536 (tracer.MaxSamples), found 65537"},
+	{"samples past limit", sceneWith(`"render": {"samples": ` + mark + `65537}`), "render.samples: must be at most 65536, found 65537"},
 	{"max_depth negative", sceneWith(`"render": {"max_depth": ` + mark + `-1}`), "render.max_depth: must be at least 0, found -1"},
-	{"max_depth past limit", sceneWith(`"render": {"max_depth": ` + mark + `65}`), "render.max_depth: must be at most 64 (tracer.MaxDepth), found 65"},
+	{"max_depth past limit", sceneWith(`"render": {"max_depth": ` + mark + `65}`), "render.max_depth: must be at most 64, found 65"},
 	{"seed negative", sceneWith(`"render": {"seed": ` + mark + `-1}`), "render.seed: must be at least 0, found -1"},
 	{"seed past 2^53", sceneWith(`"render": {"seed": ` + mark + `9007199254740993}`), "render.seed: must be at most 9007199254740992 (2^53), found 9007199254740993"},
 	{"seed huge", sceneWith(`"render": {"seed": ` + mark + `123456789012345678901234567890}`), "render.seed: must be at most 9007199254740992 (2^53)"},
@@ -202,6 +205,9 @@ var parseErrorTests = []struct {
 	{"colour as string", material(`{"type": "diffuse", "color": ` + mark + `"red"}`), "materials.m.color: expected an array of 3 numbers, found a string"},
 	{"color and texture", material(`{"type": "diffuse", "color": [1, 1, 1], "texture": ` + mark + `{"type": "checker"}}`), `materials.m: give either "color" or "texture", not both`},
 	{"image texture missing", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `"wood.png"}}`), `materials.m.texture.file: "wood.png": no such file or directory`},
+	{"texture scale zero", material(`{"type": "diffuse", "texture": {"type": "image", "file": "x.png", "scale": ` + mark + `[1, 0]}}`), "materials.m.texture.scale: a texture's scale must be > 0, found 0"},
+	{"checker scale pair", material(`{"type": "diffuse", "texture": {"type": "checker", "scale": ` + mark + `[1, 2]}}`), "materials.m.texture.scale: expected a number, found an array"},
+	{"texture offset short", material(`{"type": "diffuse", "texture": {"type": "checker", "offset": ` + mark + `[1]}}`), "materials.m.texture.offset: expected 2 numbers, found 1"},
 	{"image texture no file", material(`{"type": "diffuse", "texture": ` + mark + `{"type": "image"}}`), `materials.m.texture: missing required field "file"`},
 	{"image texture file number", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `1}}`), "materials.m.texture.file: expected a string, found a number"},
 	{"image texture empty file", material(`{"type": "diffuse", "texture": {"type": "image", "file": ` + mark + `""}}`), "materials.m.texture.file: empty file name"},
@@ -266,4 +272,31 @@ func manyMaterials(n int) string {
 		fmt.Fprintf(&b, `"m%d": {}`, i)
 	}
 	return b.String()
+}
+
+// TestTextureUVTransformDecode: scale, rotation (degrees, counter-
+// clockwise) and offset make the texture's UV matrix; a texture without
+// them has none.
+func TestTextureUVTransformDecode(t *testing.T) {
+	s, err := Parse("test.json", []byte(material(`{"type": "diffuse", "texture": {"type": "checker", "scale": 4, "rotation": 90, "offset": [0.5, -1]}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	uv := s.Textures[0].UV
+	want := [6]float32{0, -1, 1, 0, 0.5, -1} // a checker's scale stays its own
+	for i := range uv {
+		if d := uv[i] - want[i]; d > 1e-6 || d < -1e-6 {
+			t.Fatalf("UV = %v, want %v", uv, want)
+		}
+	}
+	if s.Textures[0].Scale != 4 {
+		t.Errorf("checker scale %g, want 4", s.Textures[0].Scale)
+	}
+	s, err = Parse("test.json", []byte(material(`{"type": "diffuse", "texture": {"type": "checker"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Textures[0].UV != ([6]float32{}) {
+		t.Errorf("no transform given, UV = %v", s.Textures[0].UV)
+	}
 }

@@ -107,9 +107,9 @@ func checkSize(w, h int, texels int64) error {
 	case w < 1 || h < 1:
 		return fmt.Errorf("the image is empty (%d×%d pixels)", w, h)
 	case w > tracer.MaxImageSide || h > tracer.MaxImageSide:
-		return fmt.Errorf("%d×%d pixels: a side is longer than the limit of %d (tracer.MaxImageSide)", w, h, tracer.MaxImageSide)
+		return fmt.Errorf("%d×%d pixels: a side is longer than the limit of %d", w, h, tracer.MaxImageSide)
 	case int64(w)*int64(h) > texels:
-		return fmt.Errorf("%d×%d pixels: the scene's images together would have more texels than the limit of %d (tracer.MaxImageTexels)", w, h, tracer.MaxImageTexels)
+		return fmt.Errorf("%d×%d pixels: the scene's images together would have more texels than the limit of %d", w, h, tracer.MaxImageTexels)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func (d *decoder) lights(a *value, l loc) []tracer.PointLight {
 	}
 	items := a.elems
 	if len(items) > tracer.MaxLights {
-		d.fail(a, l, "%d lights, more than the limit of %d (tracer.MaxLights)", len(items), tracer.MaxLights)
+		d.fail(a, l, "%d lights, more than the limit of %d", len(items), tracer.MaxLights)
 		return nil
 	}
 	var lights []tracer.PointLight

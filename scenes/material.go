@@ -53,7 +53,7 @@ func (d *decoder) materials(f fields, s *tracer.SceneDesc) materialTable {
 	}
 	n := f.v.members()
 	if n > tracer.MaxMaterials {
-		d.fail(f.v, at(f.path), "%d materials, more than the limit of %d (tracer.MaxMaterials)", n, tracer.MaxMaterials)
+		d.fail(f.v, at(f.path), "%d materials, more than the limit of %d", n, tracer.MaxMaterials)
 		return t
 	}
 	s.Materials = make([]tracer.Material, 0, n)
@@ -175,7 +175,7 @@ func (d *decoder) surfaceColorKey(f fields, key string, m *tracer.Material, s *t
 	if len(s.Textures) >= tracer.MaxMaterials {
 		// Unreachable while each material has at most one texture; kept so
 		// that the limit holds if that changes.
-		d.fail(tv, f.at("texture"), "more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+		d.fail(tv, f.at("texture"), "more than %d textures", tracer.MaxMaterials)
 		return
 	}
 	m.Texture = int32(len(s.Textures))

@@ -102,7 +102,7 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 			continue
 		}
 		if total := len(s.Triangles) + d.meshTriangles + tris; total > tracer.MaxTriangles {
-			d.fail(fv, f.at("file"), "%s: the scene's meshes and triangles would number %d triangles, more than the limit of %d (tracer.MaxTriangles)", quoteFile(file), total, tracer.MaxTriangles)
+			d.fail(fv, f.at("file"), "%s: the scene's meshes and triangles would number %d triangles, more than the limit of %d", quoteFile(file), total, tracer.MaxTriangles)
 			return
 		}
 		out, ok := xf.mesh(m, copyShared)
@@ -303,7 +303,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 					texels += x.Width * x.Height
 				}
 				if texels > tracer.MaxImageTexels {
-					return fail("the scene's images would hold %d texels, more than the limit of %d (tracer.MaxImageTexels)", texels, tracer.MaxImageTexels)
+					return fail("the scene's images would hold %d texels, more than the limit of %d", texels, tracer.MaxImageTexels)
 				}
 				img = int32(len(s.Images))
 				s.Images = append(s.Images, *m.Image)
@@ -313,13 +313,13 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 				d.images[m.Image] = img
 			}
 			if len(s.Textures) >= tracer.MaxMaterials {
-				return fail("more than %d textures (tracer.MaxMaterials)", tracer.MaxMaterials)
+				return fail("more than %d textures", tracer.MaxMaterials)
 			}
 			mat.Texture = int32(len(s.Textures))
 			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img, Even: m.Color})
 		}
 		if len(s.Materials) >= tracer.MaxMaterials {
-			return fail("more than %d materials (tracer.MaxMaterials)", tracer.MaxMaterials)
+			return fail("more than %d materials", tracer.MaxMaterials)
 		}
 		mf.scene[k] = len(s.Materials)
 		s.Materials = append(s.Materials, mat)

@@ -224,7 +224,7 @@ func (p *objParser) statement(line []byte) error {
 			return err
 		}
 		if len(p.positions) >= tracer.MaxTriangles {
-			return p.errorf("more than %d vertex positions (tracer.MaxTriangles)", tracer.MaxTriangles)
+			return p.errorf("more than %d vertex positions", tracer.MaxTriangles)
 		}
 		p.positions = append(p.positions, mgl32.Vec3{xyz[0], xyz[1], xyz[2]})
 		p.head = append(p.head, -1)
@@ -234,7 +234,7 @@ func (p *objParser) statement(line []byte) error {
 			return err
 		}
 		if len(p.texcoords) >= tracer.MaxTriangles {
-			return p.errorf("more than %d texture coordinates (tracer.MaxTriangles)", tracer.MaxTriangles)
+			return p.errorf("more than %d texture coordinates", tracer.MaxTriangles)
 		}
 		p.texcoords = append(p.texcoords, mgl32.Vec2{uvw[0], uvw[1]})
 	case "vn":
@@ -243,7 +243,7 @@ func (p *objParser) statement(line []byte) error {
 			return err
 		}
 		if len(p.normals) >= tracer.MaxTriangles {
-			return p.errorf("more than %d normals (tracer.MaxTriangles)", tracer.MaxTriangles)
+			return p.errorf("more than %d normals", tracer.MaxTriangles)
 		}
 		p.normals = append(p.normals, mgl32.Vec3(xyz))
 	case "f", "fo":
@@ -339,7 +339,7 @@ func (p *objParser) faceStatement(rest []byte) error {
 	tris := len(p.indices) / 3
 	add := len(p.face) - 2
 	if tris+add > tracer.MaxTriangles {
-		return p.errorf("more than %d triangles (tracer.MaxTriangles)", tracer.MaxTriangles)
+		return p.errorf("more than %d triangles", tracer.MaxTriangles)
 	}
 	if p.pending {
 		p.pending = false

@@ -16,14 +16,14 @@ type intSetting struct {
 	key       string
 	def       int64
 	min, max  int64
-	maxSource string // for messages: "tracer.MaxImageSide"
+	maxSource string // for messages: where the maximum comes from ("2^53"), or ""
 }
 
 var (
-	widthSetting   = intSetting{"width", 640, 1, tracer.MaxImageSide, "tracer.MaxImageSide"}
-	heightSetting  = intSetting{"height", 480, 1, tracer.MaxImageSide, "tracer.MaxImageSide"}
-	samplesSetting = intSetting{"samples", 16, 1, tracer.MaxSamples, "tracer.MaxSamples"}
-	depthSetting   = intSetting{"max_depth", 8, 0, tracer.MaxDepth, "tracer.MaxDepth"}
+	widthSetting   = intSetting{"width", 640, 1, tracer.MaxImageSide, ""}
+	heightSetting  = intSetting{"height", 480, 1, tracer.MaxImageSide, ""}
+	samplesSetting = intSetting{"samples", 16, 1, tracer.MaxSamples, ""}
+	depthSetting   = intSetting{"max_depth", 8, 0, tracer.MaxDepth, ""}
 	seedSetting    = intSetting{"seed", 1, 0, maxSeed, "2^53"}
 )
 

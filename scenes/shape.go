@@ -24,7 +24,7 @@ func (d *decoder) objects(a *value, l loc, mats materialTable, s *tracer.SceneDe
 		return
 	}
 	if len(a.elems) > tracer.MaxShapes {
-		d.fail(a, l, "%d objects, more than the limit of %d shapes (tracer.MaxShapes)", len(a.elems), tracer.MaxShapes)
+		d.fail(a, l, "%d objects, more than the limit of %d shapes", len(a.elems), tracer.MaxShapes)
 		return
 	}
 	for i := range a.elems {
@@ -34,7 +34,7 @@ func (d *decoder) objects(a *value, l loc, mats materialTable, s *tracer.SceneDe
 		d.shape(d.object(&a.elems[i], l.elem(i)), mats, s)
 	}
 	if n := len(s.Triangles) + d.meshTriangles; n > tracer.MaxTriangles && !d.failed() {
-		d.fail(a, l, "%d triangles in meshes and triangle objects, more than the limit of %d (tracer.MaxTriangles)", n, tracer.MaxTriangles)
+		d.fail(a, l, "%d triangles in meshes and triangle objects, more than the limit of %d", n, tracer.MaxTriangles)
 	}
 }
 

@@ -21,19 +21,54 @@ var colorspaces = []option[bool]{{"srgb", true}, {"linear", false}}
 func (d *decoder) texture(f fields, s *tracer.SceneDesc) tracer.Texture {
 	switch f.choice("type", "", "texture type", textureTypes) {
 	case "checker":
-		f.known("type", "scale", "even", "odd")
+		f.known("type", "scale", "even", "odd", "offset", "rotation")
 		return tracer.Texture{
 			Kind:  tracer.TextureChecker,
 			Scale: f.float("scale", 1, above(0)),
 			Even:  f.color("even", mgl32.Vec3{1, 1, 1}),
 			Odd:   f.color("odd", mgl32.Vec3{}),
+			UV:    d.uvTransform(f, false),
 		}
 	case "image":
-		f.known("type", "file", "colorspace")
+		f.known("type", "file", "colorspace", "scale", "offset", "rotation")
 		srgb := choose(f, "colorspace", "srgb", "colorspace", colorspaces)
-		return tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s)}
+		uv := d.uvTransform(f, true)
+		return tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s), UV: uv}
 	}
 	return tracer.Texture{}
+}
+
+// uvTransform reads a texture's UV transform: the surface coordinates are
+// scaled by "scale" (a number, or [su, sv]; an image's only, a checker's
+// scale being its own), rotated counter-clockwise by "rotation" degrees
+// about (0, 0), then moved by "offset" [ou, ov]. It returns the zero
+// value, no transform, when none of them is given.
+func (d *decoder) uvTransform(f fields, scaled bool) [6]float32 {
+	su, sv := 1.0, 1.0
+	if v := f.lookup("scale"); v != nil && scaled {
+		if v.kind == kindArray {
+			var sc [2]float32
+			d.floats(v, f.at("scale"), sc[:])
+			su, sv = float64(sc[0]), float64(sc[1])
+		} else {
+			x := d.float(v, f.at("scale"))
+			su, sv = float64(x), float64(x)
+		}
+		if (su <= 0 || sv <= 0) && !d.failed() {
+			f.failField("scale", "a texture's scale must be > 0, found %g", min(su, sv))
+		}
+	}
+	var off [2]float32
+	if v := f.lookup("offset"); v != nil {
+		d.floats(v, f.at("offset"), off[:])
+	}
+	rot := float64(f.float("rotation", 0))
+	if f.lookup("offset") == nil && f.lookup("rotation") == nil && (!scaled || f.lookup("scale") == nil) {
+		return [6]float32{}
+	}
+	r := rot * math.Pi / 180
+	c, sn := math.Cos(r), math.Sin(r)
+	return [6]float32{float32(su * c), float32(-sv * sn), float32(su * sn), float32(sv * c), off[0], off[1]}
 }
 
 // imageKey identifies an image as the scene uses it: the same file decoded

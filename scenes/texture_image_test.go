@@ -203,7 +203,7 @@ func TestImageTexelLimit(t *testing.T) {
 	// An image of all but one texel of the limit (its pixels left out).
 	s := &tracer.SceneDesc{Images: []tracer.Image{{Width: 1 << 14, Height: 1<<14 - 1}, {Width: 1<<14 - 1, Height: 1}}}
 	d.imageFile(d.object(root, at("t")), true, 1, s)
-	want := `x.json:1:10: t.file: "a.pfm": PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456 (tracer.MaxImageTexels)`
+	want := `x.json:1:10: t.file: "a.pfm": PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456`
 	if d.err == nil || !strings.HasSuffix(d.err.Error(), want) {
 		t.Errorf("error %v, want %q", d.err, want)
 	}

@@ -143,6 +143,11 @@ type Texture struct {
 	// the index of its first float in Scene.Texels.
 	Width, Height uint32
 	Offset        uint32
+	// UV maps a material's surface coordinates to the texture's before it
+	// is looked up: (u', v') = (UV[0]·u + UV[1]·v + UV[4], UV[2]·u +
+	// UV[3]·v + UV[5]). All zero means none (a transform's scale is
+	// never 0).
+	UV [6]float32
 }
 
 // Image is a texture image in linear RGB: Pix holds three float32 per

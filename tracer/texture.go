@@ -16,6 +16,9 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 		return m.Color
 	}
 	t := &s.Textures[m.Texture]
+	if t.UV != ([6]float32{}) {
+		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
+	}
 	if t.Kind == TextureImage {
 		return mul(s.sampleImage(t, u, v, false), t.Even) // Even: the tint
 	}

@@ -141,3 +141,34 @@ func TestImageTint(t *testing.T) {
 		}
 	}
 }
+
+// TestTextureUVTransform: a texture's UV transform scales, rotates and
+// moves the coordinates before the lookup; none (all zero) leaves them.
+func TestTextureUVTransform(t *testing.T) {
+	even, odd := vec3{1, 1, 1}, vec3{0, 0, 0}
+	plain := Texture{Kind: TextureChecker, Scale: 1, Even: even, Odd: odd}
+	scaled := plain
+	scaled.UV = [6]float32{3, 0, 0, 3, 0, 0}
+	rotated := plain // 90° counter-clockwise: (u, v) → (−v, u)
+	rotated.UV = [6]float32{0, -1, 1, 0, 0, 0}
+	moved := plain
+	moved.UV = [6]float32{1, 0, 0, 1, 0.5, 0}
+	s := &Scene{Textures: []Texture{plain, scaled, rotated, moved}}
+	col := func(i int32, u, v float32) vec3 { return s.color(&Material{Texture: i}, u, v) }
+	for _, p := range [][2]float32{{0.1, 0.2}, {0.45, 0.1}, {1.3, -0.7}, {-2.2, 0.9}} {
+		u, v := p[0], p[1]
+		if got, want := col(1, u, v), col(0, 3*u, 3*v); got != want {
+			t.Errorf("scale 3 at (%g, %g): %v, want the plain checker's at (%g, %g), %v", u, v, got, 3*u, 3*v, want)
+		}
+		if got, want := col(2, u, v), col(0, -v, u); got != want {
+			t.Errorf("rotation 90° at (%g, %g): %v, want %v", u, v, got, want)
+		}
+		if got, want := col(3, u, v), col(0, u+0.5, v); got != want {
+			t.Errorf("offset 0.5 at (%g, %g): %v, want %v", u, v, got, want)
+		}
+	}
+	// The transform changes something: a point whose check flips.
+	if col(3, 0.75, 0.25) == col(0, 0.75, 0.25) {
+		t.Error("an offset of half a check left the colour as it was")
+	}
+}

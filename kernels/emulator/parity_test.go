@@ -234,6 +234,15 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		{Kind: tracer.TextureImage, Image: 0, Even: col()}, // tinted
 		{Kind: tracer.TextureImage, Image: 1},
 	}
+	// UV transforms (scale, rotation, offset) on the material textures,
+	// or none.
+	for i := 0; i < 2; i++ {
+		if rng.IntN(2) == 0 {
+			a, su, sv := f(0, 6.3), f(0.2, 5), f(0.2, 5)
+			c, sn := float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
+			d.Textures[i].UV = [6]float32{su * c, -sv * sn, su * sn, sv * c, f(-3, 3), f(-3, 3)}
+		}
+	}
 	switch rng.IntN(3) {
 	case 0:
 		d.Background = tracer.Background{Kind: tracer.BackgroundColor, Color: col()}
