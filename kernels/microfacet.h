@@ -75,16 +75,16 @@ typedef struct {
 } PBRLobes;
 
 /* new_pbr_lobes: newPBRLobes. */
-DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float co) {
+DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, float co) {
     float metal = 1.0f;
     if (m->Kind == MaterialPBR) {
-        metal = clamp01(m->Metallic);
+        metal = clamp01(metallic);
     }
     float d = 0.04f * (1.0f - metal);
     PBRLobes l;
     l.f0 = v3(d + (c.x * metal), d + (c.y * metal), d + (c.z * metal));
     l.kd = scale(c, 1.0f - metal);
-    l.alpha = ggx_alpha(clamp01(m->Roughness));
+    l.alpha = ggx_alpha(clamp01(rough));
     float c5 = pow5(1.0f - clamp01(co));
     float fs = ((l.f0.x + l.f0.y) + l.f0.z) * (1.0f / 3.0f);
     fs += (1.0f - fs) * c5;

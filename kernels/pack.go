@@ -184,6 +184,9 @@ func check(s *tracer.Scene) error {
 		if m.Kind > tracer.MaterialPBR {
 			return fmt.Errorf("materials[%d]: kind %d", i, m.Kind)
 		}
+		if int(m.RoughMap) > len(s.Textures) || int(m.EmissionMap) > len(s.Textures) {
+			return fmt.Errorf("materials[%d]: map %d or %d of %d textures", i, m.RoughMap, m.EmissionMap, len(s.Textures))
+		}
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
 		}

@@ -41,7 +41,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             break;
         }
         if (m->Kind == MaterialPBR && !(m->Emission.x == 0.0f && m->Emission.y == 0.0f && m->Emission.z == 0.0f)) {
-            radiance = maddv(radiance, beta, m->Emission);
+            radiance = maddv(radiance, beta, emission(s, m, sf.u, sf.v));
         }
         if (depth == (int)s->MaxDepth) {
             break;
@@ -53,7 +53,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         lastPdf = 0.0f;
         if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
             vec3 c = material_color(s, m, sf.u, sf.v);
-            if (is_glossy(m)) {
+            if (is_glossy(m, sf.metal, sf.rough)) {
                 radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, rays));
             } else {
                 sampler_set_dimension(rng, base + 5u);

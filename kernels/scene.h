@@ -102,7 +102,7 @@ typedef struct {
     vec3 W;
 } Shape;
 
-/* tracer.Material, 72 bytes. */
+/* tracer.Material, 80 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -112,6 +112,7 @@ typedef struct {
     float Roughness;
     float Metallic;
     vec3 Emission;
+    u32 RoughMap, EmissionMap;
     float Ambient, Diffuse, Specular, Shininess, Reflection;
     float LightPDF;
 } Material;

@@ -6,6 +6,7 @@
 #define TRACE_SURFACE_H
 
 #include "intersect.h"
+#include "texture.h"
 
 /* SurfaceHit is tracer's surfaceHit. */
 typedef struct {
@@ -15,6 +16,7 @@ typedef struct {
     float u, v;
     float eps;
     const Material* m;
+    float metal, rough;
     int front;
 } SurfaceHit;
 
@@ -55,6 +57,11 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
         sf.m = &s->Materials[sh->Material];
         sf.ng = shape_surface(sh, sf.p, h->B1, h->B2, &sf.u, &sf.v);
         sf.ns = sf.ng;
+    }
+    sf.metal = 0.0f;
+    sf.rough = 0.0f;
+    if (sf.m->Kind == MaterialMetal || sf.m->Kind == MaterialPBR) {
+        pbr_params(s, sf.m, sf.u, sf.v, &sf.metal, &sf.rough);
     }
     sf.front = !(dot(sf.ng, r->Dir) > 0.0f);
     if (!sf.front) {
@@ -131,15 +138,15 @@ DEVFN vec3 phong_lobe(vec3 axis, float exponent, float u1, float u2) {
 #include "microfacet.h"
 
 /* is_glossy: isGlossy. */
-DEVFN int is_glossy(const Material* m) {
+DEVFN int is_glossy(const Material* m, float metal, float rough) {
     if (m->Kind == MaterialDiffuse) {
         return 1;
     }
     if (m->Kind == MaterialMetal) {
-        return !(ggx_alpha(clamp01(m->Roughness)) < TR_GGX_MIN_ALPHA);
+        return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA);
     }
     if (m->Kind == MaterialPBR) {
-        return !(ggx_alpha(clamp01(m->Roughness)) < TR_GGX_MIN_ALPHA) || clamp01(m->Metallic) < 1.0f;
+        return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA) || clamp01(metal) < 1.0f;
     }
     if (m->Kind == MaterialPhong) {
         float kd, ks;
@@ -165,7 +172,7 @@ DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pd
     }
     if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
         vec3 wo = v3(-d.x, -d.y, -d.z);
-        PBRLobes l = new_pbr_lobes(m, c, dot(sf->ns, wo));
+        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, dot(sf->ns, wo));
         return pbr_eval(&l, sf->ns, wo, wi, pdf);
     }
     float kd, ks;
@@ -198,7 +205,7 @@ DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float
     }
     if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
         vec3 wo = v3(-d.x, -d.y, -d.z);
-        PBRLobes l = new_pbr_lobes(m, c, dot(ns, wo));
+        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, dot(ns, wo));
         return pbr_sample(&l, ns, wo, lobe, u1, u2, dir, weight, pdf);
     }
     float kd, ks;

@@ -57,12 +57,9 @@ DEVFN vec3 sample_image(const TraceScene* s, const Texture* t, float u, float v,
     return madd(scale(top, 1.0f - fy), bottom, fy);
 }
 
-/* material_color: Scene.color, the material's colour at (u, v). */
-DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float v) {
-    if (m->Texture == NoTexture) {
-        return m->Color;
-    }
-    const Texture* t = &s->Textures[m->Texture];
+/* texture_at: Scene.textureAt, texture ti's value at (u, v). */
+DEVFN vec3 texture_at(const TraceScene* s, i32 ti, float u, float v) {
+    const Texture* t = &s->Textures[ti];
     if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
           t->UV[5] == 0.0f)) {
         float tu = ((t->UV[0] * u) + (t->UV[1] * v)) + t->UV[4];
@@ -78,6 +75,34 @@ DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float
         return t->Even;
     }
     return t->Odd;
+}
+
+/* material_color: Scene.color, the material's colour at (u, v). */
+DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float v) {
+    if (m->Texture == NoTexture) {
+        return m->Color;
+    }
+    return texture_at(s, m->Texture, u, v);
+}
+
+/* pbr_params: Scene.pbrParams, a metal's or pbr material's metallic and
+ * roughness at (u, v). */
+DEVFN void pbr_params(const TraceScene* s, const Material* m, float u, float v, float* metal, float* rough) {
+    *metal = m->Metallic;
+    *rough = m->Roughness;
+    if (m->RoughMap != 0u) {
+        vec3 c = texture_at(s, (i32)(m->RoughMap - 1u), u, v);
+        *metal = *metal * c.z;
+        *rough = *rough * c.y;
+    }
+}
+
+/* emission: Scene.emission, a pbr material's emitted radiance at (u, v). */
+DEVFN vec3 emission(const TraceScene* s, const Material* m, float u, float v) {
+    if (m->EmissionMap == 0u) {
+        return m->Emission;
+    }
+    return mul(m->Emission, texture_at(s, (i32)(m->EmissionMap - 1u), u, v));
 }
 
 /* background: Scene.background, the radiance along the unit direction d of

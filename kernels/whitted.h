@@ -37,7 +37,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
     }
     vec3 c = material_color(s, m, sf->u, sf->v);
     if (m->Kind == MaterialPBR) {
-        c = scale(c, 1.0f - clamp01(m->Metallic));
+        c = scale(c, 1.0f - clamp01(sf->metal));
     }
     vec3 out = v3(ambient, ambient, ambient);
     vec3 view = vneg(d);
@@ -113,8 +113,8 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
                 b.weight = mul(b.weight, material_color(s, m, u, v));
                 next = reflect(d, ns);
             } else if (m->Kind == MaterialPBR) {
-                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, rays), m->Emission));
-                PBRLobes l = new_pbr_lobes(m, material_color(s, m, u, v), 1.0f);
+                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, rays), emission(s, m, u, v)));
+                PBRLobes l = new_pbr_lobes(m, material_color(s, m, u, v), sf.metal, sf.rough, 1.0f);
                 b.weight = mul(b.weight, l.f0);
                 next = reflect(d, ns);
             } else if (m->Kind == MaterialDielectric) {

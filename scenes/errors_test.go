@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // mark is put in a test input just before the byte an error must point
@@ -298,5 +300,21 @@ func TestTextureUVTransformDecode(t *testing.T) {
 	}
 	if s.Textures[0].UV != ([6]float32{}) {
 		t.Errorf("no transform given, UV = %v", s.Textures[0].UV)
+	}
+}
+
+// TestPBRMapsDecode: a pbr material's metallic_roughness and
+// emissive_texture become textures that RoughMap and EmissionMap name.
+func TestPBRMapsDecode(t *testing.T) {
+	s, err := Parse("test.json", []byte(material(`{"type": "pbr", "texture": {"type": "checker"}, "metallic_roughness": {"type": "checker", "even": [0, 1, 1]}, "emissive": [1, 1, 1], "emissive_texture": {"type": "checker", "odd": [1, 0, 0]}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Materials[0]
+	if len(s.Textures) != 3 || m.Texture != 0 || m.RoughMap != 2 || m.EmissionMap != 3 {
+		t.Fatalf("textures %d, Texture %d, RoughMap %d, EmissionMap %d; want 3, 0, 2, 3", len(s.Textures), m.Texture, m.RoughMap, m.EmissionMap)
+	}
+	if s.Textures[1].Even != (mgl32.Vec3{0, 1, 1}) || s.Textures[2].Odd != (mgl32.Vec3{1, 0, 0}) {
+		t.Errorf("map textures %+v, %+v", s.Textures[1], s.Textures[2])
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/ext/texturetransform"
 	"github.com/qmuntal/gltf/modeler"
 	"github.com/tracerender/trace/tracer"
 )
@@ -43,22 +44,26 @@ import (
 //     flipped (v' = 1 − v) since glTF's v runs down the image and the
 //     tracer's runs up. Other attributes (TANGENT, COLOR_0, JOINTS_0, ...)
 //     are ignored.
-//   - Materials, as diffuse surfaces: the name (or "material N" for
-//     materials[N] when it has none), baseColorFactor's RGB (already linear
-//     in glTF) and the baseColorTexture's image, sRGB-decoded and
-//     multiplied by that RGB. Alpha, alphaMode, metallic/roughness,
-//     emissive, normal and occlusion maps, texture filters and material
-//     extensions are ignored.
+//   - Materials, as glTF's metallic-roughness model (tracer.MaterialPBR):
+//     the name (or "material N" for materials[N] when it has none),
+//     baseColorFactor's RGB (already linear in glTF) and the
+//     baseColorTexture's image, sRGB-decoded and multiplied by that RGB;
+//     metallicFactor and roughnessFactor (1 and 1 by default) and the
+//     metallicRoughnessTexture, decoded linearly; emissiveFactor ×
+//     KHR_materials_emissive_strength and the emissiveTexture; each
+//     texture's KHR_texture_transform. Alpha, alphaMode, doubleSided,
+//     normal and occlusion maps and texture filters are ignored.
 //   - Cameras, lights (KHR_lights_punctual), animations and extras are
 //     ignored without an error: they do not change the geometry.
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
-// of extensionsRequired; primitive modes other than TRIANGLES; morph
-// targets; skins; sparse accessors and accessors without a bufferView;
-// POSITION or NORMAL other than FLOAT VEC3; texCoord sets other than 0,
-// KHR_texture_transform and sampler wrap modes other than REPEAT on the
-// base colour texture; textures whose image comes only from an extension
+// of extensionsRequired but KHR_texture_transform and
+// KHR_materials_emissive_strength; primitive modes other than TRIANGLES;
+// morph targets; skins; sparse accessors and accessors without a
+// bufferView; POSITION or NORMAL other than FLOAT VEC3; texCoord sets
+// other than 0 and sampler wrap modes other than REPEAT on a material's
+// textures; textures whose image comes only from an extension
 // (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
 // or texture coordinates; indices out of range; index or vertex counts
 // that are not multiples of 3; nodes reached twice (cycles, shared
@@ -79,7 +84,7 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 		path:      path,
 		dir:       filepath.Dir(path),
 		materials: map[int]int32{},
-		images:    map[int]*tracer.Image{},
+		images:    map[gltfImageKey]*tracer.Image{},
 		prims:     map[[2]int]*gltfPrimitive{},
 	}
 	if err := l.decode(data); err != nil {
@@ -98,6 +103,12 @@ const (
 	glbChunkBIN  = 0x004E4942 // "BIN\x00"
 )
 
+// gltfSupported are the extensions a file may require.
+var gltfSupported = map[string]bool{
+	"KHR_materials_emissive_strength": true,
+	"KHR_texture_transform":           true,
+}
+
 // gltfLoader holds the state of one loadGLTF call.
 type gltfLoader struct {
 	a    *assets
@@ -106,11 +117,11 @@ type gltfLoader struct {
 	doc  *gltf.Document
 
 	out       importedMesh
-	materials map[int]int32             // materials[i] → index in out.materials
-	images    map[int]*tracer.Image     // images[i], decoded
-	prims     map[[2]int]*gltfPrimitive // meshes[m].primitives[k], read
-	triangles int                       // over all instances so far
-	vertices  int                       // over all instances so far
+	materials map[int]int32                  // materials[i] → index in out.materials
+	images    map[gltfImageKey]*tracer.Image // images[i], decoded
+	prims     map[[2]int]*gltfPrimitive      // meshes[m].primitives[k], read
+	triangles int                            // over all instances so far
+	vertices  int                            // over all instances so far
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before
@@ -161,8 +172,10 @@ func (l *gltfLoader) decode(data []byte) error {
 	if v := doc.Asset.MinVersion; v != "" && v != "2.0" {
 		return l.errorf(nil, "asset.minVersion %q is not supported (only 2.0)", v)
 	}
-	if len(doc.ExtensionsRequired) > 0 { // none is supported
-		return l.errorf(nil, "extensionsRequired: %s is not supported", quote(doc.ExtensionsRequired[0]))
+	for _, e := range doc.ExtensionsRequired {
+		if !gltfSupported[e] {
+			return l.errorf(nil, "extensionsRequired: %s is not supported (supported: KHR_materials_emissive_strength, KHR_texture_transform)", quote(e))
+		}
 	}
 	for i, b := range doc.Buffers {
 		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
@@ -658,28 +671,68 @@ func (l *gltfLoader) material(i int) (int32, error) {
 	if name == "" {
 		name = fmt.Sprintf("material %d", i)
 	}
-	factor := [4]float64{1, 1, 1, 1}
-	var tex *gltf.TextureInfo
-	if pbr := m.PBRMetallicRoughness; pbr != nil {
-		factor = pbr.BaseColorFactorOrDefault()
-		tex = pbr.BaseColorTexture
+	im := importedMaterial{
+		Name:      name,
+		HasColor:  true,
+		PBR:       true,
+		Color:     mgl32.Vec3{1, 1, 1},
+		Metallic:  1,
+		Roughness: 1,
 	}
-	for _, f := range factor[:3] {
-		if !(f >= 0 && f <= 1) {
-			return 0, l.errorf(nil, "%s: baseColorFactor %v is outside [0, 1]", where, factor)
+	if pbr := m.PBRMetallicRoughness; pbr != nil {
+		factor := pbr.BaseColorFactorOrDefault()
+		for _, f := range factor[:3] {
+			if !(f >= 0 && f <= 1) {
+				return 0, l.errorf(nil, "%s: baseColorFactor %v is outside [0, 1]", where, factor)
+			}
+		}
+		im.Color = mgl32.Vec3{float32(factor[0]), float32(factor[1]), float32(factor[2])}
+		mf, rf := pbr.MetallicFactorOrDefault(), pbr.RoughnessFactorOrDefault()
+		if !(mf >= 0 && mf <= 1) || !(rf >= 0 && rf <= 1) {
+			return 0, l.errorf(nil, "%s: metallicFactor %g or roughnessFactor %g is outside [0, 1]", where, mf, rf)
+		}
+		im.Metallic, im.Roughness = float32(mf), float32(rf)
+		if tex := pbr.BaseColorTexture; tex != nil {
+			t, err := l.texture(tex, where+".pbrMetallicRoughness.baseColorTexture", true)
+			if err != nil {
+				return 0, err
+			}
+			im.Image, im.ImageUV = t.img, t.uv // im.Color is its tint
+		}
+		if tex := pbr.MetallicRoughnessTexture; tex != nil {
+			t, err := l.texture(tex, where+".pbrMetallicRoughness.metallicRoughnessTexture", false)
+			if err != nil {
+				return 0, err
+			}
+			im.RoughImage, im.RoughUV = t.img, t.uv
 		}
 	}
-	im := importedMaterial{
-		Name:     name,
-		HasColor: true,
-		Color:    mgl32.Vec3{float32(factor[0]), float32(factor[1]), float32(factor[2])},
+	ef := m.EmissiveFactor
+	for _, f := range ef {
+		if !(f >= 0 && f <= 1) {
+			return 0, l.errorf(nil, "%s: emissiveFactor %v is outside [0, 1]", where, ef)
+		}
 	}
-	if tex != nil {
-		img, err := l.texture(tex, where+".pbrMetallicRoughness.baseColorTexture")
+	strength := 1.0
+	if raw, ok := m.Extensions["KHR_materials_emissive_strength"]; ok {
+		var es struct {
+			EmissiveStrength *float64 `json:"emissiveStrength"`
+		}
+		data, _ := raw.(json.RawMessage)
+		if err := json.Unmarshal(data, &es); err != nil || (es.EmissiveStrength != nil && !(*es.EmissiveStrength >= 0 && *es.EmissiveStrength <= math.MaxFloat32)) {
+			return 0, l.errorf(err, "%s: KHR_materials_emissive_strength: emissiveStrength must be a number >= 0", where)
+		}
+		if es.EmissiveStrength != nil {
+			strength = *es.EmissiveStrength
+		}
+	}
+	im.Emission = mgl32.Vec3{float32(ef[0] * strength), float32(ef[1] * strength), float32(ef[2] * strength)}
+	if tex := m.EmissiveTexture; tex != nil && im.Emission != (mgl32.Vec3{}) {
+		t, err := l.texture(tex, where+".emissiveTexture", true)
 		if err != nil {
 			return 0, err
 		}
-		im.Image = img // im.Color is its tint
+		im.EmissionImage, im.EmissionUV = t.img, t.uv
 	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)
@@ -687,44 +740,104 @@ func (l *gltfLoader) material(i int) (int32, error) {
 	return idx, nil
 }
 
-// texture returns the image of a base colour texture, refusing what the
-// tracer's texture lookup (TEXCOORD_0, repeating) cannot honour.
-func (l *gltfLoader) texture(info *gltf.TextureInfo, where string) (*tracer.Image, error) {
+// gltfImageKey is an image as decoded: images[i], from sRGB or linear.
+type gltfImageKey struct {
+	i    int
+	srgb bool
+}
+
+// gltfTexture is a texture as a material uses it: its image, and the UV
+// transform of its KHR_texture_transform in the tracer's coordinates
+// (tracer.Texture.UV; zero for none).
+type gltfTexture struct {
+	img *tracer.Image
+	uv  [6]float32
+}
+
+// texture returns the image of a material's texture, decoded from sRGB
+// (colour) or not (data, such as a metallic-roughness map), and its UV
+// transform, refusing what the tracer's texture lookup (TEXCOORD_0,
+// repeating) cannot honour.
+func (l *gltfLoader) texture(info *gltf.TextureInfo, where string, srgb bool) (gltfTexture, error) {
 	doc := l.doc
-	if info.TexCoord != 0 {
-		return nil, l.errorf(nil, "%s: texCoord %d is not supported (only 0)", where, info.TexCoord)
+	texCoord := info.TexCoord
+	var out gltfTexture
+	if ext, ok := info.Extensions["KHR_texture_transform"]; ok {
+		var tt texturetransform.TextureTransform
+		switch e := ext.(type) {
+		case *texturetransform.TextureTransform:
+			tt = *e
+		case json.RawMessage:
+			if err := json.Unmarshal(e, &tt); err != nil {
+				return out, l.errorf(err, "%s: KHR_texture_transform: %v", where, err)
+			}
+		default:
+			return out, l.errorf(nil, "%s: KHR_texture_transform is not an object", where)
+		}
+		if tt.TexCoord != nil {
+			texCoord = *tt.TexCoord
+		}
+		uv, err := gltfUVTransform(tt)
+		if err != nil {
+			return out, l.errorf(nil, "%s: KHR_texture_transform: %v", where, err)
+		}
+		out.uv = uv
 	}
-	if _, ok := info.Extensions["KHR_texture_transform"]; ok {
-		return nil, l.errorf(nil, "%s: KHR_texture_transform is not supported", where)
+	if texCoord != 0 {
+		return out, l.errorf(nil, "%s: texCoord %d is not supported (only 0)", where, texCoord)
 	}
 	ti := info.Index
 	if ti < 0 || ti >= len(doc.Textures) || doc.Textures[ti] == nil {
-		return nil, l.errorf(nil, "%s: textures[%d] does not exist", where, ti)
+		return out, l.errorf(nil, "%s: textures[%d] does not exist", where, ti)
 	}
 	t := doc.Textures[ti]
 	if t.Sampler != nil {
 		si := *t.Sampler
 		if si < 0 || si >= len(doc.Samplers) || doc.Samplers[si] == nil {
-			return nil, l.errorf(nil, "textures[%d]: samplers[%d] does not exist", ti, si)
+			return out, l.errorf(nil, "textures[%d]: samplers[%d] does not exist", ti, si)
 		}
 		s := doc.Samplers[si]
 		if s.WrapS != gltf.WrapRepeat {
-			return nil, l.errorf(nil, "%s: samplers[%d]: wrapS %s is not supported (only REPEAT)", where, si, s.WrapS)
+			return out, l.errorf(nil, "%s: samplers[%d]: wrapS %s is not supported (only REPEAT)", where, si, s.WrapS)
 		}
 		if s.WrapT != gltf.WrapRepeat {
-			return nil, l.errorf(nil, "%s: samplers[%d]: wrapT %s is not supported (only REPEAT)", where, si, s.WrapT)
+			return out, l.errorf(nil, "%s: samplers[%d]: wrapT %s is not supported (only REPEAT)", where, si, s.WrapT)
 		}
 	}
 	if t.Source == nil {
-		return nil, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu or EXT_texture_webp are not supported)", ti)
+		return out, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu or EXT_texture_webp are not supported)", ti)
 	}
-	return l.image(*t.Source)
+	img, err := l.image(*t.Source, srgb)
+	out.img = img
+	return out, err
+}
+
+// gltfUVTransform converts a KHR_texture_transform, which maps glTF's
+// coordinates (v down) as translation · rotation · scale, to the tracer's
+// (v' = 1 − v): with glTF's u' = a·u + b·v + ox, v' = c·u + d·v + oy
+// (a = sx cos r, b = sy sin r, c = −sx sin r, d = sy cos r), the tracer's
+// V' = 1 − v' = −c·u + d·V + 1 − d − oy and u' = a·u − b·V + b + ox.
+func gltfUVTransform(t texturetransform.TextureTransform) ([6]float32, error) {
+	sx, sy := t.Scale[0], t.Scale[1]
+	vals := []float64{t.Offset[0], t.Offset[1], t.Rotation, sx, sy}
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e30 {
+			return [6]float32{}, fmt.Errorf("offset, rotation and scale must be finite, found %v", vals)
+		}
+	}
+	if sx == 0 || sy == 0 {
+		return [6]float32{}, fmt.Errorf("a scale of 0 (%v) maps the texture to one texel", t.Scale)
+	}
+	cs, sn := math.Cos(t.Rotation), math.Sin(t.Rotation)
+	a, b, c, d := sx*cs, sy*sn, -sx*sn, sy*cs
+	return [6]float32{float32(a), float32(-b), float32(-c), float32(d), float32(b + t.Offset[0]), float32(1 - d - t.Offset[1])}, nil
 }
 
 // image decodes images[i] (once), from a buffer view, a data: URI or a
 // file next to the glTF file, as sRGB colour.
-func (l *gltfLoader) image(i int) (*tracer.Image, error) {
-	if img, ok := l.images[i]; ok {
+func (l *gltfLoader) image(i int, srgb bool) (*tracer.Image, error) {
+	key := gltfImageKey{i, srgb}
+	if img, ok := l.images[key]; ok {
 		return img, nil
 	}
 	doc := l.doc
@@ -747,13 +860,13 @@ func (l *gltfLoader) image(i int) (*tracer.Image, error) {
 		if verr != nil {
 			return nil, l.errorf(verr, "%s: bufferViews[%d] is outside its buffer: %v", where, bi, verr)
 		}
-		img, err = decodeImage(data, where, true) // its errors start with where
+		img, err = decodeImage(data, where, srgb) // its errors start with where
 	case strings.HasPrefix(im.URI, "data:"):
 		data, derr := gltfDataURI(im.URI)
 		if derr != nil {
 			return nil, l.errorf(derr, "%s: %v", where, derr)
 		}
-		img, err = decodeImage(data, where, true)
+		img, err = decodeImage(data, where, srgb)
 	case im.URI == "":
 		return nil, l.errorf(nil, "%s has neither uri nor bufferView", where)
 	default:
@@ -761,13 +874,13 @@ func (l *gltfLoader) image(i int) (*tracer.Image, error) {
 		if nerr != nil {
 			return nil, l.errorf(nerr, "%s: %v", where, nerr)
 		}
-		if img, err = loadImage(l.a, l.dir, name, true); err != nil {
+		if img, err = loadImage(l.a, l.dir, name, srgb); err != nil {
 			err = fmt.Errorf("%s: %w", where, err) // its errors start with the file's name, quoted
 		}
 	}
 	if err != nil {
 		return nil, l.errorf(err, "%v", err)
 	}
-	l.images[i] = img
+	l.images[key] = img
 	return img, nil
 }

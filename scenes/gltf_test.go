@@ -326,8 +326,9 @@ func TestLoadGLTFMaterials(t *testing.T) {
 	}
 	m := mustLoadGLTFDoc(t, doc, false)
 	want := []importedMaterial{
-		{Name: "red", HasColor: true, Color: mgl32.Vec3{0.8, 0.1, 0.2}},
-		{Name: "material 1", HasColor: true, Color: mgl32.Vec3{1, 1, 1}},
+		// glTF's defaults: metallic 1, roughness 1.
+		{Name: "red", HasColor: true, PBR: true, Color: mgl32.Vec3{0.8, 0.1, 0.2}, Metallic: 1, Roughness: 1},
+		{Name: "material 1", HasColor: true, PBR: true, Color: mgl32.Vec3{1, 1, 1}, Metallic: 1, Roughness: 1},
 	}
 	if !slices.Equal(m.materials, want) {
 		t.Errorf("materials\n%+v, want\n%+v", m.materials, want)
@@ -478,11 +479,19 @@ func TestLoadGLTFErrors(t *testing.T) {
 			*doc = *texturedGLTFDoc()
 			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.TexCoord = 1
 		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
-		{"texture transform", func(doc *gltf.Document) {
+		{"texture transform scale 0", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.ExtensionsUsed = []string{"KHR_texture_transform"}
-			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"scale": []float64{2, 2}}}
-		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: KHR_texture_transform is not supported"},
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"scale": []float64{2, 0}}}
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: KHR_texture_transform: a scale of 0"},
+		{"texture transform texCoord 1", func(doc *gltf.Document) {
+			*doc = *texturedGLTFDoc()
+			doc.ExtensionsUsed = []string{"KHR_texture_transform"}
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"texCoord": 1}}
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
+		{"required extension unknown", func(doc *gltf.Document) {
+			doc.ExtensionsRequired = []string{"KHR_texture_transform", "KHR_draco_mesh_compression"}
+		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: KHR_materials_emissive_strength, KHR_texture_transform)`},
 		{"not an image", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.Images[0] = &gltf.Image{URI: "data:image/png;base64,AAAA"}
@@ -557,6 +566,53 @@ func TestLoadGLTFNoScene(t *testing.T) {
 	for i, z := range []float32{0, 2, 1} {
 		if got := m.meshes[i].Positions[0][2]; got != z {
 			t.Errorf("meshes[%d] at z = %v, want %v", i, got, z)
+		}
+	}
+}
+
+// TestLoadGLTFPBR maps a material as authored to the metallic-roughness
+// model: its factors, the metallic-roughness texture decoded linearly (so
+// it is another image than the sRGB base colour of the same file), the
+// emission with KHR_materials_emissive_strength, and KHR_texture_transform
+// converted to the tracer's coordinates (v up).
+func TestLoadGLTFPBR(t *testing.T) {
+	doc := texturedGLTFDoc()
+	doc.ExtensionsUsed = []string{"KHR_texture_transform", "KHR_materials_emissive_strength"}
+	doc.ExtensionsRequired = []string{"KHR_texture_transform"}
+	m0 := doc.Materials[0]
+	m0.PBRMetallicRoughness.MetallicFactor = gltf.Float(0.25)
+	m0.PBRMetallicRoughness.RoughnessFactor = gltf.Float(0.75)
+	m0.PBRMetallicRoughness.MetallicRoughnessTexture = &gltf.TextureInfo{Index: 0}
+	rot := 0.3
+	m0.PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{
+		"offset": []float64{0.5, 0.25}, "rotation": rot, "scale": []float64{2, 3}}}
+	m0.EmissiveFactor = [3]float64{1, 0.5, 0}
+	m0.EmissiveTexture = &gltf.TextureInfo{Index: 0}
+	m0.Extensions = gltf.Extensions{"KHR_materials_emissive_strength": map[string]any{"emissiveStrength": 4}}
+	m := mustLoadGLTFDoc(t, doc, false)
+	im := m.materials[0]
+	if !im.PBR || im.Metallic != 0.25 || im.Roughness != 0.75 || im.Emission != (mgl32.Vec3{4, 2, 0}) {
+		t.Errorf("material %+v: want pbr, metallic 0.25, roughness 0.75, emission [4 2 0]", im)
+	}
+	if im.RoughImage == nil || im.EmissionImage == nil || im.RoughImage == im.Image || im.EmissionImage != im.Image {
+		t.Errorf("images: base %p, metallic-roughness %p (want another, linear), emission %p (want the base's)", im.Image, im.RoughImage, im.EmissionImage)
+	}
+	if im.RoughImage != nil && im.RoughImage.Pix[0] != 1 {
+		t.Errorf("linear decode of 255: %g, want 1", im.RoughImage.Pix[0])
+	}
+	// A point in glTF's coordinates, through glTF's transform, against
+	// the same point in the tracer's (v' = 1 − v) through ImageUV.
+	uv := im.ImageUV
+	for _, p := range [][2]float64{{0.1, 0.2}, {0.7, 0.4}, {-1, 2}} {
+		u, v := p[0], p[1]
+		cs, sn := math.Cos(rot), math.Sin(rot)
+		gu := cs*2*u + sn*3*v + 0.5
+		gv := -sn*2*u + cs*3*v + 0.25
+		V := 1 - v
+		tu := float64(uv[0])*u + float64(uv[1])*V + float64(uv[4])
+		tv := float64(uv[2])*u + float64(uv[3])*V + float64(uv[5])
+		if math.Abs(tu-gu) > 1e-5 || math.Abs(tv-(1-gv)) > 1e-5 {
+			t.Errorf("(%g, %g): tracer (%g, %g), want (%g, %g)", u, v, tu, tv, gu, 1-gv)
 		}
 	}
 }

@@ -18,6 +18,16 @@ type importedMaterial struct {
 	// material that uses the file; Color is its tint, applied at shading
 	// time (tracer.Texture.Even), not to a copy of the texels.
 	Image *tracer.Image
+	// PBR makes the material glTF's metallic-roughness model
+	// (tracer.MaterialPBR) rather than diffuse: Metallic and Roughness
+	// factors, times RoughImage's blue and green when it is not nil;
+	// Emission, times EmissionImage when it is not nil.
+	PBR                       bool
+	Metallic, Roughness       float32
+	Emission                  mgl32.Vec3
+	RoughImage, EmissionImage *tracer.Image
+	// The textures' UV transforms (tracer.Texture.UV; zero for none).
+	ImageUV, RoughUV, EmissionUV [6]float32
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

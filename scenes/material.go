@@ -24,7 +24,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "emissive"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture"},
 }
 
 // Material defaults (linear RGB colours).
@@ -112,6 +112,8 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.Metallic = f.float("metallic", 0, within(0, 1))
 		m.Roughness = f.float("roughness", 0.5, within(0, 1))
 		m.Emission = f.color("emissive", mgl32.Vec3{})
+		m.RoughMap = d.mapTexture(f, "metallic_roughness", "linear", s)
+		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 	}
 	return m
 }
@@ -148,6 +150,26 @@ func (f fields) checkIntensity(key string, intensity, peak float32, what string)
 	if p := intensity * peak; math.IsInf(float64(p), 0) && !f.d.failed() {
 		f.failField(key, "the intensity %g times %s %g is too large for float32", intensity, what, peak)
 	}
+}
+
+// mapTexture decodes the texture in member key, if any, appends it to
+// s.Textures and returns 1 + its index (tracer.Material.RoughMap), or 0.
+// Image values default to the colorspace given.
+func (d *decoder) mapTexture(f fields, key, colorspace string, s *tracer.SceneDesc) uint32 {
+	tv := f.lookup(key)
+	if tv == nil || d.failed() {
+		return 0
+	}
+	tex := d.textureIn(d.object(tv, f.at(key)), s, colorspace)
+	if d.failed() {
+		return 0
+	}
+	if len(s.Textures) >= tracer.MaxMaterials {
+		d.fail(tv, f.at(key), "more than %d textures", tracer.MaxMaterials)
+		return 0
+	}
+	s.Textures = append(s.Textures, tex)
+	return uint32(len(s.Textures))
 }
 
 // surfaceColor sets m's colour from the material's color or texture

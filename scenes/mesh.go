@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -292,31 +293,57 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		if !m.HasColor {
 			continue
 		}
-		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
-		// A black tint makes a black material, texture or not (the zero
-		// tint would mean none).
-		if m.Image != nil && m.Color != [3]float32{} {
-			img, ok := d.images[m.Image]
+		// addTexture adds an image texture of img (once per image) with
+		// the tint and UV transform, returning its index.
+		addTexture := func(img *tracer.Image, tint mgl32.Vec3, uv [6]float32) (int32, bool) {
+			ii, ok := d.images[img]
 			if !ok {
-				texels := m.Image.Width * m.Image.Height
+				texels := img.Width * img.Height
 				for _, x := range s.Images {
 					texels += x.Width * x.Height
 				}
 				if texels > tracer.MaxImageTexels {
-					return fail("the scene's images would hold %d texels, more than the limit of %d", texels, tracer.MaxImageTexels)
+					return 0, fail("the scene's images would hold %d texels, more than the limit of %d", texels, tracer.MaxImageTexels)
 				}
-				img = int32(len(s.Images))
-				s.Images = append(s.Images, *m.Image)
+				ii = int32(len(s.Images))
+				s.Images = append(s.Images, *img)
 				if d.images == nil {
 					d.images = map[*tracer.Image]int32{}
 				}
-				d.images[m.Image] = img
+				d.images[img] = ii
 			}
 			if len(s.Textures) >= tracer.MaxMaterials {
-				return fail("more than %d textures", tracer.MaxMaterials)
+				return 0, fail("more than %d textures", tracer.MaxMaterials)
 			}
-			mat.Texture = int32(len(s.Textures))
-			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: img, Even: m.Color})
+			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: ii, Even: tint, UV: uv})
+			return int32(len(s.Textures) - 1), true
+		}
+		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
+		if m.PBR {
+			mat.Kind, mat.Metallic, mat.Roughness, mat.Emission = tracer.MaterialPBR, m.Metallic, m.Roughness, m.Emission
+		}
+		// A black tint makes a black material, texture or not (the zero
+		// tint would mean none).
+		if m.Image != nil && m.Color != [3]float32{} {
+			ti, ok := addTexture(m.Image, m.Color, m.ImageUV)
+			if !ok {
+				return false
+			}
+			mat.Texture = ti
+		}
+		if m.PBR && m.RoughImage != nil {
+			ti, ok := addTexture(m.RoughImage, mgl32.Vec3{}, m.RoughUV)
+			if !ok {
+				return false
+			}
+			mat.RoughMap = uint32(ti) + 1
+		}
+		if m.PBR && m.EmissionImage != nil {
+			ti, ok := addTexture(m.EmissionImage, mgl32.Vec3{}, m.EmissionUV)
+			if !ok {
+				return false
+			}
+			mat.EmissionMap = uint32(ti) + 1
 		}
 		if len(s.Materials) >= tracer.MaxMaterials {
 			return fail("more than %d materials", tracer.MaxMaterials)

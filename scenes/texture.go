@@ -19,6 +19,12 @@ var colorspaces = []option[bool]{{"srgb", true}, {"linear", false}}
 // texture decodes a material's texture member. An image texture's image is
 // added to s.Images (once per file; see imageFile).
 func (d *decoder) texture(f fields, s *tracer.SceneDesc) tracer.Texture {
+	return d.textureIn(f, s, "srgb")
+}
+
+// textureIn is texture with the image colorspace's default: "linear" for
+// data such as a metallic-roughness map.
+func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string) tracer.Texture {
 	switch f.choice("type", "", "texture type", textureTypes) {
 	case "checker":
 		f.known("type", "scale", "even", "odd", "offset", "rotation")
@@ -31,7 +37,7 @@ func (d *decoder) texture(f fields, s *tracer.SceneDesc) tracer.Texture {
 		}
 	case "image":
 		f.known("type", "file", "colorspace", "scale", "offset", "rotation")
-		srgb := choose(f, "colorspace", "srgb", "colorspace", colorspaces)
+		srgb := choose(f, "colorspace", colorspace, "colorspace", colorspaces)
 		uv := d.uvTransform(f, true)
 		return tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s), UV: uv}
 	}

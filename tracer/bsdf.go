@@ -22,14 +22,17 @@ import "github.com/tracerender/trace/tracer/fmath"
 // multiple importance sampling handle (diffuse, phong with some diffuse
 // or specular weight, a metal that is not a mirror, any pbr material that
 // is not a mirror metal).
-func isGlossy(m *Material) bool {
+//
+// metal and rough are a metal's or pbr material's metallic and roughness
+// at the point (Scene.pbrParams).
+func isGlossy(m *Material, metal, rough float32) bool {
 	switch m.Kind {
 	case MaterialDiffuse:
 		return true
 	case MaterialMetal:
-		return !(ggxAlpha(clamp01(m.Roughness)) < ggxMinAlpha)
+		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha)
 	case MaterialPBR:
-		return !(ggxAlpha(clamp01(m.Roughness)) < ggxMinAlpha) || clamp01(m.Metallic) < 1
+		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha) || clamp01(metal) < 1
 	case MaterialPhong:
 		kd, ks := phongWeights(m)
 		return kd+ks > 0 && clamp01(m.Reflection) < 1
@@ -53,7 +56,7 @@ func evalScatter(sf *surfaceHit, d, wi, c vec3) (fcos vec3, pdf float32) {
 	}
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, c, dot(sf.ns, wo))
+		l := newPBRLobes(m, c, sf.metal, sf.rough, dot(sf.ns, wo))
 		return l.eval(sf.ns, wo, wi)
 	}
 	kd, ks := phongWeights(m)
@@ -84,7 +87,7 @@ func sampleScatter(sf *surfaceHit, d, c vec3, lobe, u1, u2 float32) (dir, weight
 	}
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, c, dot(ns, wo))
+		l := newPBRLobes(m, c, sf.metal, sf.rough, dot(ns, wo))
 		return l.sample(ns, wo, lobe, u1, u2)
 	}
 	kd, ks := phongWeights(m)

@@ -182,6 +182,11 @@ type Material struct {
 	// Emission is a pbr material's emitted radiance (linear RGB): counted
 	// where a ray meets the surface, not sampled as a light.
 	Emission mgl32.Vec3
+	// RoughMap and EmissionMap are 1 + an index into Scene.Textures, or 0
+	// for none (a metal's or pbr material's): RoughMap's green multiplies
+	// Roughness and its blue Metallic (glTF's metallicRoughnessTexture),
+	// EmissionMap multiplies Emission.
+	RoughMap, EmissionMap uint32
 	// Phong coefficients (docs/scene-format.md): local shading = Ambient +
 	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
 	// and Reflection weights the mirror-reflected ray.

@@ -124,19 +124,19 @@ type pbrLobes struct {
 	pSpec0 float32 // the probability of sampling the specular lobe
 }
 
-// newPBRLobes returns the lobes of base colour c with the material's
-// metallic and roughness (a metal is metallic 1) for a viewer at cosine co
-// to the shading normal.
-func newPBRLobes(m *Material, c vec3, co float32) pbrLobes {
+// newPBRLobes returns the lobes of a metal or pbr material of base colour
+// c, metallic metallic (a metal's is 1, whatever it says) and roughness
+// rough (Scene.pbrParams) for a viewer at cosine co to the shading normal.
+func newPBRLobes(m *Material, c vec3, metallic, rough, co float32) pbrLobes {
 	metal := float32(1)
 	if m.Kind == MaterialPBR {
-		metal = clamp01(m.Metallic)
+		metal = clamp01(metallic)
 	}
 	d := float32(0.04 * (1 - metal))
 	l := pbrLobes{
 		f0:    vec3{d + float32(c[0]*metal), d + float32(c[1]*metal), d + float32(c[2]*metal)},
 		kd:    scale(c, 1-metal),
-		alpha: ggxAlpha(clamp01(m.Roughness)),
+		alpha: ggxAlpha(clamp01(rough)),
 	}
 	// Sample the lobes in proportion to estimates of their albedos seen
 	// from co: Schlick's at the normal for the specular lobe, the diffuse

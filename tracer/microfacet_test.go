@@ -90,7 +90,7 @@ func TestGGXAlbedo(t *testing.T) {
 	for _, rough := range []float32{0.1, 0.25, 0.5, 0.75, 1} {
 		for _, co := range []float64{0.1, 0.3, 0.6, 0.9, 1} {
 			white.Roughness = rough
-			l := newPBRLobes(white, white.Color, float32(co))
+			l := newPBRLobes(white, white.Color, white.Metallic, white.Roughness, float32(co))
 			alpha := float64(float32(rough * rough))
 			want := ggxAlbedo64(co, alpha)
 			got, se := lobeAlbedo(&l, viewDir(co), 200000, 1)
@@ -116,7 +116,7 @@ func TestPBRFurnace(t *testing.T) {
 		for _, rough := range []float32{0, 0.05, 0.25, 0.5, 1} {
 			for _, co := range []float64{0.05, 0.3, 0.7, 1} {
 				m := &Material{Kind: MaterialPBR, Color: vec3{1, 1, 1}, Metallic: metal, Roughness: rough}
-				l := newPBRLobes(m, m.Color, float32(co))
+				l := newPBRLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
 				got, se := lobeAlbedo(&l, viewDir(co), 100000, 2)
 				for k := 0; k < 3; k++ {
 					// 1e-3: a smooth coat seen at some angles reflects a
@@ -140,7 +140,7 @@ func TestGGXSmoothLimit(t *testing.T) {
 		mirror := schlick(c, pow5(1-float32(co)))
 		for _, rough := range []float32{0, 0.02, 0.06} {
 			m := &Material{Kind: MaterialMetal, Color: c, Roughness: rough}
-			l := newPBRLobes(m, c, float32(co))
+			l := newPBRLobes(m, c, m.Metallic, m.Roughness, float32(co))
 			got, se := lobeAlbedo(&l, viewDir(co), 50000, 3)
 			tol := float32(0.01)
 			if rough < 0.03 {
@@ -250,7 +250,7 @@ func TestPBRSamplingDensity(t *testing.T) {
 		for _, co := range []float64{0.25, 0.8} {
 			t.Run(fmt.Sprintf("%d/cos%g", ci, co), func(t *testing.T) {
 				wo := viewDir(co)
-				l := newPBRLobes(&m, m.Color, float32(co))
+				l := newPBRLobes(&m, m.Color, m.Metallic, m.Roughness, float32(co))
 				// Expected counts: eval's pdf integrated over each cell
 				// (midpoint rule on a finer grid).
 				var want [nt][np]float64

@@ -49,7 +49,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			break
 		}
 		if m.Kind == MaterialPBR && m.Emission != (vec3{}) {
-			radiance = maddv(radiance, beta, m.Emission)
+			radiance = maddv(radiance, beta, s.emission(m, sf.u, sf.v))
 		}
 		if depth == s.Settings.MaxDepth {
 			break
@@ -62,7 +62,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		switch m.Kind {
 		case MaterialDiffuse, MaterialPhong, MaterialMetal, MaterialPBR:
 			c := s.color(m, sf.u, sf.v)
-			if isGlossy(m) {
+			if isGlossy(m, sf.metal, sf.rough) {
 				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, st))
 			} else {
 				smp.SetDimension(base + 5)

@@ -433,6 +433,9 @@ func checkDesc(d *SceneDesc) error {
 		if m.Kind > MaterialPBR {
 			return fmt.Errorf("materials[%d]: unknown kind %d", i, m.Kind)
 		}
+		if int(m.RoughMap) > len(d.Textures) || int(m.EmissionMap) > len(d.Textures) {
+			return fmt.Errorf("materials[%d]: map %d or %d out of range", i, m.RoughMap, m.EmissionMap)
+		}
 	}
 	check := func(what string, i, m int) error {
 		if m < 0 || m >= len(d.Materials) {

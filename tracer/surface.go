@@ -8,6 +8,9 @@ type surfaceHit struct {
 	u, v float32   // surface coordinates for textures
 	eps  float32   // how far rays leaving the point start off the surface (spawnEpsilon)
 	m    *Material // the surface's material
+	// metal and rough are a metal's or pbr material's metallic and
+	// roughness here (Scene.pbrParams).
+	metal, rough float32
 	// front is whether the ray hit the front of the surface: the outside
 	// of a sphere, the side a quad's edge1 × edge2 or a triangle's
 	// (v1−v0) × (v2−v0) points to, the side a plane's normal points to.
@@ -42,6 +45,9 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 		sf.m = &s.Materials[sh.Material]
 		sf.ng, sf.u, sf.v = sh.surface(sf.p, h.B1, h.B2)
 		sf.ns = sf.ng
+	}
+	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
+		sf.metal, sf.rough = s.pbrParams(sf.m, sf.u, sf.v)
 	}
 	sf.front = !(dot(sf.ng, r.Dir) > 0)
 	if !sf.front {

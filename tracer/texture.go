@@ -15,7 +15,32 @@ func (s *Scene) color(m *Material, u, v float32) vec3 {
 	if m.Texture == NoTexture {
 		return m.Color
 	}
-	t := &s.Textures[m.Texture]
+	return s.textureAt(m.Texture, u, v)
+}
+
+// pbrParams returns a metal's or pbr material's metallic and roughness at
+// (u, v): its factors, times the blue and green of its RoughMap there.
+func (s *Scene) pbrParams(m *Material, u, v float32) (metal, rough float32) {
+	metal, rough = m.Metallic, m.Roughness
+	if m.RoughMap != 0 {
+		c := s.textureAt(int32(m.RoughMap-1), u, v)
+		metal, rough = float32(metal*c[2]), float32(rough*c[1])
+	}
+	return metal, rough
+}
+
+// emission returns a pbr material's emitted radiance at (u, v): Emission,
+// times its EmissionMap there.
+func (s *Scene) emission(m *Material, u, v float32) vec3 {
+	if m.EmissionMap == 0 {
+		return m.Emission
+	}
+	return mul(m.Emission, s.textureAt(int32(m.EmissionMap-1), u, v))
+}
+
+// textureAt returns texture ti's value at surface coordinates (u, v).
+func (s *Scene) textureAt(ti int32, u, v float32) vec3 {
+	t := &s.Textures[ti]
 	if t.UV != ([6]float32{}) {
 		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
 	}

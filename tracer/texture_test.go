@@ -172,3 +172,22 @@ func TestTextureUVTransform(t *testing.T) {
 		t.Error("an offset of half a check left the colour as it was")
 	}
 }
+
+// TestPBRMaps: a metallic-roughness map's blue scales metallic and its
+// green roughness; an emission map multiplies the emission; no map leaves
+// the factors.
+func TestPBRMaps(t *testing.T) {
+	s := &Scene{Textures: []Texture{{Kind: TextureChecker, Scale: 1, Even: vec3{0.1, 0.5, 0.25}, Odd: vec3{1, 1, 1}}}}
+	m := &Material{Kind: MaterialPBR, Metallic: 0.8, Roughness: 0.6, Emission: vec3{2, 4, 8}, RoughMap: 1, EmissionMap: 1}
+	metal, rough := s.pbrParams(m, 0.5, 0.5) // the even check
+	if metal != float32(0.8*0.25) || rough != float32(0.6*0.5) {
+		t.Errorf("metallic %g, roughness %g; want %g, %g", metal, rough, float32(0.8*0.25), float32(0.6*0.5))
+	}
+	if got, want := s.emission(m, 0.5, 0.5), (vec3{0.2, 2, 2}); got != want {
+		t.Errorf("emission %v, want %v", got, want)
+	}
+	plain := &Material{Kind: MaterialPBR, Metallic: 0.8, Roughness: 0.6, Emission: vec3{2, 4, 8}}
+	if metal, rough := s.pbrParams(plain, 0.5, 0.5); metal != 0.8 || rough != 0.6 || s.emission(plain, 0.5, 0.5) != plain.Emission {
+		t.Errorf("no maps: metallic %g, roughness %g, emission %v", metal, rough, s.emission(plain, 0.5, 0.5))
+	}
+}

@@ -60,8 +60,8 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 			case MaterialPBR:
 				// Lambert for the base, a mirror weighted by the
 				// reflectance at normal incidence for the coat or metal.
-				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st).Add(m.Emission))
-				l := newPBRLobes(m, s.color(m, u, v), 1)
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st).Add(s.emission(m, u, v)))
+				l := newPBRLobes(m, s.color(m, u, v), sf.metal, sf.rough, 1)
 				b.weight = mul(b.weight, l.f0)
 				next = reflect(d, ns)
 			case MaterialDielectric:
@@ -101,7 +101,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 	}
 	c := s.color(m, sf.u, sf.v)
 	if m.Kind == MaterialPBR {
-		c = scale(c, 1-clamp01(m.Metallic))
+		c = scale(c, 1-clamp01(sf.metal))
 	}
 	out := vec3{ambient, ambient, ambient}
 	view := vec3{-d[0], -d[1], -d[2]}

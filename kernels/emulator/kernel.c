@@ -48,7 +48,7 @@ static const EmuField layout[] = {
 
     SIZE(Material), FIELD(Material, Kind), FIELD(Material, Texture), FIELD(Material, Color),
     FIELD(Material, Intensity), FIELD(Material, IOR), FIELD(Material, Roughness),
-    FIELD(Material, Metallic), FIELD(Material, Emission), FIELD(Material, Ambient), FIELD(Material, Diffuse),
+    FIELD(Material, Metallic), FIELD(Material, Emission), FIELD(Material, RoughMap), FIELD(Material, EmissionMap), FIELD(Material, Ambient), FIELD(Material, Diffuse),
     FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection), FIELD(Material, LightPDF),
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),

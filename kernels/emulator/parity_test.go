@@ -264,7 +264,8 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		{Kind: tracer.MaterialPhong, Texture: tracer.NoTexture, Color: col(), Reflection: f(0, 0.5)}, // kd+ks == 0
 		{Kind: tracer.MaterialDielectric, Texture: tex(), Color: v(0.7, 1), IOR: f(1.2, 2), Roughness: f(0.05, 1)},
 		{Kind: tracer.MaterialPBR, Texture: tex(), Color: col(), Metallic: []float32{0, 1, f(0, 1)}[rng.IntN(3)],
-			Roughness: []float32{0, f(0, 1)}[rng.IntN(2)], Emission: []mgl32.Vec3{{}, col()}[rng.IntN(2)]},
+			Roughness: []float32{0, f(0, 1)}[rng.IntN(2)], Emission: []mgl32.Vec3{{}, col()}[rng.IntN(2)],
+			RoughMap: uint32(rng.IntN(4)), EmissionMap: uint32(rng.IntN(4))},
 	}
 	mat := func() int { return rng.IntN(len(d.Materials)) }
 
