@@ -1,7 +1,10 @@
 // Command gen writes the gallery's procedural assets into
 // scenes/examples/assets: knot.obj, a (2,3) torus knot tube with normals
-// and texture coordinates, and tiles.png, a tile texture. Run it from the
-// repository root:
+// and texture coordinates; tiles.png, a tile texture; spheres.gltf, a 5×5
+// grid of spheres whose glTF metallic-roughness materials run from
+// dielectric to metal (rows) and smooth to rough (columns), after the
+// Khronos sample model MetalRoughSpheres; and sky.hdr, an equirectangular
+// sky with a sun, in Radiance RGBE. Run it from the repository root:
 //
 //	go run ./scenes/examples/assets/gen
 //
@@ -10,6 +13,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -27,6 +34,12 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := writeTiles(filepath.Join(dir, "tiles.png"), 128); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeSpheres(filepath.Join(dir, "spheres.gltf"), 5, 32, 16); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeSky(filepath.Join(dir, "sky.hdr"), 256, 128); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -116,4 +129,132 @@ func writeTiles(path string, size int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeSpheres writes an n×n grid of unit spheres (seg × rings UV spheres,
+// with normals and texture coordinates) 2.5 apart in the xy plane, facing
+// −z; row i (from the bottom) has metallic i/(n−1), column j roughness
+// j/(n−1) (columns run toward −x, the image's right for a camera looking
+// along +z), and every base colour is a pale gold. One buffer, embedded as a
+// data: URI, holds the shared geometry.
+func writeSpheres(path string, n, seg, rings int) error {
+	var pos, nor []float32
+	var uv []float32
+	var idx []uint16
+	for r := 0; r <= rings; r++ {
+		th := math.Pi * float64(r) / float64(rings)
+		for k := 0; k <= seg; k++ {
+			ph := 2 * math.Pi * float64(k) / float64(seg)
+			p := vec{math.Sin(th) * math.Cos(ph), math.Cos(th), math.Sin(th) * math.Sin(ph)}
+			pos = append(pos, float32(p[0]), float32(p[1]), float32(p[2]))
+			nor = append(nor, float32(p[0]), float32(p[1]), float32(p[2]))
+			uv = append(uv, float32(float64(k)/float64(seg)), float32(float64(r)/float64(rings)))
+		}
+	}
+	for r := 0; r < rings; r++ {
+		for k := 0; k < seg; k++ {
+			a := uint16(r*(seg+1) + k)
+			b := a + uint16(seg+1)
+			idx = append(idx, a, a+1, b, a+1, b+1, b)
+		}
+	}
+	var buf bytes.Buffer
+	views := []map[string]any{}
+	add := func(data any, target int) int {
+		for buf.Len()%4 != 0 {
+			buf.WriteByte(0)
+		}
+		off := buf.Len()
+		binary.Write(&buf, binary.LittleEndian, data)
+		views = append(views, map[string]any{"buffer": 0, "byteOffset": off, "byteLength": buf.Len() - off, "target": target})
+		return len(views) - 1
+	}
+	vp, vn, vt, vi := add(pos, 34962), add(nor, 34962), add(uv, 34962), add(idx, 34963)
+	nv := len(pos) / 3
+	accessors := []map[string]any{
+		{"bufferView": vp, "componentType": 5126, "count": nv, "type": "VEC3", "min": []float64{-1, -1, -1}, "max": []float64{1, 1, 1}},
+		{"bufferView": vn, "componentType": 5126, "count": nv, "type": "VEC3"},
+		{"bufferView": vt, "componentType": 5126, "count": nv, "type": "VEC2"},
+		{"bufferView": vi, "componentType": 5123, "count": len(idx), "type": "SCALAR"},
+	}
+	var materials, meshes, nodes []map[string]any
+	var children []int
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			m, r := float64(i)/float64(n-1), float64(j)/float64(n-1)
+			materials = append(materials, map[string]any{
+				"name": fmt.Sprintf("metallic %.2f roughness %.2f", m, r),
+				"pbrMetallicRoughness": map[string]any{
+					"baseColorFactor": []float64{1, 0.78, 0.45, 1}, "metallicFactor": m, "roughnessFactor": r},
+			})
+			meshes = append(meshes, map[string]any{"primitives": []map[string]any{{
+				"attributes": map[string]int{"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": len(materials) - 1}}})
+			nodes = append(nodes, map[string]any{"mesh": len(meshes) - 1,
+				"translation": []float64{-2.5 * (float64(j) - float64(n-1)/2), 2.5 * (float64(i) - float64(n-1)/2), 0}})
+			children = append(children, len(nodes)-1)
+		}
+	}
+	doc := map[string]any{
+		"asset":       map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"scene":       0,
+		"scenes":      []map[string]any{{"nodes": children}},
+		"nodes":       nodes,
+		"meshes":      meshes,
+		"materials":   materials,
+		"accessors":   accessors,
+		"bufferViews": views,
+		"buffers": []map[string]any{{"byteLength": buf.Len(),
+			"uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}},
+	}
+	data, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// writeSky writes a w×h equirectangular sky in Radiance RGBE (flat
+// scanlines): a blue zenith fading to a pale horizon, a dim grey-brown
+// ground below it, and a sun 4° in radius 35° up, toward −x and +z (the
+// camera's front right), about 600 times brighter than the sky: the kind
+// of light that environment importance sampling is for.
+func writeSky(path string, w, h int) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "#?RADIANCE\n# made by scenes/examples/assets/gen\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n", h, w)
+	sun := vec{-math.Cos(35*math.Pi/180) * math.Sin(math.Pi/5), math.Sin(35 * math.Pi / 180), math.Cos(35*math.Pi/180) * math.Cos(math.Pi/5)}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			// The direction of texel (x, y), inverting the lookup of
+			// docs/scene-format.md: u = (atan2(−d.x, d.z) + π)/2π,
+			// v = 1 − acos(d.y)/π, row 0 at the top.
+			u := (float64(x) + 0.5) / float64(w)
+			v := 1 - (float64(y)+0.5)/float64(h)
+			th := (1 - v) * math.Pi
+			ph := u*2*math.Pi - math.Pi
+			d := vec{-math.Sin(th) * math.Sin(ph), math.Cos(th), math.Sin(th) * math.Cos(ph)}
+			var c vec
+			if d[1] >= 0 {
+				t := math.Pow(d[1], 0.5)
+				c = vec{lerp(1.1, 0.25, t), lerp(1.15, 0.45, t), lerp(1.2, 0.95, t)}
+			} else {
+				c = vec{0.12, 0.1, 0.08}
+			}
+			if d.dot(sun) > math.Cos(4*math.Pi/180) {
+				c = vec{600, 540, 440}
+			}
+			buf.Write(rgbe(c))
+		}
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// rgbe encodes a colour as Radiance's shared-exponent bytes.
+func rgbe(c vec) []byte {
+	m := math.Max(c[0], math.Max(c[1], c[2]))
+	if m < 1e-32 {
+		return []byte{0, 0, 0, 0}
+	}
+	f, e := math.Frexp(m)
+	s := f * 256 / m
+	return []byte{byte(c[0] * s), byte(c[1] * s), byte(c[2] * s), byte(e + 128)}
 }
