@@ -22,9 +22,10 @@ import (
 // transform. Each material the file names becomes:
 //
 //  1. the scene's material of the same name, when the scene defines one;
-//  2. else, when the file describes it (an MTL Kd or map_Kd, a glTF base
-//     colour), a new diffuse material of that colour, with an image
-//     texture when the file gives one;
+//  2. else, when the file describes it (an MTL entry, a glTF material), a
+//     new material: diffuse of its Kd (and map_Kd) for a plain MTL entry,
+//     pbr for an MTL entry with Ks, Ke, Pr or Pm and for every glTF
+//     material (see mtl.go and gltf.go);
 //  3. else the object's "material".
 //
 // Faces that the file gives no material use the object's "material" too;

@@ -34,7 +34,7 @@ func TestLoadMeshScene(t *testing.T) {
 	}
 	wantMats := []tracer.Material{
 		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.8, 0.8}},
-		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+		{Kind: tracer.MaterialPBR, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}, Roughness: blinnPhongRoughness(32)}, // Ks 0.5, Ns 32
 		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
 	}
 	if !slices.Equal(s.Materials, wantMats) {
@@ -93,12 +93,12 @@ func TestMeshMaterials(t *testing.T) {
 			mesh: 1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},
 		},
 		{
-			name:      "MTL Kd makes diffuse materials",
+			name:      "MTL Kd makes diffuse materials, Ks glossy pbr ones",
 			materials: white,
 			objects:   `{"type": "mesh", "file": "cube.obj"}`,
 			wantMats: []tracer.Material{
 				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.8, 0.8}},
-				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+				{Kind: tracer.MaterialPBR, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.8, 0.1, 0.1}, Roughness: blinnPhongRoughness(32)}, // Ks 0.5, Ns 32
 				{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
 			},
 			mesh: 1, triMats: []int32{1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2},

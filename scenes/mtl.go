@@ -3,6 +3,7 @@ package scenes
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -12,24 +13,68 @@ import (
 // Wavefront MTL material libraries, as far as the renderer uses them:
 //
 //	newmtl NAME           starts a material
-//	Kd r [g b]            its diffuse colour, linear RGB (g and b default to r)
-//	map_Kd [opts] FILE    its diffuse texture, an sRGB image, relative to the
-//	                      MTL file's folder; the options (-s, -o, -clamp, ...)
-//	                      are read and ignored
+//	Kd r [g b]            its diffuse (base) colour, linear RGB (g and b
+//	                      default to r)
+//	Ks r [g b]            its specular colour: only whether it is zero counts
+//	Ns x                  its Phong exponent, >= 0 (roughness, below)
+//	Ke r [g b]            its emitted radiance, linear RGB
+//	Pr x, Pm x            its roughness and metallic, in [0, 1] (the PBR
+//	                      extension)
+//	map_Kd [opts] FILE    its base colour texture, an sRGB image, × Kd
+//	map_Ke [opts] FILE    its emission texture, an sRGB image, × Ke
+//	map_Pr [opts] FILE    its roughness texture, linear values, × Pr
+//	map_Pm [opts] FILE    its metallic texture, linear values, × Pm
 //
-// Every other statement (Ka, Ks, Ns, d, illum, map_Bump, ...) is accepted
-// and ignored. The material becomes a diffuse one: its colour is Kd, or,
-// when Kd is absent, [1, 1, 1] with a map_Kd and [0.8, 0.8, 0.8] (the
-// scene format's diffuse default) without; a map_Kd image is multiplied by
-// that colour, as the MTL specification says.
+// Map files are relative to the MTL file's folder. Of the map options,
+// -s u [v] and -o u [v] (scale, default 1 and never 0, and offset,
+// default 0; a missing v takes its default, a third value is ignored)
+// map the surface's (u, v) to (s_u·u + o_u, s_v·v + o_v); -imfchan r|g|b|l picks the channel of a map_Pr or map_Pm
+// (l, the luminance, by default); the others (-blendu, -blendv, -bm,
+// -boost, -cc, -clamp, -mm, -t, -texres, -type, and -imfchan on a colour
+// map) are read and ignored.
+//
+// A material with none of a non-zero Ks, a non-zero Ke (or a map_Ke
+// without Ke), Pr, Pm, map_Pr and map_Pm is a diffuse one: its colour is
+// Kd, or, when Kd is absent, [1, 1, 1] with a map_Kd and [0.8, 0.8, 0.8]
+// (the scene format's diffuse default) without; a map_Kd image is
+// multiplied by that colour, as the MTL specification says. Any of them makes it a pbr material
+// (tracer.MaterialPBR) of base colour Kd (× map_Kd) and:
+//
+//   - roughness Pr; without Pr, 1 with a map_Pr, else, when Ks is not
+//     zero, the GGX roughness of a Blinn-Phong lobe of exponent Ns
+//     (blinnPhongRoughness; Ns absent counts as 0), else 1;
+//   - metallic Pm; without Pm, 1 with a map_Pm, else 0;
+//   - emission Ke × map_Ke; without Ke, [1, 1, 1] with a map_Ke, else 0.
+//
+// The tracer reads roughness and metallic from one image (green and
+// blue), so map_Pr and map_Pm are combined into one linear image when the
+// material is imported: they must then be the same size and have the same
+// -s and -o. Every other statement (Ka, Tr, d, map_d, illum, map_Ks,
+// map_Bump, bump, norm, disp, Ps, Pc, aniso, ...) is accepted and ignored,
+// its options and file unread: the tracer has no cut-outs or bump and
+// normal maps yet.
 
 // mtlMaterial is one newmtl entry of a material library.
 type mtlMaterial struct {
-	file    string // the MTL file, absolute
-	kd      mgl32.Vec3
-	hasKd   bool
-	mapKd   string // the map_Kd file as written, or ""
-	mapLine int    // the line of the map_Kd statement
+	file         string // the MTL file, absolute
+	kd, ks, ke   mgl32.Vec3
+	hasKd, hasKe bool
+	ns, pr, pm   float32
+	hasPr, hasPm bool
+	mapKd, mapKe mtlMap
+	mapPr, mapPm mtlMap
+}
+
+// mtlMap is a texture map statement of a material: its image file and the
+// options the renderer honours.
+type mtlMap struct {
+	file string // as written, or "" for none
+	line int    // the statement's line
+	// uv is -s and -o as a tracer.Texture.UV: (s_u·u + o_u, s_v·v + o_v),
+	// or zero when they leave the coordinates as they are.
+	uv [6]float32
+	// channel is the -imfchan argument, or "".
+	channel string
 }
 
 // parseMTL parses data, the contents of the MTL file at path, adding its
@@ -48,7 +93,14 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 		if len(kw) == 0 || kw[0] == '#' {
 			continue
 		}
-		switch string(kw) {
+		key := string(kw)
+		var (
+			color  *mgl32.Vec3
+			scalar *float32
+			mp     *mtlMap
+			limit  float32 = 1 // a scalar's upper bound
+		)
+		switch key {
 		case "newmtl":
 			name := trimSpace(rest)
 			if len(name) == 0 {
@@ -56,56 +108,130 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			}
 			cur = &mtlMaterial{file: path}
 			defs[string(name)] = cur
+			continue
+		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm":
+			if cur == nil {
+				return errorf("%s before any newmtl", key)
+			}
+		default:
+			continue
+		}
+		switch key {
 		case "Kd":
-			if cur == nil {
-				return errorf("Kd before any newmtl")
-			}
-			if f, _ := nextField(rest); string(f) == "spectral" || string(f) == "xyz" {
-				return errorf("Kd %s is not supported; give an RGB colour, Kd r g b", f)
-			}
-			var rgb [3]float32
-			var x [3]float32
-			k := 0
-			for {
-				var f []byte
-				f, rest = nextField(rest)
-				if len(f) == 0 || f[0] == '#' {
-					break
-				}
-				if k == 3 {
-					return errorf("Kd: too many numbers: expected r g b")
-				}
-				v, msg := parseFloat32(f)
-				if msg != "" {
-					return errorf("Kd: %s", msg)
-				}
-				if v < 0 {
-					return errorf("Kd: a colour component must be >= 0, found %s", f)
-				}
-				x[k] = v
-				k++
-			}
-			switch k {
-			case 1:
-				rgb = [3]float32{x[0], x[0], x[0]}
-			case 3:
-				rgb = x
-			default:
-				return errorf("Kd: expected r g b (or one grey value), found %d numbers", k)
-			}
-			cur.kd, cur.hasKd = mgl32.Vec3(rgb), true
+			color, cur.hasKd = &cur.kd, true
+		case "Ks":
+			color = &cur.ks
+		case "Ke":
+			color, cur.hasKe = &cur.ke, true
+		case "Ns":
+			scalar, limit = &cur.ns, math.MaxFloat32
+		case "Pr":
+			scalar, cur.hasPr = &cur.pr, true
+		case "Pm":
+			scalar, cur.hasPm = &cur.pm, true
 		case "map_Kd":
-			if cur == nil {
-				return errorf("map_Kd before any newmtl")
+			mp = &cur.mapKd
+		case "map_Ke":
+			mp = &cur.mapKe
+		case "map_Pr":
+			mp = &cur.mapPr
+		case "map_Pm":
+			mp = &cur.mapPm
+		}
+		var msg string
+		switch {
+		case color != nil:
+			*color, msg = mtlColor(key, rest)
+		case scalar != nil:
+			*scalar, msg = mtlScalar(key, rest, limit)
+		default:
+			*mp, msg = mapStatement(rest)
+			mp.line = n
+			if msg == "" && (key == "map_Pr" || key == "map_Pm") {
+				switch mp.channel {
+				case "", "r", "g", "b", "l":
+				default:
+					msg = fmt.Sprintf("-imfchan %s is not supported (r, g, b or l)", quote(mp.channel))
+				}
 			}
-			file, err := mapFile(rest)
-			if err != "" {
-				return errorf("map_Kd: %s", err)
+			if msg != "" {
+				msg = key + ": " + msg
 			}
-			cur.mapKd, cur.mapLine = file, n
+		}
+		if msg != "" {
+			return errorf("%s", msg)
 		}
 	}
 	return nil
+}
+
+// mtlColor reads the numbers of a colour statement kw (Kd, Ks, Ke): r g
+// b, or one grey value, each finite and >= 0. It returns a message saying
+// what is wrong, or "".
+func mtlColor(kw string, rest []byte) (mgl32.Vec3, string) {
+	if f, _ := nextField(rest); string(f) == "spectral" || string(f) == "xyz" {
+		return mgl32.Vec3{}, fmt.Sprintf("%s %s is not supported; give an RGB colour, %s r g b", kw, f, kw)
+	}
+	var x [3]float32
+	k := 0
+	for {
+		var f []byte
+		f, rest = nextField(rest)
+		if len(f) == 0 || f[0] == '#' {
+			break
+		}
+		if k == 3 {
+			return mgl32.Vec3{}, fmt.Sprintf("%s: too many numbers: expected r g b", kw)
+		}
+		v, msg := parseFloat32(f)
+		if msg != "" {
+			return mgl32.Vec3{}, fmt.Sprintf("%s: %s", kw, msg)
+		}
+		if v < 0 {
+			return mgl32.Vec3{}, fmt.Sprintf("%s: a colour component must be >= 0, found %s", kw, f)
+		}
+		x[k] = v
+		k++
+	}
+	switch k {
+	case 1:
+		return mgl32.Vec3{x[0], x[0], x[0]}, ""
+	case 3:
+		return mgl32.Vec3(x), ""
+	}
+	return mgl32.Vec3{}, fmt.Sprintf("%s: expected r g b (or one grey value), found %d numbers", kw, k)
+}
+
+// mtlScalar reads the one number of a statement kw (Ns, Pr, Pm), which
+// must lie in [0, hi]. It returns a message saying what is wrong, or "".
+func mtlScalar(kw string, rest []byte, hi float32) (float32, string) {
+	want := fmt.Sprintf("a number in [0, %g]", hi)
+	if hi == math.MaxFloat32 {
+		want = "a number >= 0"
+	}
+	f, rest := nextField(rest)
+	if len(f) == 0 || f[0] == '#' {
+		return 0, fmt.Sprintf("%s: expected %s", kw, want)
+	}
+	if g, _ := nextField(rest); len(g) > 0 && g[0] != '#' {
+		return 0, fmt.Sprintf("%s: too many numbers: expected one", kw)
+	}
+	v, msg := parseFloat32(f)
+	if msg != "" {
+		return 0, fmt.Sprintf("%s: %s", kw, msg)
+	}
+	if !(v >= 0 && v <= hi) {
+		return 0, fmt.Sprintf("%s: expected %s, found %s", kw, want, f)
+	}
+	return v, ""
+}
+
+// blinnPhongRoughness is the GGX roughness that stands in for a
+// Blinn-Phong lobe of exponent ns: the usual correspondence α =
+// √(2 / (ns + 2)) (Walter et al. 2007), as the tracer's roughness √α.
+// Exponent 0 gives roughness 1, 32 gives 0.49, 1000 gives 0.21.
+func blinnPhongRoughness(ns float32) float32 {
+	return float32(math.Pow(2/(float64(ns)+2), 0.25))
 }
 
 // mapOptionArgs is how many arguments each texture map option takes; 0
@@ -116,35 +242,58 @@ var mapOptionArgs = map[string]int{
 	"-o": 0, "-s": 0, "-t": 0,
 }
 
-// mapFile returns the file name of a texture map statement, rest being
-// what follows the keyword: options, then the name (which may hold
-// spaces). It returns a message saying what is wrong, or "".
-func mapFile(rest []byte) (string, string) {
+// mapStatement reads a texture map statement, rest being what follows
+// the keyword: options, then the file name (which may hold spaces). It
+// returns a message saying what is wrong, or "".
+func mapStatement(rest []byte) (mtlMap, string) {
+	var m mtlMap
+	s, o := [2]float32{1, 1}, [2]float32{0, 0}
 	for {
 		rest = trimSpace(rest)
 		if len(rest) == 0 {
-			return "", "missing file name"
+			return mtlMap{}, "missing file name"
 		}
 		if rest[0] != '-' {
-			return string(rest), ""
+			m.file = string(rest)
+			break
 		}
 		var opt []byte
 		opt, rest = nextField(rest)
 		args, ok := mapOptionArgs[string(opt)]
 		if !ok {
-			return "", fmt.Sprintf("unknown option %s", quote(string(opt)))
+			return mtlMap{}, fmt.Sprintf("unknown option %s", quote(string(opt)))
 		}
 		if args == 0 {
 			// One to three numbers.
-			for k := 0; k < 3; k++ {
+			var x [3]float32
+			k := 0
+			for k < 3 {
 				f, after := nextField(rest)
-				if _, msg := parseFloat32(f); msg != "" {
-					if k == 0 {
-						return "", fmt.Sprintf("option %s: expected a number", opt)
-					}
+				v, msg := parseFloat32(f)
+				if msg != "" {
 					break
 				}
+				x[k] = v
+				k++
 				rest = after
+			}
+			if k == 0 {
+				return mtlMap{}, fmt.Sprintf("option %s: expected a number", opt)
+			}
+			switch string(opt) {
+			case "-s":
+				s = [2]float32{x[0], 1}
+				if k > 1 {
+					s[1] = x[1]
+				}
+				if s[0] == 0 || s[1] == 0 {
+					return mtlMap{}, "option -s: a scale of 0 maps the texture to one texel"
+				}
+			case "-o":
+				o = [2]float32{x[0], 0}
+				if k > 1 {
+					o[1] = x[1]
+				}
 			}
 			continue
 		}
@@ -152,37 +301,201 @@ func mapFile(rest []byte) (string, string) {
 			var f []byte
 			f, rest = nextField(rest)
 			if len(f) == 0 {
-				return "", fmt.Sprintf("option %s: missing argument", opt)
+				return mtlMap{}, fmt.Sprintf("option %s: missing argument", opt)
+			}
+			if string(opt) == "-imfchan" {
+				m.channel = string(f)
 			}
 		}
 	}
+	if s != [2]float32{1, 1} || o != [2]float32{0, 0} {
+		m.uv = [6]float32{s[0], 0, 0, s[1], o[0], o[1]}
+	}
+	return m, ""
 }
 
-// imported returns the material as a mesh import gives it to the scene:
-// its colour and, with a map_Kd, the image multiplied by that colour.
-// images holds the images read so far by MTL folder and file name, so
+// imported returns the material as a mesh import gives it to the scene
+// (see the top of this file). images holds the images read so far, so
 // that materials that share a map share its image.
-func (m *mtlMaterial) imported(a *assets, name string, images map[[2]string]*tracer.Image) (importedMaterial, error) {
+func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (importedMaterial, error) {
 	out := importedMaterial{Name: name, HasColor: true, Color: defaultAlbedo}
 	switch {
 	case m.hasKd:
 		out.Color = m.kd
-	case m.mapKd != "":
+	case m.mapKd.file != "":
 		out.Color = white
 	}
-	if m.mapKd == "" {
-		return out, nil
-	}
-	key := [2]string{filepath.Dir(m.file), m.mapKd}
-	img := images[key]
-	if img == nil {
-		var err error
-		img, err = loadImage(a, key[0], m.mapKd, true)
+	if m.mapKd.file != "" {
+		img, err := images.color(a, m, "map_Kd", &m.mapKd)
 		if err != nil {
-			return out, &Error{File: m.file, Line: m.mapLine, Msg: fmt.Sprintf("map_Kd %s: %v", quoteFile(m.mapKd), err), Err: err}
+			return out, err
 		}
-		images[key] = img
+		out.Image, out.ImageUV = img, m.mapKd.uv // out.Color is its tint
 	}
-	out.Image = img // out.Color is its tint
+	specular := m.ks != (mgl32.Vec3{})
+	roughMaps := m.mapPr.file != "" || m.mapPm.file != ""
+	emission := m.ke
+	if !m.hasKe && m.mapKe.file != "" {
+		emission = white
+	}
+	if !specular && !m.hasPr && !m.hasPm && !roughMaps && emission == (mgl32.Vec3{}) {
+		return out, nil // diffuse
+	}
+	out.PBR = true
+	switch {
+	case m.hasPr:
+		out.Roughness = m.pr
+	case m.mapPr.file != "":
+		out.Roughness = 1
+	case specular:
+		out.Roughness = blinnPhongRoughness(m.ns)
+	default:
+		out.Roughness = 1
+	}
+	switch {
+	case m.hasPm:
+		out.Metallic = m.pm
+	case m.mapPm.file != "":
+		out.Metallic = 1
+	}
+	out.Emission = emission
+	if m.mapKe.file != "" && emission != (mgl32.Vec3{}) {
+		img, err := images.color(a, m, "map_Ke", &m.mapKe)
+		if err != nil {
+			return out, err
+		}
+		out.EmissionImage, out.EmissionUV = img, m.mapKe.uv
+	}
+	if roughMaps {
+		img, err := images.roughness(a, m)
+		if err != nil {
+			return out, err
+		}
+		out.RoughImage, out.RoughUV = img, m.mapPr.uv
+		if m.mapPr.file == "" {
+			out.RoughUV = m.mapPm.uv
+		}
+	}
 	return out, nil
+}
+
+// mtlImages are the images that the materials of one OBJ file have read.
+type mtlImages struct {
+	colors map[[2]string]*tracer.Image   // sRGB maps by MTL folder and file name
+	rough  map[mtlRoughKey]*tracer.Image // metallic-roughness images
+}
+
+// mtlRoughKey identifies a metallic-roughness image made of a material's
+// map_Pr and map_Pm: the MTL folder, and each map's file and channel
+// ("" for no map).
+type mtlRoughKey struct {
+	dir, pr, prChannel, pm, pmChannel string
+}
+
+// mapError is the error for a map statement mp (of keyword kw) of m
+// whose image cannot be used.
+func (m *mtlMaterial) mapError(kw string, mp *mtlMap, err error) *Error {
+	return &Error{File: m.file, Line: mp.line, Msg: fmt.Sprintf("%s %s: %v", kw, quoteFile(mp.file), err), Err: err}
+}
+
+// color returns the image of m's colour map mp (map_Kd or map_Ke, named
+// kw), decoded from sRGB, reading it at its first use.
+func (c *mtlImages) color(a *assets, m *mtlMaterial, kw string, mp *mtlMap) (*tracer.Image, error) {
+	key := [2]string{filepath.Dir(m.file), mp.file}
+	if img := c.colors[key]; img != nil {
+		return img, nil
+	}
+	img, err := loadImage(a, key[0], mp.file, true)
+	if err != nil {
+		return nil, m.mapError(kw, mp, err)
+	}
+	if c.colors == nil {
+		c.colors = map[[2]string]*tracer.Image{}
+	}
+	c.colors[key] = img
+	return img, nil
+}
+
+// roughness returns the metallic-roughness image of m's map_Pr and
+// map_Pm, as the tracer reads it (tracer.Material.RoughMap): green the
+// map_Pr's channel and blue the map_Pm's, each 1 where the map is absent,
+// red 0. The image is built in the map_Pr's decoded texels (or the
+// map_Pm's, when there is no map_Pr), so it costs no more memory than the
+// maps; a map_Pm of another file is decoded, copied in and dropped. Both
+// maps must be the same size and have the same UV transform.
+func (c *mtlImages) roughness(a *assets, m *mtlMaterial) (*tracer.Image, error) {
+	pr, pm := &m.mapPr, &m.mapPm
+	dir := filepath.Dir(m.file)
+	if pr.file != "" && pm.file != "" && pr.uv != pm.uv {
+		return nil, &Error{File: m.file, Line: pm.line, Msg: fmt.Sprintf("map_Pm: its -s and -o differ from those of map_Pr (line %d); the renderer reads both maps as one texture, so they must be the same", pr.line)}
+	}
+	key := mtlRoughKey{dir, pr.file, pr.channel, pm.file, pm.channel}
+	if img := c.rough[key]; img != nil {
+		return img, nil
+	}
+	load := func(kw string, mp *mtlMap) (*tracer.Image, error) {
+		img, err := loadImage(a, dir, mp.file, false)
+		if err != nil {
+			return nil, m.mapError(kw, mp, err)
+		}
+		return img, nil
+	}
+	var rough, metal *tracer.Image
+	var err error
+	if pr.file != "" {
+		if rough, err = load("map_Pr", pr); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case pm.file == "":
+	case pm.file == pr.file:
+		metal = rough // one decode, two channels
+	default:
+		if metal, err = load("map_Pm", pm); err != nil {
+			return nil, err
+		}
+	}
+	if rough != nil && metal != nil && (rough.Width != metal.Width || rough.Height != metal.Height) {
+		return nil, &Error{File: m.file, Line: pm.line, Msg: fmt.Sprintf("map_Pm %s: %d×%d pixels, but map_Pr %s is %d×%d; the renderer reads both maps as one image, so they must be the same size",
+			quoteFile(pm.file), metal.Width, metal.Height, quoteFile(pr.file), rough.Width, rough.Height)}
+	}
+	out := rough
+	if out == nil {
+		out = metal
+	}
+	for i := 0; i+2 < len(out.Pix); i += 3 {
+		g, b := float32(1), float32(1)
+		if rough != nil {
+			g = texelChannel(rough.Pix[i:i+3], pr.channel)
+		}
+		if metal != nil {
+			b = texelChannel(metal.Pix[i:i+3], pm.channel)
+		}
+		out.Pix[i], out.Pix[i+1], out.Pix[i+2] = 0, g, b
+	}
+	if c.rough == nil {
+		c.rough = map[mtlRoughKey]*tracer.Image{}
+	}
+	c.rough[key] = out
+	return out, nil
+}
+
+// texelChannel returns the value of a linear RGB texel that -imfchan
+// channel picks: r, g or b, or, for l or "", the luminance (Rec. 709
+// weights; a grey texel's value exactly).
+func texelChannel(rgb []float32, channel string) float32 {
+	r, g, b := rgb[0], rgb[1], rgb[2]
+	switch channel {
+	case "r":
+		return r
+	case "g":
+		return g
+	case "b":
+		return b
+	}
+	if r == g && g == b {
+		return r
+	}
+	return float32(0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b))
 }

@@ -526,7 +526,7 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 		}
 	}
 	out := make([]importedMaterial, len(p.matNames))
-	images := map[[2]string]*tracer.Image{}
+	images := &mtlImages{}
 	for i, name := range p.matNames {
 		out[i].Name = name
 		if def := defs[name]; def != nil {

@@ -67,7 +67,8 @@ func TestLoadOBJFixtures(t *testing.T) {
 		{
 			file: "cube.obj", verts: 24, tris: 12, normals: true, uvs: true,
 			materials: []importedMaterial{
-				{Name: "red", HasColor: true, Color: mgl32.Vec3{0.8, 0.1, 0.1}},
+				// Ks 0.5, Ns 32: a glossy pbr material (mtl.go).
+				{Name: "red", HasColor: true, Color: mgl32.Vec3{0.8, 0.1, 0.1}, PBR: true, Roughness: blinnPhongRoughness(32)},
 				{Name: "blue", HasColor: true, Color: mgl32.Vec3{0.1, 0.1, 0.8}},
 			},
 			triMats: cubeMats,
@@ -240,7 +241,8 @@ func TestMTL(t *testing.T) {
 	}{
 		{"Kd", "newmtl m\nKd 0.5 0.25 1\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.5, 0.25, 1}}},
 		{"grey Kd", "newmtl m\nKd 0.5\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.5, 0.5, 0.5}}},
-		{"no Kd", "newmtl m\nKs 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo}},
+		{"no Kd", "newmtl m\nKa 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo}},
+		{"no Kd, Ks without Ns", "newmtl m\nKs 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo, PBR: true, Roughness: 1}},
 		{"last definition wins", "newmtl m\nKd 1 0 0\nnewmtl m\nKd 0 1 0\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0, 1, 0}}},
 		{"other statements", "# c\nnewmtl m\r\nKa 1 1 1\nKd 0.2 0.3 0.4 # comment\nNs 10\nd 0.5\nTr 0.5\nmap_Bump -bm 1 b.png\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.2, 0.3, 0.4}}},
 	}
@@ -259,23 +261,37 @@ func TestMTL(t *testing.T) {
 	}
 }
 
-// TestMapFile checks how a texture map statement's options and file name
-// are read.
-func TestMapFile(t *testing.T) {
-	tests := []struct{ in, file, err string }{
-		{" wood.png", "wood.png", ""},
-		{" my wood.png ", "my wood.png", ""},
-		{" -s 2 2 1 -o 0.5 -clamp on -mm 0 1 wood.png", "wood.png", ""},
-		{" -s 2 wood.png", "wood.png", ""},
-		{" -blendu off", "", "missing file name"},
-		{" -x 1 wood.png", "", `unknown option "-x"`},
-		{" -s wood.png", "", "option -s: expected a number"},
-		{"", "", "missing file name"},
+// TestMapStatement checks how a texture map statement's options and file
+// name are read, and the UV transform of its -s and -o.
+func TestMapStatement(t *testing.T) {
+	tests := []struct {
+		in, file string
+		uv       [6]float32
+		channel  string
+		err      string
+	}{
+		{in: " wood.png", file: "wood.png"},
+		{in: " my wood.png ", file: "my wood.png"},
+		{in: " -s 2 2 1 -o 0.5 -clamp on -mm 0 1 wood.png", file: "wood.png", uv: [6]float32{2, 0, 0, 2, 0.5, 0}},
+		{in: " -s 2 wood.png", file: "wood.png", uv: [6]float32{2, 0, 0, 1, 0, 0}},
+		{in: " -s 2 -3 -o 0.25 0.75 1 wood.png", file: "wood.png", uv: [6]float32{2, 0, 0, -3, 0.25, 0.75}},
+		{in: " -o 0 0.5 wood.png", file: "wood.png", uv: [6]float32{1, 0, 0, 1, 0, 0.5}},
+		{in: " -s 1 1 1 -o 0 0 0 wood.png", file: "wood.png"}, // the identity: no transform
+		{in: " -s 4 -s 2 wood.png", file: "wood.png", uv: [6]float32{2, 0, 0, 1, 0, 0}},
+		{in: " -imfchan g -bm 0.5 -t 1 1 r.png", file: "r.png", channel: "g"},
+		{in: " -blendu off", err: "missing file name"},
+		{in: " -x 1 wood.png", err: `unknown option "-x"`},
+		{in: " -s wood.png", err: "option -s: expected a number"},
+		{in: " -s 0 1 wood.png", err: "option -s: a scale of 0 maps the texture to one texel"},
+		{in: " -s 1 0 wood.png", err: "option -s: a scale of 0 maps the texture to one texel"},
+		{in: " -o nan wood.png", err: "option -o: expected a number"},
+		{in: " -imfchan", err: "option -imfchan: missing argument"},
+		{in: "", err: "missing file name"},
 	}
 	for _, tt := range tests {
-		file, err := mapFile([]byte(tt.in))
-		if file != tt.file || err != tt.err {
-			t.Errorf("mapFile(%q) = %q, %q; want %q, %q", tt.in, file, err, tt.file, tt.err)
+		m, err := mapStatement([]byte(tt.in))
+		if m.file != tt.file || m.uv != tt.uv || m.channel != tt.channel || err != tt.err {
+			t.Errorf("mapStatement(%q) = %+v, %q; want file %q, uv %v, channel %q, %q", tt.in, m, err, tt.file, tt.uv, tt.channel, tt.err)
 		}
 	}
 }
@@ -320,6 +336,27 @@ var objErrorTests = []struct {
 	{"newmtl without name", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl \n", "bad.mtl:1: newmtl: missing material name"},
 	{"map_Kd option", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nmap_Kd -q x.png\n", `bad.mtl:2: map_Kd: unknown option "-q"`},
 	{"map_Kd missing image", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nKd 1 1 1\nmap_Kd missing.png\n", `bad.mtl:3: map_Kd "missing.png": `},
+	{"map_Kd scale 0", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nmap_Kd -s 0 x.png\n", "bad.mtl:2: map_Kd: option -s: a scale of 0 maps the texture to one texel"},
+	{"Ks before newmtl", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "Ks 1 1 1\n", "bad.mtl:1: Ks before any newmtl"},
+	{"negative Ks", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKs 0.5 -1 0\n", "bad.mtl:2: Ks: a colour component must be >= 0, found -1"},
+	{"Ks of two values", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKs 1 1\n", "bad.mtl:2: Ks: expected r g b (or one grey value), found 2 numbers"},
+	{"Ke spectral", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKe spectral x.rfl\n", "bad.mtl:2: Ke spectral is not supported; give an RGB colour, Ke r g b"},
+	{"Ke too large", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKe 1 1e39 1\n", `bad.mtl:2: Ke: "1e39" is too large for float32`},
+	{"Ke NaN", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKe nan\n", `bad.mtl:2: Ke: not a finite number: "nan"`},
+	{"negative Ns", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKs 1 1 1\nNs -1\n", "bad.mtl:3: Ns: expected a number >= 0, found -1"},
+	{"Ns infinite", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nNs inf\n", `bad.mtl:2: Ns: not a finite number: "inf"`},
+	{"Pr above 1", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nPr 1.5\n", "bad.mtl:2: Pr: expected a number in [0, 1], found 1.5"},
+	{"negative Pm", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\n# metal\nPm -0.1\n", "bad.mtl:3: Pm: expected a number in [0, 1], found -0.1"},
+	{"Pr not a number", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nPr rough\n", `bad.mtl:2: Pr: not a number: "rough"`},
+	{"Pr without value", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nPr # none\n", "bad.mtl:2: Pr: expected a number in [0, 1]"},
+	{"Pm of two values", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nPm 0.5 0.5\n", "bad.mtl:2: Pm: too many numbers: expected one"},
+	{"Pm before newmtl", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "Pm 1\n", "bad.mtl:1: Pm before any newmtl"},
+	{"map_Pr matte channel", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nmap_Pr -imfchan m r.png\n", `bad.mtl:2: map_Pr: -imfchan "m" is not supported (r, g, b or l)`},
+	{"map_Pm without file", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nmap_Pm -s 2\n", "bad.mtl:2: map_Pm: missing file name"},
+	{"map_Ke missing image", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nKe 1 1 1\nmap_Ke missing.png\n", `bad.mtl:3: map_Ke "missing.png": `},
+	{"map_Pr missing image", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nmap_Pr missing.png\n", `bad.mtl:2: map_Pr "missing.png": `},
+	{"map_Pm missing image", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\n\nmap_Pm missing.png\n", `bad.mtl:3: map_Pm "missing.png": `},
+	{"map_Pr and map_Pm transforms differ", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nmap_Pr -s 2 r.png\nmap_Pm m.png\n", "bad.mtl:3: map_Pm: its -s and -o differ from those of map_Pr (line 2); the renderer reads both maps as one texture, so they must be the same"},
 }
 
 // TestOBJErrors checks that each class of bad input is an error naming
