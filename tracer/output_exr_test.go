@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracerender/trace/internal/exrtest"
 )
 
 // halfValue decodes an IEEE binary16.
@@ -248,45 +250,11 @@ func TestWriteEXR(t *testing.T) {
 	}
 }
 
-// openEXRCheck builds tracer/testdata/exrcheck.cc against the OpenEXR
-// library (Debian's libopenexr-dev) and returns the program, or skips the
-// test saying what is missing. Under CI (CI set) a missing tool fails
-// instead: .ci/run installs them.
-func openEXRCheck(t *testing.T, src string) string {
-	t.Helper()
-	missing := []string{}
-	cxx, err := exec.LookPath("c++")
-	if err != nil {
-		missing = append(missing, "a C++ compiler (g++)")
-	}
-	if _, err := exec.LookPath("exrheader"); err != nil {
-		missing = append(missing, "exrheader (openexr)")
-	}
-	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "OpenEXR").Output()
-	if err != nil {
-		missing = append(missing, "the OpenEXR library's headers and pkg-config file (libopenexr-dev, pkg-config)")
-	}
-	if len(missing) > 0 {
-		msg := "reading EXR files with the OpenEXR library needs " + strings.Join(missing, ", ") +
-			": apt-get install g++ openexr libopenexr-dev pkg-config"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + " (.ci/run installs them)")
-		}
-		t.Skip(msg)
-	}
-	bin := filepath.Join(t.TempDir(), "exrcheck")
-	args := append([]string{"-O1", "-o", bin, src}, strings.Fields(string(flags))...)
-	if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", src, err, out)
-	}
-	return bin
-}
-
 // TestEXROpenEXR: the OpenEXR library reads every kind of file WriteEXR
 // makes, with the header exrheader shows, to the same pixels as the PFM
 // of the same framebuffer.
 func TestEXROpenEXR(t *testing.T) {
-	check := openEXRCheck(t, "testdata/exrcheck.cc")
+	check := exrtest.Build(t, "testdata/exrcheck.cc", true)
 	dir := t.TempDir()
 	for _, size := range [][2]int{{37, 21}, {1, 1}, {64, 33}} {
 		fb := exrTestImage(size[0], size[1])

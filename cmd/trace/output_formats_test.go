@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracerender/trace/internal/exrtest"
 )
 
 // TestRenderOutputFormats: the output's extension chooses the format;
@@ -83,7 +85,7 @@ func TestRenderOutputFormats(t *testing.T) {
 // the PFM, bit for bit in float, rounded by the library's own half in
 // half.
 func TestRenderEXROpenEXR(t *testing.T) {
-	check := openEXRCheck(t, "../../tracer/testdata/exrcheck.cc")
+	check := exrtest.Build(t, "../../tracer/testdata/exrcheck.cc", false)
 	dir := t.TempDir()
 	size := []string{"--width", "37", "--height", "29", "--samples", "8", "-q"} // odd sizes: a partial ZIP block
 	pfm := filepath.Join(dir, "ref.pfm")
@@ -107,35 +109,4 @@ func TestRenderEXROpenEXR(t *testing.T) {
 			}
 		}
 	}
-}
-
-// openEXRCheck builds exrcheck.cc against the OpenEXR library (Debian's
-// libopenexr-dev) and returns the program, or skips the test saying what
-// is missing. Under CI (CI set) a missing tool fails the test instead:
-// .ci/run installs them. (tracer/output_exr_test.go has its twin.)
-func openEXRCheck(t *testing.T, src string) string {
-	t.Helper()
-	var missing []string
-	cxx, err := exec.LookPath("c++")
-	if err != nil {
-		missing = append(missing, "a C++ compiler (g++)")
-	}
-	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "OpenEXR").Output()
-	if err != nil {
-		missing = append(missing, "the OpenEXR library's headers and pkg-config file (libopenexr-dev, pkg-config)")
-	}
-	if len(missing) > 0 {
-		msg := "reading EXR files with the OpenEXR library needs " + strings.Join(missing, ", ") +
-			": apt-get install g++ libopenexr-dev pkg-config"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + " (.ci/run installs them)")
-		}
-		t.Skip(msg)
-	}
-	bin := filepath.Join(t.TempDir(), "exrcheck")
-	args := append([]string{"-O1", "-o", bin, src}, strings.Fields(string(flags))...)
-	if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", src, err, out)
-	}
-	return bin
 }

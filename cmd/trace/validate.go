@@ -93,25 +93,22 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 		}
 		return false
 	}
-	for _, s := range desc.Spheres {
-		if emits(s.Material) {
+	count := func(material int) {
+		if emits(material) {
 			n.emissive++
 		}
+	}
+	for _, s := range desc.Spheres {
+		count(s.Material)
 	}
 	for _, p := range desc.Planes {
-		if emits(p.Material) {
-			n.emissive++
-		}
+		count(p.Material)
 	}
 	for _, q := range desc.Quads {
-		if emits(q.Material) {
-			n.emissive++
-		}
+		count(q.Material)
 	}
 	for _, t := range desc.Triangles {
-		if emits(t.Material) {
-			n.emissive++
-		}
+		count(t.Material)
 	}
 	for _, m := range desc.Meshes {
 		lit := emits(m.Material) && len(m.Materials) == 0
