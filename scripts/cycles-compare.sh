@@ -6,11 +6,36 @@
 # a converged reference, then by trace and by Cycles at a few spp levels;
 # it prints RMSE over the pixels whose materials both renderers define
 # alike, CPU seconds (the least of --repeat runs, the renderers taking
-# turns), RMSE^2 x CPU seconds and the bias of the means.
+# turns), RMSE^2 x CPU seconds and the bias of the means per material.
 #
 #   scripts/cycles-compare.sh [--size N] [--trace BIN] [--scenes "cornell-box materials mesh"]
-#                             [--out DIR] [--spp "16 64 256"] [--ref-spp 4096]
-#                             [--threads 2] [--repeat 3] [--skip-check] [--reuse-cycles] [--install]
+#                             [--scene-dir DIR] [--out DIR] [--spp "16 64 256"] [--ref-spp 4096]
+#                             [--trace-ref-spp N] [--pbr lambert|principled|both] [--threads 2]
+#                             [--repeat 3] [--skip-check] [--reuse-cycles] [--install]
+#
+# --scenes takes names in --scene-dir (default scenes/examples, the
+# gallery) or paths to scene files. The GGX materials (metal, glass and
+# pbr at several roughnesses, issue 14) have their own scene, outside the
+# gallery, scripts/cycles/scenes/spheres.json (about 12 minutes on 2 cores):
+#
+#   go build -o /tmp/cmp/trace ./cmd/trace
+#   scripts/cycles-compare.sh --trace /tmp/cmp/trace --scene-dir scripts/cycles/scenes \
+#       --scenes spheres --ref-spp 2048 --trace-ref-spp 2048 --repeat 2 --skip-check
+#
+# Materials are compared at three levels (scripts/cycles/tracescene.py
+# classify): exact (diffuse, emissive, mirror metal and pbr, smooth glass,
+# the background: the headline RMSE and efficiency), approx (rough metal,
+# rough glass and rough pbr, whose closest Cycles 3.4 nodes differ in
+# their Fresnel and Smith terms: reported per region and in a second
+# summary line) and unmatched (phong: left out). scripts/cycles/ggx_check.py,
+# run on its own in about 4 minutes, measures each of those gaps on one
+# material at a time and checks trace against its formulas.
+# --trace-ref-spp renders trace once more at that spp for the converged
+# per-region means (else its highest level is used). --pbr: lambert builds
+# pbr's diffuse base exactly from nodes; principled renders pbr as one
+# Principled BSDF (Disney diffuse), as Blender's glTF importer does; both
+# (the default) adds that as a second Cycles variant of scenes with pbr
+# materials.
 #
 # Needs Blender 3.4 (Debian 12's `blender` package) and numpy:
 #
@@ -31,12 +56,16 @@
 # trace binary is benchmarked in a few minutes. Exit status: 0 done, 1 a render failed,
 # 2 bad usage or Blender/numpy missing.
 set -u
+CALLER=$PWD
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 
 SIZE=128
 TRACE=$ROOT/bin/trace
 SCENES="cornell-box materials mesh"
+SCENE_DIR=$ROOT/scenes/examples
+TRACE_REF=0
+PBR=both
 OUT=${TMPDIR:-/tmp}/trace-cycles-compare
 SPP="16 64 256"
 REF_SPP=4096
@@ -46,12 +75,15 @@ CHECK=1
 INSTALL=0
 REUSE=
 
-usage() { sed -n '11,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) SIZE=$2; shift 2 ;;
 	--trace) TRACE=$2; shift 2 ;;
 	--scenes) SCENES=$2; shift 2 ;;
+	--scene-dir) SCENE_DIR=$2; shift 2 ;;
+	--trace-ref-spp) TRACE_REF=$2; shift 2 ;;
+	--pbr) PBR=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--spp) SPP=$2; shift 2 ;;
 	--ref-spp) REF_SPP=$2; shift 2 ;;
@@ -92,11 +124,24 @@ if [ -z "$PY" ]; then
 	exit 2
 fi
 
+case $TRACE in /*) ;; *) TRACE=$CALLER/$TRACE ;; esac
 if [ ! -x "$TRACE" ]; then
 	echo "cycles-compare: no trace binary at $TRACE: run make build, or pass --trace BIN" >&2
 	exit 2
 fi
 TRACE=$(cd "$(dirname "$TRACE")" && pwd)/$(basename "$TRACE")
+# --scene-dir and scene paths in --scenes, like --trace, are relative to
+# where the script was started from.
+case $SCENE_DIR in /*) ;; *) SCENE_DIR=$CALLER/$SCENE_DIR ;; esac
+abs_scenes=
+for s in $SCENES; do
+	case $s in
+	/*) ;;
+	*.json | */*) s=$CALLER/$s ;;
+	esac
+	abs_scenes="$abs_scenes $s"
+done
+SCENES=${abs_scenes# }
 mkdir -p "$OUT" || exit 2
 echo "cycles-compare: $("$TRACE" version 2>&1 | head -1), $version, size $SIZE, out $OUT"
 SECONDS=0
@@ -111,5 +156,6 @@ if [ $CHECK = 1 ]; then
 fi
 
 "$PY" scripts/cycles/compare.py --trace "$TRACE" --out "$OUT" --size "$SIZE" --scenes "$SCENES" \
-	--spp "$SPP" --ref-spp "$REF_SPP" --threads "$THREADS" --repeat "$REPEAT" $REUSE || exit 1
+	--scene-dir "$SCENE_DIR" --spp "$SPP" --ref-spp "$REF_SPP" --trace-ref-spp "$TRACE_REF" --pbr "$PBR" \
+	--threads "$THREADS" --repeat "$REPEAT" $REUSE || exit 1
 echo "cycles-compare: done in ${SECONDS} s; table in $OUT/table.txt"

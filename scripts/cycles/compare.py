@@ -3,18 +3,24 @@
 Run by scripts/cycles-compare.sh (see there for the usage); by hand:
 
     /usr/bin/python3 scripts/cycles/compare.py --trace bin/trace --out cycles-out \
-        [--size 128] [--scenes "cornell-box materials mesh"] [--ref-spp 4096] \
-        [--spp "16 64 256"] [--repeat 3] [--blender blender]
+        [--size 128] [--scenes "cornell-box materials mesh"] [--scene-dir DIR] \
+        [--ref-spp 4096] [--trace-ref-spp N] [--spp "16 64 256"] [--repeat 3] \
+        [--pbr lambert|principled|both] [--blender blender]
 
-Per scene (scenes/examples/NAME.json, rendered square, --size a side):
+Per scene (NAME.json in --scene-dir, scenes/examples by default, or a path
+given in --scenes; rendered square, --size a side):
 
 1. mask: which trace material the camera ray through each pixel centre
-   first hits (render.py --mask), 0 for the background. Matched materials
-   (tracescene.classify: diffuse, emissive, mirror metal, and the
-   background) are compared; unmatched ones (phong, rough metal, and
-   dielectric, whose Fresnel differs) are not, nor any pixel within 1 px
-   (3x3 neighbourhood) of an unmatched one.
-2. reference: Cycles at --ref-spp.
+   first hits (render.py --mask), 0 for the background. Each material has
+   a level (tracescene.classify): exact (diffuse, emissive, mirror metal
+   and pbr, smooth glass, and the background), approx (rough metal, glass
+   and pbr: the closest Cycles 3.4 nodes differ in their Fresnel and
+   Smith terms, in ways stated and measured by ggx_check.py) or none
+   (phong). The headline numbers take the exact pixels not within 1 px
+   (3x3 neighbourhood) of another level; a second summary takes exact
+   and approx pixels not within 1 px of an unmatched one.
+2. reference: Cycles at --ref-spp; with --trace-ref-spp, trace too (seed
+   3), for the converged per-region means.
 3. trace and Cycles at each of --spp, with the CPU seconds (user + sys) of
    the render: trace's from the child's rusage; Cycles' from rusage around
    bpy.ops.render.render inside Blender (all threads), and the whole
@@ -23,19 +29,26 @@ Per scene (scenes/examples/NAME.json, rendered square, --size a side):
    turns, and the CPU seconds are the least of those runs: on a shared
    machine a run is only ever slowed down by others, so the minimum is the
    steadiest estimate of what a render costs (the median is recorded too).
-4. RMSE over matched pixels (linear RGB, all three channels) against the
-   reference, and the noise alone (from a second render at the same spp
-   with seed 2: RMS of (a - b)/sqrt 2), free of any bias between the two; efficiency RMSE^2 x CPU seconds (lower is better) per level,
-   and its median over the levels; the ratio trace / Cycles; the bias:
-   trace's mean at its highest spp against the reference's, over the
-   matched pixels and per material region.
-5. cornell-box also gets its Cycles side rendered at a geometry scale of
-   1e-3 (millimetres to metres; radiance is scale-invariant), with its own
-   reference, and trace's renders are compared against both.
+4. RMSE against the reference (linear RGB, all three channels), and the
+   noise alone (from a second render at the same spp with seed 2: RMS of
+   (a - b)/sqrt 2), free of any bias between the two; efficiency RMSE^2 x
+   CPU seconds (lower is better) per level, and its median over the
+   levels; the ratio trace / Cycles; the same for the noise at equal
+   marginal time (noise^2 x spp x the CPU seconds of one more spp, the
+   slope between the lowest and highest level), which leaves out a
+   render's fixed cost; the bias: trace's mean (at its highest spp, or
+   its reference) against Cycles' reference, over the pixels and per
+   material region, with one standard error from the measured noise, and
+   each region's noise ratio.
+5. Variants, each with its own Cycles reference and renders against the
+   same trace renders: cornell-box at a geometry scale of 1e-3
+   (millimetres to metres; radiance is scale-invariant); a scene with pbr
+   materials, under --pbr both, with pbr as plain Principled BSDFs
+   (NAME-principled).
 
 Writes to --out: every image (PFM), side-by-side PNGs
-(NAME[-VARIANT]-side.png: trace at the highest spp | Cycles reference |
-mask: grey matched, red unmatched, black left out as within 1 px),
+(NAME[-VARIANT]-side.png: trace | Cycles reference | mask: grey exact,
+blue approx, red unmatched, darker where left out as within 1 px),
 results.jsonl (one JSON object per line) and table.txt (what is printed).
 """
 
@@ -82,13 +95,13 @@ class Runner:
         cpu, wall = run_timed(cmd, out + ".log")
         return {"cpu_s": cpu, "wall_s": wall}
 
-    def timed_pair(self, path, spp, base, scale):
+    def timed_pair(self, path, spp, base, scale, pbr="lambert"):
         """Renders one level with trace and Cycles, --repeat times each,
         taking turns (seed 1, seed 2, then seed 1 again into a scratch
         file). Returns {renderer: (stats of the seed-1 render, [CPU s of
         every run], image, seed-2 image)}; trace's renders are shared by
-        every scale of a scene, so they are made once (base names the
-        scene, scale the Cycles variant)."""
+        every variant of a scene, so they are made once (base names the
+        scene, scale and pbr the Cycles variant)."""
         tb = base["trace"]
         cb = base["cycles"]
         res = {"trace": [None, [], None, None], "cycles": [None, [], None, None]}
@@ -102,7 +115,7 @@ class Runner:
                 if k == "trace":
                     st = self.trace(path, spp, out, seed=seed)
                 else:
-                    st = self.cycles(path, spp, out, scale=scale, seed=seed, run=i)
+                    st = self.cycles(path, spp, out, scale=scale, seed=seed, run=i, pbr=pbr)
                 res[k][1].append(st["cpu_s"])
                 if i == 0:
                     res[k][0] = st
@@ -111,12 +124,12 @@ class Runner:
                     res[k][3] = imgio.read_pfm(out)
         return res
 
-    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1, run=0):
+    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1, run=0, pbr="lambert"):
         stats = out + ".stats.json"
         cmd = ["nice", "-n", "10", self.a.blender, "-b", "--factory-startup", "--python",
                os.path.join(HERE, "render.py"), "--", "--scene", scene, "--size", str(self.a.size),
                "--spp", str(spp), "--out", out, "--scale", repr(scale), "--threads", str(self.a.threads),
-               "--seed", str(seed), "--stats", stats] + (["--mask"] if mask else [])
+               "--seed", str(seed), "--stats", stats, "--pbr", pbr] + (["--mask"] if mask else [])
         proc = out + ".process.json"
         again = out.replace("-again.pfm", ".pfm") + ".again-%d.json" % run
         if self.a.reuse_cycles and run >= 2 and os.path.exists(again):
@@ -128,7 +141,8 @@ class Runner:
             # same settings (only trace changed).
             with open(stats) as f:
                 st = json.load(f)
-            if st.get("spp") != (1 if mask else spp) or st.get("size") != self.a.size or st.get("scale") != scale:
+            if (st.get("spp") != (1 if mask else spp) or st.get("size") != self.a.size or st.get("scale") != scale
+                    or (not mask and st.get("pbr", "lambert") != pbr)):
                 sys.exit("--reuse-cycles: %s was made with other settings" % out)
             pr = {"process_cpu_s": float("nan"), "process_wall_s": float("nan")}
             if os.path.exists(proc):
@@ -161,21 +175,23 @@ def dilate(m):
     return out
 
 
-def masks(scene, mask_img):
-    """Returns (index (h,w) ints, clean (h,w) bool: matched and not within
-    1 px of an unmatched material, region names by index, matched flag by
-    index, reasons)."""
+def masks(scene, mask_img, pbr="lambert"):
+    """Returns (index (h,w) ints; exact (h,w) bool: materials Cycles renders
+    exactly, not within 1 px of any other; compared (h,w) bool: exact or
+    approximately matched, not within 1 px of an unmatched one; region
+    names by index, level by index (tracescene.LEVELS), reasons)."""
     idx = np.rint(mask_img[:, :, 0]).astype(int)
     names = ["background"] + scene["material_list"]
-    matched = [True]
+    levels = ["exact"]
     why = ["background"]
     for n in scene["material_list"]:
-        ok, w = tracescene.classify(scene["materials"][n])
-        matched.append(ok)
+        lv, w = tracescene.classify(scene["materials"][n], pbr=pbr)
+        levels.append(lv)
         why.append(w)
-    good = np.array(matched)[np.clip(idx, 0, len(names) - 1)]
-    clean = good & ~dilate(~good)
-    return idx, clean, names, matched, why
+    lv = np.array(levels)[np.clip(idx, 0, len(names) - 1)]
+    ex = lv == "exact"
+    ok = lv != "none"
+    return idx, ex & ~dilate(~ex), ok & ~dilate(~ok), names, levels, why
 
 
 def rmse(img, ref, sel):
@@ -192,15 +208,60 @@ def noise(a, b, sel):
     return float(np.sqrt(np.mean(d * d) / 2))
 
 
-def side_by_side(path, trace_img, ref, idx, clean, matched):
+def side_by_side(path, trace_img, ref, idx, exact, compared, levels):
+    """trace | Cycles reference | mask: light grey exact, blue approximately
+    matched, red unmatched, darker where left out as within 1 px of
+    another level."""
     vis = np.zeros(idx.shape + (3,), dtype=np.uint8)
-    good = np.array(matched)[np.clip(idx, 0, len(matched) - 1)]
-    vis[good] = (110, 110, 110)
-    vis[clean] = (190, 190, 190)
-    vis[~good] = (200, 40, 40)
+    lv = np.array(levels)[np.clip(idx, 0, len(levels) - 1)]
+    vis[lv == "exact"] = (110, 110, 110)
+    vis[exact] = (190, 190, 190)
+    vis[lv == "approx"] = (40, 60, 120)
+    vis[compared & (lv == "approx")] = (80, 120, 220)
+    vis[lv == "none"] = (200, 40, 40)
     gap = np.full((trace_img.shape[0], 4, 3), 255, dtype=np.uint8)
     row = np.concatenate([imgio.to_srgb8(trace_img), gap, imgio.to_srgb8(ref), gap, vis], axis=1)
     imgio.write_png(path, imgio.upscale(row, 2))
+
+
+def per_sample_cpu(runs, key, levels):
+    """The CPU seconds of one more spp: the slope of the least CPU time
+    between the lowest and the highest level, which leaves out what a
+    render costs whatever its spp (Cycles' scene sync and BVH build);
+    None with one level, or when timing noise makes it negative."""
+    if len(levels) < 2:
+        return None
+    lo, hi = levels[0], levels[-1]
+    c = (min(runs[(key, hi)][1]) - min(runs[(key, lo)][1])) / (hi - lo)
+    return c if c > 0 else None
+
+
+def scene_path(a, name):
+    """The scene file for a --scenes entry and its label: the entry
+    itself when it is a path (it ends in .json or holds a /), else
+    NAME.json in --scene-dir."""
+    if name.endswith(".json") or os.sep in name:
+        path = name if name.endswith(".json") else name + ".json"
+    else:
+        path = os.path.join(a.scene_dir, name + ".json")
+    path = os.path.abspath(path)
+    if not os.path.exists(path):
+        sys.exit("compare.py: no scene %s (%s)" % (name, path))
+    return path, os.path.splitext(os.path.basename(path))[0]
+
+
+def variants_of(a, label, scene):
+    """The Cycles variants of a scene: (name, geometry scale, pbr mode).
+    The first is the main one; the Cornell box is also rendered at metre
+    scale; a scene with pbr materials, with --pbr both, also as plain
+    Principled BSDFs (render.py --pbr principled)."""
+    main_pbr = "principled" if a.pbr == "principled" else "lambert"
+    v = [("", 1.0, main_pbr)]
+    if label == "cornell-box":
+        v.append(("m", 1e-3, main_pbr))
+    if a.pbr == "both" and any(m["type"] == "pbr" for m in scene["materials"].values()):
+        v.append(("principled", 1.0, "principled"))
+    return v
 
 
 def main():
@@ -209,9 +270,18 @@ def main():
     p.add_argument("--blender", default="blender")
     p.add_argument("--out", required=True)
     p.add_argument("--size", type=int, default=128)
-    p.add_argument("--scenes", default="cornell-box materials mesh")
+    p.add_argument("--scenes", default="cornell-box materials mesh",
+                   help="names in --scene-dir, or paths to scene files")
+    p.add_argument("--scene-dir", default=os.path.join(ROOT, "scenes", "examples"),
+                   help="where --scenes names are looked up (default: the gallery, scenes/examples)")
     p.add_argument("--spp", default="16 64 256", help="spp levels for both renderers")
     p.add_argument("--ref-spp", type=int, default=4096)
+    p.add_argument("--trace-ref-spp", type=int, default=0,
+                   help="also render trace at this spp (seed 3) for the converged per-region means "
+                        "(0: use trace's highest --spp level)")
+    p.add_argument("--pbr", choices=("lambert", "principled", "both"), default="both",
+                   help="how pbr materials become Cycles nodes (render.py --pbr); both: lambert, and "
+                        "principled as a second variant of scenes that have pbr materials")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeat", type=int, default=3,
                    help="timed runs per level and renderer (at least 2: seed 1 and seed 2); the least CPU time counts")
@@ -233,35 +303,42 @@ def main():
 
     open(os.path.join(a.out, "results.jsonl"), "w").close()
     t_start = time.time()
-    for name in a.scenes.split():
-        path = os.path.join(ROOT, "scenes", "examples", name + ".json")
+    for entry in a.scenes.split():
+        path, name = scene_path(a, entry)
         scene = tracescene.load(path)
         base = os.path.join(a.out, name)
-        print("== %s" % name, flush=True)
+        print("== %s (%s)" % (name, os.path.relpath(path, ROOT)), flush=True)
         # Mask from the (unscaled) Cycles scene: pixel centres, first hit.
         mpath = base + "-mask.pfm"
         run.cycles(path, 1, mpath, mask=True)
-        idx, clean, names, matched, why = masks(scene, imgio.read_pfm(mpath))
-        frac = float(clean.mean())
-        variants = [("", 1.0)] + ([("m", 1e-3)] if name == "cornell-box" else [])
+        mask_img = imgio.read_pfm(mpath)
+        variants = variants_of(a, name, scene)
         refs = {}
-        for vname, scale in variants:
+        for vname, scale, pbr in variants:
             label = name + ("-" + vname if vname else "")
             vbase = base + ("-" + vname if vname else "")
             refpath = "%s-cycles-ref-%d.pfm" % (vbase, a.ref_spp)
-            rst = run.cycles(path, a.ref_spp, refpath, scale=scale)
+            rst = run.cycles(path, a.ref_spp, refpath, scale=scale, pbr=pbr)
             refs[vname] = imgio.read_pfm(refpath)
+            frac = float(masks(scene, mask_img, pbr)[1].mean())
             print("  %s: Cycles reference %d spp, %.1f s CPU (%.1f s wall)" % (label, a.ref_spp, rst["cpu_s"], rst["wall_s"]), flush=True)
-            emit({"kind": "reference", "scene": label, "scale": scale, "spp": a.ref_spp, **rst,
+            emit({"kind": "reference", "scene": label, "scale": scale, "pbr": pbr, "spp": a.ref_spp, **rst,
                   "matched_fraction": frac, "size": a.size})
+        tref = None
+        if a.trace_ref_spp > 0:
+            tpath = "%s-trace-ref-%d.pfm" % (base, a.trace_ref_spp)
+            tst = run.trace(path, a.trace_ref_spp, tpath, seed=3)
+            tref = imgio.read_pfm(tpath)
+            print("  %s: trace reference %d spp, %.1f s CPU (%.1f s wall)" % (name, a.trace_ref_spp, tst["cpu_s"], tst["wall_s"]), flush=True)
+            emit({"kind": "trace-reference", "scene": name, "spp": a.trace_ref_spp, **tst, "size": a.size})
         # Every level, trace and Cycles taking turns (Runner.timed_pair);
         # trace's renders serve every variant.
         runs = {}
         for s in levels:
-            for i, (vname, scale) in enumerate(variants):
+            for i, (vname, scale, pbr) in enumerate(variants):
                 vbase = base + ("-" + vname if vname else "")
                 r = run.timed_pair(path, s, {"trace": base + "-trace" if i == 0 else None,
-                                             "cycles": vbase + "-cycles"}, scale)
+                                             "cycles": vbase + "-cycles"}, scale, pbr)
                 if i == 0:
                     runs[("trace", s)] = r["trace"]
                 runs[(vname, s)] = r["cycles"]
@@ -269,50 +346,109 @@ def main():
                     name + ("-" + vname if vname else ""), s,
                     " ".join("%.2f" % c for c in runs[("trace", s)][1]), " ".join("%.2f" % c for c in r["cycles"][1])), flush=True)
         timgs = {s: runs[("trace", s)][2] for s in levels}
-        for vname, scale in variants:
+        top = timgs[levels[-1]] if tref is None else tref
+        top_spp = levels[-1] if tref is None else a.trace_ref_spp
+        for vname, scale, pbr in variants:
             label = name + ("-" + vname if vname else "")
             vbase = base + ("-" + vname if vname else "")
             ref = refs[vname]
+            idx, exact, compared, names, mlevels, why = masks(scene, mask_img, pbr)
             eff = {"trace": [], "cycles": []}
             for k in ("trace", "cycles"):
                 for s in levels:
                     st, cpus, img, img2 = runs[("trace" if k == "trace" else vname, s)]
                     cpu = min(cpus)
-                    e = rmse(img, ref, clean)
-                    n = noise(img, img2, clean)
+                    e = rmse(img, ref, exact)
+                    n = noise(img, img2, exact)
                     rec = {"kind": "level", "scene": label, "renderer": k, "spp": s, "cpu_s": cpu,
                            "cpu_runs_s": cpus, "cpu_median_s": float(np.median(cpus)), "wall_s": st["wall_s"],
                            "rmse": e, "rmse2_cpu": e * e * cpu, "noise": n, "noise2_cpu": n * n * cpu}
+                    if compared.any():
+                        ec, nc = rmse(img, ref, compared), noise(img, img2, compared)
+                        rec.update({"rmse_compared": ec, "rmse2_cpu_compared": ec * ec * cpu,
+                                    "noise_compared": nc, "noise2_cpu_compared": nc * nc * cpu})
                     if k == "cycles":
                         rec["process_cpu_s"] = st["process_cpu_s"]
                         rec["rmse2_process_cpu"] = e * e * st["process_cpu_s"]
                     emit(rec)
                     eff[k].append(rec)
-            med = {k: float(np.median([r["rmse2_cpu"] for r in v])) for k, v in eff.items()}
-            medn = {k: float(np.median([r["noise2_cpu"] for r in v])) for k, v in eff.items()}
-            top = timgs[levels[-1]]
-            tm, rm = float(top[clean].mean()), float(ref[clean].mean())
-            summ = {"kind": "summary", "scene": label, "matched_fraction": frac,
-                    "median_rmse2_cpu_trace": med["trace"], "median_rmse2_cpu_cycles": med["cycles"],
-                    "ratio_trace_over_cycles": med["trace"] / med["cycles"],
-                    "median_noise2_cpu_trace": medn["trace"], "median_noise2_cpu_cycles": medn["cycles"],
-                    "noise_ratio_trace_over_cycles": medn["trace"] / medn["cycles"],
+
+            # Noise at equal marginal time: noise^2 x spp x the CPU s of
+            # one more spp (per_sample_cpu), the variance of one sample
+            # times its cost, free of the fixed cost of a render.
+            slope = {"trace": per_sample_cpu(runs, "trace", levels), "cycles": per_sample_cpu(runs, vname, levels)}
+            for k in eff:
+                for r in eff[k]:
+                    if slope[k] is not None:
+                        r["noise2_marginal_cpu"] = r["noise"] ** 2 * r["spp"] * slope[k]
+                        if "noise_compared" in r:
+                            r["noise2_marginal_cpu_compared"] = r["noise_compared"] ** 2 * r["spp"] * slope[k]
+
+            def med(k, key):
+                return float(np.median([r[key] for r in eff[k]])) if all(key in r for r in eff[k]) else float("nan")
+            tm, rm = float(top[exact].mean()), float(ref[exact].mean())
+            summ = {"kind": "summary", "scene": label, "pbr": pbr, "matched_fraction": float(exact.mean()),
+                    "compared_fraction": float(compared.mean()),
+                    "median_rmse2_cpu_trace": med("trace", "rmse2_cpu"), "median_rmse2_cpu_cycles": med("cycles", "rmse2_cpu"),
+                    "median_noise2_cpu_trace": med("trace", "noise2_cpu"), "median_noise2_cpu_cycles": med("cycles", "noise2_cpu"),
                     "bias_pct": 100 * (tm / rm - 1), "trace_mean": tm, "ref_mean": rm,
-                    "trace_spp": levels[-1], "ref_spp": a.ref_spp}
+                    "trace_spp": top_spp, "ref_spp": a.ref_spp}
+            summ["ratio_trace_over_cycles"] = summ["median_rmse2_cpu_trace"] / summ["median_rmse2_cpu_cycles"]
+            summ["noise_ratio_trace_over_cycles"] = summ["median_noise2_cpu_trace"] / summ["median_noise2_cpu_cycles"]
+            summ["cpu_per_spp_trace"], summ["cpu_per_spp_cycles"] = slope["trace"], slope["cycles"]
+            summ["marginal_noise_ratio_trace_over_cycles"] = (med("trace", "noise2_marginal_cpu")
+                                                              / med("cycles", "noise2_marginal_cpu"))
+            if compared.any():
+                tc, rc = float(top[compared].mean()), float(ref[compared].mean())
+                summ.update({
+                    "median_rmse2_cpu_trace_compared": med("trace", "rmse2_cpu_compared"),
+                    "median_rmse2_cpu_cycles_compared": med("cycles", "rmse2_cpu_compared"),
+                    "median_noise2_cpu_trace_compared": med("trace", "noise2_cpu_compared"),
+                    "median_noise2_cpu_cycles_compared": med("cycles", "noise2_cpu_compared"),
+                    "bias_pct_compared": 100 * (tc / rc - 1)})
+                summ["ratio_trace_over_cycles_compared"] = (summ["median_rmse2_cpu_trace_compared"]
+                                                            / summ["median_rmse2_cpu_cycles_compared"])
+                summ["noise_ratio_trace_over_cycles_compared"] = (summ["median_noise2_cpu_trace_compared"]
+                                                                  / summ["median_noise2_cpu_cycles_compared"])
+                summ["marginal_noise_ratio_trace_over_cycles_compared"] = (
+                    med("trace", "noise2_marginal_cpu_compared") / med("cycles", "noise2_marginal_cpu_compared"))
             emit(summ)
             regions = []
             for i, n in enumerate(names):
-                sel = (idx == i) & (clean if matched[i] else np.ones_like(clean))
+                sel = (idx == i) & (compared if mlevels[i] != "none" else np.ones_like(compared))
                 if not sel.any():
                     continue
                 t_, r_ = float(top[sel].mean()), float(ref[sel].mean())
-                rec = {"kind": "region", "scene": label, "region": n, "matched": matched[i], "why": why[i],
-                       "pixels": int(sel.sum()), "trace_mean": t_, "ref_mean": r_,
+                # Per-region noise at equal time: noise^2 x CPU s of the
+                # whole render, trace over Cycles, median over the levels.
+                ratios, mratios, tn, cn = [], [], {}, {}
+                for s in levels:
+                    _, tc_, ti, ti2 = runs[("trace", s)]
+                    _, cc_, ci, ci2 = runs[(vname, s)]
+                    tn[s], cn[s] = noise(ti, ti2, sel), noise(ci, ci2, sel)
+                    if cn[s] > 0:
+                        ratios.append(tn[s] ** 2 * min(tc_) / (cn[s] ** 2 * min(cc_)))
+                        if slope["trace"] is not None and slope["cycles"] is not None:
+                            mratios.append(tn[s] ** 2 * slope["trace"] / (cn[s] ** 2 * slope["cycles"]))
+                # Standard error of the two means, from the noise at the
+                # highest level scaled to the spp of the image (pixels
+                # taken as independent, channels as fully correlated).
+                hi = levels[-1]
+                npx = int(sel.sum())
+                se_t = tn[hi] * np.sqrt(hi / top_spp) / np.sqrt(npx)
+                se_r = cn[hi] * np.sqrt(hi / a.ref_spp) / np.sqrt(npx)
+                rec = {"kind": "region", "scene": label, "region": n, "level": mlevels[i],
+                       "matched": mlevels[i] == "exact", "why": why[i],
+                       "pixels": npx, "trace_mean": t_, "ref_mean": r_,
                        "bias_pct": 100 * (t_ / r_ - 1) if r_ > 0 else None,
+                       "bias_se_pct": 100 * float(np.hypot(se_t, se_r)) / r_ if r_ > 0 else None,
+                       "noise_ratio_trace_over_cycles": float(np.median(ratios)) if ratios else None,
+                       "marginal_noise_ratio_trace_over_cycles": float(np.median(mratios)) if mratios else None,
+                       "trace_noise": [tn[s] for s in levels], "cycles_noise": [cn[s] for s in levels],
                        "trace_mean_rgb": top[sel].mean(axis=0).tolist(), "ref_mean_rgb": ref[sel].mean(axis=0).tolist()}
                 emit(rec)
                 regions.append(rec)
-            side_by_side(vbase + "-side.png", top, ref, idx, clean, matched)
+            side_by_side(vbase + "-side.png", top, ref, idx, exact, compared, mlevels)
             lines.append((label, eff, summ, regions))
 
     # The table.
@@ -320,8 +456,13 @@ def main():
     out.append("trace vs Cycles %s, %dx%d, Cycles reference %d spp, %d threads; CPU s = user+sys of the render, least of %d runs"
                % ("3.4", a.size, a.size, a.ref_spp, a.threads, max(a.repeat, 2)))
     out.append("(Cycles: of bpy.ops.render.render; in brackets the whole Blender process). eff = RMSE^2 x CPU s, lower is better;")
-    out.append("RMSE against the Cycles reference over matched pixels; noise = RMS std. dev. from a second render with another seed")
-    out.append("(bias-free); eff(noise) = noise^2 x CPU s; eff(proc) = RMSE^2 x the Blender process' CPU s.")
+    out.append("RMSE against the Cycles reference over the exactly matched pixels; noise = RMS std. dev. from a second render")
+    out.append("with another seed (bias-free); eff(noise) = noise^2 x CPU s; eff(proc) = RMSE^2 x the Blender process' CPU s.")
+    out.append("Regions: exact = Cycles renders trace's material; approx = the closest Cycles nodes differ in a stated way")
+    out.append("(tracescene.classify); trace mean from %s; bias +- one standard error; noise = the region's eff(noise)"
+               % ("its %d spp reference" % a.trace_ref_spp if a.trace_ref_spp > 0 else "its highest level"))
+    out.append("ratio trace/Cycles, median over the levels (< 1: trace less noisy at equal CPU time); in brackets at equal")
+    out.append("marginal CPU time (noise^2 x spp x CPU s of one more spp: a render's fixed cost, Cycles' sync and BVH, left out).")
     out.append("")
     hdr = "%-14s %-7s %5s %16s %9s %10s %10s %9s %10s" % ("scene", "render", "spp", "CPU s (process)", "RMSE", "eff",
                                                          "eff(proc)", "noise", "eff(noise)")
@@ -340,16 +481,29 @@ def main():
                     cpu = "%7.2f" % r["cpu_s"] + " (   n/a)"
                 out.append("%-14s %-7s %5d %16s %9.5f %10.3e %10s %9.5f %10.3e" % (
                     label, k, r["spp"], cpu, r["rmse"], r["rmse2_cpu"], proc, r["noise"], r["noise2_cpu"]))
-        out.append("%-14s median eff: trace %.3e, Cycles %.3e, trace/Cycles %.2f; noise only: trace/Cycles %.2f; matched pixels %.1f %%"
+        out.append("%-14s median eff: trace %.3e, Cycles %.3e, trace/Cycles %.2f; noise only: trace/Cycles %.2f; exact pixels %.1f %%"
                    % (label, summ["median_rmse2_cpu_trace"], summ["median_rmse2_cpu_cycles"],
                       summ["ratio_trace_over_cycles"], summ["noise_ratio_trace_over_cycles"], 100 * summ["matched_fraction"]))
-        out.append("%-14s bias (trace %d spp vs reference, matched pixels): %+.2f %%" % (label, summ["trace_spp"], summ["bias_pct"]))
+        if summ["cpu_per_spp_trace"] and summ["cpu_per_spp_cycles"]:
+            out.append("%-14s CPU s per spp (slope): trace %.4f, Cycles %.4f; noise at equal marginal time: trace/Cycles %.2f"
+                       % (label, summ["cpu_per_spp_trace"], summ["cpu_per_spp_cycles"],
+                          summ["marginal_noise_ratio_trace_over_cycles"]))
+        out.append("%-14s bias (trace %d spp vs reference, exact pixels): %+.2f %%" % (label, summ["trace_spp"], summ["bias_pct"]))
+        if "bias_pct_compared" in summ and summ["compared_fraction"] > summ["matched_fraction"]:
+            out.append("%-14s exact + approx pixels (%.1f %%): eff trace/Cycles %.2f, noise only %.2f (marginal %.2f), bias %+.2f %%"
+                       % (label, 100 * summ["compared_fraction"], summ["ratio_trace_over_cycles_compared"],
+                          summ["noise_ratio_trace_over_cycles_compared"],
+                          summ.get("marginal_noise_ratio_trace_over_cycles_compared", float("nan")),
+                          summ["bias_pct_compared"]))
         for r in regions:
-            tag = "matched" if r["matched"] else "UNMATCHED"
-            b = "%+7.2f %%" % r["bias_pct"] if r["bias_pct"] is not None else "    n/a"
-            out.append("    region %-12s %-9s %6d px  trace %.4f  ref %.4f  %s%s" % (
-                r["region"], tag, r["pixels"], r["trace_mean"], r["ref_mean"], b,
-                "" if r["matched"] else "  (" + r["why"].split(":")[0] + ")"))
+            tag = {"exact": "exact", "approx": "approx"}.get(r["level"], "UNMATCHED")
+            b = "%+7.2f %% +- %.2f" % (r["bias_pct"], r["bias_se_pct"]) if r["bias_pct"] is not None else "    n/a"
+            nr = "%5.2f" % r["noise_ratio_trace_over_cycles"] if r["noise_ratio_trace_over_cycles"] is not None else "  n/a"
+            mr = r["marginal_noise_ratio_trace_over_cycles"]
+            nr += " (%5.2f)" % mr if mr is not None else ""
+            out.append("    region %-12s %-9s %6d px  trace %.4f  ref %.4f  %-18s noise %s%s" % (
+                r["region"], tag, r["pixels"], r["trace_mean"], r["ref_mean"], b, nr,
+                "" if r["level"] == "exact" else "  (" + r["why"].split(":")[0] + ")"))
         out.append("")
     out.append("total wall time %.0f s" % (time.time() - t_start))
     text = "\n".join(out)

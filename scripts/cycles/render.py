@@ -4,7 +4,8 @@ Run inside Blender:
 
     blender -b --factory-startup --python scripts/cycles/render.py -- \
         --scene scenes/examples/cornell-box.json --size 128 --spp 64 \
-        --out x.pfm [--seed 1] [--scale 1e-3] [--threads 2] [--mask] [--stats x.json]
+        --out x.pfm [--seed 1] [--scale 1e-3] [--threads 2] [--mask] [--stats x.json] \
+        [--pbr lambert|principled] [--world-mis 0]
 
 It builds a Blender scene from the trace scene (conversion below), renders
 it with Cycles on the CPU and writes the linear radiance as a PFM (rows
@@ -13,7 +14,9 @@ pixel centre, which material the camera ray first hits: every material
 becomes an emission of strength (its index in the scene's "materials" + 1),
 the background 0, no bounces, one sample with a 0.01 px filter, no depth of
 field. --stats writes the CPU seconds (user + sys, all threads) of the
-bpy.ops.render.render call alone.
+bpy.ops.render.render call alone. --world-mis 0 turns Cycles' importance
+sampling of the world off (BSDF sampling alone finds the sky), for
+scripts/cycles/ggx_check.py.
 
 Conversion (trace coordinates (x, y, z), +y up, map to Blender's (x, -z, y),
 a rotation, so handedness and cross products carry over; --scale multiplies
@@ -27,8 +30,8 @@ every position):
   trace's (u, v) as a UV map; spheres: a 256 x 128 smooth UV sphere whose
   (u, v) is computed in the shader from the object coordinates as trace
   does from the normal.
-- materials: see material(); backgrounds: see world(); point lights: see
-  point_light() for the units.
+- materials: see material() (--pbr chooses how pbr materials are built);
+  backgrounds: see world(); point lights: see point_light() for the units.
 """
 
 import math
@@ -55,7 +58,8 @@ POINT_LIGHT_WATTS_PER_INTENSITY = 4 * math.pi
 def args():
     a = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     opt = {"seed": 1, "scale": 1.0, "threads": 2, "mask": False, "stats": None,
-           "spp": 16, "size": 128, "bounces": None}
+           "spp": 16, "size": 128, "bounces": None, "pbr": "lambert",
+           "world_mis": 1}
     i = 0
     while i < len(a):
         k = a[i].lstrip("-")
@@ -65,11 +69,14 @@ def args():
             continue
         opt[k] = a[i + 1]
         i += 2
-    for k in ("seed", "threads", "spp", "size"):
+    opt["world_mis"] = opt.pop("world-mis", opt["world_mis"])
+    for k in ("seed", "threads", "spp", "size", "world_mis"):
         opt[k] = int(opt[k])
     opt["scale"] = float(opt["scale"])
     if opt["bounces"] is not None:
         opt["bounces"] = int(opt["bounces"])
+    if opt["pbr"] not in ("lambert", "principled"):
+        raise SystemExit("--pbr %s: lambert or principled" % opt["pbr"])
     return opt
 
 
@@ -157,14 +164,15 @@ def load_image(scene, desc):
     return img
 
 
-def color_socket(tree, m, scene, uvkind):
-    """The material's colour: a constant RGBA, or a socket for a texture.
+def color_socket(tree, m, scene, uvkind, key="color"):
+    """The material's colour (m[key], or m["texture"] in its place): a
+    constant RGBA, or a socket for a texture.
     checker: even where floor(u s) + floor(v s) is even, else odd (parity
     as f - 2 floor(f/2)); image: the UV lookup, bilinear (Linear), repeat,
     sRGB or linear (Non-Color) as the scene says."""
     tex = m.get("texture")
     if tex is None:
-        return tuple(m["color"]) + (1.0,)
+        return tuple(m[key]) + (1.0,)
     u, v = uv_sockets(tree, uvkind)
     if tex["type"] == "checker":
         s = float(tex.get("scale", 1))
@@ -199,24 +207,99 @@ def link_or_set(tree, value, socket):
         tree.links.new(value, socket)
 
 
-def material(scene, name, uvkind, mask_index=None):
-    """A Blender material for trace material `name`:
+def mix_rgb(tree, blend, fac, a, b):
+    """A MixRGB node of the given blend ("MIX", "MULTIPLY") between a and b
+    (tuples or sockets; a float socket becomes a grey), unclamped, fac a
+    number or a socket; returns its colour socket."""
+    n = tree.nodes.new("ShaderNodeMixRGB")
+    n.blend_type = blend
+    n.use_clamp = False
+    for sock, x in ((n.inputs["Fac"], fac), (n.inputs["Color1"], a), (n.inputs["Color2"], b)):
+        if isinstance(x, (int, float, tuple)):
+            sock.default_value = x
+        else:
+            tree.links.new(x, sock)
+    return n.outputs["Color"]
+
+
+def add_shaders(tree, shaders):
+    """The sum of shader sockets (Add Shader nodes)."""
+    out = shaders[0]
+    for sh in shaders[1:]:
+        add = tree.nodes.new("ShaderNodeAddShader")
+        tree.links.new(out, add.inputs[0])
+        tree.links.new(sh, add.inputs[1])
+        out = add.outputs[0]
+    return out
+
+
+def facing_pow5(tree):
+    """(1 - cos theta_o)^5 as a float socket: Layer Weight's Facing (blend
+    0.5) is 1 - |N.I| at the shading normal, cos theta_o in trace."""
+    lw = node(tree, "ShaderNodeLayerWeight", Blend=0.5)
+    return math_node(tree, "POWER", lw.outputs["Facing"], 5.0)
+
+
+def specular_lobe(tree, f0, roughness):
+    """trace's GGX conductor lobe of reflectance f0 at normal incidence
+    (tracer/microfacet.go): a mirror (alpha < MIRROR_ALPHA) is exact as a
+    Glossy BSDF Sharp coloured by Schlick's F0 + (1 - F0)(1 - cos)^5 at the
+    view angle (a mirror's half vector is its normal); a rough one is the
+    closest Cycles 3.4 node, a Principled BSDF of metallic 1 and base colour
+    f0, distribution GGX (single scattering; Cycles squares roughness as
+    trace does), specular 0.5 (its Fresnel curve (Fd(wo.h, 1.5) - 0.04)/0.96
+    then stands in for Schlick's (1 - wo.h)^5), no tint, sheen, clearcoat
+    or emission. Returns a shader socket."""
+    if tracescene.is_smooth(roughness):
+        sh = node(tree, "ShaderNodeBsdfGlossy", _distribution="SHARP")
+        link_or_set(tree, mix_rgb(tree, "MIX", facing_pow5(tree), f0, (1.0, 1.0, 1.0, 1.0)), sh.inputs["Color"])
+        return sh.outputs[0]
+    sh = node(tree, "ShaderNodeBsdfPrincipled", _distribution="GGX", _subsurface_method="BURLEY",
+              Metallic=1.0, Specular=0.5, **{"Specular Tint": 0.0, "Roughness": float(roughness),
+                                             "Sheen": 0.0, "Clearcoat": 0.0, "Transmission": 0.0,
+                                             "Subsurface": 0.0, "Anisotropic": 0.0,
+                                             "Emission": (0.0, 0.0, 0.0, 1.0)})
+    link_or_set(tree, f0, sh.inputs["Base Color"])
+    return sh.outputs[0]
+
+
+def pbr_f0(tree, base, metal):
+    """F0 = mix(0.04, base, metallic), a tuple or a socket."""
+    if isinstance(base, tuple):
+        return tuple(0.04 * (1 - metal) + c * metal for c in base[:3]) + (1.0,)
+    return mix_rgb(tree, "MIX", metal, (0.04, 0.04, 0.04, 1.0), base)
+
+
+def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
+    """A Blender material for trace material `name` (tracescene.classify
+    says how close each is):
     diffuse -> Diffuse BSDF (roughness 0: Lambert);
     emissive -> Emission, strength 1, colour x intensity (Cycles' mesh
       emission is two-sided, as trace's);
-    metal, roughness 0 -> Glossy BSDF Sharp with the colour (a mirror times
-      the colour, no Fresnel: trace's);
-    dielectric -> Glass BSDF Sharp with the IOR and the colour (exact
-      Fresnel, where trace uses Schlick's; and Cycles tints the reflection
-      too, trace only the transmission, alike for the white default):
-      unmatched, its region reported apart;
-    metal, roughness > 0 and phong -> approximations only (unmatched, out of
-      the comparison): GGX of roughness sqrt(roughness); phong: reflection x
-      mirror + (1 - reflection) x (diffuse x Lambert x colour + specular x
-      GGX with alpha = sqrt(2/(shininess+2))).
+    metal -> specular_lobe(colour, roughness): a mirror with Schlick's
+      Fresnel exactly, a rough metal as a Principled BSDF metallic 1, GGX;
+    dielectric -> Mix Shader, factor the Fresnel node (exact, at the shading
+      normal, IOR inverted from behind) between Refraction BSDF (colour) and
+      Glossy BSDF (white), both Sharp when smooth, else GGX of the
+      roughness: trace tints only the transmitted light, Cycles' Glass BSDF
+      both (it is this mix with one colour on both); smooth glass is exact;
+      rough glass is Cycles 3.4's GGX glass, which weighs its lobes by the
+      Fresnel at the shading normal where trace takes each microfacet's;
+    pbr, with pbr = "lambert" -> Diffuse BSDF coloured (1 - metallic) x
+      base x (1 - Fc), Fc = 0.04 + 0.96 (1 - cos theta_o)^5 from Layer
+      Weight, trace's diffuse exactly; plus specular_lobe(F0 =
+      mix(0.04, base, metallic), roughness); plus Emission of `emissive`;
+      with pbr = "principled" -> one Principled BSDF (base colour, metallic,
+      roughness, specular 0.5 for F0 0.04, GGX, emission), as Blender's glTF
+      importer builds it, whose diffuse is Disney's;
+      Cycles does not sample a pbr's emission as a light (sample_as_light
+      off), as trace does not;
+    phong -> an approximation only (left out of the comparison):
+      reflection x mirror + (1 - reflection) x (diffuse x Lambert x colour
+      + specular x GGX with alpha = sqrt(2/(shininess+2))).
     With mask_index, an emission of that strength instead."""
     m = scene["materials"][name]
-    key = "%s|%s|%s" % (name, uvkind, mask_index)
+    key = "%s|%s|%s|%s" % (name, uvkind, mask_index, pbr)
     if key in bpy.data.materials:
         return bpy.data.materials[key]
     mat = bpy.data.materials.new(key)
@@ -227,26 +310,62 @@ def material(scene, name, uvkind, mask_index=None):
     out.target = "CYCLES"
     t = m["type"]
     if mask_index is not None:
-        sh = node(tree, "ShaderNodeEmission", Color=(1, 1, 1, 1), Strength=float(mask_index))
+        sh = node(tree, "ShaderNodeEmission", Color=(1, 1, 1, 1), Strength=float(mask_index)).outputs[0]
     elif t == "diffuse":
-        sh = node(tree, "ShaderNodeBsdfDiffuse", Roughness=0.0)
-        link_or_set(tree, color_socket(tree, m, scene, uvkind), sh.inputs["Color"])
+        d = node(tree, "ShaderNodeBsdfDiffuse", Roughness=0.0)
+        link_or_set(tree, color_socket(tree, m, scene, uvkind), d.inputs["Color"])
+        sh = d.outputs[0]
     elif t == "emissive":
-        sh = node(tree, "ShaderNodeEmission", Strength=float(m["intensity"]))
-        link_or_set(tree, color_socket(tree, m, scene, uvkind), sh.inputs["Color"])
+        e = node(tree, "ShaderNodeEmission", Strength=float(m["intensity"]))
+        link_or_set(tree, color_socket(tree, m, scene, uvkind), e.inputs["Color"])
+        sh = e.outputs[0]
     elif t == "metal":
-        sh = tree.nodes.new("ShaderNodeBsdfGlossy")
-        if m["roughness"] == 0:
-            sh.distribution = "SHARP"
-        else:
-            sh.distribution = "GGX"
-            sh.inputs["Roughness"].default_value = math.sqrt(m["roughness"])
-        link_or_set(tree, color_socket(tree, m, scene, uvkind), sh.inputs["Color"])
+        sh = specular_lobe(tree, color_socket(tree, m, scene, uvkind), m["roughness"])
     elif t == "dielectric":
-        sh = tree.nodes.new("ShaderNodeBsdfGlass")
-        sh.distribution = "SHARP"
-        sh.inputs["IOR"].default_value = float(m["ior"])
-        link_or_set(tree, color_socket(tree, m, scene, uvkind), sh.inputs["Color"])
+        smooth = tracescene.is_smooth(m["roughness"])
+        dist = "SHARP" if smooth else "GGX"
+        rough = 0.0 if smooth else float(m["roughness"])
+        ior = float(m["ior"])
+        refr = node(tree, "ShaderNodeBsdfRefraction", _distribution=dist, Roughness=rough, IOR=ior)
+        link_or_set(tree, color_socket(tree, m, scene, uvkind), refr.inputs["Color"])
+        refl = node(tree, "ShaderNodeBsdfGlossy", _distribution=dist, Roughness=rough, Color=(1, 1, 1, 1))
+        fr = node(tree, "ShaderNodeFresnel", IOR=ior)
+        mix = tree.nodes.new("ShaderNodeMixShader")
+        tree.links.new(fr.outputs["Fac"], mix.inputs["Fac"])
+        tree.links.new(refr.outputs[0], mix.inputs[1])
+        tree.links.new(refl.outputs[0], mix.inputs[2])
+        sh = mix.outputs[0]
+    elif t == "pbr":
+        metal = min(max(float(m["metallic"]), 0.0), 1.0)
+        rough = min(max(float(m["roughness"]), 0.0), 1.0)
+        base = color_socket(tree, m, scene, uvkind, key="base_color")
+        emit = tuple(float(x) for x in m["emissive"])
+        for k in ("metallic_roughness", "emissive_texture"):
+            if k in m:
+                raise SystemExit("material %s: pbr %s textures are not converted" % (name, k))
+        if pbr == "principled":
+            p = node(tree, "ShaderNodeBsdfPrincipled", _distribution="GGX", _subsurface_method="BURLEY",
+                     Metallic=metal, Specular=0.5,
+                     **{"Specular Tint": 0.0, "Roughness": 0.0 if tracescene.is_smooth(rough) else rough,
+                        "Sheen": 0.0, "Clearcoat": 0.0, "Transmission": 0.0, "Subsurface": 0.0,
+                        "Anisotropic": 0.0, "Emission": emit + (1.0,), "Emission Strength": 1.0})
+            link_or_set(tree, base, p.inputs["Base Color"])
+            sh = p.outputs[0]
+        else:
+            lobes = []
+            if metal < 1:
+                # (1 - metallic)(1 - Fc) = (1 - metallic) 0.96 (1 - (1 - cos)^5)
+                k = math_node(tree, "MULTIPLY", math_node(tree, "SUBTRACT", 1.0, facing_pow5(tree)),
+                              0.96 * (1 - metal))
+                d = node(tree, "ShaderNodeBsdfDiffuse", Roughness=0.0)
+                link_or_set(tree, mix_rgb(tree, "MULTIPLY", 1.0, base, k), d.inputs["Color"])
+                lobes.append(d.outputs[0])
+            lobes.append(specular_lobe(tree, pbr_f0(tree, base, metal), rough))
+            if any(emit):
+                lobes.append(node(tree, "ShaderNodeEmission", Color=emit + (1.0,), Strength=1.0).outputs[0])
+            sh = add_shaders(tree, lobes)
+        if any(emit):
+            mat.cycles.sample_as_light = False
     elif t == "phong":
         kd, ks = max(m["diffuse"], 0.0), max(m["specular"], 0.0)
         if kd + ks > 1:
@@ -256,25 +375,17 @@ def material(scene, name, uvkind, mask_index=None):
         if isinstance(col, tuple):
             dif.inputs["Color"].default_value = tuple(c * kd for c in col[:3]) + (1.0,)
         else:
-            mul = tree.nodes.new("ShaderNodeMixRGB")
-            mul.blend_type = "MULTIPLY"
-            mul.inputs["Fac"].default_value = 1.0
-            tree.links.new(col, mul.inputs["Color1"])
-            mul.inputs["Color2"].default_value = (kd, kd, kd, 1.0)
-            tree.links.new(mul.outputs[0], dif.inputs["Color"])
+            tree.links.new(mix_rgb(tree, "MULTIPLY", 1.0, col, (kd, kd, kd, 1.0)), dif.inputs["Color"])
         alpha = math.sqrt(2.0 / (m["shininess"] + 2.0))
         glo = node(tree, "ShaderNodeBsdfGlossy", _distribution="GGX", Roughness=math.sqrt(alpha), Color=(ks, ks, ks, 1))
-        add = tree.nodes.new("ShaderNodeAddShader")
-        tree.links.new(dif.outputs[0], add.inputs[0])
-        tree.links.new(glo.outputs[0], add.inputs[1])
         mirror = node(tree, "ShaderNodeBsdfGlossy", _distribution="SHARP", Color=(1, 1, 1, 1))
         mix = node(tree, "ShaderNodeMixShader", Fac=float(m["reflection"]))
-        tree.links.new(add.outputs[0], mix.inputs[1])
+        tree.links.new(add_shaders(tree, [dif.outputs[0], glo.outputs[0]]), mix.inputs[1])
         tree.links.new(mirror.outputs[0], mix.inputs[2])
-        sh = mix
+        sh = mix.outputs[0]
     else:
         raise SystemExit("material %s: type %s is not converted" % (name, t))
-    tree.links.new(sh.outputs[0], out.inputs["Surface"])
+    tree.links.new(sh, out.inputs["Surface"])
     return mat
 
 
@@ -366,7 +477,7 @@ def add_sphere(name, centre, radius, mat):
 # ---------------------------------------------------------------- world, lights, camera
 
 
-def world(scene, mask):
+def world(scene, mask, mis=True):
     """The background: colour -> Background of that colour; gradient ->
     (1 - t) bottom + t top with t = 0.5 (d.y + 1) = 0.5 (d_blender.z + 1),
     d the ray direction (the world's Generated coordinate); image -> an
@@ -412,8 +523,8 @@ def world(scene, mask):
         raise SystemExit("background type %s is not converted" % kind)
     # Cycles' default world sampling (Automatic: MIS with a map of the
     # world), as Cycles is used; trace samples only image backgrounds
-    # directly, and gradients by BSDF sampling alone.
-    w.cycles.sampling_method = "AUTOMATIC"
+    # directly, and gradients by BSDF sampling alone. mis False: none.
+    w.cycles.sampling_method = "AUTOMATIC" if mis else "NONE"
 
 
 def point_light(i, l, scale):
@@ -564,7 +675,7 @@ def main():
     index = {name: i + 1 for i, name in enumerate(scene["material_list"])}
 
     def mat(name, uvkind):
-        return material(scene, name, uvkind, index[name] if opt["mask"] else None)
+        return material(scene, name, uvkind, index[name] if opt["mask"] else None, pbr=opt["pbr"])
 
     extent = max(1.0, max(abs(x) for x in scene["camera"]["position"]))
     tris = tracescene.triangles(scene, plane_half_size=1e3 * extent)
@@ -576,7 +687,7 @@ def main():
     if not opt["mask"]:
         for i, l in enumerate(scene["lights"]):
             point_light(i, l, s)
-    world(scene, opt["mask"])
+    world(scene, opt["mask"], mis=bool(opt["world_mis"]))
     camera(scene, s, opt["mask"], opt["size"])
 
     exr = opt["out"] + ".exr"
@@ -603,7 +714,8 @@ def main():
         with open(opt["stats"], "w") as f:
             json.dump({"render_cpu_s": cpu, "render_wall_s": w1 - w0, "spp": bpy.context.scene.cycles.samples,
                        "bounces": bpy.context.scene.cycles.max_bounces, "size": opt["size"],
-                       "scale": s, "mask": opt["mask"], "blender": bpy.app.version_string}, f)
+                       "scale": s, "mask": opt["mask"], "pbr": opt["pbr"],
+                       "blender": bpy.app.version_string}, f)
     print("render.py: %s %d spp, render %.2f s CPU, %.2f s wall" % (opt["out"], bpy.context.scene.cycles.samples, cpu, w1 - w0))
 
 
