@@ -9,9 +9,20 @@
 #include "environment.h"
 #include "spherical.h"
 
+/* spot_factor: spotFactor, the share of l's intensity toward a point in
+ * the unit direction dir from the point to the light. */
+DEVFN float spot_factor(const PointLight* l, vec3 dir) {
+    if (vzero(l->SpotDir)) {
+        return 1.0f;
+    }
+    float cd = -dot(l->SpotDir, dir);
+    float a = clamp01((cd * l->SpotScale) + l->SpotOffset);
+    return a * a;
+}
+
 /* point_light_radiance: pointLightRadiance. */
-DEVFN vec3 point_light_radiance(const PointLight* l, float dist) {
-    vec3 li = scale(l->Color, l->Intensity);
+DEVFN vec3 point_light_radiance(const PointLight* l, float dist, float spot) {
+    vec3 li = scale(l->Color, l->Intensity * spot);
     if (l->Falloff == FalloffInverseSquare) {
         float d2 = dist * dist;
         li = v3(li.x / d2, li.y / d2, li.z / d2);
@@ -175,6 +186,10 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         vec3 dir;
         float dist;
         Ray r = spawn_to(p, n, sf->eps, l->Position, &dir, &dist);
+        float spot = spot_factor(l, dir);
+        if (!(spot > 0.0f)) {
+            continue; /* outside a spot light's cone: no shadow ray */
+        }
         float pdf;
         vec3 fcos = eval_scatter(sf, d, dir, c, &pdf);
         if (vzero(fcos)) {
@@ -184,7 +199,7 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         if (scene_occluded(s, r)) {
             continue;
         }
-        sum = maddv(sum, fcos, point_light_radiance(l, dist));
+        sum = maddv(sum, fcos, point_light_radiance(l, dist, spot));
     }
     u32 base = rng->dim;
     if (s->NumEmitters > 0) {

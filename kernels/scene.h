@@ -129,12 +129,16 @@ typedef struct {
     float UV[6];
 } Texture;
 
-/* tracer.PointLight, 32 bytes. */
+/* tracer.PointLight, 52 bytes. A zero SpotDir is an omnidirectional
+ * point light; else a spot light's cone (SpotScale, SpotOffset). */
 typedef struct {
     vec3 Position;
     vec3 Color;
     float Intensity;
     u32 Falloff;
+    vec3 SpotDir;
+    float SpotScale;
+    float SpotOffset;
 } PointLight;
 
 /* tracer.Emitter, 12 bytes. */

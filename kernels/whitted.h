@@ -50,11 +50,15 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
         if (!(ndotl > 0.0f)) {
             continue;
         }
+        float spot = spot_factor(l, dir);
+        if (!(spot > 0.0f)) {
+            continue; /* outside a spot light's cone */
+        }
         (*rays)++;
         if (scene_occluded(s, r)) {
             continue;
         }
-        vec3 li = point_light_radiance(l, dist);
+        vec3 li = point_light_radiance(l, dist, spot);
         float kdl = kd * ndotl;
         out = maddv(out, mul(c, li), v3(kdl, kdl, kdl));
         if (ks > 0.0f) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -36,8 +37,9 @@ import (
 //     parents'. Every primitive of every mesh a node holds becomes one
 //     tracer.MeshDesc: POSITION (FLOAT VEC3, required), NORMAL (FLOAT VEC3)
 //     and TEXCOORD_0 (FLOAT, or normalised UNSIGNED_BYTE or UNSIGNED_SHORT)
-//     when present, indices or, without them, vertices taken three by
-//     three. Positions are transformed by the node's world matrix, normals
+//     when present, indices or, without them, the vertices in order:
+//     TRIANGLES three by three, TRIANGLE_STRIP and TRIANGLE_FAN
+//     triangulated in the order glTF gives (gltfStrip, gltfFan). Positions are transformed by the node's world matrix, normals
 //     by its inverse transpose and renormalised; a negative determinant
 //     reverses the winding. A zero determinant, or a normal that is zero,
 //     drops the instance's normals (the tracer then shades flat). v is
@@ -53,27 +55,35 @@ import (
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's KHR_texture_transform. Alpha, alphaMode, doubleSided,
 //     normal and occlusion maps and texture filters are ignored.
-//   - Cameras, lights (KHR_lights_punctual), animations and extras are
-//     ignored without an error: they do not change the geometry.
+//   - Lights (KHR_lights_punctual): point and spot lights, placed by
+//     their nodes, into out.lights (gltflight.go); a node that uses a
+//     directional light is refused.
+//   - Skinned meshes are drawn in their bind pose (the vertices as
+//     stored, the skinned node's own transform ignored as glTF says),
+//     primitives with morph targets in their base shape; a one-line
+//     warning (slog) names them.
+//   - Cameras, animations and extras are ignored without an error.
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
-// of extensionsRequired but KHR_texture_transform and
-// KHR_materials_emissive_strength; primitive modes other than TRIANGLES;
-// morph targets; skins; sparse accessors and accessors without a
+// of extensionsRequired but KHR_lights_punctual, KHR_texture_transform
+// and KHR_materials_emissive_strength; primitive modes other than
+// TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN; sparse accessors and accessors without a
 // bufferView; POSITION or NORMAL other than FLOAT VEC3; texCoord sets
 // other than 0 and sampler wrap modes other than REPEAT on a material's
 // textures; textures whose image comes only from an extension
 // (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
-// or texture coordinates; indices out of range; index or vertex counts
-// that are not multiples of 3; nodes reached twice (cycles, shared
+// or texture coordinates; indices out of range; TRIANGLES index or
+// vertex counts that are not multiples of 3; bad lights (gltflight.go); nodes reached twice (cycles, shared
 // children); more than tracer.MaxTriangles triangles, or 3·MaxTriangles
 // vertices, over all instances.
 //
 // Each returned MeshDesc has its own slices (no two share one); its
 // Materials give every triangle the index of its material in the returned
-// materials, or −1, and its Material is that same index. Images may be shared between
-// materials whose baseColorFactor is white: treat them as read-only.
+// materials, or −1, and its Material is that same index. An image is
+// decoded once per colour space however many textures, materials and
+// images[] entries (of one buffer view, data: URI or file) use it, and
+// shared between them: treat images as read-only.
 func loadGLTF(a *assets, path string) (*importedMesh, error) {
 	data, err := a.read(path)
 	if err != nil {
@@ -85,6 +95,7 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 		dir:       filepath.Dir(path),
 		materials: map[int]int32{},
 		images:    map[gltfImageKey]*tracer.Image{},
+		sources:   map[gltfSourceKey]*tracer.Image{},
 		prims:     map[[2]int]*gltfPrimitive{},
 	}
 	if err := l.decode(data); err != nil {
@@ -93,7 +104,49 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 	if err := l.walk(); err != nil {
 		return nil, err
 	}
+	if msg := l.poseWarning(); msg != "" {
+		slog.Warn(fmt.Sprintf("%s: %s", filepath.ToSlash(a.key(path)), msg))
+	}
 	return &l.out, nil
+}
+
+// poseWarning says, in one line, which meshes are not drawn as an
+// animation would pose them, or returns "".
+func (l *gltfLoader) poseWarning() string {
+	var parts []string
+	if n := len(l.skinned); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s) %s drawn in the bind pose, not skinned",
+			gltfCount(n, "a skinned mesh", "skinned meshes"), gltfShortList(l.skinned), gltfVerb(n)))
+	}
+	if n := len(l.morphed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s) %s drawn in the base shape, morph targets and weights ignored",
+			gltfCount(n, "a primitive with morph targets", "primitives with morph targets"), gltfShortList(l.morphed), gltfVerb(n)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// gltfCount is one for 1, else n and many.
+func gltfCount(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// gltfVerb is "is" or "are".
+func gltfVerb(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// gltfShortList joins names for a message, eliding past three.
+func gltfShortList(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
 }
 
 // GLB container constants (glTF 2.0 specification, section 4.4).
@@ -105,6 +158,7 @@ const (
 
 // gltfSupported are the extensions a file may require.
 var gltfSupported = map[string]bool{
+	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
 	"KHR_texture_transform":           true,
 }
@@ -117,11 +171,15 @@ type gltfLoader struct {
 	doc  *gltf.Document
 
 	out       importedMesh
-	materials map[int]int32                  // materials[i] → index in out.materials
-	images    map[gltfImageKey]*tracer.Image // images[i], decoded
-	prims     map[[2]int]*gltfPrimitive      // meshes[m].primitives[k], read
-	triangles int                            // over all instances so far
-	vertices  int                            // over all instances so far
+	materials map[int]int32                   // materials[i] → index in out.materials
+	images    map[gltfImageKey]*tracer.Image  // images[i], decoded
+	sources   map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
+	prims     map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
+	lights    []gltfLight                     // KHR_lights_punctual's lights, checked
+	triangles int                             // over all instances so far
+	vertices  int                             // over all instances so far
+	skinned   []string                        // the skinned nodes met, for the warning
+	morphed   []string                        // the primitives with morph targets, likewise
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before
@@ -174,7 +232,7 @@ func (l *gltfLoader) decode(data []byte) error {
 	}
 	for _, e := range doc.ExtensionsRequired {
 		if !gltfSupported[e] {
-			return l.errorf(nil, "extensionsRequired: %s is not supported (supported: KHR_materials_emissive_strength, KHR_texture_transform)", quote(e))
+			return l.errorf(nil, "extensionsRequired: %s is not supported (supported: KHR_lights_punctual, KHR_materials_emissive_strength, KHR_texture_transform)", quote(e))
 		}
 	}
 	for i, b := range doc.Buffers {
@@ -182,7 +240,7 @@ func (l *gltfLoader) decode(data []byte) error {
 			return err
 		}
 	}
-	return nil
+	return l.decodeLights()
 }
 
 // gltfSplitGLB returns the JSON chunk and the BIN chunk (nil when there is
@@ -373,18 +431,26 @@ func (l *gltfLoader) walk() error {
 		}
 		seen[v.node] = true
 		n := doc.Nodes[v.node]
-		if n.Skin != nil {
-			return l.errorf(nil, "nodes[%d]: skins are not supported", v.node)
-		}
 		local, err := gltfNodeMatrix(n)
 		if err != nil {
 			return l.errorf(nil, "nodes[%d]: %v", v.node, err)
 		}
 		world := v.parent.Mul4(local)
 		if n.Mesh != nil {
-			if err := l.instance(v.node, *n.Mesh, world); err != nil {
+			place := world
+			if n.Skin != nil {
+				// A skinned mesh's vertices are in its bind pose
+				// already; glTF ignores the node's own transform for
+				// it (the joints would place it): drawn as stored.
+				place = mgl64.Ident4()
+				l.skinned = append(l.skinned, fmt.Sprintf("nodes[%d]", v.node))
+			}
+			if err := l.instance(v.node, *n.Mesh, place); err != nil {
 				return err
 			}
+		}
+		if err := l.nodeLight(v.node, n, world); err != nil {
+			return err
 		}
 		from := fmt.Sprintf("nodes[%d].children", v.node)
 		for i := len(n.Children) - 1; i >= 0; i-- {
@@ -511,11 +577,13 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	if gp == nil {
 		return nil, l.errorf(nil, "%s is null", where)
 	}
-	if gp.Mode != gltf.PrimitiveTriangles {
-		return nil, l.errorf(nil, "%s: mode %s is not supported (only TRIANGLES)", where, gp.Mode)
+	switch gp.Mode {
+	case gltf.PrimitiveTriangles, gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+	default:
+		return nil, l.errorf(nil, "%s: mode %s is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)", where, gp.Mode)
 	}
 	if len(gp.Targets) > 0 {
-		return nil, l.errorf(nil, "%s: morph targets are not supported", where)
+		l.morphed = append(l.morphed, where) // drawn in its base shape
 	}
 	p := &gltfPrimitive{material: -1}
 
@@ -589,7 +657,7 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 		if p.indices, err = modeler.ReadIndices(l.doc, acc, nil); err != nil {
 			return nil, l.errorf(err, "%s: indices: accessors[%d]: %v", where, ai, err)
 		}
-		if len(p.indices)%3 != 0 {
+		if len(p.indices)%3 != 0 && gp.Mode == gltf.PrimitiveTriangles {
 			return nil, l.errorf(nil, "%s: %d indices, not a multiple of 3", where, len(p.indices))
 		}
 		for i, x := range p.indices {
@@ -598,13 +666,19 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 			}
 		}
 	} else {
-		if nv%3 != 0 {
+		if nv%3 != 0 && gp.Mode == gltf.PrimitiveTriangles {
 			return nil, l.errorf(nil, "%s: %d vertices and no indices: not a multiple of 3", where, nv)
 		}
 		p.indices = make([]uint32, nv)
 		for i := range p.indices {
 			p.indices[i] = uint32(i)
 		}
+	}
+	switch gp.Mode {
+	case gltf.PrimitiveTriangleStrip:
+		p.indices = gltfStrip(p.indices)
+	case gltf.PrimitiveTriangleFan:
+		p.indices = gltfFan(p.indices)
 	}
 
 	if gp.Material != nil {
@@ -846,6 +920,21 @@ func (l *gltfLoader) image(i int, srgb bool) (*tracer.Image, error) {
 	}
 	im := doc.Images[i]
 	where := fmt.Sprintf("images[%d]", i)
+	src := gltfSourceKey{srgb: srgb}
+	switch {
+	case im.BufferView != nil:
+		src.from = fmt.Sprintf("bufferViews[%d]", *im.BufferView)
+	case strings.HasPrefix(im.URI, "data:"):
+		src.from = im.URI
+	case im.URI != "":
+		if name, err := gltfURIPath(im.URI); err == nil {
+			src.from = "file " + filepath.Clean(name)
+		}
+	}
+	if img, ok := l.sources[src]; ok && src.from != "" {
+		l.images[key] = img
+		return img, nil
+	}
 	var (
 		img *tracer.Image
 		err error
@@ -882,5 +971,50 @@ func (l *gltfLoader) image(i int, srgb bool) (*tracer.Image, error) {
 		return nil, l.errorf(err, "%v", err)
 	}
 	l.images[key] = img
+	if src.from != "" {
+		l.sources[src] = img
+	}
 	return img, nil
+}
+
+// gltfSourceKey is an image as decoded, named by where its bytes come
+// from (a buffer view, a data: URI, a file name relative to the glTF
+// file's folder), so that two image entries of the same bytes are
+// decoded once.
+type gltfSourceKey struct {
+	from string
+	srgb bool
+}
+
+// gltfStrip returns the triangles of a TRIANGLE_STRIP's vertex indices,
+// three indices each: triangle i is (v_i, v_i+1, v_i+2) for even i and
+// (v_i, v_i+2, v_i+1) for odd i, as glTF 2.0 (section 3.7.2.1) orders
+// them so that all face the same way. Triangles with a repeated vertex
+// (the degenerate ones that join strips) are left out.
+func gltfStrip(v []uint32) []uint32 {
+	out := make([]uint32, 0, 3*max(len(v)-2, 0))
+	for i := 0; i+2 < len(v); i++ {
+		a, b, c := v[i], v[i+1], v[i+2]
+		if i%2 == 1 {
+			b, c = c, b
+		}
+		if a != b && b != c && a != c {
+			out = append(out, a, b, c)
+		}
+	}
+	return out
+}
+
+// gltfFan returns the triangles of a TRIANGLE_FAN's vertex indices:
+// triangle i is (v_i+1, v_i+2, v_0), glTF 2.0's order, leaving out those
+// with a repeated vertex.
+func gltfFan(v []uint32) []uint32 {
+	out := make([]uint32, 0, 3*max(len(v)-2, 0))
+	for i := 1; i+1 < len(v); i++ {
+		a, b, c := v[i], v[i+1], v[0]
+		if a != b && b != c && a != c {
+			out = append(out, a, b, c)
+		}
+	}
+	return out
 }

@@ -2,11 +2,14 @@ package scenes
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io/fs"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -428,22 +431,30 @@ func TestLoadGLTFErrors(t *testing.T) {
 		msg  string
 	}{
 		{"lines", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveLines },
-			false, "meshes[0].primitives[0]: mode LINES is not supported (only TRIANGLES)"},
-		{"strip", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveTriangleStrip },
-			true, "meshes[0].primitives[0]: mode TRIANGLE_STRIP is not supported (only TRIANGLES)"},
+			false, "meshes[0].primitives[0]: mode LINES is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)"},
+		{"points", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitivePoints },
+			true, "meshes[0].primitives[0]: mode POINTS is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)"},
 		{"required extension", func(doc *gltf.Document) {
 			doc.ExtensionsUsed = []string{"KHR_draco_mesh_compression"}
 			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
 		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported`},
-		{"skin", func(doc *gltf.Document) {
-			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Skin: gltf.Index(0)})
-			doc.Nodes[0].Children = []int{1}
-			doc.Skins = []*gltf.Skin{{Joints: []int{0}}}
-		}, false, "nodes[1]: skins are not supported"},
-		{"morph targets", func(doc *gltf.Document) {
-			p := doc.Meshes[0].Primitives[0]
-			p.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: p.Attributes[gltf.POSITION]}}
-		}, false, "meshes[0].primitives[0]: morph targets are not supported"},
+		{"directional light", func(doc *gltf.Document) {
+			addGLTFLights(doc, `{"type": "directional", "name": "Sun", "intensity": 3}`)
+			doc.Nodes[0].Extensions = gltf.Extensions{"KHR_lights_punctual": json.RawMessage(`{"light": 0}`)}
+		}, false, `nodes[0].extensions.KHR_lights_punctual: lights[0] "Sun" is a directional light, which trace does not import (only point and spot lights)`},
+		{"light index", func(doc *gltf.Document) {
+			addGLTFLights(doc, `{"type": "point"}`)
+			doc.Nodes[0].Extensions = gltf.Extensions{"KHR_lights_punctual": json.RawMessage(`{"light": 1}`)}
+		}, false, "nodes[0].extensions.KHR_lights_punctual: lights[1] does not exist (the file has 1)"},
+		{"spot cone", func(doc *gltf.Document) {
+			addGLTFLights(doc, `{"type": "spot", "spot": {"innerConeAngle": 0.8, "outerConeAngle": 0.5}}`)
+		}, false, "extensions.KHR_lights_punctual.lights[0]: spot: innerConeAngle 0.8 and outerConeAngle 0.5 must satisfy"},
+		{"spot without spot", func(doc *gltf.Document) { addGLTFLights(doc, `{"type": "spot"}`) },
+			false, "extensions.KHR_lights_punctual.lights[0]: a spot light without spot"},
+		{"light type", func(doc *gltf.Document) { addGLTFLights(doc, `{"type": "area"}`) },
+			false, `extensions.KHR_lights_punctual.lights[0]: type "area" is not one of`},
+		{"light intensity", func(doc *gltf.Document) { addGLTFLights(doc, `{"type": "point", "intensity": -1}`) },
+			false, "extensions.KHR_lights_punctual.lights[0]: intensity -1 must be finite and ≥ 0"},
 		{"sparse", func(doc *gltf.Document) {
 			doc.Accessors[0].Sparse = &gltf.Sparse{Count: 1, Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUbyte}}
 		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: sparse accessors are not supported"},
@@ -491,7 +502,7 @@ func TestLoadGLTFErrors(t *testing.T) {
 		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
 		{"required extension unknown", func(doc *gltf.Document) {
 			doc.ExtensionsRequired = []string{"KHR_texture_transform", "KHR_draco_mesh_compression"}
-		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: KHR_materials_emissive_strength, KHR_texture_transform)`},
+		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: KHR_lights_punctual, KHR_materials_emissive_strength, KHR_texture_transform)`},
 		{"not an image", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.Images[0] = &gltf.Image{URI: "data:image/png;base64,AAAA"}
@@ -614,5 +625,269 @@ func TestLoadGLTFPBR(t *testing.T) {
 		if math.Abs(tu-gu) > 1e-5 || math.Abs(tv-(1-gv)) > 1e-5 {
 			t.Errorf("(%g, %g): tracer (%g, %g), want (%g, %g)", u, v, tu, tv, gu, 1-gv)
 		}
+	}
+}
+
+// addGLTFLights gives doc KHR_lights_punctual's lights (JSON objects),
+// marking the extension required as Blender's exporter does.
+func addGLTFLights(doc *gltf.Document, lights ...string) {
+	doc.Extensions = gltf.Extensions{"KHR_lights_punctual": json.RawMessage(`{"lights": [` + strings.Join(lights, ", ") + `]}`)}
+	doc.ExtensionsUsed = append(doc.ExtensionsUsed, "KHR_lights_punctual")
+	doc.ExtensionsRequired = append(doc.ExtensionsRequired, "KHR_lights_punctual")
+}
+
+// gltfLightNode returns a node that holds lights[i].
+func gltfLightNode(i int) *gltf.Node {
+	return &gltf.Node{Extensions: gltf.Extensions{"KHR_lights_punctual": json.RawMessage(fmt.Sprintf(`{"light": %d}`, i))}}
+}
+
+// lightDoc is a triangle, a point light at (1, 2, 3) (red-orange, 5 cd)
+// and a spot light 4 above the origin, turned to point down (glTF's −z
+// turned −90° about x is −y), under a parent scaled by 2 whose scale
+// moves the spot light but does not change its intensity.
+func lightDoc() *gltf.Document {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	addGLTFLights(doc,
+		`{"type": "point", "name": "bulb", "color": [1, 0.5, 0.25], "intensity": 5, "range": 10}`,
+		`{"type": "spot", "intensity": 7, "spot": {"innerConeAngle": 0.3, "outerConeAngle": 0.6}}`)
+	point := gltfLightNode(0)
+	point.Translation = [3]float64{1, 2, 3}
+	parent := &gltf.Node{Scale: [3]float64{2, 2, 2}, Children: []int{3}}
+	spot := gltfLightNode(1)
+	spot.Translation = [3]float64{0, 2, 0}
+	s := math.Sqrt(0.5)
+	spot.Rotation = [4]float64{-s, 0, 0, s}
+	doc.Nodes = append(doc.Nodes, point, parent, spot)
+	doc.Scenes[0].Nodes = []int{0, 1, 2}
+	return doc
+}
+
+// TestLoadGLTFLights: KHR_lights_punctual marked required loads; point
+// and spot lights are placed by their nodes' world matrices, spot lights
+// point along the node's −z with glTF's cone, and intensities in candela
+// carry over as they are.
+func TestLoadGLTFLights(t *testing.T) {
+	for _, glb := range []bool{false, true} {
+		m := mustLoadGLTFDoc(t, lightDoc(), glb)
+		if len(m.lights) != 2 {
+			t.Fatalf("%d lights, want 2", len(m.lights))
+		}
+		point := tracer.PointLight{Position: mgl32.Vec3{1, 2, 3}, Color: mgl32.Vec3{1, 0.5, 0.25}, Intensity: 5}
+		if m.lights[0] != point {
+			t.Errorf("point light %+v, want %+v", m.lights[0], point)
+		}
+		spot := m.lights[1]
+		if !closeVec3(spot.Position, mgl32.Vec3{0, 4, 0}) || !closeVec3(spot.SpotDir, mgl32.Vec3{0, -1, 0}) ||
+			spot.Intensity != 7 || spot.Color != (mgl32.Vec3{1, 1, 1}) || spot.Falloff != tracer.FalloffInverseSquare {
+			t.Errorf("spot light %+v: want at (0, 4, 0), pointing down, intensity 7, white", spot)
+		}
+		if sc, so := tracer.SpotCone(0.3, 0.6); spot.SpotScale != sc || spot.SpotOffset != so {
+			t.Errorf("spot cone %g, %g; want %g, %g", spot.SpotScale, spot.SpotOffset, sc, so)
+		}
+	}
+	// A spot light without outerConeAngle gets glTF's π/4.
+	doc := newGLTFDoc(gltfTriangle, nil)
+	addGLTFLights(doc, `{"type": "spot", "spot": {}}`)
+	doc.Nodes = append(doc.Nodes, gltfLightNode(0))
+	doc.Scenes[0].Nodes = []int{0, 1}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if sc, so := tracer.SpotCone(0, math.Pi/4); len(m.lights) != 1 || m.lights[0].SpotScale != sc || m.lights[0].SpotOffset != so {
+		t.Errorf("lights %+v: want one with the default cone (%g, %g)", m.lights, sc, so)
+	}
+}
+
+// TestGLTFExtensionTyped: an extension that some package registered a
+// type for (so the decoder hands over that type, not raw JSON) is read
+// through its JSON all the same.
+func TestGLTFExtensionTyped(t *testing.T) {
+	type index struct {
+		Light int `json:"light"`
+	}
+	var ref struct {
+		Light *int `json:"light"`
+	}
+	if err := gltfExtension(index{3}, &ref); err != nil || ref.Light == nil || *ref.Light != 3 {
+		t.Errorf("gltfExtension: %v, %v; want light 3", ref.Light, err)
+	}
+}
+
+// TestMeshGLTFLights: a mesh object's glTF lights join the scene's,
+// placed by the object's transform (intensity × scale², so the file's
+// lights light its surfaces as authored), once per object; past
+// MaxLights the scene is refused.
+func TestMeshGLTFLights(t *testing.T) {
+	dir, _ := gltfScene(t)
+	writeGLTF(t, filepath.Join(dir, "lamp.gltf"), lightDoc())
+	scene := func(lights string, objects ...string) string {
+		return `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+			"materials": {"grey": {"type": "diffuse"}}, "lights": [` + lights + `], "objects": [` + strings.Join(objects, ", ") + `]}`
+	}
+	obj := `{"type": "mesh", "file": "lamp.gltf", "material": "grey", "transform": {"scale": 2, "rotate": [0, 0, 90], "translate": [10, 0, 0]}}`
+	path := filepath.Join(dir, "scene.json")
+	own := `{"type": "point", "position": [0, 9, 0], "intensity": 3}`
+	if err := os.WriteFile(path, []byte(scene(own, obj, `{"type": "mesh", "file": "lamp.gltf", "material": "grey"}`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Lights) != 5 || s.Lights[0].Intensity != 3 {
+		t.Fatalf("lights %+v: want the scene's, then the file's two for each of two objects", s.Lights)
+	}
+	// Scaled by 2, turned 90° about z ((x, y) → (−y, x)), moved by +10 x.
+	if l := s.Lights[1]; !closeVec3(l.Position, mgl32.Vec3{6, 2, 6}) || l.Intensity != 20 || l.SpotDir != (mgl32.Vec3{}) {
+		t.Errorf("point light %+v: want at (6, 2, 6), intensity 5 × 2²", l)
+	}
+	if l := s.Lights[2]; !closeVec3(l.Position, mgl32.Vec3{2, 0, 0}) || !closeVec3(l.SpotDir, mgl32.Vec3{1, 0, 0}) || l.Intensity != 28 {
+		t.Errorf("spot light %+v: want at (2, 0, 0), pointing +x, intensity 7 × 2²", l)
+	}
+	if l := s.Lights[4]; !closeVec3(l.Position, mgl32.Vec3{0, 4, 0}) || l.Intensity != 7 {
+		t.Errorf("second object's spot light %+v: want as in the file", l)
+	}
+
+	many := strings.TrimSuffix(strings.Repeat(own+", ", tracer.MaxLights-1), ", ")
+	if err := os.WriteFile(path, []byte(scene(many, obj)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the scene's lights would number %d, more than the limit of %d", tracer.MaxLights+1, tracer.MaxLights)) {
+		t.Errorf("%d scene lights and a file of 2: error %v", tracer.MaxLights-1, err)
+	}
+}
+
+// captureWarnings sends slog's records to the returned builder until the
+// test ends.
+func captureWarnings(t *testing.T) *strings.Builder {
+	var log strings.Builder
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	})))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	return &log
+}
+
+// TestLoadGLTFSkinMorph: a skinned mesh is drawn as stored (its bind
+// pose: the skinned node's own transform is ignored, as glTF says), a
+// primitive with morph targets in its base shape, with one warning line.
+func TestLoadGLTFSkinMorph(t *testing.T) {
+	log := captureWarnings(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Nodes[0].Translation = [3]float64{5, 0, 0}
+	doc.Nodes[0].Skin = gltf.Index(0)
+	joint := &gltf.Node{Translation: [3]float64{0, 1, 0}}
+	doc.Nodes = append(doc.Nodes, joint)
+	doc.Nodes[0].Children = []int{1}
+	doc.Skins = []*gltf.Skin{{Joints: []int{1}}}
+	p := doc.Meshes[0].Primitives[0]
+	p.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: modeler.WritePosition(doc, [][3]float32{{0, 0, 9}, {0, 0, 9}, {0, 0, 9}})}}
+	doc.Meshes[0].Weights = []float64{1}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if len(m.meshes) != 1 {
+		t.Fatalf("%d meshes, want 1", len(m.meshes))
+	}
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
+	want := `model.gltf: a skinned mesh (nodes[0]) is drawn in the bind pose, not skinned; a primitive with morph targets (meshes[0].primitives[0]) is drawn in the base shape, morph targets and weights ignored`
+	if got := log.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, want) {
+		t.Errorf("log %q: want one line with %q", got, want)
+	}
+}
+
+// TestLoadGLTFStripFan: TRIANGLE_STRIP and TRIANGLE_FAN primitives are
+// triangulated in glTF's order (section 3.7.2.1), so every triangle of a
+// flat strip or fan faces the way its first does; a strip's degenerate
+// joining triangles are left out.
+func TestLoadGLTFStripFan(t *testing.T) {
+	square := [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}
+	ring := [][3]float32{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {-1, 1, 0}}
+	tests := []struct {
+		name      string
+		mode      gltf.PrimitiveMode
+		positions [][3]float32
+		indices   []uint16 // nil: none
+		want      []uint32
+	}{
+		{"strip", gltf.PrimitiveTriangleStrip, square, nil, []uint32{0, 1, 2, 1, 3, 2}},
+		{"strip, indexed", gltf.PrimitiveTriangleStrip, square, []uint16{2, 0, 3, 1}, []uint32{2, 0, 3, 0, 1, 3}},
+		{"strip with a restart", gltf.PrimitiveTriangleStrip, square, []uint16{0, 1, 2, 2, 2, 1, 3}, []uint32{0, 1, 2, 2, 1, 3}},
+		{"fan", gltf.PrimitiveTriangleFan, ring, nil, []uint32{1, 2, 0, 2, 3, 0, 3, 4, 0}},
+		{"fan, indexed", gltf.PrimitiveTriangleFan, ring, []uint16{0, 1, 2}, []uint32{1, 2, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := newGLTFDoc(tc.positions, tc.indices)
+			doc.Meshes[0].Primitives[0].Mode = tc.mode
+			m := mustLoadGLTFDoc(t, doc, false)
+			got := m.meshes[0].Indices
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("indices %v, want %v", got, tc.want)
+			}
+			pos := m.meshes[0].Positions
+			for i := 0; i < len(got); i += 3 {
+				a, b, c := pos[got[i]], pos[got[i+1]], pos[got[i+2]]
+				if n := b.Sub(a).Cross(c.Sub(a)); !(n[2] > 0) {
+					t.Errorf("triangle %d faces %v, not +z like the first", i/3, n)
+				}
+			}
+		})
+	}
+	// Too few vertices for a triangle: the file holds none.
+	doc := newGLTFDoc(square[:2], nil)
+	doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveTriangleFan
+	if m := mustLoadGLTFDoc(t, doc, false); len(m.meshes[0].Indices) != 0 {
+		t.Errorf("a fan of 2 vertices: indices %v, want none", m.meshes[0].Indices)
+	}
+}
+
+// TestLoadGLTFImageOnce: an image that several textures and materials use
+// is decoded once per colour space, whether they name the same images[]
+// entry or different entries of the same file (however its URI is
+// spelled) or buffer view.
+func TestLoadGLTFImageOnce(t *testing.T) {
+	dir, a := gltfScene(t)
+	if err := os.WriteFile(filepath.Join(dir, "tiny.png"), tinyPNG(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := texturedGLTFDoc() // images[0] in a buffer view
+	bv := doc.Images[0].BufferView
+	doc.Images = append(doc.Images, &gltf.Image{BufferView: bv, MimeType: "image/png"},
+		&gltf.Image{URI: "tiny.png"}, &gltf.Image{URI: "./tiny.png"}, &gltf.Image{URI: "tin%79.png"})
+	for i := 1; i < len(doc.Images); i++ {
+		doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(i)})
+	}
+	for i := 1; i < len(doc.Textures); i++ {
+		doc.Materials = append(doc.Materials, &gltf.Material{Name: fmt.Sprintf("m%d", i),
+			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorTexture: &gltf.TextureInfo{Index: i}},
+			EmissiveFactor:       [3]float64{1, 1, 1}, EmissiveTexture: &gltf.TextureInfo{Index: i}})
+	}
+	doc.Materials[4].PBRMetallicRoughness.MetallicRoughnessTexture = &gltf.TextureInfo{Index: 4}
+	for i := 1; i < len(doc.Materials); i++ {
+		doc.Meshes[0].Primitives = append(doc.Meshes[0].Primitives, &gltf.Primitive{
+			Attributes: doc.Meshes[0].Primitives[0].Attributes, Material: gltf.Index(i)})
+	}
+	m, err := loadGLTF(a, writeGLTF(t, filepath.Join(dir, "model.gltf"), doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.materials) != 5 {
+		t.Fatalf("%d materials, want 5", len(m.materials))
+	}
+	view, file := m.materials[0].Image, m.materials[2].Image
+	for i, im := range m.materials {
+		want := view
+		if i >= 2 {
+			want = file
+		}
+		if im.Image != want || (i > 0 && im.EmissionImage != want) { // materials[0] has no emission
+			t.Errorf("material %d: base colour %p, emission %p; want the one decoding %p", i, im.Image, im.EmissionImage, want)
+		}
+	}
+	if rough := m.materials[4].RoughImage; rough == nil || rough == file {
+		t.Errorf("the linear metallic-roughness decoding is %p, the sRGB one %p: want two", rough, file)
 	}
 }

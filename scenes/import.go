@@ -33,8 +33,11 @@ type importedMaterial struct {
 // importedMesh is what a mesh file yields: meshes in the file's own
 // coordinates (for glTF, with the file's node transforms applied; the
 // scene's transform is applied afterwards), whose MeshDesc.Materials index
-// materials (or are −1 where the file gives no material).
+// materials (or are −1 where the file gives no material), and the file's
+// lights in the same coordinates (glTF's KHR_lights_punctual), with
+// intensities for the file's own unit of length.
 type importedMesh struct {
 	meshes    []tracer.MeshDesc
 	materials []importedMaterial
+	lights    []tracer.PointLight
 }

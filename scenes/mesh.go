@@ -31,7 +31,9 @@ import (
 // Faces that the file gives no material use the object's "material" too;
 // when some face needs it and the object has none, that is an error naming
 // the file and the materials missing. A file used by several objects is
-// read once, and its materials are added to the scene once.
+// read once, and its materials are added to the scene once. The file's
+// lights (glTF's KHR_lights_punctual) are added for each object, placed
+// by its transform (meshLights).
 
 // meshExtensions are the accepted mesh file name extensions.
 var meshExtensions = []string{".obj", ".gltf", ".glb"}
@@ -115,6 +117,43 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 		mapMaterials(&out, m, table)
 		d.meshTriangles += tris
 		s.Meshes = append(s.Meshes, out)
+	}
+	d.meshLights(f, fv, file, mf.im.lights, &xf, s)
+}
+
+// meshLights appends a mesh file's lights to s, placed by the object's
+// transform xf: positions and spot directions transformed, intensities
+// scaled by the square of xf's scale (the cube root of its determinant's
+// magnitude), so that the file's lights light its surfaces as the file
+// meant whatever unit the scene is in.
+func (d *decoder) meshLights(f fields, fv *value, file string, lights []tracer.PointLight, xf *transform, s *tracer.SceneDesc) {
+	if len(lights) == 0 {
+		return
+	}
+	if total := len(s.Lights) + len(lights); total > tracer.MaxLights {
+		d.fail(fv, f.at("file"), "%s: the scene's lights would number %d, more than the limit of %d", quoteFile(file), total, tracer.MaxLights)
+		return
+	}
+	m := &xf.linear
+	det := float64(m[0][0]*float64(m[1][1]*m[2][2]-m[1][2]*m[2][1])) -
+		float64(m[0][1]*float64(m[1][0]*m[2][2]-m[1][2]*m[2][0])) +
+		float64(m[0][2]*float64(m[1][0]*m[2][1]-m[1][1]*m[2][0]))
+	k2 := math.Pow(math.Abs(det), 2.0/3)
+	for _, l := range lights {
+		out := l
+		p, ok := xf.point(l.Position)
+		in := float64(l.Intensity) * k2
+		if !ok || !(in*float64(maxComponent(l.Color)) <= math.MaxFloat32) {
+			d.failAt(f.offset("transform"), f.at("transform").String(), "%s: a light's position or intensity is too large for float32 once transformed", quoteFile(file))
+			return
+		}
+		out.Position, out.Intensity = p, float32(in)
+		if l.SpotDir != (mgl32.Vec3{}) {
+			q := apply(&xf.linear, nil, l.SpotDir)
+			n := math.Sqrt(float64(q[0]*q[0]) + float64(q[1]*q[1]) + float64(q[2]*q[2]))
+			out.SpotDir = mgl32.Vec3{float32(q[0] / n), float32(q[1] / n), float32(q[2] / n)}
+		}
+		s.Lights = append(s.Lights, out)
 	}
 }
 
@@ -398,6 +437,14 @@ func checkImported(im *importedMesh) string {
 	}
 	if tris == 0 {
 		return "the file holds no triangles"
+	}
+	for _, l := range im.lights {
+		p, c, sd := l.Position, l.Color, l.SpotDir
+		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) || !finite(l.Intensity) || l.Intensity < 0 ||
+			!finite(c[0]) || !finite(c[1]) || !finite(c[2]) || c[0] < 0 || c[1] < 0 || c[2] < 0 ||
+			!finite(sd[0]) || !finite(sd[1]) || !finite(sd[2]) || !finite(l.SpotScale) || !finite(l.SpotOffset) {
+			return "the importer gave a light that is not finite, or negative"
+		}
 	}
 	for _, m := range im.materials {
 		if !finite(m.Color[0]) || !finite(m.Color[1]) || !finite(m.Color[2]) || m.Color[0] < 0 || m.Color[1] < 0 || m.Color[2] < 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
@@ -29,9 +30,11 @@ import (
 // -s u [v] and -o u [v] (scale, default 1 and never 0, and offset,
 // default 0; a missing v takes its default, a third value is ignored)
 // map the surface's (u, v) to (s_u·u + o_u, s_v·v + o_v); -imfchan r|g|b|l picks the channel of a map_Pr or map_Pm
-// (l, the luminance, by default); the others (-blendu, -blendv, -bm,
-// -boost, -cc, -clamp, -mm, -t, -texres, -type, and -imfchan on a colour
-// map) are read and ignored.
+// (l, the luminance, by default); -colorspace linear|srgb (in any case)
+// says how the map's 8- and 16-bit values are decoded, overriding the
+// map's default (sRGB for map_Kd and map_Ke, linear for map_Pr and
+// map_Pm); the others (-blendu, -blendv, -bm, -boost, -cc, -clamp, -mm,
+// -t, -texres, -type, and -imfchan on a colour map) are read and ignored.
 //
 // A material with none of a non-zero Ks, a non-zero Ke (or a map_Ke
 // without Ke), Pr, Pm, map_Pr and map_Pm is a diffuse one: its colour is
@@ -75,6 +78,22 @@ type mtlMap struct {
 	uv [6]float32
 	// channel is the -imfchan argument, or "".
 	channel string
+	// colorspace is the -colorspace argument, "linear" or "srgb" (in
+	// lower case), or "" for the map's default: sRGB for colour maps,
+	// linear for the others.
+	colorspace string
+}
+
+// srgb reports whether the map's image is decoded from sRGB: def, the
+// map's default, unless -colorspace says otherwise.
+func (m *mtlMap) srgb(def bool) bool {
+	switch m.colorspace {
+	case "linear":
+		return false
+	case "srgb":
+		return true
+	}
+	return def
 }
 
 // parseMTL parses data, the contents of the MTL file at path, adding its
@@ -238,7 +257,7 @@ func blinnPhongRoughness(ns float32) float32 {
 // stands for one to three numbers (-o, -s, -t).
 var mapOptionArgs = map[string]int{
 	"-blendu": 1, "-blendv": 1, "-bm": 1, "-boost": 1, "-cc": 1, "-clamp": 1,
-	"-imfchan": 1, "-mm": 2, "-texres": 1, "-type": 1,
+	"-colorspace": 1, "-imfchan": 1, "-mm": 2, "-texres": 1, "-type": 1,
 	"-o": 0, "-s": 0, "-t": 0,
 }
 
@@ -254,7 +273,7 @@ func mapStatement(rest []byte) (mtlMap, string) {
 			return mtlMap{}, "missing file name"
 		}
 		if rest[0] != '-' {
-			m.file = string(rest)
+			m.file = assetName(rest)
 			break
 		}
 		var opt []byte
@@ -303,8 +322,16 @@ func mapStatement(rest []byte) (mtlMap, string) {
 			if len(f) == 0 {
 				return mtlMap{}, fmt.Sprintf("option %s: missing argument", opt)
 			}
-			if string(opt) == "-imfchan" {
+			switch string(opt) {
+			case "-imfchan":
 				m.channel = string(f)
+			case "-colorspace":
+				switch cs := strings.ToLower(string(f)); cs {
+				case "linear", "srgb":
+					m.colorspace = cs
+				default:
+					return mtlMap{}, fmt.Sprintf("option -colorspace: %s is not supported (linear or srgb)", quote(string(f)))
+				}
 			}
 		}
 	}
@@ -381,8 +408,15 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 
 // mtlImages are the images that the materials of one OBJ file have read.
 type mtlImages struct {
-	colors map[[2]string]*tracer.Image   // sRGB maps by MTL folder and file name
+	colors map[mtlColorKey]*tracer.Image // colour maps by MTL folder, file name and decoding
 	rough  map[mtlRoughKey]*tracer.Image // metallic-roughness images
+}
+
+// mtlColorKey identifies a colour map's image: the MTL folder, the
+// map's file, and whether it is decoded from sRGB.
+type mtlColorKey struct {
+	dir, file string
+	srgb      bool
 }
 
 // mtlRoughKey identifies a metallic-roughness image made of a material's
@@ -390,6 +424,7 @@ type mtlImages struct {
 // ("" for no map).
 type mtlRoughKey struct {
 	dir, pr, prChannel, pm, pmChannel string
+	prSRGB, pmSRGB                    bool
 }
 
 // mapError is the error for a map statement mp (of keyword kw) of m
@@ -401,16 +436,16 @@ func (m *mtlMaterial) mapError(kw string, mp *mtlMap, err error) *Error {
 // color returns the image of m's colour map mp (map_Kd or map_Ke, named
 // kw), decoded from sRGB, reading it at its first use.
 func (c *mtlImages) color(a *assets, m *mtlMaterial, kw string, mp *mtlMap) (*tracer.Image, error) {
-	key := [2]string{filepath.Dir(m.file), mp.file}
+	key := mtlColorKey{filepath.Dir(m.file), mp.file, mp.srgb(true)}
 	if img := c.colors[key]; img != nil {
 		return img, nil
 	}
-	img, err := loadImage(a, key[0], mp.file, true)
+	img, err := loadImage(a, key.dir, mp.file, key.srgb)
 	if err != nil {
 		return nil, m.mapError(kw, mp, err)
 	}
 	if c.colors == nil {
-		c.colors = map[[2]string]*tracer.Image{}
+		c.colors = map[mtlColorKey]*tracer.Image{}
 	}
 	c.colors[key] = img
 	return img, nil
@@ -429,12 +464,12 @@ func (c *mtlImages) roughness(a *assets, m *mtlMaterial) (*tracer.Image, error) 
 	if pr.file != "" && pm.file != "" && pr.uv != pm.uv {
 		return nil, &Error{File: m.file, Line: pm.line, Msg: fmt.Sprintf("map_Pm: its -s and -o differ from those of map_Pr (line %d); the renderer reads both maps as one texture, so they must be the same", pr.line)}
 	}
-	key := mtlRoughKey{dir, pr.file, pr.channel, pm.file, pm.channel}
+	key := mtlRoughKey{dir, pr.file, pr.channel, pm.file, pm.channel, pr.srgb(false), pm.srgb(false)}
 	if img := c.rough[key]; img != nil {
 		return img, nil
 	}
 	load := func(kw string, mp *mtlMap) (*tracer.Image, error) {
-		img, err := loadImage(a, dir, mp.file, false)
+		img, err := loadImage(a, dir, mp.file, mp.srgb(false))
 		if err != nil {
 			return nil, m.mapError(kw, mp, err)
 		}
@@ -449,7 +484,7 @@ func (c *mtlImages) roughness(a *assets, m *mtlMaterial) (*tracer.Image, error) 
 	}
 	switch {
 	case pm.file == "":
-	case pm.file == pr.file:
+	case pm.file == pr.file && pm.srgb(false) == pr.srgb(false):
 		metal = rough // one decode, two channels
 	default:
 		if metal, err = load("map_Pm", pm); err != nil {

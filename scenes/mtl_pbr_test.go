@@ -341,3 +341,26 @@ func TestMTLPBRScene(t *testing.T) {
 		t.Fatalf("the scene does not compile: %v", err)
 	}
 }
+
+// TestMTLColorspace checks that -colorspace overrides how a map's values
+// are decoded (map_Kd and map_Ke are sRGB by default, map_Pr and map_Pm
+// linear), and that one file read both ways is decoded once each way.
+func TestMTLColorspace(t *testing.T) {
+	mats, err := importMTL(t, "newmtl a\nmap_Kd g.png\n"+
+		"newmtl b\nmap_Kd -colorspace linear g.png\nmap_Pr -colorspace srgb g.png\n"+
+		"newmtl c\nmap_Kd -colorspace SRGB g.png\nmap_Pr g.png\n",
+		map[string]string{"g.png": mtlPNG(t, 1, 1, 128, 128, 128)}, "a", "b", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := mats[0], mats[1], mats[2]
+	if a.Image.Pix[0] != srgb8[128] || c.Image != a.Image {
+		t.Errorf("sRGB map_Kd: %v (shared %v), want %v (shared)", a.Image.Pix, c.Image == a.Image, srgb8[128])
+	}
+	if b.Image.Pix[0] != linear8[128] {
+		t.Errorf("linear map_Kd: %v, want %v", b.Image.Pix, linear8[128])
+	}
+	if b.RoughImage.Pix[1] != srgb8[128] || c.RoughImage.Pix[1] != linear8[128] {
+		t.Errorf("map_Pr roughness: sRGB %v, linear %v; want %v, %v", b.RoughImage.Pix[1], c.RoughImage.Pix[1], srgb8[128], linear8[128])
+	}
+}

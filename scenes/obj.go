@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
@@ -21,19 +23,25 @@ import (
 //	vt u [v [w]]          a texture coordinate (v defaults to 0; w is ignored)
 //	vn x y z              a normal (normalised when the mesh is built)
 //	f v1 v2 v3 ...        a face of 3 or more vertices, each v, v/vt, v//vn or
-//	                      v/vt/vn; indices start at 1, negative ones count
+//	                      v/vt/vn (v/vt/ and v// are read as v/vt and v);
+//	                      indices start at 1, negative ones count
 //	                      back from the last element read (-1 is the last)
 //	usemtl NAME           the material of the faces that follow
 //	mtllib FILE...        material libraries (see mtl.go), relative to the
-//	                      OBJ file's folder
+//	                      OBJ file's folder; one that does not exist is a
+//	                      warning (log/slog), its materials undescribed
 //	o, g, s, l, p, ...    accepted and ignored, as is any other statement
 //
-// A face of n vertices becomes the n−2 triangles of a fan around its first
-// vertex. A line ending in a backslash continues on the next line, and "#"
-// starts a comment. A malformed statement that the loader reads (a bad
-// number, an index that is 0 or out of range, a face of fewer than three
-// vertices, a value that is NaN, infinite or too large for float32) is an
-// error naming the file and line.
+// A face of n vertices becomes n−2 triangles: a fan around its first
+// vertex when it is convex, else those of ear clipping in its dominant
+// plane (triangulate), so that a concave face (an L, a ring with a seam)
+// keeps its shape. File names (mtllib, and the maps of an MTL file) may
+// use "\" as a separator (assetName). A line ending in a backslash
+// continues on the next line, and "#" starts a comment. A malformed
+// statement that the loader reads (a bad number, an index that is 0 or
+// out of range, a face of fewer than three vertices, a value that is NaN,
+// infinite or too large for float32) is an error naming the file and
+// line.
 
 // loadOBJ reads the OBJ file at path, an absolute path from assets.resolve,
 // with its material libraries. Its errors are *Error values whose File is
@@ -93,6 +101,7 @@ type objParser struct {
 	libraries   []objLibrary
 
 	face []uint32 // the vertices of the face being read
+	ear  earClipper
 }
 
 // parseOBJ parses data, the contents of the OBJ file at path.
@@ -263,7 +272,7 @@ func (p *objParser) statement(line []byte) error {
 			if len(name) == 0 {
 				break
 			}
-			p.libraries = append(p.libraries, objLibrary{name: string(name), line: p.line})
+			p.libraries = append(p.libraries, objLibrary{name: assetName(name), line: p.line})
 		}
 	}
 	return nil
@@ -358,18 +367,18 @@ func (p *objParser) faceStatement(rest []byte) error {
 			p.triMats[i] = -1
 		}
 	}
-	v0 := p.face[0]
-	for i := 1; i+1 < len(p.face); i++ {
-		p.indices = append(p.indices, v0, p.face[i], p.face[i+1])
-		if p.triMats != nil {
+	p.triangulate()
+	if p.triMats != nil {
+		for range add {
 			p.triMats = append(p.triMats, p.mat)
 		}
 	}
 	return nil
 }
 
-// faceVertex reads one vertex of a face, v, v/vt, v//vn or v/vt/vn, and
-// returns its 0-based indices (−1 for those not given).
+// faceVertex reads one vertex of a face, v, v/vt, v//vn or v/vt/vn (or
+// v/vt/ or v//, read as v/vt and v), and returns its 0-based indices (−1
+// for those not given).
 func (p *objParser) faceVertex(f []byte) (v, vt, vn int32, err error) {
 	vt, vn = -1, -1
 	part, f, more := cutByte(f, '/')
@@ -389,9 +398,12 @@ func (p *objParser) faceVertex(f []byte) (v, vt, vn int32, err error) {
 		return
 	}
 	part, f, more = cutByte(f, '/')
-	if more || len(part) == 0 {
+	if more {
 		err = p.errorf("f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn")
 		return
+	}
+	if len(part) == 0 {
+		return // v/vt/ or v//: some exporters end every vertex in a slash
 	}
 	vn, err = p.index(part, len(p.normals), "normal")
 	return
@@ -514,6 +526,15 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 	for _, lib := range p.libraries {
 		p.line = lib.line
 		path, err := p.a.resolve(base, lib.name)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Exporters often name a library they did not write, or
+			// one that was not copied with the model: its materials
+			// then stand undescribed, and the scene's materials of
+			// their names, or the object's material, stand in.
+			slog.Warn(fmt.Sprintf("%s:%d: mtllib %s: no such file; the object's material stands in for the materials it would describe",
+				safeName(p.a.key(p.path)), lib.line, quoteFile(lib.name)))
+			continue
+		}
 		if err != nil {
 			return nil, p.libraryError(lib.name, err)
 		}
@@ -547,4 +568,178 @@ func (p *objParser) libraryError(name string, err error) *Error {
 		msg = pe.Err.Error()
 	}
 	return &Error{File: p.path, Line: p.line, Msg: fmt.Sprintf("mtllib %s: %s", quoteFile(name), msg), Err: err}
+}
+
+// maxEarClipVertices bounds the faces that are ear clipped: clipping
+// costs up to the square of a face's vertex count, so a larger face is
+// split into a fan, as convex faces are, whatever its shape.
+const maxEarClipVertices = 4096
+
+// triangulate appends the n−2 triangles of the face p.face to p.indices.
+// A convex face (no vertex turns against the face's winding, in its
+// dominant plane) becomes a fan around its first vertex; a concave one is
+// ear clipped (earClipper), so that it keeps its shape.
+func (p *objParser) triangulate() {
+	f := p.face
+	if len(f) > 3 && len(f) <= maxEarClipVertices {
+		pts := p.ear.project(f, func(k uint32) mgl32.Vec3 { return p.positions[p.verts[k].v] })
+		if pts != nil {
+			p.indices = p.ear.clip(f, pts, p.indices)
+			return
+		}
+	}
+	for i := 1; i+1 < len(f); i++ {
+		p.indices = append(p.indices, f[0], f[i], f[i+1])
+	}
+}
+
+// earClipper triangulates concave polygons by ear clipping (Eberly,
+// "Triangulation by Ear Clipping", 2002). Its slices are scratch space,
+// kept from one face to the next.
+type earClipper struct {
+	pts         [][2]float64 // the polygon in its dominant plane, counter-clockwise
+	prev, next  []int32      // the ring of vertices not yet clipped
+	reflex, ear []bool       // per vertex: turns clockwise (or not at all); is an ear
+	reflexList  []int32      // the vertices reflex when clipping began
+	removed     []bool
+}
+
+// project returns the polygon of vertices face (pos gives a vertex's
+// position) projected onto the plane of its largest Newell normal
+// component, oriented counter-clockwise; or nil when the polygon is
+// convex or degenerate (no area), so that a fan gives it.
+func (e *earClipper) project(face []uint32, pos func(uint32) mgl32.Vec3) [][2]float64 {
+	n := len(face)
+	var nx, ny, nz float64
+	for i := range n {
+		a, b := pos(face[i]), pos(face[(i+1)%n])
+		nx += float64(a[1]-b[1]) * float64(a[2]+b[2])
+		ny += float64(a[2]-b[2]) * float64(a[0]+b[0])
+		nz += float64(a[0]-b[0]) * float64(a[1]+b[1])
+	}
+	// Drop the axis of the largest component, keeping the remaining two
+	// in cyclic order (y z, z x or x y), so that the projection winds
+	// counter-clockwise when that component is positive.
+	u, v, flip := 0, 1, nz < 0
+	switch ax, ay, az := math.Abs(nx), math.Abs(ny), math.Abs(nz); {
+	case ax == 0 && ay == 0 && az == 0, math.IsNaN(ax + ay + az):
+		return nil
+	case ax >= ay && ax >= az:
+		u, v, flip = 1, 2, nx < 0
+	case ay >= az:
+		u, v, flip = 2, 0, ny < 0
+	}
+	e.pts = e.pts[:0]
+	for _, k := range face {
+		q := pos(k)
+		x := float64(q[u])
+		if flip {
+			x = -x
+		}
+		e.pts = append(e.pts, [2]float64{x, float64(q[v])})
+	}
+	for i := range n {
+		if turn(e.pts[(i+n-1)%n], e.pts[i], e.pts[(i+1)%n]) < 0 {
+			return e.pts // concave
+		}
+	}
+	return nil
+}
+
+// turn is twice the signed area of the triangle a b c: positive when it
+// winds counter-clockwise.
+func turn(a, b, c [2]float64) float64 {
+	return (b[0]-a[0])*(c[1]-a[1]) - (b[1]-a[1])*(c[0]-a[0])
+}
+
+// clip appends to out the n−2 triangles of the polygon of vertices face,
+// whose projection (from project) is pts, and returns out. Each triangle
+// keeps the polygon's winding. The polygon should be simple; keyholes
+// (a hole joined to the outside by a seam of two coincident edges, as
+// exporters write rings) are simple enough. Where no ear is left (a
+// polygon that crosses itself) a vertex is clipped anyway, so the count
+// of triangles is always n−2.
+func (e *earClipper) clip(face []uint32, pts [][2]float64, out []uint32) []uint32 {
+	n := len(face)
+	e.prev, e.next = resize(e.prev, n), resize(e.next, n)
+	e.reflex, e.ear, e.removed = resize(e.reflex, n), resize(e.ear, n), resize(e.removed, n)
+	e.reflexList = e.reflexList[:0]
+	for i := range n {
+		e.prev[i], e.next[i] = int32((i+n-1)%n), int32((i+1)%n)
+		e.removed[i] = false
+		e.reflex[i] = e.turnAt(int32(i)) <= 0
+		if e.reflex[i] {
+			e.reflexList = append(e.reflexList, int32(i))
+		}
+	}
+	for i := range n {
+		e.ear[i] = e.isEar(int32(i))
+	}
+	i, left, tried := int32(0), n, 0
+	for left > 3 {
+		if !e.ear[i] && tried < left {
+			i, tried = e.next[i], tried+1
+			continue
+		}
+		// An ear, or (tried == left) none left: clip i.
+		a, b := e.prev[i], e.next[i]
+		out = append(out, face[a], face[i], face[b])
+		e.removed[i] = true
+		e.next[a], e.prev[b] = b, a
+		left--
+		for _, k := range [2]int32{a, b} {
+			e.reflex[k] = e.turnAt(k) <= 0
+		}
+		for _, k := range [2]int32{a, b} {
+			e.ear[k] = e.isEar(k)
+		}
+		i, tried = b, 0
+	}
+	return append(out, face[e.prev[i]], face[i], face[e.next[i]])
+}
+
+// turnAt is turn at vertex i of the ring.
+func (e *earClipper) turnAt(i int32) float64 {
+	return turn(e.pts[e.prev[i]], e.pts[i], e.pts[e.next[i]])
+}
+
+// isEar reports whether vertex i of the ring is an ear: convex, with no
+// reflex vertex of the ring inside its triangle or on its edges (a vertex
+// at one of the triangle's corners, as on a keyhole's seam, does not
+// count).
+func (e *earClipper) isEar(i int32) bool {
+	if e.reflex[i] {
+		return false
+	}
+	a, b, c := e.pts[e.prev[i]], e.pts[i], e.pts[e.next[i]]
+	for _, k := range e.reflexList {
+		if e.removed[k] || !e.reflex[k] || k == i || k == e.prev[i] || k == e.next[i] {
+			continue
+		}
+		q := e.pts[k]
+		if q == a || q == b || q == c {
+			continue
+		}
+		if turn(a, b, q) >= 0 && turn(b, c, q) >= 0 && turn(c, a, q) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// assetName returns a file name written in an OBJ or MTL file with its
+// backslashes made slashes: Windows exporters (3ds Max among them) write
+// "textures\\wood.png". The name is then resolved as any other, so it
+// still may not lead out of the scene's folder.
+func assetName(b []byte) string {
+	return strings.ReplaceAll(string(b), `\`, "/")
 }

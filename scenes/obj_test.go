@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"image"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -213,6 +215,11 @@ func TestOBJSyntax(t *testing.T) {
 				t.Errorf("indices %v", m.Indices)
 			}
 		}},
+		{"trailing slashes: v/vt/ and v//", tri + "vt 0.5 0.25\nf 1/1/ 2// 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			if !slices.Equal(m.UVs, []mgl32.Vec2{{0.5, 0.25}, {}, {}}) || !slices.Equal(m.Indices, []uint32{0, 1, 2}) {
+				t.Errorf("UVs %v, indices %v", m.UVs, m.Indices)
+			}
+		}},
 		{"degenerate triangle kept", tri + "f 1 1 2\nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
 			if len(m.Indices) != 6 {
 				t.Errorf("indices %v", m.Indices)
@@ -286,6 +293,10 @@ func TestMapStatement(t *testing.T) {
 		{in: " -s 1 0 wood.png", err: "option -s: a scale of 0 maps the texture to one texel"},
 		{in: " -o nan wood.png", err: "option -o: expected a number"},
 		{in: " -imfchan", err: "option -imfchan: missing argument"},
+		{in: " -colorspace linear wood.png", file: "wood.png"},
+		{in: " -colorspace sRGB -s 2 wood.png", file: "wood.png", uv: [6]float32{2, 0, 0, 1, 0, 0}},
+		{in: " -colorspace xyz wood.png", err: `option -colorspace: "xyz" is not supported (linear or srgb)`},
+		{in: ` textures\wood.png`, file: "textures/wood.png"},
 		{in: "", err: "missing file name"},
 	}
 	for _, tt := range tests {
@@ -323,10 +334,11 @@ var objErrorTests = []struct {
 	{"malformed index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 x\n", "", `bad.obj:4: f: malformed vertex index "x"`},
 	{"empty vertex index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 /1\n", "", `bad.obj:4: f: malformed vertex index ""`},
 	{"four parts", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\nf 1 2 3/1/1/1\n", "", "bad.obj:6: f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn"},
-	{"empty normal index", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3//\n", "", "bad.obj:4: f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn"},
+	{"three slashes", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3///\n", "", "bad.obj:4: f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn"},
 	{"no faces", "v 0 0 0\n# nothing else\n", "", "bad.obj: the file holds no faces"},
 	{"empty file", "", "", "bad.obj: the file holds no faces"},
-	{"missing mtllib", "mtllib a.mtl nope.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "nope.mtl": no such file or directory`},
+	{"backslash mtllib outside", "mtllib ..\\x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "../x.mtl": "../x.mtl" is outside the scene's folder`},
+	{"backslash map outside", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nmap_Kd ..\\..\\..\\..\\..\\..\\..\\..\\etc\\passwd\n", `bad.mtl:2: map_Kd "../../../../../../../../etc/passwd": "../../../../../../../../etc/passwd" is outside the scene's folder`},
 	{"mtllib outside", "mtllib ../x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "../x.mtl": "../x.mtl" is outside the scene's folder`},
 	{"bad Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKd 1 x 1\n", `bad.mtl:2: Kd: not a number: "x"`},
 	{"negative Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\n\nKd 1 -0.5 1\n", "bad.mtl:3: Kd: a colour component must be >= 0, found -0.5"},
@@ -534,4 +546,220 @@ func BenchmarkLoadOBJ(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(tris)*float64(b.N)/b.Elapsed().Seconds(), "triangles/s")
+}
+
+// ringOBJ is a square ring (outside 4×4, hole 2×2, in the plane z = 0,
+// facing −z) written as one polygon, as exporters write rings: the
+// outside counter-clockwise from (0, 0), a seam to the hole's corner
+// (1, 1), the hole clockwise, and the seam back.
+const ringOBJ = "v 0 0 0\nv 4 0 0\nv 4 4 0\nv 0 4 0\nv 1 1 0\nv 1 3 0\nv 3 3 0\nv 3 1 0\n"
+
+// ringFace is the ring's polygon.
+const ringFace = "f 1 2 3 4 1 5 6 7 8 5\n"
+
+// ringByHand is the ring's polygon ear clipped by hand, as the loader
+// should clip it (earClipper: walk the ring from vertex 1, clip each
+// ear met, and go on from the vertex after it): (5 1 2), (4 1 5),
+// (4 5 6), (4 6 7), (8 5 2), (8 2 3), (3 4 7), (3 7 8). Their areas add
+// up to 12, the ring's, and none covers the hole.
+const ringByHand = "f 5 1 2\nf 4 1 5\nf 4 5 6\nf 4 6 7\nf 8 5 2\nf 8 2 3\nf 3 4 7\nf 3 7 8\n"
+
+// TestOBJConcaveRing checks that a concave polygon keeps its shape: the
+// ring loads as the triangles of its hand ear clipping, and renders
+// pixel for pixel as they do, with its hole open (a fan from the first
+// vertex, as faces were split before, fills it).
+func TestOBJConcaveRing(t *testing.T) {
+	load := func(obj string) *tracer.MeshDesc {
+		t.Helper()
+		dir := t.TempDir()
+		im, err := parseOBJ(testAssets(t, dir), filepath.Join(dir, "t.obj"), []byte(obj))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMeshShape(t, &im.meshes[0], 0)
+		return &im.meshes[0]
+	}
+	// The two number their vertices in order of first use, so they are
+	// compared triangle by triangle, corner by corner.
+	corners := func(m *tracer.MeshDesc) []mgl32.Vec3 {
+		var out []mgl32.Vec3
+		for _, k := range m.Indices {
+			out = append(out, m.Positions[k])
+		}
+		return out
+	}
+	ring, hand := load(ringOBJ+ringFace), load(ringOBJ+ringByHand)
+	if got, want := corners(ring), corners(hand); !slices.Equal(got, want) {
+		t.Errorf("the ring loads as the triangles\n%v\nits hand ear clipping as\n%v", got, want)
+	}
+	area := float32(0)
+	for i := 0; i < len(ring.Indices); i += 3 {
+		a, b, c := ring.Positions[ring.Indices[i]], ring.Positions[ring.Indices[i+1]], ring.Positions[ring.Indices[i+2]]
+		z := b.Sub(a).Cross(c.Sub(a))[2]
+		if z <= 0 {
+			t.Errorf("triangle %d turns against the polygon (or has no area)", i/3)
+		}
+		area += z / 2
+	}
+	if area != 12 {
+		t.Errorf("the triangles cover %g, want the ring's 12", area)
+	}
+
+	render := func(obj string) []float32 {
+		t.Helper()
+		dir := writeFiles(t, map[string]string{
+			"m.obj": obj,
+			"scene.json": `{"version": 1, "render": {"width": 24, "height": 24, "samples": 1, "max_depth": 1},
+				"camera": {"position": [2, 2, -8], "look_at": [2, 2, 0], "fov": 40},
+				"background": {"color": [0, 0, 0]},
+				"lights": [{"type": "point", "position": [2, 2, -8], "intensity": 60}],
+				"materials": {"white": {"type": "diffuse", "color": [0.8, 0.8, 0.8]}},
+				"objects": [{"type": "mesh", "file": "m.obj", "material": "white"}]}`,
+		})
+		d, err := Load(filepath.Join(dir, "scene.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h := d.Settings.Width, d.Settings.Height
+		pix := make([]float32, 3*w*h)
+		if err := s.RenderBlock(t.Context(), image.Rect(0, 0, w, h), pix, &tracer.Stats{}); err != nil {
+			t.Fatal(err)
+		}
+		return pix
+	}
+	ringPix, handPix := render(ringOBJ+ringFace), render(ringOBJ+ringByHand)
+	if !slices.Equal(ringPix, handPix) {
+		t.Errorf("the ring renders unlike its hand ear clipping")
+	}
+	centre := 3 * (12*24 + 12)
+	if ringPix[centre] != 0 {
+		t.Errorf("the ring's hole is not open: the centre pixel is %v", ringPix[centre:centre+3])
+	}
+	if fan := render(ringOBJ + "f 1 2 3 4 1\nf 1 5 6 7 8 5\n"); fan[centre] == 0 {
+		t.Errorf("the test's view does not see the hole: a filled square renders black at the centre too")
+	}
+	if edge := 3 * (12*24 + 4); ringPix[edge] == 0 {
+		t.Errorf("the ring itself renders black")
+	}
+}
+
+// TestOBJConvexFan checks that convex polygons, and planar polygons in
+// any orientation, are still split into a fan around their first
+// vertex, and that a concave polygon in another plane is clipped.
+func TestOBJConvexFan(t *testing.T) {
+	tests := []struct {
+		name, obj string
+		want      []uint32
+	}{
+		{"hexagon", "v 1 0 0\nv 2 0 0\nv 3 1 0\nv 2 2 0\nv 1 2 0\nv 0 1 0\nf 1 2 3 4 5 6\n", []uint32{0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5}},
+		{"clockwise quad in x = 1", "v 1 0 0\nv 1 0 1\nv 1 1 1\nv 1 1 0\nf 1 4 3 2\n", []uint32{0, 1, 2, 0, 2, 3}},
+		{"collinear vertex", "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 2 1 0\nf 1 2 3 4\n", []uint32{0, 1, 2, 0, 2, 3}},
+		{"degenerate", "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 3 4\n", []uint32{0, 1, 2, 0, 2, 3}},
+		// An L in the plane y = 0, seen from −y, reflex at (1, 0, 1): a
+		// fan from its first vertex would cover the missing corner.
+		{"L in y = 0", "v 0 0 0\nv 2 0 0\nv 2 0 1\nv 1 0 1\nv 1 0 2\nv 0 0 2\nf 1 6 5 4 3 2\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			im, err := parseOBJ(testAssets(t, dir), filepath.Join(dir, "t.obj"), []byte(tt.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := im.meshes[0]
+			if tt.want != nil {
+				if !slices.Equal(m.Indices, tt.want) {
+					t.Errorf("indices %v, want %v", m.Indices, tt.want)
+				}
+				return
+			}
+			// The L: 4 triangles of total area 3, each turning as the
+			// polygon does (a normal along +y).
+			area := float32(0)
+			for i := 0; i < len(m.Indices); i += 3 {
+				a, b, c := m.Positions[m.Indices[i]], m.Positions[m.Indices[i+1]], m.Positions[m.Indices[i+2]]
+				ny := b.Sub(a).Cross(c.Sub(a))[1]
+				if ny <= 0 {
+					t.Errorf("triangle %v turns against the polygon", m.Indices[i:i+3])
+				}
+				area += ny / 2
+			}
+			if len(m.Indices) != 12 || area != 3 {
+				t.Errorf("indices %v (area %g), want 4 triangles of area 3", m.Indices, area)
+			}
+		})
+	}
+}
+
+// TestOBJMissingLibrary checks that an mtllib that does not exist is a
+// one-line warning, not an error: its materials are undescribed, so the
+// scene's materials of their names, or the object's material, stand in;
+// a library that does exist is still read.
+func TestOBJMissingLibrary(t *testing.T) {
+	var log strings.Builder
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	})))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	dir := writeFiles(t, map[string]string{
+		"m/a.mtl": "newmtl red\nKd 1 0 0\n",
+		"m/x.obj": "mtllib a.mtl gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\nusemtl wood\nf 1 3 2\n",
+	})
+	path := filepath.Join(dir, "scene.json")
+	scene := meshScene(`"grey": {"type": "diffuse", "color": [0.5, 0.5, 0.5]}`, `{"type": "mesh", "file": "m/x.obj", "material": "grey"}`)
+	if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMats := []tracer.Material{
+		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.5, 0.5, 0.5}},
+		{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{1, 0, 0}},
+	}
+	if !slices.Equal(s.Materials, wantMats) || len(s.Meshes) != 1 || !slices.Equal(s.Meshes[0].Materials, []int32{1, 0}) {
+		t.Errorf("materials %+v, meshes %+v; want materials %+v and triangle materials [1 0]", s.Materials, s.Meshes, wantMats)
+	}
+	want := `level=WARN msg="m/x.obj:1: mtllib \"gone.mtl\": no such file; the object's material stands in for the materials it would describe"` + "\n"
+	if log.String() != want {
+		t.Errorf("log\n%s\nwant\n%s", log.String(), want)
+	}
+
+	// Without an object material, the materials left undescribed are
+	// an error, as for a usemtl of a name that no library defines.
+	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "m/x.obj"}`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), `uses material "wood", which neither the scene nor the file defines`) {
+		t.Errorf("error %v, want one naming the material \"wood\"", err)
+	}
+}
+
+// TestOBJBackslashPaths checks that file names written with Windows
+// separators (mtllib sub\\lib.mtl, map_Kd textures\\wood.png) are read
+// as paths with slashes.
+func TestOBJBackslashPaths(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"libs/m.mtl":        "newmtl wood\nmap_Kd ..\\textures\\wood.png\n",
+		"textures/wood.png": mtlPNG(t, 1, 1, 255, 0, 0),
+		"x.obj":             "mtllib libs\\m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl wood\nf 1/1 2/1 3/1\n",
+	})
+	im, err := loadOBJ(testAssets(t, dir), filepath.Join(dir, "x.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.materials) != 1 || im.materials[0].Image == nil || im.materials[0].Image.Pix[0] != 1 {
+		t.Errorf("materials %+v, want wood with the red texture", im.materials)
+	}
 }

@@ -24,7 +24,7 @@ func TestFileNamesQuoted(t *testing.T) {
 		{"unsupported mesh", nil, `{"type": "mesh", "file": "\u001b[2Jm.stl", "material": "white"}`, ""},
 		{"bad mesh", map[string]string{esc + "m.obj": badOBJ}, `{"type": "mesh", "file": "\u001b[2Jm.obj", "material": "white"}`, ""},
 		{"mesh outside", nil, `{"type": "mesh", "file": "../\u001b[2Jm.obj", "material": "white"}`, ""},
-		{"missing mtllib", map[string]string{"m.obj": "mtllib " + esc + ".mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}, `{"type": "mesh", "file": "m.obj", "material": "white"}`, ""},
+		{"unreadable mtllib", map[string]string{"m.obj": "mtllib " + esc + ".mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", esc + ".mtl/x": ""}, `{"type": "mesh", "file": "m.obj", "material": "white"}`, ""},
 		{"missing map_Kd", map[string]string{
 			"m.obj": "mtllib m.mtl\nusemtl a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
 			"m.mtl": "newmtl a\nmap_Kd " + esc + ".png\n",

@@ -198,12 +198,23 @@ type Material struct {
 	LightPDF float32
 }
 
-// PointLight is a light at a point (linear RGB).
+// PointLight is a light at a point (linear RGB), shining in every
+// direction or, as a spot light, in a cone.
 type PointLight struct {
 	Position  mgl32.Vec3
 	Color     mgl32.Vec3
 	Intensity float32
 	Falloff   Falloff
+	// SpotDir is the unit direction a spot light points to; zero makes an
+	// omnidirectional point light, and then SpotScale and SpotOffset are
+	// unused. A spot light's intensity toward the unit direction w (from
+	// the light) is Intensity × a², a = clamp(w·SpotDir × SpotScale +
+	// SpotOffset, 0, 1): glTF's KHR_lights_punctual cone, with SpotScale =
+	// 1/max(0.001, cos inner − cos outer) and SpotOffset = −cos outer ×
+	// SpotScale (see SpotCone).
+	SpotDir    mgl32.Vec3
+	SpotScale  float32
+	SpotOffset float32
 }
 
 // SphereDesc is a sphere.

@@ -1,9 +1,33 @@
 package tracer
 
+import "math"
+
+// SpotCone returns the SpotScale and SpotOffset of a spot light whose
+// cone is at full intensity within inner radians of its axis and dark
+// beyond outer, 0 ≤ inner < outer ≤ π/2 (KHR_lights_punctual's
+// innerConeAngle and outerConeAngle); the falloff between them is
+// smooth, as glTF specifies.
+func SpotCone(inner, outer float64) (scale, offset float32) {
+	s := 1 / math.Max(0.001, math.Cos(inner)-math.Cos(outer))
+	return float32(s), float32(-math.Cos(outer) * s)
+}
+
+// spotFactor returns the share of light l's intensity that leaves it
+// toward a point in the unit direction dir from that point to the light:
+// 1 for a point light, KHR_lights_punctual's smooth cone for a spot light.
+func spotFactor(l *PointLight, dir vec3) float32 {
+	if l.SpotDir == (vec3{}) {
+		return 1
+	}
+	cd := -dot(l.SpotDir, dir)
+	a := clamp01(float32(cd*l.SpotScale) + l.SpotOffset)
+	return float32(a * a)
+}
+
 // pointLightRadiance returns the radiance arriving from light l over the
-// distance dist.
-func pointLightRadiance(l *PointLight, dist float32) vec3 {
-	li := scale(l.Color, l.Intensity)
+// distance dist, spot the light's spotFactor toward the point.
+func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
+	li := scale(l.Color, float32(l.Intensity*spot))
 	if l.Falloff == FalloffInverseSquare {
 		d2 := float32(dist * dist)
 		li = vec3{li[0] / d2, li[1] / d2, li[2] / d2}
@@ -13,7 +37,7 @@ func pointLightRadiance(l *PointLight, dist float32) vec3 {
 
 // directLight estimates the light that the surface at sf, of albedo c,
 // reflects back along the incoming direction d straight from the lights:
-// every point light, one point on one emissive shape picked in proportion
+// every point light (within its cone, for a spot light), one point on one emissive shape picked in proportion
 // to its power, and (for an image background) one direction of the
 // environment picked in proportion to its brightness. The shape and
 // environment samples are weighted against BSDF sampling by the power
@@ -26,6 +50,10 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) 
 	for i := range s.Lights {
 		l := &s.Lights[i]
 		r, dir, dist := spawnTo(p, n, sf.eps, l.Position)
+		spot := spotFactor(l, dir)
+		if !(spot > 0) {
+			continue // outside a spot light's cone: no shadow ray
+		}
 		fcos, _ := evalScatter(sf, d, dir, c)
 		if fcos == (vec3{}) {
 			continue
@@ -34,7 +62,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) 
 		if s.Occluded(r) {
 			continue
 		}
-		sum = maddv(sum, fcos, pointLightRadiance(l, dist))
+		sum = maddv(sum, fcos, pointLightRadiance(l, dist, spot))
 	}
 	base := smp.dim
 	if len(s.Emitters) > 0 {

@@ -112,11 +112,15 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 		if !(ndotl > 0) {
 			continue
 		}
+		spot := spotFactor(l, dir)
+		if !(spot > 0) {
+			continue // outside a spot light's cone
+		}
 		st.Rays++
 		if s.Occluded(r) {
 			continue
 		}
-		li := pointLightRadiance(l, dist)
+		li := pointLightRadiance(l, dist, spot)
 		out = maddv(out, mul(c, li), vec3{float32(kd * ndotl), float32(kd * ndotl), float32(kd * ndotl)})
 		if ks > 0 {
 			hv := normalize(dir.Add(view))

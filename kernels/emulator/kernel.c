@@ -56,7 +56,8 @@ static const EmuField layout[] = {
     FIELD(Texture, UV),
 
     SIZE(PointLight), FIELD(PointLight, Position), FIELD(PointLight, Color), FIELD(PointLight, Intensity),
-    FIELD(PointLight, Falloff),
+    FIELD(PointLight, Falloff), FIELD(PointLight, SpotDir), FIELD(PointLight, SpotScale),
+    FIELD(PointLight, SpotOffset),
 
     SIZE(Emitter), FIELD(Emitter, Kind), FIELD(Emitter, Index), FIELD(Emitter, CDF),
 

@@ -169,7 +169,7 @@ func TestGalleryParity(t *testing.T) {
 }
 
 // TestRandomSceneParity renders random scenes with every kind of shape,
-// material, texture, background and light, with both integrators, and
+// material, texture, background and light (spot lights included), with both integrators, and
 // compares them pixel by pixel, ray counts included.
 func TestRandomSceneParity(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
@@ -274,8 +274,21 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		if rng.IntN(2) == 0 {
 			fo = tracer.FalloffNone
 		}
-		d.Lights = append(d.Lights, tracer.PointLight{Position: mgl32.Vec3{f(-4, 4), f(2, 6), f(-6, 2)},
-			Color: col(), Intensity: f(1, 30), Falloff: fo})
+		l := tracer.PointLight{Position: mgl32.Vec3{f(-4, 4), f(2, 6), f(-6, 2)},
+			Color: col(), Intensity: f(1, 30), Falloff: fo}
+		if rng.IntN(2) == 0 {
+			// A spot light aimed near the middle of the scene, its cone
+			// edge (the smooth falloff) crossing the floor and shapes;
+			// now and then inner = outer (glTF's 0.001 floor).
+			l.SpotDir = v(-1, 1).Sub(l.Position).Normalize()
+			outer := float64(f(0.1, 1.5))
+			inner := outer * float64(f(0, 1))
+			if rng.IntN(4) == 0 {
+				inner = outer
+			}
+			l.SpotScale, l.SpotOffset = tracer.SpotCone(inner, outer)
+		}
+		d.Lights = append(d.Lights, l)
 	}
 	floor := mgl32.Vec3{0, 1, 0}
 	if rng.IntN(2) == 0 {

@@ -1,0 +1,175 @@
+package scenes
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/qmuntal/gltf"
+	"github.com/tracerender/trace/tracer"
+)
+
+// KHR_lights_punctual, glTF's point, spot and directional lights: the
+// file's lights[] and the nodes that place them.
+//
+// Point and spot lights become tracer point lights at the node's world
+// origin; a spot light points along the node's −z axis (through the
+// world matrix, renormalised) and has glTF's smooth cone between
+// innerConeAngle (default 0) and outerConeAngle (default π/4). glTF gives
+// their intensity in candela, lm/sr: the light arriving d metres away is
+// intensity/d² lux. The scene format's point light delivers intensity/d²
+// too (radiance units per steradian; one radiance unit to a nit), so the
+// intensity carries over unchanged and the colour (linear RGB) with it.
+// range, a hint that a light may be cut off, is ignored: the falloff is
+// inverse square at every distance. Directional lights are refused by
+// the node that uses one: the tracer has no light at infinity yet.
+
+const gltfLightsExt = "KHR_lights_punctual"
+
+// gltfLight is an entry of the extension's lights, as the file gives it.
+type gltfLight struct {
+	Type      string      `json:"type"`
+	Name      string      `json:"name"`
+	Color     *[3]float64 `json:"color"`
+	Intensity *float64    `json:"intensity"`
+	Range     *float64    `json:"range"`
+	Spot      *struct {
+		InnerConeAngle *float64 `json:"innerConeAngle"`
+		OuterConeAngle *float64 `json:"outerConeAngle"`
+	} `json:"spot"`
+}
+
+// gltfExtension decodes an extension's value into out: the raw JSON that
+// the glTF decoder keeps for an extension it has no type for, or, when
+// some package registered one, that type's JSON.
+func gltfExtension(v any, out any) error {
+	data, ok := v.(json.RawMessage)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return err
+		}
+	}
+	return json.Unmarshal(data, out)
+}
+
+// decodeLights reads and checks the document's KHR_lights_punctual
+// lights.
+func (l *gltfLoader) decodeLights() error {
+	raw, ok := l.doc.Extensions[gltfLightsExt]
+	if !ok {
+		return nil
+	}
+	var ext struct {
+		Lights []*gltfLight `json:"lights"`
+	}
+	if err := gltfExtension(raw, &ext); err != nil {
+		return l.errorf(err, "extensions.%s: %v", gltfLightsExt, err)
+	}
+	for i, g := range ext.Lights {
+		where := fmt.Sprintf("extensions.%s.lights[%d]", gltfLightsExt, i)
+		if g == nil {
+			return l.errorf(nil, "%s is null", where)
+		}
+		switch g.Type {
+		case "point", "directional":
+		case "spot":
+			if g.Spot == nil {
+				return l.errorf(nil, "%s: a spot light without spot", where)
+			}
+			inner, outer := 0.0, math.Pi/4
+			if g.Spot.InnerConeAngle != nil {
+				inner = *g.Spot.InnerConeAngle
+			}
+			if g.Spot.OuterConeAngle != nil {
+				outer = *g.Spot.OuterConeAngle
+			}
+			if !(inner >= 0 && inner <= outer && outer > 0 && outer <= math.Pi/2) {
+				return l.errorf(nil, "%s: spot: innerConeAngle %g and outerConeAngle %g must satisfy 0 ≤ inner ≤ outer ≤ π/2, outer > 0", where, inner, outer)
+			}
+		default:
+			return l.errorf(nil, "%s: type %s is not one of \"point\", \"spot\", \"directional\"", where, quote(g.Type))
+		}
+		if g.Color == nil {
+			g.Color = &[3]float64{1, 1, 1}
+		}
+		for _, c := range g.Color {
+			if !(c >= 0 && c <= math.MaxFloat32) {
+				return l.errorf(nil, "%s: color %v must be finite and ≥ 0", where, *g.Color)
+			}
+		}
+		if g.Intensity == nil {
+			g.Intensity = new(float64)
+			*g.Intensity = 1
+		}
+		if x := *g.Intensity; !(x >= 0 && x <= math.MaxFloat32) {
+			return l.errorf(nil, "%s: intensity %g must be finite and ≥ 0", where, x)
+		}
+		l.lights = append(l.lights, *g)
+	}
+	return nil
+}
+
+// nodeLight adds the light that node n (placed by world) holds, if any.
+func (l *gltfLoader) nodeLight(node int, n *gltf.Node, world mgl64.Mat4) error {
+	raw, ok := n.Extensions[gltfLightsExt]
+	if !ok {
+		return nil
+	}
+	where := fmt.Sprintf("nodes[%d].extensions.%s", node, gltfLightsExt)
+	var ref struct {
+		Light *int `json:"light"`
+	}
+	if err := gltfExtension(raw, &ref); err != nil {
+		return l.errorf(err, "%s: %v", where, err)
+	}
+	if ref.Light == nil {
+		return l.errorf(nil, "%s: no light", where)
+	}
+	i := *ref.Light
+	if i < 0 || i >= len(l.lights) {
+		return l.errorf(nil, "%s: lights[%d] does not exist (the file has %d)", where, i, len(l.lights))
+	}
+	g := &l.lights[i]
+	name := fmt.Sprintf("lights[%d]", i)
+	if g.Name != "" {
+		name += " " + quote(g.Name)
+	}
+	if g.Type == "directional" {
+		return l.errorf(nil, "%s: %s is a directional light, which trace does not import (only point and spot lights): remove it from the file, or light the scene with a background or an emissive shape", where, name)
+	}
+	if len(l.out.lights) >= tracer.MaxLights {
+		return l.errorf(nil, "%s: more than %d lights", where, tracer.MaxLights)
+	}
+	p := world.Mul4x1(mgl64.Vec4{0, 0, 0, 1})
+	c := *g.Color
+	pl := tracer.PointLight{
+		Position:  mgl32.Vec3{float32(p[0]), float32(p[1]), float32(p[2])},
+		Color:     mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])},
+		Intensity: float32(*g.Intensity),
+		Falloff:   tracer.FalloffInverseSquare,
+	}
+	if !gltfFinite(pl.Position) {
+		return l.errorf(nil, "%s: %s: the position is not finite after the node transforms", where, name)
+	}
+	if g.Type == "spot" {
+		d := world.Mat3().Mul3x1(mgl64.Vec3{0, 0, -1})
+		dl := d.Len()
+		if !(dl > 0) || math.IsInf(dl, 0) {
+			return l.errorf(nil, "%s: %s: the node transforms leave the spot light no direction", where, name)
+		}
+		pl.SpotDir = mgl32.Vec3{float32(d[0] / dl), float32(d[1] / dl), float32(d[2] / dl)}
+		inner, outer := 0.0, math.Pi/4
+		if g.Spot.InnerConeAngle != nil {
+			inner = *g.Spot.InnerConeAngle
+		}
+		if g.Spot.OuterConeAngle != nil {
+			outer = *g.Spot.OuterConeAngle
+		}
+		pl.SpotScale, pl.SpotOffset = tracer.SpotCone(inner, outer)
+	}
+	l.out.lights = append(l.out.lights, pl)
+	return nil
+}
