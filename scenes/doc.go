@@ -12,6 +12,6 @@
 // outside it unless Options.AllowOutsideAssets says so: meshes from OBJ
 // (with MTL material libraries) and glTF 2.0 files, and images for textures
 // and equirectangular backgrounds (PNG, JPEG, GIF, BMP, TIFF, WebP,
-// Radiance HDR, PFM), decoded to linear RGB. LoadMesh reads a mesh file on
+// Radiance HDR, PFM, TGA), decoded to linear RGB. LoadMesh reads a mesh file on
 // its own.
 package scenes

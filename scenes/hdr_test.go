@@ -249,6 +249,8 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Add(hdrFile(8, 3, px, false))
 	f.Add(pfmFile(1, 2, 3, true, []float32{1, 2, 3, 4, 5, 6}))
 	f.Add([]byte("Pf 1 1 1\n\x00\x00\x00\x00"))
+	f.Add(tgaFile(tgaTrueColorRLE, 2, 2, 24, 0, []byte{0x01, 255, 0, 0, 255, 255, 255, 0x80, 0, 0, 255, 0x80, 0, 255, 0}))
+	f.Add(tgaFile(tgaTrueColor, 2, 2, 32, 0x28, make([]byte, 16)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := decodeImageWithin(data, "f", true, 1<<16)
 		if err != nil {

@@ -32,7 +32,10 @@ import (
 
 // supportedFormats names the image formats in the error for a file that is
 // none of them.
-const supportedFormats = "PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM"
+const supportedFormats = "PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM, TGA"
+
+// errNotImage is decodeStd's error for data in no format it knows.
+var errNotImage = errors.New("not an image in a supported format")
 
 // loadImage reads the image file, a path written in a file in folder base
 // (see assets.resolve), and decodes it as decodeImage does. Its errors
@@ -93,6 +96,9 @@ func decodeImageWithin(data []byte, name string, srgb bool, texels int64) (*trac
 		img, err = decodePFM(data, texels)
 	default:
 		img, err = decodeStd(data, srgb, texels)
+		if errors.Is(err, errNotImage) && looksTGA(data) {
+			img, err = decodeTGA(data, srgb, texels)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -118,7 +124,7 @@ func checkSize(w, h int, texels int64) error {
 func decodeStd(data []byte, srgb bool, texels int64) (*tracer.Image, error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if errors.Is(err, image.ErrFormat) {
-		return nil, fmt.Errorf("not an image in a supported format (%s)", supportedFormats)
+		return nil, fmt.Errorf("%w (%s)", errNotImage, supportedFormats)
 	}
 	if err != nil {
 		return nil, err

@@ -366,8 +366,8 @@ func TestDecodeImageNotImage(t *testing.T) {
 		data []byte
 		want string // the error, or its start when it ends with "…"
 	}{
-		{"notes.txt", []byte("hello, world\n"), "notes.txt: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)"},
-		{"empty.png", nil, "empty.png: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)"},
+		{"notes.txt", []byte("hello, world\n"), "notes.txt: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM, TGA)"},
+		{"empty.png", nil, "empty.png: not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM, TGA)"},
 		{"cut.png", good[:len(good)-20], "cut.png: …"},
 		{"header.png", pngHeader(4, 4), "header.png: …"},
 	}

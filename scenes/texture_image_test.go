@@ -156,7 +156,7 @@ func TestLoadImageErrors(t *testing.T) {
 			"texture": {"type": "image", "file": "wood.png"}}}`),
 			`scene.json:4:41: materials.wood.texture.file: "wood.png": no such file or directory`, fs.ErrNotExist},
 		{"not an image", imageScene(`{"type": "image", "file": "notes.txt"}`, `{}`),
-			`scene.json:2:42: background.file: "notes.txt": not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM)`, nil},
+			`scene.json:2:42: background.file: "notes.txt": not an image in a supported format (PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM, TGA)`, nil},
 		{"outside", imageScene(`{"type": "image", "file": "../`+filepath.Base(dir)+`-outside.png"}`, `{}`),
 			`scene.json:2:42: background.file: "../` + filepath.Base(dir) + `-outside.png" is outside the scene's folder`, nil},
 		{"too bright", imageScene(`{"type": "image", "file": "bright.pfm", "intensity": 1e10}`, `{}`),
