@@ -146,4 +146,49 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
     return 1;
 }
 
+/* sample_dielectric: sampleDielectric; returns ok, with the direction,
+ * the weight (the tint aside) and whether it refracted. */
+DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe, float u1, float u2, vec3* dir,
+                            float* weight, int* refracted) {
+    float fr;
+    vec3 refr;
+    *refracted = 0;
+    if (alpha < TR_GGX_MIN_ALPHA) {
+        int ok = refraction(d, ns, eta, &fr, &refr);
+        *weight = 1.0f;
+        if (!ok || lobe < fr) {
+            *dir = reflect(d, ns);
+        } else {
+            *dir = refr;
+            *refracted = 1;
+        }
+        return 1;
+    }
+    vec3 wo = v3(-d.x, -d.y, -d.z);
+    float co = dot(ns, wo);
+    if (!(co > 0.0f)) {
+        return 0;
+    }
+    vec3 hn = ggx_sample_normal(ns, wo, alpha, u1, u2);
+    if (!(dot(wo, hn) > 0.0f)) {
+        return 0;
+    }
+    int through = refraction(d, hn, eta, &fr, &refr);
+    float ci;
+    if (!through || lobe < fr) {
+        *dir = reflect(d, hn);
+        ci = dot(ns, *dir);
+    } else {
+        *dir = refr;
+        *refracted = 1;
+        ci = -dot(ns, *dir);
+    }
+    if (!(ci > 0.0f)) {
+        return 0;
+    }
+    float a2 = alpha * alpha;
+    *weight = ggx_g2(co, ci, a2) / ggx_g1(co, a2);
+    return 1;
+}
+
 #endif /* TRACE_MICROFACET_H */

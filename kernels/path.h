@@ -76,48 +76,17 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             }
             sampler_set_dimension(rng, base + 5u);
             float lobe = sampler_float(rng);
-            float alpha = ggx_alpha(clamp01(m->Roughness));
-            float fr;
-            vec3 refr;
-            if (alpha < TR_GGX_MIN_ALPHA) {
-                int ok = refraction(r.Dir, ns, eta, &fr, &refr);
-                if (!ok || lobe < fr) {
-                    dir = reflect(r.Dir, ns);
-                } else {
-                    dir = refr;
-                    beta = mul(beta, material_color(s, m, sf.u, sf.v));
-                }
-            } else {
-                vec3 wo = v3(-r.Dir.x, -r.Dir.y, -r.Dir.z);
-                float co = dot(ns, wo);
-                if (!(co > 0.0f)) {
-                    return radiance;
-                }
-                float u1, u2;
-                sampler_float2(rng, &u1, &u2);
-                vec3 hn = ggx_sample_normal(ns, wo, alpha, u1, u2);
-                if (!(dot(wo, hn) > 0.0f)) {
-                    return radiance;
-                }
-                int ok = refraction(r.Dir, hn, eta, &fr, &refr);
-                float ci = 0.0f;
-                int refracted = 0;
-                if (!ok || lobe < fr) {
-                    dir = reflect(r.Dir, hn);
-                    ci = dot(ns, dir);
-                } else {
-                    dir = refr;
-                    refracted = 1;
-                    ci = -dot(ns, dir);
-                }
-                if (!(ci > 0.0f)) {
-                    return radiance;
-                }
-                float a2 = alpha * alpha;
-                beta = scale(beta, ggx_g2(co, ci, a2) / ggx_g1(co, a2));
-                if (refracted) {
-                    beta = mul(beta, material_color(s, m, sf.u, sf.v));
-                }
+            float u1, u2;
+            sampler_float2(rng, &u1, &u2);
+            float w;
+            int refracted;
+            if (!sample_dielectric(ns, r.Dir, eta, ggx_alpha(clamp01(m->Roughness)), lobe, u1, u2, &dir, &w,
+                                   &refracted)) {
+                return radiance;
+            }
+            beta = scale(beta, w);
+            if (refracted) {
+                beta = mul(beta, material_color(s, m, sf.u, sf.v));
             }
         }
         if (!(dot(dir, ns) > 0.0f) && m->Kind != MaterialDielectric) {

@@ -160,16 +160,26 @@ func (d *decoder) mapTexture(f fields, key, colorspace string, s *tracer.SceneDe
 	if tv == nil || d.failed() {
 		return 0
 	}
+	return uint32(d.addTexture(f, key, colorspace, s) + 1)
+}
+
+// addTexture decodes the texture in member key (image values in the
+// colorspace given by default), appends it to s.Textures and returns its
+// index, or −1 after a failure.
+func (d *decoder) addTexture(f fields, key, colorspace string, s *tracer.SceneDesc) int32 {
+	tv := f.lookup(key)
 	tex := d.textureIn(d.object(tv, f.at(key)), s, colorspace)
 	if d.failed() {
-		return 0
+		return -1
 	}
 	if len(s.Textures) >= tracer.MaxMaterials {
+		// A material has up to three textures, so a scene within the
+		// material limit can pass this one.
 		d.fail(tv, f.at(key), "more than %d textures", tracer.MaxMaterials)
-		return 0
+		return -1
 	}
 	s.Textures = append(s.Textures, tex)
-	return uint32(len(s.Textures))
+	return int32(len(s.Textures) - 1)
 }
 
 // surfaceColor sets m's colour from the material's color or texture
@@ -190,16 +200,7 @@ func (d *decoder) surfaceColorKey(f fields, key string, m *tracer.Material, s *t
 		d.fail(tv, at(f.path), "give either %q or %q, not both", key, "texture")
 		return
 	}
-	tex := d.texture(d.object(tv, f.at("texture")), s)
-	if d.failed() {
-		return
+	if i := d.addTexture(f, "texture", "srgb", s); i >= 0 {
+		m.Texture = i
 	}
-	if len(s.Textures) >= tracer.MaxMaterials {
-		// Unreachable while each material has at most one texture; kept so
-		// that the limit holds if that changes.
-		d.fail(tv, f.at("texture"), "more than %d textures", tracer.MaxMaterials)
-		return
-	}
-	m.Texture = int32(len(s.Textures))
-	s.Textures = append(s.Textures, tex)
 }

@@ -395,14 +395,7 @@ func TestMeshImageTexture(t *testing.T) {
 		"m.mtl":        "newmtl wood\nKd 0.5 1 1\nmap_Kd -s 1 1 1 tex/wood.png\nnewmtl plain\nmap_Kd tex/wood.png\nnewmtl plain2\nKd 1 1 1\nmap_Kd tex/wood.png\n",
 		"m.obj":        "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl wood\nf 1/1 2/1 3/1\nusemtl plain\nf 1/1 3/1 2/1\nusemtl plain2\nf 2/1 1/1 3/1\n",
 	})
-	path := filepath.Join(dir, "scene.json")
-	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "m.obj"}`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadMeshFile(t, dir, "m.obj")
 	wantMats := []tracer.Material{
 		{Kind: tracer.MaterialDiffuse, Texture: 0, Color: mgl32.Vec3{0.5, 1, 1}},
 		{Kind: tracer.MaterialDiffuse, Texture: 1, Color: mgl32.Vec3{1, 1, 1}},
@@ -438,14 +431,7 @@ func TestTintedImageDecodedOnce(t *testing.T) {
 		fmt.Fprintf(&obj, "usemtl m%d\nf 1/1 2/1 3/1\n", i)
 	}
 	dir := writeFiles(t, map[string]string{"big.png": buf.String(), "m.mtl": mtl.String(), "m.obj": obj.String()})
-	path := filepath.Join(dir, "scene.json")
-	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "m.obj"}`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadMeshFile(t, dir, "m.obj")
 	if len(s.Images) != 1 || len(s.Textures) != 12 {
 		t.Fatalf("%d images and %d textures, want 1 image shared by 12 textures", len(s.Images), len(s.Textures))
 	}
@@ -454,4 +440,18 @@ func TestTintedImageDecodedOnce(t *testing.T) {
 			t.Errorf("texture %d: image %d, tint %v; want image 0, tint %v", i, tx.Image, tx.Even, want)
 		}
 	}
+}
+
+// loadMeshFile loads a scene in dir whose one object is the mesh file.
+func loadMeshFile(t *testing.T, dir, file string) *tracer.SceneDesc {
+	t.Helper()
+	path := filepath.Join(dir, "scene.json")
+	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "`+file+`"}`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

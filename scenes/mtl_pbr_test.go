@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -314,14 +313,7 @@ func TestMTLPBRScene(t *testing.T) {
 			"newmtl plastic\nKd 0.1 0.2 0.8\nKs 0.5\nNs 1000\n",
 		"m.obj": "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl gold\nf 1/1 2/1 3/1\nusemtl plastic\nf 1/1 3/1 2/1\n",
 	})
-	path := filepath.Join(dir, "scene.json")
-	if err := os.WriteFile(path, []byte(meshScene("", `{"type": "mesh", "file": "m.obj"}`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadMeshFile(t, dir, "m.obj")
 	wantMats := []tracer.Material{
 		{Kind: tracer.MaterialPBR, Texture: 0, Color: mgl32.Vec3{1, 0.8, 0.3}, Metallic: 1, Roughness: 0.5, Emission: mgl32.Vec3{4, 4, 4}, RoughMap: 2, EmissionMap: 3},
 		{Kind: tracer.MaterialPBR, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.1, 0.2, 0.8}, Roughness: blinnPhongRoughness(1000)},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -700,17 +699,7 @@ func TestOBJConvexFan(t *testing.T) {
 // scene's materials of their names, or the object's material, stand in;
 // a library that does exist is still read.
 func TestOBJMissingLibrary(t *testing.T) {
-	var log strings.Builder
-	old := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	})))
-	t.Cleanup(func() { slog.SetDefault(old) })
+	log := captureWarnings(t)
 	dir := writeFiles(t, map[string]string{
 		"m/a.mtl": "newmtl red\nKd 1 0 0\n",
 		"m/x.obj": "mtllib a.mtl gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\nusemtl wood\nf 1 3 2\n",

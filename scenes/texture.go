@@ -16,14 +16,10 @@ var textureTypes = []string{"checker", "image"}
 // files are linear whatever it says.
 var colorspaces = []option[bool]{{"srgb", true}, {"linear", false}}
 
-// texture decodes a material's texture member. An image texture's image is
-// added to s.Images (once per file; see imageFile).
-func (d *decoder) texture(f fields, s *tracer.SceneDesc) tracer.Texture {
-	return d.textureIn(f, s, "srgb")
-}
-
-// textureIn is texture with the image colorspace's default: "linear" for
-// data such as a metallic-roughness map.
+// textureIn decodes a material's texture member, an image's colorspace
+// defaulting to colorspace ("srgb" for colours, "linear" for data such as
+// a metallic-roughness map). An image texture's image is added to
+// s.Images (once per file; see imageFile).
 func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string) tracer.Texture {
 	switch f.choice("type", "", "texture type", textureTypes) {
 	case "checker":

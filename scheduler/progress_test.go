@@ -106,7 +106,7 @@ func TestCPUWorkerAdvances(t *testing.T) {
 	}
 	for i := range pix {
 		if pix[i] != want[i] {
-			t.Fatalf("value %d: %g pixel by pixel, %g in one block", i, pix[i], want[i])
+			t.Fatalf("value %d: %g row by row, %g in one block", i, pix[i], want[i])
 		}
 	}
 	q.Complete(l, pix, st)

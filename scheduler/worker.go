@@ -92,7 +92,7 @@ func cpuLoop(ctx context.Context, scene *tracer.Scene, q *Queue, index int) erro
 	}
 }
 
-// renderBlock renders one leased tile, pixel by pixel so that the
+// renderBlock renders one leased tile, row by row so that the
 // progress reports follow it (Lease.Advance), turning a panic in the
 // tracer into an error so that one bad tile fails its lease, not the
 // process. A pixel's value does not depend on the block it is rendered
@@ -104,15 +104,13 @@ func renderBlock(ctx context.Context, scene *tracer.Scene, l Lease, pix []float3
 		}
 	}()
 	r := l.Tile.Rect
-	i := 0
+	w := r.Dx()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if err := scene.RenderBlock(ctx, image.Rect(x, y, x+1, y+1), pix[i:i+3], st); err != nil {
-				return err
-			}
-			l.Advance(1)
-			i += 3
+		row := pix[3*(y-r.Min.Y)*w : 3*(y-r.Min.Y+1)*w]
+		if err := scene.RenderBlock(ctx, image.Rect(r.Min.X, y, r.Max.X, y+1), row, st); err != nil {
+			return err
 		}
+		l.Advance(w)
 	}
 	return nil
 }

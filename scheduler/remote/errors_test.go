@@ -6,7 +6,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,11 +14,8 @@ import (
 
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/tracer"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 )
 
 // syncBuffer is a log that tests read while the cluster writes it.
@@ -102,13 +98,7 @@ func TestTLSMistakesPermanent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := bufconn.Listen(1 << 20)
-	srv := NewServer(ServerOptions{Threads: 1})
-	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
-	srv.Register(g)
-	go g.Serve(l)
-	defer g.Stop()
-	tlsDial := func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
+	tlsDial := tlsWorker(t, scfg, 1)
 	n := newTestNet()
 	n.start(t, "plain:7000", ServerOptions{Threads: 1})
 

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -76,13 +77,7 @@ func TestMutualTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := bufconn.Listen(1 << 20)
-	srv := NewServer(ServerOptions{Threads: 2})
-	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
-	srv.Register(g)
-	go g.Serve(l)
-	defer g.Stop()
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
+	dial := tlsWorker(t, scfg, 2)
 
 	bundle, scene := testScene(t, 32, 2)
 	ccfg, err := ClientTLS(f("ca.pem"), f("client.pem"), f("client-key.pem"))
@@ -141,13 +136,7 @@ func TestGenerateCert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := bufconn.Listen(1 << 20)
-	srv := NewServer(ServerOptions{Threads: 2})
-	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
-	srv.Register(g)
-	go g.Serve(l)
-	defer g.Stop()
-	dial := func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
+	dial := tlsWorker(t, scfg, 2)
 	ccfg, err := ClientTLS(cert, cert, key)
 	if err != nil {
 		t.Fatal(err)
@@ -158,4 +147,18 @@ func TestGenerateCert(t *testing.T) {
 		t.Fatal(err)
 	}
 	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+}
+
+// tlsWorker serves a worker of threads threads with the TLS configuration
+// scfg on an in-memory listener, stopped when the test ends, and returns
+// a dialer to it.
+func tlsWorker(t *testing.T, scfg *tls.Config, threads int) func(context.Context, string) (net.Conn, error) {
+	t.Helper()
+	l := bufconn.Listen(1 << 20)
+	srv := NewServer(ServerOptions{Threads: threads})
+	g := grpc.NewServer(append(srv.GRPCOptions(), grpc.Creds(credentials.NewTLS(scfg)))...)
+	srv.Register(g)
+	go g.Serve(l)
+	t.Cleanup(g.Stop)
+	return func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) }
 }
