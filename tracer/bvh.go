@@ -38,12 +38,16 @@ const (
 	// bvhMaxSAHDepth + log2(MaxTriangles) < bvhStackSize, whatever the input.
 	bvhMaxSAHDepth = 32
 	// bvhTraversalCost is the cost of visiting a node relative to one
-	// primitive intersection, for the SAH. 3 rather than 1 makes leaves of
-	// about 4 triangles instead of 2, which the vector traversal tests in
-	// one go (leaf_simd.go): 2.5 times fewer nodes, so a faster build and
-	// 15 bytes less per triangle, and rays as fast or faster on both
-	// traversals (`go test -bench 'TraceRandom|TracePrimary' ./bench/`).
-	bvhTraversalCost = 3.0
+	// primitive intersection, for the SAH. 1, the textbook value: with the
+	// SSE slab test (slab_amd64.s) a node pair costs about as much as a
+	// triangle. Against 3, which makes leaves of about 4 triangles instead
+	// of 2, it runs the Cornell box (large, overlapping triangles) with
+	// 4.5 % fewer instructions and a quarter fewer mispredicted branches,
+	// and the 50,000-triangle icosphere's random and primary rays and the
+	// materials and mesh scenes with the same (valgrind --tool=cachegrind;
+	// a 1 % difference either way), for twice the nodes (15 bytes more per
+	// triangle).
+	bvhTraversalCost = 1.0
 	// bvhParallelMin is the smallest subtree built on a goroutine of its own.
 	bvhParallelMin = 1 << 14
 	// bvhParallelBin is the smallest range binned on every core.

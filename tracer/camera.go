@@ -57,8 +57,9 @@ func (c *Camera) Ray(px, py, lu, lv float32) Ray {
 	focus := madd(c.Eye, d, c.FocusDst)
 	r := float32(c.LensR * sqrt32(lu))
 	phi := float32(2*pi) * lv
-	ox := float32(r * fmath.Cos(phi))
-	oy := float32(r * fmath.Sin(phi))
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	ox := float32(r * cosPhi)
+	oy := float32(r * sinPhi)
 	o := madd(madd(c.Eye, c.Right, ox), c.Up, oy)
 	return Ray{Origin: o, Dir: normalize(focus.Sub(o)), TMax: infinity}
 }

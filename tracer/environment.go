@@ -140,12 +140,13 @@ func (s *Scene) sampleEnvironment(u1, u2 float32) (vec3, float32) {
 	i, fx := searchCDF(row, u2)
 	theta := float32(pi * float32(float32(j)+fy) / float32(H))
 	phi := float32(float32(2*pi)*(float32(i)+fx)/float32(W)) - pi
-	sinT, cosT := fmath.Sin(theta), fmath.Cos(theta)
+	sinT, cosT := fmath.SinCos(theta)
 	if !(sinT > 0) {
 		return vec3{}, 0
 	}
 	// atan2(−x, z) = φ and acos(y) = θ (Background's mapping).
-	dir := vec3{-float32(sinT * fmath.Sin(phi)), cosT, float32(sinT * fmath.Cos(phi))}
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	dir := vec3{-float32(sinT * sinPhi), cosT, float32(sinT * cosPhi)}
 	p := float32(float32(binProbability(rows, j)*binProbability(row, i)) * float32(W*H))
 	return dir, p / float32(float32(float32(2*pi*pi)*sinT))
 }

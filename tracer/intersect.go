@@ -1,5 +1,10 @@
 package tracer
 
+import (
+	"math"
+	"unsafe"
+)
+
 // HitKind tells what a ray hit.
 type HitKind uint32
 
@@ -30,8 +35,16 @@ const bvhStackSize = 64
 
 // rayBox is a ray prepared for slab tests against many boxes.
 type rayBox struct {
-	o   vec3
-	inv vec3 // 1/Dir per component, clamped to ±maxInvDir
+	// o and inv are four wide, lane 3 zero, for enterPairSSE's loads.
+	o   [4]float32
+	inv [4]float32 // 1/Dir per component, clamped to ±maxInvDir
+	// near holds, per axis, the index into a node's eight words (see
+	// nodeWords) of the bound a ray enters the slab by: Min's (a) where
+	// inv ≥ 0, Max's (a+4) where inv < 0; the far bound is near^4.
+	near [3]uint8
+	// finite is false for a ray with a non-finite origin or direction,
+	// which takes enterPairGeneral.
+	finite bool
 }
 
 // maxInvDir bounds the inverse direction components, so a ray parallel to
@@ -40,17 +53,77 @@ type rayBox struct {
 const maxInvDir = 1e30
 
 func newRayBox(r *Ray) rayBox {
-	var inv vec3
-	for a := 0; a < 3; a++ {
-		inv[a] = max(min(1/r.Dir[a], maxInvDir), -maxInvDir)
+	o, d := &r.Origin, &r.Dir
+	inv := vec3{
+		max(min(1/d[0], maxInvDir), -maxInvDir),
+		max(min(1/d[1], maxInvDir), -maxInvDir),
+		max(min(1/d[2], maxInvDir), -maxInvDir),
 	}
-	return rayBox{o: r.Origin, inv: inv}
+	// x−x is 0 for a finite x and NaN for an infinite or NaN one.
+	finite := (o[0]-o[0])+(o[1]-o[1])+(o[2]-o[2])+(d[0]-d[0])+(d[1]-d[1])+(d[2]-d[2]) == 0
+	// Without a branch on the signs, which are random from ray to ray.
+	return rayBox{o: [4]float32{o[0], o[1], o[2], 0}, inv: [4]float32{inv[0], inv[1], inv[2], 0}, finite: finite, near: [3]uint8{
+		uint8(math.Float32bits(inv[0])>>31<<2 | 0),
+		uint8(math.Float32bits(inv[1])>>31<<2 | 1),
+		uint8(math.Float32bits(inv[2])>>31<<2 | 2),
+	}}
 }
+
+// nodeWords views a BVHNode as eight words: Min in 0-2, Max in 4-6.
+func nodeWords(n *BVHNode) *[8]float32 { return (*[8]float32)(unsafe.Pointer(n)) }
 
 // enterPair tests both children of an interior node: a pair of nodes at an
 // even index (see BVHNode). One call per pair keeps the call overhead and
-// the bounds checks to one per interior node.
+// the bounds checks to one per interior node. A finite ray takes
+// enterPairSSE on amd64 and enterPairSigned elsewhere, others
+// enterPairGeneral; all three return the same bits
+// (TestEnterPairMatchesGeneral).
 func (rb *rayBox) enterPair(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
+	if !rb.finite {
+		return rb.enterPairGeneral(p, tMax)
+	}
+	if slabSSE {
+		ta, tb, hits := enterPairSSE(rb, p, tMax)
+		return ta, tb, hits&1 != 0, hits&2 != 0
+	}
+	return rb.enterPairSigned(p, tMax)
+}
+
+// enterPairSigned is enterPair's slab test for a finite ray in Go. For
+// boxes with Min ≤ Max (every BVH node), it takes on each axis only the
+// product of the bound the ray enters by and the one it leaves by, chosen
+// once per ray by the sign of inv: subtraction and multiplication round
+// monotonically, so that bound's product is exactly the min (the other's
+// the max) that enterPairGeneral computes, and the two return the same
+// values (up to the sign of a zero, which no comparison sees, and Go's max
+// with 0 returns +0) with half of Go's NaN-aware min and max, the dearest
+// part of the general test.
+func (rb *rayBox) enterPairSigned(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
+	a, b := nodeWords(&p[0]), nodeWords(&p[1])
+	nx, ny, nz := rb.near[0]&7, rb.near[1]&7, rb.near[2]&7
+	fx, fy, fz := nx^4, ny^4, nz^4
+	ax0 := (a[nx] - rb.o[0]) * rb.inv[0]
+	ax1 := (a[fx] - rb.o[0]) * rb.inv[0]
+	bx0 := (b[nx] - rb.o[0]) * rb.inv[0]
+	bx1 := (b[fx] - rb.o[0]) * rb.inv[0]
+	ay0 := (a[ny] - rb.o[1]) * rb.inv[1]
+	ay1 := (a[fy] - rb.o[1]) * rb.inv[1]
+	by0 := (b[ny] - rb.o[1]) * rb.inv[1]
+	by1 := (b[fy] - rb.o[1]) * rb.inv[1]
+	az0 := (a[nz] - rb.o[2]) * rb.inv[2]
+	az1 := (a[fz] - rb.o[2]) * rb.inv[2]
+	bz0 := (b[nz] - rb.o[2]) * rb.inv[2]
+	bz1 := (b[fz] - rb.o[2]) * rb.inv[2]
+	ta = max(max(ax0, ay0), max(az0, 0))
+	ta1 := min(min(ax1, ay1), min(az1, tMax))
+	tb = max(max(bx0, by0), max(bz0, 0))
+	tb1 := min(min(bx1, by1), min(bz1, tMax))
+	return ta, tb, ta <= ta1, tb <= tb1
+}
+
+// enterPairGeneral is enterPair for any ray: both products on each axis,
+// ordered by min and max.
+func (rb *rayBox) enterPairGeneral(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
 	a, b := &p[0], &p[1]
 	ax0 := (a.Min[0] - rb.o[0]) * rb.inv[0]
 	ax1 := (a.Max[0] - rb.o[0]) * rb.inv[0]

@@ -16,75 +16,6 @@ func requireAVX2(t *testing.T) {
 	}
 }
 
-// edgeFloats are coordinates that stress the slab test: signed zeros,
-// subnormals, values whose products overflow or underflow.
-var edgeFloats = []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, -0.5, 1e-45, -1e-45, 1e-38, -1e-38,
-	1e-20, -1e-20, 1e20, -1e20, 1e30, -1e30, 3e38, -3e38, 0.1, -0.1, 7, -7}
-
-// vecTestCase returns a random pair of boxes (Min ≤ Max, as every BVH
-// node), a finite ray and a tMax, with edge cases mixed in: rays parallel
-// to slabs, origins on box faces, zero-size boxes, −0 components.
-func vecTestCase(rng *rand.Rand) (p [2]BVHNode, r Ray, tMax float32) {
-	coord := func() float32 {
-		if rng.IntN(4) == 0 {
-			return edgeFloats[rng.IntN(len(edgeFloats))]
-		}
-		return rng.Float32()*20 - 10
-	}
-	for k := range p {
-		for a := 0; a < 3; a++ {
-			lo, hi := coord(), coord()
-			switch rng.IntN(5) {
-			case 0:
-				hi = lo // zero-size on this axis
-			case 1:
-				if lo == 0 { // [+0, −0] or [−0, +0]
-					hi = -lo
-				}
-			}
-			if hi < lo {
-				lo, hi = hi, lo
-			}
-			p[k].Min[a], p[k].Max[a] = lo, hi
-		}
-		p[k].Index = rng.Uint32() >> rng.IntN(32) // lanes 3 and 7: never read as floats
-		p[k].Count = uint16(rng.IntN(9))
-		p[k].Info = uint16(rng.IntN(3))
-	}
-	for a := 0; a < 3; a++ {
-		r.Origin[a] = coord()
-		switch rng.IntN(6) {
-		case 0:
-			r.Origin[a] = p[rng.IntN(2)].Min[a] // on a face
-		case 1:
-			r.Origin[a] = p[rng.IntN(2)].Max[a]
-		}
-	}
-	r.Dir = uniformSphere(rng.Float32(), rng.Float32())
-	switch rng.IntN(6) {
-	case 0: // parallel to one or two slabs, with either zero
-		for a := 0; a < 3; a++ {
-			if rng.IntN(2) == 0 {
-				r.Dir[a] = edgeFloats[rng.IntN(2)]
-			}
-		}
-	case 1:
-		for a := 0; a < 3; a++ {
-			r.Dir[a] = edgeFloats[rng.IntN(len(edgeFloats))]
-		}
-	}
-	switch rng.IntN(4) {
-	case 0:
-		tMax = infinity
-	case 1:
-		tMax = edgeFloats[rng.IntN(len(edgeFloats))]
-	default:
-		tMax = rng.Float32() * 30
-	}
-	r.TMax = tMax
-	return p, r, tMax
-}
-
 // TestVecEnterPairMatchesScalar: the vector slab test returns the same
 // distances, bit for bit, and the same hits as enterPair, on millions of
 // random boxes and rays.
@@ -96,7 +27,7 @@ func TestVecEnterPairMatchesScalar(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < n; i++ {
-		p, r, tMax := vecTestCase(rng)
+		p, r, tMax := slabTestCase(rng)
 		rv, ok := newRayVec(&r)
 		if !ok {
 			t.Fatalf("case %d: finite ray %+v rejected", i, r)

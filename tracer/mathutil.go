@@ -25,3 +25,12 @@ func sphereUV(n vec3) (u, v float32) {
 
 // clamp01 limits x to [0, 1].
 func clamp01(x float32) float32 { return max(0, min(1, x)) }
+
+// bit is 1 for true and 0 for false, without a branch: or-ing the bits of
+// several comparisons tests them all with one branch.
+func bit(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -73,8 +73,9 @@ func ggxSampleNormal(n, wo vec3, alpha, u1, u2 float32) vec3 {
 	// A point on the projected hemisphere: a disc, its far half squashed.
 	r := sqrt32(u1)
 	phi := float32(2*pi) * u2
-	p1 := float32(r * fmath.Cos(phi))
-	p2 := float32(r * fmath.Sin(phi))
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	p1 := float32(r * cosPhi)
+	p2 := float32(r * sinPhi)
 	s := float32(0.5 * (1 + vh[2]))
 	p2 = float32((1-s)*sqrt32(max(0, 1-float32(p1*p1)))) + float32(s*p2)
 	pz := sqrt32(max(0, float32(1-float32(p1*p1))-float32(p2*p2)))

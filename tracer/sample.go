@@ -11,8 +11,9 @@ import "github.com/tracerender/trace/tracer/fmath"
 func cosineHemisphere(n vec3, u1, u2 float32) vec3 {
 	r := sqrt32(u1)
 	phi := float32(2*pi) * u2
-	x := float32(r * fmath.Cos(phi))
-	y := float32(r * fmath.Sin(phi))
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	x := float32(r * cosPhi)
+	y := float32(r * sinPhi)
 	z := sqrt32(max(0, 1-u1))
 	t, b := orthonormal(n)
 	return normalize(madd(madd(scale(n, z), t, x), b, y))
@@ -23,7 +24,8 @@ func uniformSphere(u1, u2 float32) vec3 {
 	z := 1 - 2*u1
 	r := sqrt32(max(0, 1-float32(z*z)))
 	phi := float32(2*pi) * u2
-	return vec3{float32(r * fmath.Cos(phi)), float32(r * fmath.Sin(phi)), z}
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	return vec3{float32(r * cosPhi), float32(r * sinPhi), z}
 }
 
 // phongLobe returns a direction about the unit vector axis with density
@@ -33,7 +35,8 @@ func phongLobe(axis vec3, exponent, u1, u2 float32) vec3 {
 	sinA := sqrt32(max(0, 1-float32(cosA*cosA)))
 	phi := float32(2*pi) * u2
 	t, b := orthonormal(axis)
-	return normalize(madd(madd(scale(axis, cosA), t, float32(sinA*fmath.Cos(phi))), b, float32(sinA*fmath.Sin(phi))))
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	return normalize(madd(madd(scale(axis, cosA), t, float32(sinA*cosPhi)), b, float32(sinA*sinPhi)))
 }
 
 // samplePoint returns a point uniformly distributed over the area of a
@@ -106,7 +109,8 @@ func sampleSphereCone(c vec3, r float32, p vec3, u1, u2 float32) (q, n vec3, pdf
 	w := normalize(c.Sub(p))
 	t, b := orthonormal(w)
 	// n = −(sin α cos φ·t + sin α sin φ·b + cos α·w)
-	local := madd(madd(scale(w, cosA), t, float32(sinA*fmath.Cos(phi))), b, float32(sinA*fmath.Sin(phi)))
+	sinPhi, cosPhi := fmath.SinCos(phi)
+	local := madd(madd(scale(w, cosA), t, float32(sinA*cosPhi)), b, float32(sinA*sinPhi))
 	n = vec3{-local[0], -local[1], -local[2]}
 	return madd(c, n, r), n, 1 / float32(float32(2*pi)*omc), true
 }

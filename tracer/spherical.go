@@ -58,8 +58,8 @@ func sampleSphericalTriangle(p, v0, v1, v2 vec3, u1, u2 float32) (w vec3, ok boo
 	beta := angleBetween(nbc, neg(nab))
 	gamma := angleBetween(nca, neg(nbc))
 	apPi := pi + float32(u1*(((alpha+beta)+gamma)-pi))
-	cosAlpha, sinAlpha := fmath.Cos(alpha), fmath.Sin(alpha)
-	sinAp, cosAp := fmath.Sin(apPi), fmath.Cos(apPi)
+	sinAlpha, cosAlpha := fmath.SinCos(alpha)
+	sinAp, cosAp := fmath.SinCos(apPi)
 	sinPhi := float32(sinAp*cosAlpha) - float32(cosAp*sinAlpha)
 	cosPhi := float32(cosAp*cosAlpha) + float32(sinAp*sinAlpha)
 	k1 := cosPhi + cosAlpha

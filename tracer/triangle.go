@@ -47,26 +47,22 @@ func (tr *Triangle) intersect(r *Ray) (t, b1, b2 float32, ok bool) {
 	pz := float32(dx*e2y) - float32(dy*e2x)
 	e1x, e1y, e1z := tr.E1[0], tr.E1[1], tr.E1[2]
 	det := float32(e1x*px) + float32(e1y*py) + float32(e1z*pz)
-	if det == 0 {
-		return 0, 0, 0, false
-	}
 	inv := 1 / det
 	// tv = Origin − P0
 	tx, ty, tz := r.Origin[0]-tr.P0[0], r.Origin[1]-tr.P0[1], r.Origin[2]-tr.P0[2]
 	b1 = float32((float32(tx*px) + float32(ty*py) + float32(tz*pz)) * inv)
-	if b1 < 0 || b1 > 1 {
-		return 0, 0, 0, false
-	}
 	// q = cross(tv, E1)
 	qx := float32(ty*e1z) - float32(tz*e1y)
 	qy := float32(tz*e1x) - float32(tx*e1z)
 	qz := float32(tx*e1y) - float32(ty*e1x)
 	b2 = float32((float32(dx*qx) + float32(dy*qy) + float32(dz*qz)) * inv)
-	if b2 < 0 || b1+b2 > 1 {
-		return 0, 0, 0, false
-	}
 	t = float32((float32(e2x*qx) + float32(e2y*qy) + float32(e2z*qz)) * inv)
-	if !(t > 0 && t < r.TMax) {
+	// Every test at once, in one branch: which of them fails is random
+	// from ray to ray, and a mispredicted early exit costs more than the
+	// arithmetic it saves. A zero det makes inv infinite and the rest
+	// meaningless, but the result is still a miss.
+	miss := bit(det == 0) | bit(b1 < 0) | bit(b1 > 1) | bit(b2 < 0) | bit(b1+b2 > 1) | bit(!(t > 0)) | bit(!(t < r.TMax))
+	if miss != 0 {
 		return 0, 0, 0, false
 	}
 	return t, b1, b2, true

@@ -283,6 +283,36 @@ func Cos(x float32) float32 {
 	}
 }
 
+// SinCos returns Sin(x) and Cos(x), the same bits, with one argument
+// reduction for the two.
+func SinCos(x float32) (sin, cos float32) {
+	ax := abs(x)
+	if !(ax <= math.MaxFloat32) {
+		return x - x, x - x
+	}
+	ax = reduceLarge(ax)
+	if ax <= pio4 {
+		sin, cos = sinKernel(ax, 0), cosKernel(ax, 0)
+	} else {
+		rh, rl, q := reducePio2(ax)
+		sk, ck := sinKernel(rh, rl), cosKernel(rh, rl)
+		switch q {
+		case 0:
+			sin, cos = sk, ck
+		case 1:
+			sin, cos = ck, -sk
+		case 2:
+			sin, cos = -sk, -ck
+		default:
+			sin, cos = -ck, sk
+		}
+	}
+	if signBit(x) {
+		sin = -sin
+	}
+	return sin, cos
+}
+
 // Tan returns the tangent of x (radians).
 //
 // Accuracy: within 2 ulp of the correctly rounded result (max 1.51 ulp from

@@ -681,3 +681,29 @@ func BenchmarkAtan2(b *testing.B) {
 	}
 	sink = s
 }
+
+// TestSinCosMatchesSinAndCos: SinCos returns Sin's and Cos's bits, on
+// every 997th float32 bit pattern (both signs, subnormals, huge
+// arguments, ±Inf and NaNs) and on
+// the multiples of π/4 around which the reduction switches quadrants.
+func TestSinCosMatchesSinAndCos(t *testing.T) {
+	check := func(x float32) {
+		s, c := SinCos(x)
+		if ws, wc := Sin(x), Cos(x); math.Float32bits(s) != math.Float32bits(ws) || math.Float32bits(c) != math.Float32bits(wc) {
+			t.Fatalf("SinCos(%v) = %v, %v; Sin, Cos = %v, %v", x, s, c, ws, wc)
+		}
+	}
+	step := uint32(997)
+	if testing.Short() {
+		step = 9973
+	}
+	for b := uint64(0); b <= math.MaxUint32; b += uint64(step) {
+		check(math.Float32frombits(uint32(b)))
+	}
+	for k := -64; k <= 64; k++ {
+		x := float32(float64(k) * math.Pi / 4)
+		for _, y := range []float32{math.Nextafter32(x, -10), x, math.Nextafter32(x, 10)} {
+			check(y)
+		}
+	}
+}
