@@ -79,14 +79,20 @@ func nodeWords(n *BVHNode) *[8]float32 { return (*[8]float32)(unsafe.Pointer(n))
 // enterPairGeneral; all three return the same bits
 // (TestEnterPairMatchesGeneral).
 func (rb *rayBox) enterPair(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
-	if !rb.finite {
-		return rb.enterPairGeneral(p, tMax)
-	}
-	if slabSSE {
+	if slabSSE && rb.finite {
 		ta, tb, hits := enterPairSSE(rb, p, tMax)
 		return ta, tb, hits&1 != 0, hits&2 != 0
 	}
-	return rb.enterPairSigned(p, tMax)
+	return rb.enterPairGo(p, tMax)
+}
+
+// enterPairGo is enterPair without SSE: enterPairSigned for a finite ray,
+// enterPairGeneral for others.
+func (rb *rayBox) enterPairGo(p *[2]BVHNode, tMax float32) (ta, tb float32, hitA, hitB bool) {
+	if rb.finite {
+		return rb.enterPairSigned(p, tMax)
+	}
+	return rb.enterPairGeneral(p, tMax)
 }
 
 // enterPairSigned is enterPair's slab test for a finite ray in Go. For
@@ -181,7 +187,16 @@ func (s *Scene) Intersect(r Ray) Hit {
 		n := &nodes[node]
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
-			ta, tb, hitA, hitB := rb.enterPair((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			// enterPair, by hand: the compiler does not inline it.
+			var ta, tb float32
+			var hitA, hitB bool
+			if slabSSE && rb.finite {
+				var hits uint32
+				ta, tb, hits = enterPairSSE(&rb, (*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+				hitA, hitB = hits&1 != 0, hits&2 != 0
+			} else {
+				ta, tb, hitA, hitB = rb.enterPairGo((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			}
 			if hitA && hitB {
 				if tb < ta {
 					a, b, ta, tb = b, a, tb, ta
@@ -254,7 +269,13 @@ func (s *Scene) Occluded(r Ray) bool {
 		n := &nodes[node]
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
-			_, _, hitA, hitB := rb.enterPair((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			var hitA, hitB bool
+			if slabSSE && rb.finite {
+				_, _, hits := enterPairSSE(&rb, (*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+				hitA, hitB = hits&1 != 0, hits&2 != 0
+			} else {
+				_, _, hitA, hitB = rb.enterPairGo((*[2]BVHNode)(nodes[a:b+1]), r.TMax)
+			}
 			if hitA && hitB {
 				stack[sp] = b
 				sp++
