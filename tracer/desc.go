@@ -67,6 +67,16 @@ const (
 	TextureImage                      // an image, bilinear, repeating: Texture.Image
 )
 
+// AlphaMode selects how a material's alpha decides where its surface is
+// (docs/scene-format.md, "Alpha and single-sided surfaces").
+type AlphaMode uint32
+
+const (
+	AlphaOpaque AlphaMode = iota // the surface is everywhere; alpha is ignored
+	AlphaMask                    // the surface is there where alpha ≥ AlphaCutoff
+	AlphaBlend                   // the surface is there with probability alpha (stochastic transparency)
+)
+
 // NoTexture is the Texture index of a material whose colour is constant.
 const NoTexture int32 = -1
 
@@ -148,6 +158,11 @@ type Texture struct {
 	// UV[3]·v + UV[5]). All zero means none (a transform's scale is
 	// never 0).
 	UV [6]float32
+	// AlphaOffset is filled in by Compile for an image texture whose alpha
+	// some material reads (Material.AlphaMode not AlphaOpaque): the index
+	// in Scene.Texels of the image's Width·Height alpha values. 0 means
+	// the texture has no alpha channel: its alpha is 1 everywhere.
+	AlphaOffset uint32
 }
 
 // Image is a texture image in linear RGB: Pix holds three float32 per
@@ -156,6 +171,10 @@ type Texture struct {
 type Image struct {
 	Width, Height int
 	Pix           []float32
+	// Alpha, if not nil, holds one opacity in [0, 1] per texel, in Pix's
+	// order (linear: alpha is never sRGB-encoded). nil means opaque.
+	// Compile keeps it only for images that a material takes alpha from.
+	Alpha []float32
 }
 
 // Material is a surface's scattering model. Which fields matter depends on
@@ -196,6 +215,20 @@ type Material struct {
 	// on any shape of this material (their share of the scene's emitted
 	// power, divided by their area), 0 when it emits nothing.
 	LightPDF float32
+	// AlphaMode says how alpha decides where the surface is; the zero
+	// value, AlphaOpaque, ignores Alpha, AlphaCutoff and AlphaMap. The
+	// alpha at (u, v) is Alpha × the alpha of the colour texture (if
+	// Texture is an image texture with an alpha channel) × the alpha of
+	// AlphaMap (1 + an index into Scene.Textures, or 0 for none).
+	AlphaMode   AlphaMode
+	Alpha       float32
+	AlphaCutoff float32 // AlphaMask: the surface is there where alpha ≥ AlphaCutoff
+	AlphaMap    uint32
+	// SingleSided, when not 0, makes the back of the surface (the side
+	// its geometric normal points away from; see surfaceHit.front)
+	// invisible: rays that meet it there pass through, as glTF's
+	// doubleSided false. 0, the default, shows both sides.
+	SingleSided uint32
 }
 
 // PointLight is a light at a point (linear RGB), shining in every

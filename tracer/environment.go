@@ -178,8 +178,9 @@ func (s *Scene) environmentPdf(d vec3) float32 {
 	return p / float32(float32(float32(2*pi*pi)*sinT))
 }
 
-// environmentLight is directLight's sample of an image background.
-func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, st *Stats) vec3 {
+// environmentLight is directLight's sample of an image background; its
+// shadow ray takes alpha stream stream.
+func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
 	dir, pdf := s.sampleEnvironment(u1, u2)
 	if !(pdf > 0) {
 		return vec3{}
@@ -189,7 +190,7 @@ func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, st *
 		return vec3{}
 	}
 	st.Rays++
-	if s.Occluded(spawn(sf.p, sf.ng, sf.eps, dir)) {
+	if s.occludedSeen(spawn(sf.p, sf.ng, sf.eps, dir), smp, stream, st) {
 		return vec3{}
 	}
 	w := float32(powerHeuristic(pdf, bpdf) / pdf)

@@ -145,7 +145,7 @@ func TestPointLightFalloff(t *testing.T) {
 		var st Stats
 		var got vec3
 		if tc.integ == IntegratorWhitted {
-			got = s.traceWhitted(r, &st)
+			got = s.traceWhitted(r, &Sampler{}, &st)
 		} else {
 			rng := NewSampler(1, 0, 0, 0)
 			// One bounce: point lights are sampled exactly, and the
@@ -169,8 +169,8 @@ func TestShadow(t *testing.T) {
 		Lights:    []PointLight{{Position: vec3{0, 4, 0}, Color: vec3{1, 1, 1}, Intensity: 1}},
 	})
 	var st Stats
-	lit := s.traceWhitted(Ray{Origin: vec3{3, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &st)
-	dark := s.traceWhitted(Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &st)
+	lit := s.traceWhitted(Ray{Origin: vec3{3, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &Sampler{}, &st)
+	dark := s.traceWhitted(Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &Sampler{}, &st)
 	if !(lit[0] > 0) || dark[0] != 0 {
 		t.Errorf("lit %v, shadowed %v: want lit > 0 and shadowed 0", lit, dark)
 	}
@@ -191,7 +191,7 @@ func TestPhongWhittedExact(t *testing.T) {
 	// View from (−1, 1, 0) to the origin: L and V are mirror images, so
 	// H = N and N·H = 1; N·L = cos 45°.
 	r := Ray{Origin: vec3{-1, 1, 0}, Dir: normalize(vec3{1, -1, 0}), TMax: infinity}
-	got := s.traceWhitted(r, &st)
+	got := s.traceWhitted(r, &Sampler{}, &st)
 	ndotl := float32(0.70710678)
 	for i, c := range m.Color {
 		want := 0.1 + 0.8*ndotl*c*2 + 0.5*1*2

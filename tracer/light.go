@@ -43,8 +43,9 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 // environment samples are weighted against BSDF sampling by the power
 // heuristic; tracePath weighs the emission its bounces find the other way.
 // It draws its numbers from the next five dimensions of smp (and leaves
-// it at the sixth), whichever of them it uses.
-func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) vec3 {
+// it at the sixth), whichever of them it uses; depth is the vertex's, for
+// the shadow rays' alpha streams.
+func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, st *Stats) vec3 {
 	p, n := sf.p, sf.ng
 	var sum vec3
 	for i := range s.Lights {
@@ -59,7 +60,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) 
 			continue
 		}
 		st.Rays++
-		if s.Occluded(r) {
+		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), st) {
 			continue
 		}
 		sum = maddv(sum, fcos, pointLightRadiance(l, dist, spot))
@@ -68,19 +69,20 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, st *Stats) 
 	if len(s.Emitters) > 0 {
 		u0 := smp.Float()
 		u1, u2 := smp.Float2()
-		sum = sum.Add(s.emitterLight(sf, d, c, u0, u1, u2, st))
+		sum = sum.Add(s.emitterLight(sf, d, c, u0, u1, u2, smp, alphaStream(depth, alphaRayEmitter), st))
 	}
 	if s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
 		smp.SetDimension(base + 3)
 		e1, e2 := smp.Float2()
-		sum = sum.Add(s.environmentLight(sf, d, c, e1, e2, st))
+		sum = sum.Add(s.environmentLight(sf, d, c, e1, e2, smp, alphaStream(depth, alphaRayEnv), st))
 	}
 	smp.SetDimension(base + 5)
 	return sum
 }
 
-// emitterLight is directLight's sample of the emissive shapes.
-func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, st *Stats) vec3 {
+// emitterLight is directLight's sample of the emissive shapes; its
+// shadow ray takes alpha stream stream.
+func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
 	e := s.Emitters[s.pickEmitter(u0)]
 	q, nl, pdf, m, eu, ev := s.sampleEmitter(e, sf.p, u1, u2)
 	if !(pdf > 0) {
@@ -93,11 +95,20 @@ func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, st *
 	if fcos == (vec3{}) {
 		return vec3{}
 	}
+	var alpha float32 = 1
+	if seeThrough(m) {
+		if alpha = s.emitterAlpha(m, sf.p, q, nl, eu, ev); !(alpha > 0) {
+			return vec3{}
+		}
+	}
 	st.Rays++
-	if s.Occluded(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps)) {
+	if s.occludedSeen(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps), smp, stream, st) {
 		return vec3{}
 	}
 	w := float32(powerHeuristic(pdf, bpdf) / pdf)
+	if alpha != 1 {
+		w = float32(w * alpha)
+	}
 	return mul(fcos, scale(s.emitted(m, eu, ev), w))
 }
 

@@ -28,7 +28,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 	var lastPdf float32
 	var lastP vec3
 	for depth := 0; ; depth++ {
-		h := s.Intersect(r)
+		h := s.intersectSeen(&r, smp, alphaStream(depth, alphaRayPath), st)
 		st.Rays++
 		if h.Kind == HitNone {
 			bg := s.background(r.Dir)
@@ -63,7 +63,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		case MaterialDiffuse, MaterialPhong, MaterialMetal, MaterialPBR:
 			c := s.color(m, sf.u, sf.v)
 			if isGlossy(m, sf.metal, sf.rough) {
-				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, st))
+				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, depth, st))
 			} else {
 				smp.SetDimension(base + 5)
 			}

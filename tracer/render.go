@@ -39,7 +39,7 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 		r := s.Camera.Ray(px, py, lu, lv)
 		var c vec3
 		if s.Settings.Integrator == IntegratorWhitted {
-			c = s.traceWhitted(r, st)
+			c = s.traceWhitted(r, &rng, st)
 		} else {
 			c = s.tracePath(r, &rng, st)
 		}

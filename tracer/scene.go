@@ -41,6 +41,10 @@ type Scene struct {
 	Emitters []Emitter
 	// BVHBuildTime is how long building the BVH took.
 	BVHBuildTime time.Duration
+	// SeeThrough is set by Compile when some material may let rays
+	// through (an alpha mode other than opaque, or single-sided; see
+	// alpha.go): only then do rays test the surfaces they hit for it.
+	SeeThrough bool
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
@@ -83,6 +87,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		Lights:     append([]PointLight(nil), d.Lights...),
 	}
 	s.compileTextures(d)
+	s.compileAlpha(d)
 	tris, attrs := s.compileTriangles(d)
 	var shapes []Shape
 	for _, sp := range d.Spheres {
@@ -406,6 +411,9 @@ func checkDesc(d *SceneDesc) error {
 		if img.Width < 1 || img.Height < 1 || img.Width > MaxImageSide || img.Height > MaxImageSide || len(img.Pix) < 3*img.Width*img.Height {
 			return fmt.Errorf("images[%d]: bad size %d×%d with %d values", i, img.Width, img.Height, len(img.Pix))
 		}
+		if len(img.Alpha) != 0 && len(img.Alpha) < img.Width*img.Height {
+			return fmt.Errorf("images[%d]: %d alpha values for %d×%d texels", i, len(img.Alpha), img.Width, img.Height)
+		}
 		texels += img.Width * img.Height
 	}
 	if texels > MaxImageTexels {
@@ -435,6 +443,9 @@ func checkDesc(d *SceneDesc) error {
 		}
 		if int(m.RoughMap) > len(d.Textures) || int(m.EmissionMap) > len(d.Textures) {
 			return fmt.Errorf("materials[%d]: map %d or %d out of range", i, m.RoughMap, m.EmissionMap)
+		}
+		if err := checkAlpha(&m, len(d.Textures)); err != nil {
+			return fmt.Errorf("materials[%d]: %w", i, err)
 		}
 	}
 	check := func(what string, i, m int) error {

@@ -15,8 +15,9 @@ type whittedBranch struct {
 // the reflected (and, through glass, refracted) rays continue with their
 // weights, shading at most MaxDepth hits along any branch. The recursion is
 // a depth-first walk over an explicit stack: each hit pushes at most one
-// branch, so MaxDepth+1 slots suffice, as they will in the kernel.
-func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
+// branch, so MaxDepth+1 slots suffice, as they will in the kernel. smp
+// gives only the numbers of blended surfaces (alpha.go).
+func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	var stack [MaxDepth + 1]whittedBranch
 	stack[0] = whittedBranch{ray: r, weight: vec3{1, 1, 1}}
@@ -25,7 +26,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 		sp--
 		b := stack[sp]
 		for {
-			h := s.Intersect(b.ray)
+			h := s.intersectSeen(&b.ray, smp, alphaStream(int(b.depth), alphaRayPath), st)
 			st.Rays++
 			if h.Kind == HitNone {
 				radiance = maddv(radiance, b.weight, s.background(b.ray.Dir))
@@ -44,7 +45,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 			var next vec3
 			switch m.Kind {
 			case MaterialDiffuse, MaterialPhong:
-				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st))
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, smp, int(b.depth), st))
 				kr := float32(0)
 				if m.Kind == MaterialPhong {
 					kr = m.Reflection
@@ -60,7 +61,7 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 			case MaterialPBR:
 				// Lambert for the base, a mirror weighted by the
 				// reflectance at normal incidence for the coat or metal.
-				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, st).Add(s.emission(m, u, v)))
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, smp, int(b.depth), st).Add(s.emission(m, u, v)))
 				l := newPBRLobes(m, s.color(m, u, v), sf.metal, sf.rough, 1)
 				b.weight = mul(b.weight, l.f0)
 				next = reflect(d, ns)
@@ -92,8 +93,8 @@ func (s *Scene) traceWhitted(r Ray, st *Stats) vec3 {
 // ambient (a grey, not multiplied by the colour) + Σ over point lights not
 // in shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
 // shininess·light. A diffuse material shades as phong with diffuse 1 and
-// nothing else.
-func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
+// nothing else. depth is the hit's, for the shadow rays' alpha stream.
+func (s *Scene) phongLocal(sf *surfaceHit, d vec3, smp *Sampler, depth int, st *Stats) vec3 {
 	m, p, n, ns := sf.m, sf.p, sf.ng, sf.ns
 	ambient, kd, ks := float32(0), float32(1), float32(0)
 	if m.Kind == MaterialPhong {
@@ -117,7 +118,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, st *Stats) vec3 {
 			continue // outside a spot light's cone
 		}
 		st.Rays++
-		if s.Occluded(r) {
+		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), st) {
 			continue
 		}
 		li := pointLightRadiance(l, dist, spot)
