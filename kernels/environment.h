@@ -8,6 +8,7 @@
 
 #include "surface.h"
 #include "texture.h"
+#include "alpha.h"
 
 /* TR_TWO_PI_SQ: float32(2*pi*pi). */
 #define TR_TWO_PI_SQ (TR_TWO_PI * TR_PI)
@@ -90,7 +91,8 @@ DEVFN float environment_pdf(const TraceScene* s, vec3 d) {
 }
 
 /* environment_light: Scene.environmentLight. */
-DEVFN vec3 environment_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2, u64* rays) {
+DEVFN vec3 environment_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2,
+                             const Sampler* smp, u32 stream, u64* rays) {
     float pdf;
     vec3 dir = sample_environment(s, u1, u2, &pdf);
     if (!(pdf > 0.0f)) {
@@ -102,7 +104,7 @@ DEVFN vec3 environment_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, 
         return v3(0.0f, 0.0f, 0.0f);
     }
     (*rays)++;
-    if (scene_occluded(s, spawn(sf->p, sf->ng, sf->eps, dir))) {
+    if (occluded_seen(s, spawn(sf->p, sf->ng, sf->eps, dir), smp, stream, rays)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
     float w = power_heuristic(pdf, bpdf) / pdf;

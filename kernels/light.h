@@ -151,7 +151,7 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
 
 /* emitter_light: Scene.emitterLight. */
 DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u0, float u1, float u2,
-                         u64* rays) {
+                         const Sampler* smp, u32 stream, u64* rays) {
     Emitter e = s->Emitters[pick_emitter(s, u0)];
     vec3 nl;
     float pdf, eu, ev;
@@ -168,17 +168,28 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
     if (vzero(fcos)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
+    float alpha = 1.0f;
+    if (see_through(m)) {
+        alpha = emitter_alpha(s, m, sf->p, q, nl, eu, ev);
+        if (!(alpha > 0.0f)) {
+            return v3(0.0f, 0.0f, 0.0f);
+        }
+    }
     (*rays)++;
-    if (scene_occluded(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps))) {
+    if (occluded_seen(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps), smp, stream, rays)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
     float w = power_heuristic(pdf, bpdf) / pdf;
+    if (alpha != 1.0f) {
+        w = w * alpha;
+    }
     return mul(fcos, scale(emitted(s, m, eu, ev), w));
 }
 
 /* direct_light: Scene.directLight. It uses the next five dimensions of rng
  * and leaves it at the sixth. */
-DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, Sampler* rng, u64* rays) {
+DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, Sampler* rng, int depth,
+                        u64* rays) {
     vec3 p = sf->p, n = sf->ng;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
     for (u32 i = 0; i < s->NumLights; i++) {
@@ -196,7 +207,7 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
             continue;
         }
         (*rays)++;
-        if (scene_occluded(s, r)) {
+        if (occluded_seen(s, r, rng, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), rays)) {
             continue;
         }
         sum = maddv(sum, fcos, point_light_radiance(l, dist, spot));
@@ -206,13 +217,13 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         float u0 = sampler_float(rng);
         float u1, u2;
         sampler_float2(rng, &u1, &u2);
-        sum = vadd(sum, emitter_light(s, sf, d, c, u0, u1, u2, rays));
+        sum = vadd(sum, emitter_light(s, sf, d, c, u0, u1, u2, rng, alpha_stream(depth, TR_ALPHA_RAY_EMITTER), rays));
     }
     if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
         sampler_set_dimension(rng, base + 3u);
         float e1, e2;
         sampler_float2(rng, &e1, &e2);
-        sum = vadd(sum, environment_light(s, sf, d, c, e1, e2, rays));
+        sum = vadd(sum, environment_light(s, sf, d, c, e1, e2, rng, alpha_stream(depth, TR_ALPHA_RAY_ENV), rays));
     }
     sampler_set_dimension(rng, base + 5u);
     return sum;

@@ -31,6 +31,7 @@ type TraceScene struct {
 
 	Camera     tracer.Camera
 	Background tracer.Background
+	SeeThrough uint32 // 1 when tracer.Scene.SeeThrough
 }
 
 // Bytes returns the header's memory, to be copied to the device as it is.
@@ -143,6 +144,9 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		Samples: uint32(st.Samples), MaxDepth: uint32(st.MaxDepth), Integrator: uint32(st.Integrator),
 		Camera: s.Camera, Background: s.Background,
 	}
+	if s.SeeThrough {
+		p.Scene.SeeThrough = 1
+	}
 	return p, nil
 }
 
@@ -190,6 +194,12 @@ func check(s *tracer.Scene) error {
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
 		}
+		if m.AlphaMode > tracer.AlphaBlend || int(m.AlphaMap) > len(s.Textures) {
+			return fmt.Errorf("materials[%d]: alpha mode %d, alpha map %d of %d textures", i, m.AlphaMode, m.AlphaMap, len(s.Textures))
+		}
+		if (m.AlphaMode != tracer.AlphaOpaque || m.SingleSided != 0) && !s.SeeThrough {
+			return fmt.Errorf("materials[%d]: see-through, and the scene is not marked SeeThrough", i)
+		}
 	}
 	for i, t := range s.Textures {
 		switch t.Kind {
@@ -198,6 +208,9 @@ func check(s *tracer.Scene) error {
 			texels := 3 * uint64(t.Width) * uint64(t.Height)
 			if t.Width < 1 || t.Height < 1 || uint64(t.Offset)+texels > uint64(len(s.Texels)) || uint64(t.Offset)+texels > math.MaxInt32 {
 				return fmt.Errorf("textures[%d]: image %d×%d at texel %d of %d", i, t.Width, t.Height, t.Offset, len(s.Texels))
+			}
+			if alpha := uint64(t.Width) * uint64(t.Height); t.AlphaOffset != 0 && (uint64(t.AlphaOffset)+alpha > uint64(len(s.Texels)) || uint64(t.AlphaOffset)+alpha > math.MaxInt32) {
+				return fmt.Errorf("textures[%d]: alpha of %d×%d at texel %d of %d", i, t.Width, t.Height, t.AlphaOffset, len(s.Texels))
 			}
 		default:
 			return fmt.Errorf("textures[%d]: kind %d", i, t.Kind)

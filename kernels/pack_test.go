@@ -79,6 +79,7 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"Vertices", "Shapes", "FirstPlane", "Materials", "Textures", "Texels", "Lights", "Emitters",
 			"Film",         // applied on the host, after rendering
 			"BVHBuildTime", // a statistic
+			"SeeThrough",   // TraceScene.SeeThrough
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
 	} {

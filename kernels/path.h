@@ -20,7 +20,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
     float lastPdf = 0.0f;
     vec3 lastP = v3(0.0f, 0.0f, 0.0f);
     for (int depth = 0;; depth++) {
-        Hit h = scene_intersect(s, r);
+        Hit h = intersect_seen(s, &r, rng, alpha_stream(depth, TR_ALPHA_RAY_PATH), rays);
         (*rays)++;
         if (h.Kind == HitNone) {
             vec3 bg = background(s, r.Dir);
@@ -54,7 +54,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
             vec3 c = material_color(s, m, sf.u, sf.v);
             if (is_glossy(m, sf.metal, sf.rough)) {
-                radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, rays));
+                radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, depth, rays));
             } else {
                 sampler_set_dimension(rng, base + 5u);
             }

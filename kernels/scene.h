@@ -54,6 +54,12 @@ enum {
 
     NoTexture = -1,
 
+    AlphaOpaque = 0,
+    AlphaMask = 1,
+    AlphaBlend = 2,
+    /* tracer.MaxAlphaPasses: the surfaces one ray passes through. */
+    MaxAlphaPasses = 16,
+
     /* tracer.MaxDepth: the deepest path; the Whitted stack has one more
      * slot. */
     MaxDepth = 64,
@@ -102,7 +108,7 @@ typedef struct {
     vec3 W;
 } Shape;
 
-/* tracer.Material, 80 bytes. */
+/* tracer.Material, 100 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -115,9 +121,14 @@ typedef struct {
     u32 RoughMap, EmissionMap;
     float Ambient, Diffuse, Specular, Shininess, Reflection;
     float LightPDF;
+    u32 AlphaMode;
+    float Alpha;
+    float AlphaCutoff;
+    u32 AlphaMap;
+    u32 SingleSided;
 } Material;
 
-/* tracer.Texture, 72 bytes. */
+/* tracer.Texture, 76 bytes. */
 typedef struct {
     u32 Kind;
     float Scale;
@@ -127,6 +138,7 @@ typedef struct {
     u32 Width, Height;
     u32 Offset;
     float UV[6];
+    u32 AlphaOffset;
 } Texture;
 
 /* tracer.PointLight, 52 bytes. A zero SpotDir is an omnidirectional
@@ -212,6 +224,7 @@ typedef struct {
     u32 Integrator;
     PORT_GLOBAL_TYPE(Camera) Camera;
     PORT_GLOBAL_TYPE(Background) Background;
+    u32 SeeThrough; /* tracer.Scene.SeeThrough */
 } TraceScene;
 
 PORT_STATIC_ASSERT(sizeof(BVHNode) == 32, "BVHNode is 32 bytes");

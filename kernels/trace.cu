@@ -56,7 +56,7 @@ DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfi
         Ray r = camera_ray(&s->Camera, px, py, lu, lv);
         vec3 c;
         if (s->Integrator == IntegratorWhitted) {
-            c = trace_whitted(s, r, rays);
+            c = trace_whitted(s, r, &rng, rays);
         } else {
             c = trace_path(s, r, &rng, rays);
         }

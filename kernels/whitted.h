@@ -26,7 +26,7 @@ DEVFN WhittedBranch whitted_branch(Ray r, vec3 weight, i32 depth) {
 /* phong_local: Scene.phongLocal, ambient + Σ over the point lights not in
  * shadow of diffuse·max(N·L,0)·colour·light + specular·max(N·H,0)^
  * shininess·light. */
-DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* rays) {
+DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, const Sampler* smp, int depth, u64* rays) {
     const Material* m = sf->m;
     vec3 p = sf->p, n = sf->ng, ns = sf->ns;
     float ambient = 0.0f, kd = 1.0f, ks = 0.0f;
@@ -55,7 +55,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
             continue; /* outside a spot light's cone */
         }
         (*rays)++;
-        if (scene_occluded(s, r)) {
+        if (occluded_seen(s, r, smp, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), rays)) {
             continue;
         }
         vec3 li = point_light_radiance(l, dist, spot);
@@ -75,7 +75,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, u64* r
 
 /* trace_whitted: Scene.traceWhitted, the radiance along r. Each hit pushes
  * at most one branch, so MaxDepth+1 slots suffice. */
-DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
+DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* rays) {
     vec3 radiance = v3(0.0f, 0.0f, 0.0f);
     WhittedBranch stack[MaxDepth + 1];
     stack[0] = whitted_branch(r, v3(1.0f, 1.0f, 1.0f), 0);
@@ -84,7 +84,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
         sp--;
         WhittedBranch b = stack[sp];
         for (;;) {
-            Hit h = scene_intersect(s, b.ray);
+            Hit h = intersect_seen(s, &b.ray, smp, alpha_stream((int)b.depth, TR_ALPHA_RAY_PATH), rays);
             (*rays)++;
             if (h.Kind == HitNone) {
                 radiance = maddv(radiance, b.weight, background(s, b.ray.Dir));
@@ -104,7 +104,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
             vec3 d = b.ray.Dir;
             vec3 next = v3(0.0f, 0.0f, 0.0f);
             if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong) {
-                radiance = maddv(radiance, b.weight, phong_local(s, &sf, d, rays));
+                radiance = maddv(radiance, b.weight, phong_local(s, &sf, d, smp, (int)b.depth, rays));
                 float kr = 0.0f;
                 if (m->Kind == MaterialPhong) {
                     kr = m->Reflection;
@@ -117,7 +117,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, u64* rays) {
                 b.weight = mul(b.weight, material_color(s, m, u, v));
                 next = reflect(d, ns);
             } else if (m->Kind == MaterialPBR) {
-                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, rays), emission(s, m, u, v)));
+                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, smp, (int)b.depth, rays), emission(s, m, u, v)));
                 PBRLobes l = new_pbr_lobes(m, material_color(s, m, u, v), sf.metal, sf.rough, 1.0f);
                 b.weight = mul(b.weight, l.f0);
                 next = reflect(d, ns);

@@ -50,10 +50,12 @@ static const EmuField layout[] = {
     FIELD(Material, Intensity), FIELD(Material, IOR), FIELD(Material, Roughness),
     FIELD(Material, Metallic), FIELD(Material, Emission), FIELD(Material, RoughMap), FIELD(Material, EmissionMap), FIELD(Material, Ambient), FIELD(Material, Diffuse),
     FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection), FIELD(Material, LightPDF),
+    FIELD(Material, AlphaMode), FIELD(Material, Alpha), FIELD(Material, AlphaCutoff), FIELD(Material, AlphaMap),
+    FIELD(Material, SingleSided),
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),
     FIELD(Texture, Image), FIELD(Texture, Width), FIELD(Texture, Height), FIELD(Texture, Offset),
-    FIELD(Texture, UV),
+    FIELD(Texture, UV), FIELD(Texture, AlphaOffset),
 
     SIZE(PointLight), FIELD(PointLight, Position), FIELD(PointLight, Color), FIELD(PointLight, Intensity),
     FIELD(PointLight, Falloff), FIELD(PointLight, SpotDir), FIELD(PointLight, SpotScale),
@@ -76,7 +78,7 @@ static const EmuField layout[] = {
     FIELD(TraceScene, FirstPlane), FIELD(TraceScene, NumMaterials), FIELD(TraceScene, NumTextures),
     FIELD(TraceScene, NumTexels), FIELD(TraceScene, NumLights), FIELD(TraceScene, NumEmitters),
     FIELD(TraceScene, Samples), FIELD(TraceScene, MaxDepth), FIELD(TraceScene, Integrator),
-    FIELD(TraceScene, Camera), FIELD(TraceScene, Background),
+    FIELD(TraceScene, Camera), FIELD(TraceScene, Background), FIELD(TraceScene, SeeThrough),
 };
 
 const EmuField* emu_layout(int i) {
@@ -101,6 +103,7 @@ static const EmuConst consts[] = {
     CONST(LeafTriangles), CONST(LeafShapes),
     CONST(TriangleSmooth), CONST(TriangleUV),
     CONST(NoTexture), CONST(MaxDepth), CONST(BVHStackSize),
+    CONST(AlphaOpaque), CONST(AlphaMask), CONST(AlphaBlend), CONST(MaxAlphaPasses),
 };
 
 const EmuConst* emu_const(int i) {

@@ -86,6 +86,8 @@ func TestConstants(t *testing.T) {
 		"LeafTriangles": int64(tracer.LeafTriangles), "LeafShapes": int64(tracer.LeafShapes),
 		"TriangleSmooth": int64(tracer.TriangleSmooth), "TriangleUV": int64(tracer.TriangleUV),
 		"NoTexture": int64(tracer.NoTexture), "MaxDepth": kernels.MaxDepth, "BVHStackSize": kernels.BVHStackSize,
+		"AlphaOpaque": int64(tracer.AlphaOpaque), "AlphaMask": int64(tracer.AlphaMask), "AlphaBlend": int64(tracer.AlphaBlend),
+		"MaxAlphaPasses": tracer.MaxAlphaPasses,
 	}
 	got := Constants()
 	for name, v := range want {
