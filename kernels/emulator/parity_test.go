@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -267,6 +268,27 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 			Roughness: []float32{0, f(0, 1)}[rng.IntN(2)], Emission: []mgl32.Vec3{{}, col()}[rng.IntN(2)],
 			RoughMap: uint32(rng.IntN(4)), EmissionMap: uint32(rng.IntN(4))},
 	}
+	if rng.IntN(2) == 0 {
+		// Alpha: image 0 gains an alpha channel (some texels fully
+		// transparent, some opaque, some between); cut-outs and blends
+		// read it through the tinted texture 1 or as an alpha map; some
+		// surfaces single-sided, an emitter among them.
+		img := &d.Images[0]
+		for i := 0; i < img.Width*img.Height; i++ {
+			img.Alpha = append(img.Alpha, []float32{0, 1, f(0, 1)}[rng.IntN(3)])
+		}
+		aTex := func() int32 { return []int32{tracer.NoTexture, 0, 1}[rng.IntN(3)] }
+		d.Materials = append(d.Materials,
+			tracer.Material{Kind: tracer.MaterialDiffuse, Texture: aTex(), Color: col(), AlphaMode: tracer.AlphaMask,
+				Alpha: f(0.5, 1), AlphaCutoff: f(0, 1), AlphaMap: uint32(rng.IntN(3)), SingleSided: uint32(rng.IntN(2))},
+			tracer.Material{Kind: tracer.MaterialPhong, Texture: aTex(), Color: col(), Diffuse: f(0, 1), Specular: f(0, 1),
+				Shininess: f(1, 50), Reflection: f(0, 0.5), AlphaMode: tracer.AlphaBlend, Alpha: f(0, 1), AlphaMap: uint32(rng.IntN(3))},
+			tracer.Material{Kind: tracer.MaterialPBR, Texture: aTex(), Color: col(), Metallic: f(0, 1), Roughness: f(0, 1),
+				SingleSided: 1},
+			tracer.Material{Kind: tracer.MaterialEmissive, Texture: aTex(), Color: col(), Intensity: f(1, 10),
+				AlphaMode: tracer.AlphaMode(rng.IntN(3)), Alpha: f(0, 1), AlphaCutoff: f(0, 1), SingleSided: uint32(rng.IntN(2))},
+		)
+	}
 	mat := func() int { return rng.IntN(len(d.Materials)) }
 
 	for i := 0; i < 1+rng.IntN(3); i++ {
@@ -435,5 +457,49 @@ func TestEdgeSceneParity(t *testing.T) {
 			}
 			checkParity(t, fmt.Sprintf("%s-%d", c.name, integ), s)
 		}
+	}
+}
+
+// TestRandomScenesUseAlpha: the random scenes that TestRandomSceneParity
+// compares include see-through materials that change their pictures, so
+// parity covers the kernel's alpha and single-sided code.
+func TestRandomScenesUseAlpha(t *testing.T) {
+	seeThrough, changed := 0, 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, tracer.IntegratorPath)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.SeeThrough {
+			continue
+		}
+		seeThrough++
+		for i := range d.Materials {
+			d.Materials[i].AlphaMode, d.Materials[i].SingleSided = tracer.AlphaOpaque, 0
+		}
+		o, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.SeeThrough {
+			t.Fatal("opaque materials, yet SeeThrough")
+		}
+		a, b := tracer.NewFramebuffer(s.Settings.Width, s.Settings.Height), tracer.NewFramebuffer(s.Settings.Width, s.Settings.Height)
+		var st tracer.Stats
+		for y := 0; y < s.Settings.Height; y++ {
+			for x := 0; x < s.Settings.Width; x++ {
+				ca, cb := s.RenderPixel(x, y, &st), o.RenderPixel(x, y, &st)
+				i := 3 * (y*a.Width + x)
+				copy(a.Pix[i:], ca[:])
+				copy(b.Pix[i:], cb[:])
+			}
+		}
+		if !slices.Equal(a.Pix, b.Pix) {
+			changed++
+		}
+	}
+	if seeThrough < 3 || changed < 2 {
+		t.Errorf("%d of 12 random scenes are see-through, %d of them changed by it: want at least 3 and 2", seeThrough, changed)
 	}
 }
