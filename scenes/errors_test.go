@@ -192,7 +192,7 @@ var parseErrorTests = []struct {
 	{"material missing type", material(mark + `{"color": [1, 0, 0]}`), `materials.m: missing required field "type"`},
 	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong", "pbr")`},
 	{"material unknown field", material(`{"type": "diffuse", ` + mark + `"colour": [1, 0, 0]}`), `materials.m: unknown field "colour"; did you mean "color"?`},
-	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness")`},
+	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"roughness above 1", material(`{"type": "metal", "roughness": ` + mark + `1.5}`), "materials.m.roughness: must be in [0, 1], found 1.5"},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
 	{"ior above 4", material(`{"type": "dielectric", "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},

@@ -26,9 +26,12 @@ import (
 // tracer.Image in linear RGB. Integer images (8 or 16 bits a channel) are
 // sRGB-encoded unless the scene says otherwise: their values go through
 // the exact sRGB decoding curve. HDR and PFM files hold linear radiance and
-// are taken as they are. Alpha is ignored: a colour is its straight
-// (un-premultiplied) value whatever its opacity, and black where a
-// premultiplied pixel is fully transparent.
+// are taken as they are. A colour is its straight (un-premultiplied)
+// value whatever its opacity, and black where a premultiplied pixel is
+// fully transparent. The alpha channel of a PNG, GIF, BMP, TIFF or WebP
+// image that has one and is not opaque everywhere is kept, linear, in
+// tracer.Image.Alpha, for the materials that read alpha (alpha.go); TGA,
+// HDR and PFM alpha is not read.
 
 // supportedFormats names the image formats in the error for a file that is
 // none of them.
@@ -136,7 +139,9 @@ func decodeStd(data []byte, srgb bool, texels int64) (*tracer.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toLinear(m, srgb), nil
+	img := toLinear(m, srgb)
+	img.Alpha = alphaOf(m)
+	return img, nil
 }
 
 // toLinear converts m to a linear RGB tracer.Image. 16-bit images keep

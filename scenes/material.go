@@ -81,7 +81,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 	if d.failed() {
 		return tracer.Material{}
 	}
-	f.known(materialFields[kind]...)
+	f.known(append(materialFields[kind], alphaFields...)...)
 	m := tracer.Material{Kind: kind, Texture: tracer.NoTexture}
 	switch kind {
 	case tracer.MaterialDiffuse:
@@ -115,6 +115,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.RoughMap = d.mapTexture(f, "metallic_roughness", "linear", s)
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 	}
+	d.alpha(f, &m, s)
 	return m
 }
 

@@ -37,5 +37,6 @@ func (d *decoder) scene(root *value) *tracer.SceneDesc {
 	if d.failed() {
 		return nil
 	}
+	dropUnusedAlpha(s)
 	return s
 }

@@ -124,7 +124,7 @@ func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneD
 		if err := checkSize(src.Width, src.Height, left); err != nil {
 			return fail(fmt.Errorf("%s: %w", quoteFile(file), err))
 		}
-		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...)}
+		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...), Alpha: src.Alpha}
 	} else if img, err = loadImageWithin(a, a.dir, file, srgb, left); err != nil {
 		return fail(err)
 	}
