@@ -101,12 +101,13 @@ DEVFN int alpha_present(const TraceScene* s, const Material* m, float u, float v
 
 /* pass_through: Scene.passThrough; *sf is set when it returns 1. */
 DEVFN int pass_through(const TraceScene* s, const Ray* r, const Hit* h, const Sampler* smp, u32 stream, u32 pass,
-                       SurfaceHit* sf) {
+                       int fromLight, SurfaceHit* sf) {
     if (!see_through(hit_material(s, h))) {
         return 0;
     }
     *sf = surface_at(s, r, h);
-    if (sf->m->SingleSided != 0u && !sf->front) {
+    int back = (sf->front != 0) == (fromLight != 0);
+    if (sf->m->SingleSided != 0u && back) {
         return 1;
     }
     return !alpha_present(s, sf->m, sf->u, sf->v, smp, stream, pass);
@@ -120,7 +121,7 @@ DEVFN Hit intersect_seen(const TraceScene* s, Ray* r, const Sampler* smp, u32 st
     }
     for (u32 pass = 0; h.Kind != HitNone && pass < MaxAlphaPasses; pass++) {
         SurfaceHit sf;
-        if (!pass_through(s, r, &h, smp, stream, pass, &sf)) {
+        if (!pass_through(s, r, &h, smp, stream, pass, 0, &sf)) {
             break;
         }
         *r = spawn(sf.p, sf.ng, sf.eps, r->Dir);
@@ -131,7 +132,7 @@ DEVFN Hit intersect_seen(const TraceScene* s, Ray* r, const Sampler* smp, u32 st
 }
 
 /* occluded_seen: Scene.occludedSeen. */
-DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stream, u64* rays) {
+DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stream, int fromLight, u64* rays) {
     if (!scene_occluded(s, r)) {
         return 0;
     }
@@ -149,7 +150,7 @@ DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stre
             return 1;
         }
         SurfaceHit sf;
-        if (!pass_through(s, &r, &h, smp, stream, pass, &sf)) {
+        if (!pass_through(s, &r, &h, smp, stream, pass, fromLight, &sf)) {
             return 1;
         }
         vec3 o = spawn(sf.p, sf.ng, sf.eps, r.Dir).Origin;

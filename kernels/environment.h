@@ -104,7 +104,7 @@ DEVFN vec3 environment_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, 
         return v3(0.0f, 0.0f, 0.0f);
     }
     (*rays)++;
-    if (occluded_seen(s, spawn(sf->p, sf->ng, sf->eps, dir), smp, stream, rays)) {
+    if (occluded_seen(s, spawn(sf->p, sf->ng, sf->eps, dir), smp, stream, 0, rays)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
     float w = power_heuristic(pdf, bpdf) / pdf;

@@ -176,7 +176,7 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
         }
     }
     (*rays)++;
-    if (occluded_seen(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps), smp, stream, rays)) {
+    if (occluded_seen(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps), smp, stream, 1, rays)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
     float w = power_heuristic(pdf, bpdf) / pdf;
@@ -207,7 +207,7 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
             continue;
         }
         (*rays)++;
-        if (occluded_seen(s, r, rng, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), rays)) {
+        if (occluded_seen(s, r, rng, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, rays)) {
             continue;
         }
         sum = maddv(sum, fcos, point_light_radiance(l, dist, spot));

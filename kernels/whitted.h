@@ -55,7 +55,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, const 
             continue; /* outside a spot light's cone */
         }
         (*rays)++;
-        if (occluded_seen(s, r, smp, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), rays)) {
+        if (occluded_seen(s, r, smp, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, rays)) {
             continue;
         }
         vec3 li = point_light_radiance(l, dist, spot);

@@ -78,13 +78,16 @@ func (s *Scene) present(m *Material, u, v float32, smp *Sampler, stream, pass ui
 }
 
 // passThrough reports whether a ray r passes through the surface at its
-// hit h (see the top of this file), and returns that surface.
-func (s *Scene) passThrough(r *Ray, h *Hit, smp *Sampler, stream, pass uint32) (bool, surfaceHit) {
+// hit h (see the top of this file), and returns that surface. A ray
+// fromLight (a shadow ray traced from the light toward the shaded point)
+// sees a single-sided surface as a ray the other way would: the back is
+// the side it leaves by.
+func (s *Scene) passThrough(r *Ray, h *Hit, smp *Sampler, stream, pass uint32, fromLight bool) (bool, surfaceHit) {
 	if !seeThrough(s.hitMaterial(h)) {
 		return false, surfaceHit{}
 	}
 	sf := s.surfaceAt(r, h)
-	if sf.m.SingleSided != 0 && !sf.front {
+	if back := sf.front == fromLight; sf.m.SingleSided != 0 && back {
 		return true, sf
 	}
 	return !s.present(sf.m, sf.u, sf.v, smp, stream, pass), sf
@@ -101,7 +104,7 @@ func (s *Scene) intersectSeen(r *Ray, smp *Sampler, stream uint32, st *Stats) Hi
 		return h
 	}
 	for pass := uint32(0); h.Kind != HitNone && pass < MaxAlphaPasses; pass++ {
-		through, sf := s.passThrough(r, &h, smp, stream, pass)
+		through, sf := s.passThrough(r, &h, smp, stream, pass, false)
 		if !through {
 			break
 		}
@@ -115,9 +118,10 @@ func (s *Scene) intersectSeen(r *Ray, smp *Sampler, stream uint32, st *Stats) Hi
 // occludedSeen is Occluded for a shadow ray that passes through surfaces
 // that are not there: whether a surface that is lies along r within
 // (0, r.TMax). Past a surface the ray goes on toward its old end point;
-// the MaxAlphaPasses+1-th surface met blocks it. It counts the extra
-// queries in st.
-func (s *Scene) occludedSeen(r Ray, smp *Sampler, stream uint32, st *Stats) bool {
+// the MaxAlphaPasses+1-th surface met blocks it. fromLight says that r
+// runs from the light to the shaded point (see passThrough). It counts
+// the extra queries in st.
+func (s *Scene) occludedSeen(r Ray, smp *Sampler, stream uint32, fromLight bool, st *Stats) bool {
 	if !s.Occluded(r) {
 		return false
 	}
@@ -134,7 +138,7 @@ func (s *Scene) occludedSeen(r Ray, smp *Sampler, stream uint32, st *Stats) bool
 		if pass == MaxAlphaPasses {
 			return true
 		}
-		through, sf := s.passThrough(&r, &h, smp, stream, pass)
+		through, sf := s.passThrough(&r, &h, smp, stream, pass, fromLight)
 		if !through {
 			return true
 		}

@@ -190,7 +190,7 @@ func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, smp 
 		return vec3{}
 	}
 	st.Rays++
-	if s.occludedSeen(spawn(sf.p, sf.ng, sf.eps, dir), smp, stream, st) {
+	if s.occludedSeen(spawn(sf.p, sf.ng, sf.eps, dir), smp, stream, false, st) {
 		return vec3{}
 	}
 	w := float32(powerHeuristic(pdf, bpdf) / pdf)

@@ -60,7 +60,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 			continue
 		}
 		st.Rays++
-		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), st) {
+		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), false, st) {
 			continue
 		}
 		sum = maddv(sum, fcos, pointLightRadiance(l, dist, spot))
@@ -102,7 +102,7 @@ func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp 
 		}
 	}
 	st.Rays++
-	if s.occludedSeen(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps), smp, stream, st) {
+	if s.occludedSeen(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps), smp, stream, true, st) {
 		return vec3{}
 	}
 	w := float32(powerHeuristic(pdf, bpdf) / pdf)

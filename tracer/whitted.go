@@ -118,7 +118,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, smp *Sampler, depth int, st *
 			continue // outside a spot light's cone
 		}
 		st.Rays++
-		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), st) {
+		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), false, st) {
 			continue
 		}
 		li := pointLightRadiance(l, dist, spot)
