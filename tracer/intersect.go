@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 )
 
@@ -176,6 +177,10 @@ func (s *Scene) Intersect(r Ray) Hit {
 	// The root's own box is not tested: its children's boxes, tested
 	// next, lie inside it.
 	rb := newRayBox(&r)
+	var lr sseRay
+	if slabSSE && len(s.Triangles) > 0 {
+		lr = newSSERay(&r)
+	}
 	type entry struct {
 		node uint32
 		t    float32
@@ -216,10 +221,14 @@ func (s *Scene) Intersect(r Ray) Hit {
 			}
 		} else if n.Info == LeafTriangles {
 			end := n.Index + uint32(n.Count)
-			for i := n.Index; i < end; i++ {
-				if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
-					r.TMax = t
-					h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
+			if slabSSE {
+				s.leafSSE(&r, &h, &lr, n.Index, end)
+			} else {
+				for i := n.Index; i < end; i++ {
+					if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
+						r.TMax = t
+						h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
+					}
 				}
 			}
 		} else {
@@ -262,6 +271,10 @@ func (s *Scene) Occluded(r Ray) bool {
 		}
 	}
 	rb := newRayBox(&r)
+	var lr sseRay
+	if slabSSE && len(s.Triangles) > 0 {
+		lr = newSSERay(&r)
+	}
 	var stack [bvhStackSize]uint32
 	sp := 0
 	node := uint32(0)
@@ -292,9 +305,15 @@ func (s *Scene) Occluded(r Ray) bool {
 			}
 		} else if n.Info == LeafTriangles {
 			end := n.Index + uint32(n.Count)
-			for i := n.Index; i < end; i++ {
-				if _, _, _, ok := s.Triangles[i].intersect(&r); ok {
+			if slabSSE {
+				if s.occludedLeafSSE(&r, &lr, n.Index, end) {
 					return true
+				}
+			} else {
+				for i := n.Index; i < end; i++ {
+					if _, _, _, ok := s.Triangles[i].intersect(&r); ok {
+						return true
+					}
 				}
 			}
 		} else {
@@ -311,4 +330,67 @@ func (s *Scene) Occluded(r Ray) bool {
 		sp--
 		node = stack[sp]
 	}
+}
+
+// newSSERay is r's origin and direction for hit4SSE.
+func newSSERay(r *Ray) sseRay {
+	o, d := r.Origin, r.Dir
+	return sseRay{
+		{o[0], o[0], o[0], o[0]}, {o[1], o[1], o[1], o[1]}, {o[2], o[2], o[2], o[2]},
+		{d[0], d[0], d[0], d[0]}, {d[1], d[1], d[1], d[1]}, {d[2], d[2], d[2], d[2]},
+	}
+}
+
+// group4SSE returns the four triangles from tris[i] on, of which n = min(4,
+// len(tris)−i) are real: the spare lanes repeat tris[i], and the caller
+// masks them off.
+func group4SSE(tris []Triangle, i int) (a, b, c, d *Triangle, n int) {
+	n = min(len(tris)-i, 4)
+	a = &tris[i]
+	b, c, d = a, a, a
+	if n > 1 {
+		b = &tris[i+1]
+	}
+	if n > 2 {
+		c = &tris[i+2]
+	}
+	if n > 3 {
+		d = &tris[i+3]
+	}
+	return a, b, c, d, n
+}
+
+// leafSSE is Intersect's loop over the leaf's triangles Triangles[first:end]
+// with hit4SSE, four at a time, for a ray with nearest hit *h (distance
+// r.TMax) so far. The hits are taken in the leaf's order with the scalar
+// loop's rule, t < TMax as it shrinks, so the nearest hit, and of equal
+// ones the first, is the one the scalar loop keeps.
+func (s *Scene) leafSSE(r *Ray, h *Hit, lr *sseRay, first, end uint32) {
+	tris := s.Triangles[first:end]
+	for i := 0; i < len(tris); i += 4 {
+		a, b, c, d, n := group4SSE(tris, i)
+		var out [3][4]float32
+		hits := hit4SSE(lr, a, b, c, d, r.TMax, &out) & (1<<n - 1)
+		for hits != 0 {
+			k := bits.TrailingZeros32(hits)
+			hits &= hits - 1
+			if t := out[0][k&3]; t < r.TMax {
+				r.TMax = t
+				*h = Hit{T: t, Kind: HitTriangle, Index: first + uint32(i+k), HitCoords: HitCoords{B1: out[1][k&3], B2: out[2][k&3]}}
+			}
+		}
+	}
+}
+
+// occludedLeafSSE reports whether r hits any of Triangles[first:end].
+func (s *Scene) occludedLeafSSE(r *Ray, lr *sseRay, first, end uint32) bool {
+	tris := s.Triangles[first:end]
+	for i := 0; i < len(tris); i += 4 {
+		a, b, c, d, n := group4SSE(tris, i)
+		var out [3][4]float32
+		if hit4SSE(lr, a, b, c, d, r.TMax, &out)&(1<<n-1) != 0 {
+			return true
+		}
+	}
+	return false
 }
