@@ -39,14 +39,13 @@ const (
 	bvhMaxSAHDepth = 32
 	// bvhTraversalCost is the cost of visiting a node relative to one
 	// primitive intersection, for the SAH. 1, the textbook value: with the
-	// SSE slab test (slab_amd64.s) a node pair costs about as much as a
-	// triangle. Against 3, which makes leaves of about 4 triangles instead
-	// of 2, it runs the Cornell box (large, overlapping triangles) with
-	// 4.5 % fewer instructions and a quarter fewer mispredicted branches,
-	// and the 50,000-triangle icosphere's random and primary rays and the
-	// materials and mesh scenes with the same (valgrind --tool=cachegrind;
-	// a 1 % difference either way), for twice the nodes (15 bytes more per
-	// triangle).
+	// SSE slab and leaf tests (slab_amd64.s) a node pair costs about as
+	// much as a triangle. Against 3, which makes leaves of about 4
+	// triangles instead of 2, it runs the Cornell box (large, overlapping
+	// triangles) with 6 % fewer instructions and a sixth fewer mispredicted
+	// branches (2 is half-way), and the 50,000-triangle icosphere's rays
+	// and the materials and mesh scenes within 1 % either way (valgrind
+	// --tool=cachegrind), for twice the nodes (15 bytes more per triangle).
 	bvhTraversalCost = 1.0
 	// bvhParallelMin is the smallest subtree built on a goroutine of its own.
 	bvhParallelMin = 1 << 14
