@@ -11,7 +11,8 @@
 #   scripts/cycles-compare.sh [--size N] [--trace BIN] [--scenes "cornell-box materials mesh"]
 #                             [--scene-dir DIR] [--out DIR] [--spp "16 64 256"] [--ref-spp 4096]
 #                             [--trace-ref-spp N] [--pbr lambert|principled|both] [--threads 2]
-#                             [--repeat 3] [--skip-check] [--reuse-cycles] [--install]
+#                             [--repeat 3] [--skip-check] [--reuse-cycles] [--reuse-references]
+#                             [--install]
 #
 # --scenes takes names in --scene-dir (default scenes/examples, the
 # gallery) or paths to scene files. The GGX materials (metal, glass and
@@ -53,7 +54,10 @@
 # results.jsonl, units_check.jsonl, NAME-side.png (trace | Cycles reference
 # | mask), and every PFM. --reuse-cycles keeps the Cycles images and timings
 # already in --out (same size and spp) and renders only trace: a second
-# trace binary is benchmarked in a few minutes. Exit status: 0 done, 1 a render failed,
+# trace binary is benchmarked in a few minutes. --reuse-references keeps
+# only the Cycles references and masks and renders every level of both
+# renderers afresh, taking turns: a new equal-time comparison without the
+# references' ten minutes. Exit status: 0 done, 1 a render failed,
 # 2 bad usage or Blender/numpy missing.
 set -u
 CALLER=$PWD
@@ -75,7 +79,7 @@ CHECK=1
 INSTALL=0
 REUSE=
 
-usage() { sed -n '11,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) SIZE=$2; shift 2 ;;
@@ -91,7 +95,8 @@ while [ $# -gt 0 ]; do
 	--repeat) REPEAT=$2; shift 2 ;;
 	--skip-check) CHECK=0; shift ;;
 	--install) INSTALL=1; shift ;;
-	--reuse-cycles) REUSE=--reuse-cycles; shift ;;
+	--reuse-cycles) REUSE="$REUSE --reuse-cycles"; shift ;;
+	--reuse-references) REUSE="$REUSE --reuse-references"; shift ;;
 	-h | --help) usage ;;
 	*) echo "cycles-compare: unknown argument $1" >&2; usage ;;
 	esac

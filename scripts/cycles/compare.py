@@ -124,7 +124,7 @@ class Runner:
                     res[k][3] = imgio.read_pfm(out)
         return res
 
-    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1, run=0, pbr="lambert"):
+    def cycles(self, scene, spp, out, scale=1.0, mask=False, seed=1, run=0, pbr="lambert", ref=False):
         stats = out + ".stats.json"
         cmd = ["nice", "-n", "10", self.a.blender, "-b", "--factory-startup", "--python",
                os.path.join(HERE, "render.py"), "--", "--scene", scene, "--size", str(self.a.size),
@@ -136,7 +136,8 @@ class Runner:
             # A repeated run's time, as recorded by the run that made it.
             with open(again) as f:
                 return json.load(f)
-        if self.a.reuse_cycles and run < 2 and os.path.exists(out) and os.path.exists(stats):
+        reuse = self.a.reuse_cycles or (ref and self.a.reuse_references)
+        if reuse and run < 2 and os.path.exists(out) and os.path.exists(stats):
             # --reuse-cycles: the Cycles side of an earlier run with the
             # same settings (only trace changed).
             with open(stats) as f:
@@ -285,6 +286,8 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeat", type=int, default=3,
                    help="timed runs per level and renderer (at least 2: seed 1 and seed 2); the least CPU time counts")
+    p.add_argument("--reuse-references", action="store_true",
+                   help="reuse the Cycles references and masks already in --out; render every level afresh")
     p.add_argument("--reuse-cycles", action="store_true",
                    help="reuse the Cycles images and timings already in --out (to benchmark another trace binary)")
     a = p.parse_args()
@@ -310,7 +313,7 @@ def main():
         print("== %s (%s)" % (name, os.path.relpath(path, ROOT)), flush=True)
         # Mask from the (unscaled) Cycles scene: pixel centres, first hit.
         mpath = base + "-mask.pfm"
-        run.cycles(path, 1, mpath, mask=True)
+        run.cycles(path, 1, mpath, mask=True, ref=True)
         mask_img = imgio.read_pfm(mpath)
         variants = variants_of(a, name, scene)
         refs = {}
@@ -318,7 +321,7 @@ def main():
             label = name + ("-" + vname if vname else "")
             vbase = base + ("-" + vname if vname else "")
             refpath = "%s-cycles-ref-%d.pfm" % (vbase, a.ref_spp)
-            rst = run.cycles(path, a.ref_spp, refpath, scale=scale, pbr=pbr)
+            rst = run.cycles(path, a.ref_spp, refpath, scale=scale, pbr=pbr, ref=True)
             refs[vname] = imgio.read_pfm(refpath)
             frac = float(masks(scene, mask_img, pbr)[1].mean())
             print("  %s: Cycles reference %d spp, %.1f s CPU (%.1f s wall)" % (label, a.ref_spp, rst["cpu_s"], rst["wall_s"]), flush=True)
