@@ -179,7 +179,7 @@ func (s *Scene) Intersect(r Ray) Hit {
 	rb := newRayBox(&r)
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
-		lr = newSSERay(&r)
+		lr.set(&r)
 	}
 	type entry struct {
 		node uint32
@@ -273,7 +273,7 @@ func (s *Scene) Occluded(r Ray) bool {
 	rb := newRayBox(&r)
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
-		lr = newSSERay(&r)
+		lr.set(&r)
 	}
 	var stack [bvhStackSize]uint32
 	sp := 0
@@ -332,12 +332,13 @@ func (s *Scene) Occluded(r Ray) bool {
 	}
 }
 
-// newSSERay is r's origin and direction for hit4SSE.
-func newSSERay(r *Ray) sseRay {
-	o, d := r.Origin, r.Dir
-	return sseRay{
-		{o[0], o[0], o[0], o[0]}, {o[1], o[1], o[1], o[1]}, {o[2], o[2], o[2], o[2]},
-		{d[0], d[0], d[0], d[0]}, {d[1], d[1], d[1], d[1]}, {d[2], d[2], d[2], d[2]},
+// set fills lr with r's origin and direction, in place (a 96-byte
+// struct returned by value would be copied once more).
+func (lr *sseRay) set(r *Ray) {
+	for a := 0; a < 3; a++ {
+		o, d := r.Origin[a], r.Dir[a]
+		lr[a] = [4]float32{o, o, o, o}
+		lr[3+a] = [4]float32{d, d, d, d}
 	}
 }
 

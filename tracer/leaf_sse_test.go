@@ -61,10 +61,7 @@ func TestHit4MatchesScalar(t *testing.T) {
 			r.Dir[rng.IntN(3)] = float32(math.Inf(1))
 		}
 		var lr sseRay
-		for a := 0; a < 3; a++ {
-			lr[a] = [4]float32{r.Origin[a], r.Origin[a], r.Origin[a], r.Origin[a]}
-			lr[3+a] = [4]float32{r.Dir[a], r.Dir[a], r.Dir[a], r.Dir[a]}
-		}
+		lr.set(&r)
 		var out [3][4]float32
 		bits := hit4SSE(&lr, &tris[0], &tris[1], &tris[2], &tris[3], r.TMax, &out)
 		for k := range tris {
