@@ -99,10 +99,15 @@ func (s *Scene) passThrough(r *Ray, h *Hit, smp *Sampler, stream, pass uint32, f
 // ray that found it, which starts past the surfaces passed. It counts the
 // extra queries in st.
 func (s *Scene) intersectSeen(r *Ray, smp *Sampler, stream uint32, st *Stats) Hit {
-	h := s.Intersect(*r)
-	if !s.SeeThrough {
-		return h
+	if !s.SeeThrough { // small enough to inline: no cost without alpha
+		return s.Intersect(*r)
 	}
+	return s.intersectPassing(r, smp, stream, st)
+}
+
+// intersectPassing is intersectSeen in a scene with see-through surfaces.
+func (s *Scene) intersectPassing(r *Ray, smp *Sampler, stream uint32, st *Stats) Hit {
+	h := s.Intersect(*r)
 	for pass := uint32(0); h.Kind != HitNone && pass < MaxAlphaPasses; pass++ {
 		through, sf := s.passThrough(r, &h, smp, stream, pass, false)
 		if !through {
@@ -122,11 +127,16 @@ func (s *Scene) intersectSeen(r *Ray, smp *Sampler, stream uint32, st *Stats) Hi
 // runs from the light to the shaded point (see passThrough). It counts
 // the extra queries in st.
 func (s *Scene) occludedSeen(r Ray, smp *Sampler, stream uint32, fromLight bool, st *Stats) bool {
+	if !s.SeeThrough { // small enough to inline: no cost without alpha
+		return s.Occluded(r)
+	}
+	return s.occludedPassing(r, smp, stream, fromLight, st)
+}
+
+// occludedPassing is occludedSeen in a scene with see-through surfaces.
+func (s *Scene) occludedPassing(r Ray, smp *Sampler, stream uint32, fromLight bool, st *Stats) bool {
 	if !s.Occluded(r) {
 		return false
-	}
-	if !s.SeeThrough {
-		return true
 	}
 	end := r.At(r.TMax)
 	for pass := uint32(0); ; pass++ {
