@@ -1,5 +1,5 @@
 /*
- * light.h: point lights and next-event estimation toward emissive shapes
+ * light.h: point and directional lights and next-event estimation toward emissive shapes
  * and image backgrounds, with multiple importance sampling; a port of
  * tracer/light.go.
  */
@@ -18,6 +18,18 @@ DEVFN float spot_factor(const PointLight* l, vec3 dir) {
     float cd = -dot(l->SpotDir, dir);
     float a = clamp01((cd * l->SpotScale) + l->SpotOffset);
     return a * a;
+}
+
+/* light_ray: lightRay, the shadow ray from p toward light l, the unit
+ * direction *dir toward it and its distance *dist (TR_INFINITY for a
+ * directional light). */
+DEVFN Ray light_ray(const PointLight* l, vec3 p, vec3 n, float eps, vec3* dir, float* dist) {
+    if (l->Falloff == FalloffDirectional) {
+        *dir = l->Position;
+        *dist = TR_INFINITY;
+        return spawn(p, n, eps, l->Position);
+    }
+    return spawn_to(p, n, eps, l->Position, dir, dist);
 }
 
 /* point_light_radiance: pointLightRadiance. */
@@ -196,7 +208,7 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         const PointLight* l = &s->Lights[i];
         vec3 dir;
         float dist;
-        Ray r = spawn_to(p, n, sf->eps, l->Position, &dir, &dist);
+        Ray r = light_ray(l, p, n, sf->eps, &dir, &dist);
         float spot = spot_factor(l, dir);
         if (!(spot > 0.0f)) {
             continue; /* outside a spot light's cone: no shadow ray */

@@ -230,7 +230,7 @@ func check(s *tracer.Scene) error {
 		return fmt.Errorf("background: kind %d", b.Kind)
 	}
 	for i, l := range s.Lights {
-		if l.Falloff != tracer.FalloffInverseSquare && l.Falloff != tracer.FalloffNone {
+		if l.Falloff != tracer.FalloffInverseSquare && l.Falloff != tracer.FalloffNone && l.Falloff != tracer.FalloffDirectional {
 			return fmt.Errorf("lights[%d]: falloff %d", i, l.Falloff)
 		}
 	}

@@ -109,7 +109,7 @@ func TestPackRefuses(t *testing.T) {
 		{"image size", func(s *tracer.Scene) { s.Textures[1].Width = 3 }},
 		{"background kind", func(s *tracer.Scene) { s.Background.Kind = tracer.BackgroundImage + 1 }},
 		{"background image", func(s *tracer.Scene) { s.Background = tracer.Background{Kind: tracer.BackgroundImage} }},
-		{"falloff", func(s *tracer.Scene) { s.Lights[0].Falloff = tracer.FalloffNone + 1 }},
+		{"falloff", func(s *tracer.Scene) { s.Lights[0].Falloff = tracer.FalloffDirectional + 1 }},
 		{"shape kind", func(s *tracer.Scene) { s.Shapes[0].Kind = tracer.ShapePlane }},
 		{"plane kind", func(s *tracer.Scene) { s.Shapes[2].Kind = tracer.ShapeSphere }},
 		{"shape material", func(s *tracer.Scene) { s.Shapes[0].Material = 7 }},

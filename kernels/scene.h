@@ -27,6 +27,7 @@ enum {
 
     FalloffInverseSquare = 0,
     FalloffNone = 1,
+    FalloffDirectional = 2,
 
     MaterialDiffuse = 0,
     MaterialMetal = 1,
@@ -142,7 +143,9 @@ typedef struct {
 } Texture;
 
 /* tracer.PointLight, 52 bytes. A zero SpotDir is an omnidirectional
- * point light; else a spot light's cone (SpotScale, SpotOffset). */
+ * point light; else a spot light's cone (SpotScale, SpotOffset). With
+ * Falloff FalloffDirectional, a directional light: Position is the unit
+ * direction toward it. */
 typedef struct {
     vec3 Position;
     vec3 Color;

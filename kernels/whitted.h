@@ -45,7 +45,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, const 
         const PointLight* l = &s->Lights[i];
         vec3 dir;
         float dist;
-        Ray r = spawn_to(p, n, sf->eps, l->Position, &dir, &dist);
+        Ray r = light_ray(l, p, n, sf->eps, &dir, &dist);
         float ndotl = dot(ns, dir);
         if (!(ndotl > 0.0f)) {
             continue;

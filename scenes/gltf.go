@@ -55,9 +55,8 @@ import (
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's KHR_texture_transform. Alpha, alphaMode, doubleSided,
 //     normal and occlusion maps and texture filters are ignored.
-//   - Lights (KHR_lights_punctual): point and spot lights, placed by
-//     their nodes, into out.lights (gltflight.go); a node that uses a
-//     directional light is refused.
+//   - Lights (KHR_lights_punctual): point, spot and directional lights,
+//     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in their bind pose (the vertices as
 //     stored, the skinned node's own transform ignored as glTF says),
 //     primitives with morph targets in their base shape; a one-line

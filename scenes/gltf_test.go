@@ -438,10 +438,11 @@ func TestLoadGLTFErrors(t *testing.T) {
 			doc.ExtensionsUsed = []string{"KHR_draco_mesh_compression"}
 			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
 		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported`},
-		{"directional light", func(doc *gltf.Document) {
+		{"directional light without direction", func(doc *gltf.Document) {
 			addGLTFLights(doc, `{"type": "directional", "name": "Sun", "intensity": 3}`)
 			doc.Nodes[0].Extensions = gltf.Extensions{"KHR_lights_punctual": json.RawMessage(`{"light": 0}`)}
-		}, false, `nodes[0].extensions.KHR_lights_punctual: lights[0] "Sun" is a directional light, which trace does not import (only point and spot lights)`},
+			doc.Nodes[0].Scale = [3]float64{1, 1, 0}
+		}, false, `nodes[0].extensions.KHR_lights_punctual: lights[0] "Sun": the node transforms leave the directional light no direction`},
 		{"light index", func(doc *gltf.Document) {
 			addGLTFLights(doc, `{"type": "point"}`)
 			doc.Nodes[0].Extensions = gltf.Extensions{"KHR_lights_punctual": json.RawMessage(`{"light": 1}`)}

@@ -23,8 +23,9 @@ import (
 // too (radiance units per steradian; one radiance unit to a nit), so the
 // intensity carries over unchanged and the colour (linear RGB) with it.
 // range, a hint that a light may be cut off, is ignored: the falloff is
-// inverse square at every distance. Directional lights are refused by
-// the node that uses one: the tracer has no light at infinity yet.
+// inverse square at every distance. A directional light becomes a tracer
+// directional light shining along the node's −z axis, its intensity in
+// lux (lm/m²) the irradiance on a surface facing it, unchanged.
 
 const gltfLightsExt = "KHR_lights_punctual"
 
@@ -137,11 +138,11 @@ func (l *gltfLoader) nodeLight(node int, n *gltf.Node, world mgl64.Mat4) error {
 	if g.Name != "" {
 		name += " " + quote(g.Name)
 	}
-	if g.Type == "directional" {
-		return l.errorf(nil, "%s: %s is a directional light, which trace does not import (only point and spot lights): remove it from the file, or light the scene with a background or an emissive shape", where, name)
-	}
 	if len(l.out.lights) >= tracer.MaxLights {
 		return l.errorf(nil, "%s: more than %d lights", where, tracer.MaxLights)
+	}
+	if g.Type == "directional" {
+		return l.directionalLight(g, world, where, name)
 	}
 	p := world.Mul4x1(mgl64.Vec4{0, 0, 0, 1})
 	c := *g.Color
@@ -171,5 +172,25 @@ func (l *gltfLoader) nodeLight(node int, n *gltf.Node, world mgl64.Mat4) error {
 		pl.SpotScale, pl.SpotOffset = tracer.SpotCone(inner, outer)
 	}
 	l.out.lights = append(l.out.lights, pl)
+	return nil
+}
+
+// directionalLight adds the directional light g held by a node placed by
+// world: it shines along the node's −z axis (through the world matrix,
+// renormalised), and its intensity in lux (lm/m²) carries over as the
+// scene format's directional intensity, an irradiance, unchanged.
+func (l *gltfLoader) directionalLight(g *gltfLight, world mgl64.Mat4, where, name string) error {
+	d := world.Mat3().Mul3x1(mgl64.Vec3{0, 0, -1})
+	dl := d.Len()
+	if !(dl > 0) || math.IsInf(dl, 0) {
+		return l.errorf(nil, "%s: %s: the node transforms leave the directional light no direction", where, name)
+	}
+	c := *g.Color
+	l.out.lights = append(l.out.lights, tracer.PointLight{
+		Position:  mgl32.Vec3{float32(-d[0] / dl), float32(-d[1] / dl), float32(-d[2] / dl)},
+		Color:     mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])},
+		Intensity: float32(*g.Intensity),
+		Falloff:   tracer.FalloffDirectional,
+	})
 	return nil
 }

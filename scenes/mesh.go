@@ -125,7 +125,8 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 // transform xf: positions and spot directions transformed, intensities
 // scaled by the square of xf's scale (the cube root of its determinant's
 // magnitude), so that the file's lights light its surfaces as the file
-// meant whatever unit the scene is in.
+// meant whatever unit the scene is in; a directional light's direction is
+// turned by xf and its intensity (an irradiance) kept.
 func (d *decoder) meshLights(f fields, fv *value, file string, lights []tracer.PointLight, xf *transform, s *tracer.SceneDesc) {
 	if len(lights) == 0 {
 		return
@@ -141,6 +142,15 @@ func (d *decoder) meshLights(f fields, fv *value, file string, lights []tracer.P
 	k2 := math.Pow(math.Abs(det), 2.0/3)
 	for _, l := range lights {
 		out := l
+		if l.Falloff == tracer.FalloffDirectional {
+			// A direction, not a point; irradiance does not depend on the
+			// unit of length, so the intensity stays.
+			q := apply(&xf.linear, nil, l.Position)
+			n := math.Sqrt(float64(q[0]*q[0]) + float64(q[1]*q[1]) + float64(q[2]*q[2]))
+			out.Position = mgl32.Vec3{float32(q[0] / n), float32(q[1] / n), float32(q[2] / n)}
+			s.Lights = append(s.Lights, out)
+			continue
+		}
 		p, ok := xf.point(l.Position)
 		in := float64(l.Intensity) * k2
 		if !ok || !(in*float64(maxComponent(l.Color)) <= math.MaxFloat32) {

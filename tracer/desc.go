@@ -45,6 +45,11 @@ type Falloff uint32
 const (
 	FalloffInverseSquare Falloff = iota // intensity / d²
 	FalloffNone                         // intensity, at any distance
+	// FalloffDirectional makes a directional light, a light at infinity
+	// (a sun): Position is then the unit direction from the scene toward
+	// the light, the same everywhere, and Intensity the irradiance it
+	// gives a surface facing it; the shadow ray has no far end.
+	FalloffDirectional
 )
 
 // MaterialKind selects a material's scattering model.
@@ -232,7 +237,8 @@ type Material struct {
 }
 
 // PointLight is a light at a point (linear RGB), shining in every
-// direction or, as a spot light, in a cone.
+// direction or, as a spot light, in a cone; with Falloff
+// FalloffDirectional, a directional light (Position is its direction).
 type PointLight struct {
 	Position  mgl32.Vec3
 	Color     mgl32.Vec3

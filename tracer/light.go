@@ -24,6 +24,18 @@ func spotFactor(l *PointLight, dir vec3) float32 {
 	return float32(a * a)
 }
 
+// lightRay returns the shadow ray from p (geometric normal n, pushed eps
+// off the surface) toward light l, the unit direction from p toward the
+// light and the distance to it: spawnTo's for a point light; for a
+// directional light, its direction and a ray with no far end (the
+// distance is then infinity, which pointLightRadiance does not use).
+func lightRay(l *PointLight, p, n vec3, eps float32) (r Ray, dir vec3, dist float32) {
+	if l.Falloff == FalloffDirectional {
+		return spawn(p, n, eps, l.Position), l.Position, infinity
+	}
+	return spawnTo(p, n, eps, l.Position)
+}
+
 // pointLightRadiance returns the radiance arriving from light l over the
 // distance dist, spot the light's spotFactor toward the point.
 func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
@@ -37,7 +49,7 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 
 // directLight estimates the light that the surface at sf, of albedo c,
 // reflects back along the incoming direction d straight from the lights:
-// every point light (within its cone, for a spot light), one point on one emissive shape picked in proportion
+// every point and directional light (within its cone, for a spot light), one point on one emissive shape picked in proportion
 // to its power, and (for an image background) one direction of the
 // environment picked in proportion to its brightness. The shape and
 // environment samples are weighted against BSDF sampling by the power
@@ -50,7 +62,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 	var sum vec3
 	for i := range s.Lights {
 		l := &s.Lights[i]
-		r, dir, dist := spawnTo(p, n, sf.eps, l.Position)
+		r, dir, dist := lightRay(l, p, n, sf.eps)
 		spot := spotFactor(l, dir)
 		if !(spot > 0) {
 			continue // outside a spot light's cone: no shadow ray

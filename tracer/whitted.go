@@ -108,7 +108,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, smp *Sampler, depth int, st *
 	view := vec3{-d[0], -d[1], -d[2]}
 	for i := range s.Lights {
 		l := &s.Lights[i]
-		r, dir, dist := spawnTo(p, n, sf.eps, l.Position)
+		r, dir, dist := lightRay(l, p, n, sf.eps)
 		ndotl := dot(ns, dir)
 		if !(ndotl > 0) {
 			continue

@@ -70,7 +70,8 @@ func TestHelpEverywhere(t *testing.T) {
 	}
 }
 
-// TestValidateLights: validate counts point lights, emissive shapes and a
+// TestValidateLights: validate counts point and directional lights,
+// emissive shapes and a
 // background that gives light, and warns of a scene where nothing does;
 // a render of such a scene warns before rendering.
 func TestValidateLights(t *testing.T) {
@@ -84,6 +85,7 @@ func TestValidateLights(t *testing.T) {
 		return writeSceneAs(t, dir, name, body)
 	}
 	point := `{"type": "point", "position": [0, 3, 0], "intensity": 10}`
+	sun := `{"type": "directional", "direction": [1, -2, 0.5], "color": [1, 0.9, 0.8], "intensity": 3}`
 	quad := `, {"type": "quad", "corner": [-1, 3, -1], "edge1": [2, 0, 0], "edge2": [0, 0, 2], "material": "lamp"}`
 	for _, tc := range []struct {
 		file string
@@ -95,6 +97,8 @@ func TestValidateLights(t *testing.T) {
 		{scene("area.json", "", quad+quad, ""), "2 emissive shapes", false},
 		{scene("sky.json", point, quad, `"background": {"type": "gradient", "bottom": [1, 1, 1], "top": [0.5, 0.7, 1]},`), "1 point light, 1 emissive shape, a lit background", false},
 		{cornell, "1 emissive shape", false},
+		{scene("sun.json", point+", "+sun+", "+sun, "", ""), "1 point light, 2 directional lights", false},
+		{scene("darksun.json", `{"type": "directional", "direction": [0, -1, 0], "intensity": 0}`, "", ""), "no light", true},
 	} {
 		code, stdout, stderr := runCLI("validate", tc.file)
 		if code != 0 || !strings.Contains(stdout, ", "+tc.want+", ") {

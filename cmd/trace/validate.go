@@ -61,22 +61,28 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 }
 
 // noLightWarning is the warning for a scene in which nothing emits light.
-const noLightWarning = "nothing in the scene emits light (no point light, no emissive shape, a black background): the image will be black but for phong ambient terms; see \"Lights and units\" in docs/scene-format.md"
+const noLightWarning = "nothing in the scene emits light (no point or directional light, no emissive shape, a black background): the image will be black but for phong ambient terms; see \"Lights and units\" in docs/scene-format.md"
 
 // lightCount is what lights a scene.
 type lightCount struct {
 	points   int  // point lights with a colour and an intensity
+	suns     int  // directional lights with a colour and an intensity
 	emissive int  // shapes (a mesh is one) whose material emits
 	sky      bool // a background that is not black
 }
 
-// countLights counts what emits light in a scene: point lights, shapes of
+// countLights counts what emits light in a scene: point and directional
+// lights, shapes of
 // emissive materials (and pbr materials with an emission), and a
 // background that is not black, which lights the scene under "path".
 func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 	var n lightCount
 	for _, l := range desc.Lights {
-		if l.Intensity > 0 && l.Color != (mgl32.Vec3{}) {
+		switch {
+		case !(l.Intensity > 0) || l.Color == (mgl32.Vec3{}):
+		case l.Falloff == tracer.FalloffDirectional:
+			n.suns++
+		default:
 			n.points++
 		}
 	}
@@ -130,14 +136,17 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 	return n
 }
 
-func (n lightCount) none() bool { return n.points == 0 && n.emissive == 0 && !n.sky }
+func (n lightCount) none() bool { return n.points == 0 && n.suns == 0 && n.emissive == 0 && !n.sky }
 
-// String says what lights the scene: "1 point light, 2 emissive shapes,
-// a lit background", or "no light".
+// String says what lights the scene: "1 point light, 1 directional light,
+// 2 emissive shapes, a lit background", or "no light".
 func (n lightCount) String() string {
 	var parts []string
 	if n.points > 0 {
 		parts = append(parts, plural(n.points, "point light"))
+	}
+	if n.suns > 0 {
+		parts = append(parts, plural(n.suns, "directional light"))
 	}
 	if n.emissive > 0 {
 		parts = append(parts, plural(n.emissive, "emissive shape"))

@@ -93,7 +93,7 @@ const EmuField* emu_layout(int i) {
 static const EmuConst consts[] = {
     CONST(IntegratorPath), CONST(IntegratorWhitted),
     CONST(BackgroundColor), CONST(BackgroundGradient), CONST(BackgroundImage),
-    CONST(FalloffInverseSquare), CONST(FalloffNone),
+    CONST(FalloffInverseSquare), CONST(FalloffNone), CONST(FalloffDirectional),
     CONST(MaterialDiffuse), CONST(MaterialMetal), CONST(MaterialDielectric), CONST(MaterialEmissive),
     CONST(MaterialPhong),
     CONST(MaterialPBR),

@@ -312,6 +312,11 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		}
 		d.Lights = append(d.Lights, l)
 	}
+	if rng.IntN(2) == 0 {
+		// A directional light (a sun) from above, now and then grazing.
+		d.Lights = append(d.Lights, tracer.PointLight{Position: mgl32.Vec3{f(-1, 1), f(0.05, 1), f(-1, 1)}.Normalize(),
+			Color: col(), Intensity: f(0.5, 4), Falloff: tracer.FalloffDirectional})
+	}
 	floor := mgl32.Vec3{0, 1, 0}
 	if rng.IntN(2) == 0 {
 		floor = mgl32.Vec3{f(-0.2, 0.2), 1, f(-0.2, 0.2)}
