@@ -102,6 +102,13 @@ type objParser struct {
 
 	face []uint32 // the vertices of the face being read
 	ear  earClipper
+
+	// Smoothing groups (objnormals.go): group is the current one (0:
+	// off), anyGroup whether any s statement was read, triGroups the
+	// group of each triangle.
+	group     uint32
+	anyGroup  bool
+	triGroups []uint32
 }
 
 // parseOBJ parses data, the contents of the OBJ file at path.
@@ -265,6 +272,8 @@ func (p *objParser) statement(line []byte) error {
 		}
 		p.pending = true
 		p.pendingName = append(p.pendingName[:0], name...)
+	case "s":
+		return p.smoothingGroup(rest)
 	case "mtllib":
 		for {
 			var name []byte
@@ -368,6 +377,9 @@ func (p *objParser) faceStatement(rest []byte) error {
 		}
 	}
 	p.triangulate()
+	for range add {
+		p.triGroups = append(p.triGroups, p.group)
+	}
 	if p.triMats != nil {
 		for range add {
 			p.triMats = append(p.triMats, p.mat)
@@ -479,10 +491,10 @@ func (p *objParser) vertex(v, vt, vn int32) uint32 {
 // finish builds the mesh once every line is read, and reads the material
 // libraries.
 //
-// A mesh has normals only when every face vertex gives one (v//vn or
-// v/vt/vn): where some faces have normals and others do not, the whole
-// mesh is shaded flat rather than smooth in parts. It has texture
-// coordinates when any face vertex gives one; the others get (0, 0).
+// Face vertices that give no vn get computed normals (computeNormals),
+// unless every face is flat (smoothing group 0, with no vn anywhere):
+// then the mesh has no normals. It has texture coordinates when any face
+// vertex gives one; the others get (0, 0).
 func (p *objParser) finish() (*importedMesh, error) {
 	if len(p.indices) == 0 {
 		return nil, &Error{File: p.path, Msg: "the file holds no faces"}
@@ -507,6 +519,9 @@ func (p *objParser) finish() (*importedMesh, error) {
 		if m.Normals != nil {
 			m.Normals[i] = p.normals[x.vn]
 		}
+	}
+	if p.needsComputedNormals() {
+		p.computeNormals(&m)
 	}
 	materials, err := p.materials()
 	if err != nil {

@@ -77,17 +77,17 @@ func TestLoadOBJFixtures(t *testing.T) {
 		{
 			// A pentagon and a quad: fans around each face's first vertex;
 			// the unused vertex 6 is left out.
-			file: "quad.obj", verts: 5, tris: 5,
+			file: "quad.obj", verts: 5, tris: 5, normals: true,
 			indices:   []uint32{0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 1, 3, 0, 3, 4},
 			materials: []importedMaterial{},
 		},
 		{
-			file: "negative.obj", verts: 6, tris: 2, uvs: true,
+			file: "negative.obj", verts: 6, tris: 2, normals: true, uvs: true,
 			indices:   []uint32{0, 1, 2, 3, 4, 5},
 			materials: []importedMaterial{},
 		},
 		{
-			file: "nolib.obj", verts: 3, tris: 1,
+			file: "nolib.obj", verts: 3, tris: 1, normals: true,
 			materials: []importedMaterial{{Name: "skin"}},
 			triMats:   []int32{0},
 		},
@@ -194,9 +194,17 @@ func TestOBJSyntax(t *testing.T) {
 				t.Errorf("%d vertices, want 6", len(m.Positions))
 			}
 		}},
-		{"some faces without normals: flat", tri + "v 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2 4 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
-			if len(m.Normals) != 0 {
-				t.Errorf("normals %v, want none", m.Normals)
+		{"some faces without normals: computed for those", tri + "v 1 1 0\nvn 0 0.6 0.8\nf 1//1 2//1 3//1\nf 2 4 3\n", func(t *testing.T, m *tracer.MeshDesc, _ []importedMaterial) {
+			// The first face keeps its vn; the second, in the z = 0
+			// plane, gets its own normal +z at each corner.
+			want := []mgl32.Vec3{{0, 0.6, 0.8}, {0, 0.6, 0.8}, {0, 0.6, 0.8}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}}
+			if len(m.Normals) != 6 {
+				t.Fatalf("normals %v, want %v", m.Normals, want)
+			}
+			for c, k := range m.Indices {
+				if !closeVec3(m.Normals[k], want[c]) {
+					t.Errorf("corner %d: normal %v, want %v", c, m.Normals[k], want[c])
+				}
 			}
 		}},
 		{"faces before usemtl and bare usemtl", tri + "f 1 2 3\nusemtl a\nf 1 2 3\nusemtl\nf 1 2 3\nusemtl b\nusemtl a\nf 1 2 3\n", func(t *testing.T, m *tracer.MeshDesc, mats []importedMaterial) {

@@ -1,0 +1,217 @@
+package scenes
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/tracer"
+	"github.com/tracerender/trace/tracer/fmath"
+)
+
+// Computed vertex normals for OBJ faces that give none (no vn).
+//
+// A corner of a face without vn gets the sum of the unit normals of the
+// faces around its position that share its smoothing group, each weighted
+// by its angle at that position (Thürmer and Wüthrich's angle weighting,
+// so that how a polygon is split into triangles does not matter),
+// renormalised. Faces of smoothing group 0 (s off, s 0) stay flat. A file
+// with no s statement at all is smoothed with a crease angle instead:
+// two faces share a normal at a position only when their normals are
+// within objCreaseDegrees of each other. Corners that give vn keep it.
+
+// objCreaseDegrees is the crease angle of files without smoothing groups.
+const objCreaseDegrees = 60
+
+// objCreaseCos is cos(objCreaseDegrees).
+const objCreaseCos = 0.5
+
+// objCreaseFan bounds the faces around one position that the crease rule
+// compares pairwise (a cost of the square of their number): around a
+// position shared by more, as at the tip of a finely divided cone, every
+// face of the position shares one normal.
+const objCreaseFan = 4096
+
+// smoothingGroup reads the argument of an s statement: 0 for off.
+func (p *objParser) smoothingGroup(rest []byte) error {
+	f, _ := nextField(rest)
+	if string(f) == "off" {
+		p.group = 0
+	} else if g, err := strconv.ParseUint(string(f), 10, 32); err == nil {
+		p.group = uint32(g)
+	} else {
+		return p.errorf("s: smoothing group %q is not off or a number", f)
+	}
+	p.anyGroup = true
+	return nil
+}
+
+// needsComputedNormals reports whether finish must compute normals: some
+// face lacks vn and is smoothed (in a group, or in a file without
+// groups). A file none of whose faces give vn and all of whose faces are
+// in group 0 is flat, as a mesh without normals.
+func (p *objParser) needsComputedNormals() bool {
+	if !p.noNormals {
+		return false
+	}
+	if !p.anyGroup {
+		return true
+	}
+	for _, g := range p.triGroups {
+		if g != 0 {
+			return true
+		}
+	}
+	// Every face is flat: with no vn at all, no normals are needed.
+	for _, x := range p.verts {
+		if x.vn >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// objCorner is a vertex of the mesh with computed normals: the parser's
+// vertex k and its normal; next chains the corners of the same k.
+type objCorner struct {
+	k    uint32
+	n    mgl32.Vec3
+	next int32
+}
+
+// computeNormals sets m (whose Indices index p.verts) to a mesh with a
+// normal at every vertex: the file's where a face vertex gives vn, else
+// computed. A parser vertex that needs several normals (a crease, a
+// flat face, two groups meeting) is split into one vertex per normal.
+func (p *objParser) computeNormals(m *tracer.MeshDesc) {
+	idx := m.Indices
+	nt := len(idx) / 3
+	pos := func(k uint32) [3]float64 {
+		q := p.positions[p.verts[k].v]
+		return [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
+	}
+	// Unit face normals and corner angles.
+	faceN := make([][3]float64, nt)
+	angle := make([]float64, 3*nt)
+	for t := range nt {
+		a, b, c := pos(idx[3*t]), pos(idx[3*t+1]), pos(idx[3*t+2])
+		n := cross64(sub64(b, a), sub64(c, a))
+		if l := len64(n); l > 0 && !math.IsInf(l, 0) {
+			faceN[t] = [3]float64{n[0] / l, n[1] / l, n[2] / l}
+		}
+		q := [3][3]float64{a, b, c}
+		for i := range 3 {
+			e1, e2 := sub64(q[(i+1)%3], q[i]), sub64(q[(i+2)%3], q[i])
+			angle[3*t+i] = float64(fmath.Atan2(float32(len64(cross64(e1, e2))), float32(dot64(e1, e2))))
+		}
+	}
+	// The corners without vn around each position (compressed rows).
+	start := make([]int32, len(p.positions)+1)
+	for _, k := range idx {
+		if p.verts[k].vn < 0 {
+			start[p.verts[k].v+1]++
+		}
+	}
+	for i := range len(p.positions) {
+		start[i+1] += start[i]
+	}
+	around := make([]int32, start[len(p.positions)])
+	fill := append([]int32(nil), start[:len(p.positions)]...)
+	for c, k := range idx {
+		if v := p.verts[k].v; p.verts[k].vn < 0 {
+			around[fill[v]] = int32(c)
+			fill[v]++
+		}
+	}
+
+	head := make([]int32, len(p.verts))
+	for i := range head {
+		head[i] = -1
+	}
+	var corners []objCorner
+	out := make([]uint32, len(idx))
+	for c, k := range idx {
+		t := c / 3
+		x := p.verts[k]
+		var n mgl32.Vec3
+		if x.vn >= 0 {
+			n = p.normals[x.vn]
+		} else {
+			n = p.cornerNormal(t, around[start[x.v]:start[x.v+1]], faceN, angle)
+		}
+		j := head[k]
+		for j >= 0 && corners[j].n != n {
+			j = corners[j].next
+		}
+		if j < 0 {
+			j = int32(len(corners))
+			corners = append(corners, objCorner{k: k, n: n, next: head[k]})
+			head[k] = j
+		}
+		out[c] = uint32(j)
+	}
+	m.Indices = out
+	m.Positions = make([]mgl32.Vec3, len(corners))
+	m.Normals = make([]mgl32.Vec3, len(corners))
+	if p.anyUV {
+		m.UVs = make([]mgl32.Vec2, len(corners))
+	}
+	for i, cr := range corners {
+		x := p.verts[cr.k]
+		m.Positions[i], m.Normals[i] = p.positions[x.v], cr.n
+		if m.UVs != nil && x.vt >= 0 {
+			m.UVs[i] = p.texcoords[x.vt]
+		}
+	}
+}
+
+// cornerNormal is the computed normal of triangle t at a position whose
+// corners without vn are around (corner indices, 3·triangle + vertex).
+func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angle []float64) mgl32.Vec3 {
+	g := p.triGroups[t]
+	var sum [3]float64
+	switch {
+	case p.anyGroup && g == 0:
+		sum = faceN[t]
+	default:
+		crease := !p.anyGroup && len(around) <= objCreaseFan
+		for _, c := range around {
+			u := int(c) / 3
+			if p.anyGroup && p.triGroups[u] != g {
+				continue
+			}
+			if crease && u != t && !(dot64(faceN[u], faceN[t]) >= objCreaseCos) {
+				continue
+			}
+			w := angle[c]
+			sum = [3]float64{sum[0] + float64(w*faceN[u][0]), sum[1] + float64(w*faceN[u][1]), sum[2] + float64(w*faceN[u][2])}
+		}
+	}
+	l := len64(sum)
+	if !(l > 0) {
+		// Faces that cancel out, or a triangle with no area: its own
+		// normal, else any unit vector (a triangle of no area is never
+		// hit).
+		if sum = faceN[t]; len64(sum) == 0 {
+			return mgl32.Vec3{0, 0, 1}
+		}
+		l = 1
+	}
+	return mgl32.Vec3{float32(sum[0] / l), float32(sum[1] / l), float32(sum[2] / l)}
+}
+
+func sub64(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func dot64(a, b [3]float64) float64 {
+	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
+}
+
+func cross64(a, b [3]float64) [3]float64 {
+	return [3]float64{
+		float64(a[1]*b[2]) - float64(a[2]*b[1]),
+		float64(a[2]*b[0]) - float64(a[0]*b[2]),
+		float64(a[0]*b[1]) - float64(a[1]*b[0]),
+	}
+}
+
+func len64(a [3]float64) float64 { return math.Sqrt(dot64(a, a)) }
