@@ -35,35 +35,41 @@ DEVFN const Material* hit_material(const TraceScene* s, const Hit* h) {
     return &s->Materials[s->Shapes[h->Index].Material];
 }
 
-/* sample_alpha: Scene.sampleAlpha. */
+/* sample_alpha: Scene.sampleAlpha, sample_wrapped for the alpha values. */
 DEVFN float sample_alpha(const TraceScene* s, const Texture* t, float u, float v) {
+    int W = (int)t->Width, H = (int)t->Height;
     float w = (float)t->Width, h = (float)t->Height;
-    u -= port_floorf(u);
-    v -= port_floorf(v);
-    if (!(u >= 0.0f && u <= 1.0f)) {
-        u = 0.0f;
-    }
-    if (!(v >= 0.0f && v <= 1.0f)) {
-        v = 0.0f;
+    u = wrap_coord(u, t->WrapS);
+    v = wrap_coord(v, t->WrapT);
+    const float* a = s->Texels + t->AlphaOffset;
+    if (t->Filter == FilterNearest) {
+        int ix = wrap_texel((int)port_floorf(u * w), W, t->WrapS);
+        int iy = wrap_texel((int)port_floorf((1.0f - v) * h), H, t->WrapT);
+        return a[(i64)iy * W + ix];
     }
     float x = (u * w) - 0.5f;
     float y = ((1.0f - v) * h) - 0.5f;
     float x0 = port_floorf(x), y0 = port_floorf(y);
     float fx = x - x0, fy = y - y0;
-    int W = (int)t->Width, H = (int)t->Height;
-    int ix0 = wrap_index((int)x0, W), iy0 = wrap_index((int)y0, H);
-    int ix1 = wrap_index((int)x0 + 1, W), iy1 = wrap_index((int)y0 + 1, H);
-    const float* a = s->Texels + t->AlphaOffset;
+    int ix0 = (int)x0, iy0 = (int)y0;
+    int ix1 = wrap_texel(ix0 + 1, W, t->WrapS), iy1 = wrap_texel(iy0 + 1, H, t->WrapT);
+    ix0 = wrap_texel(ix0, W, t->WrapS);
+    iy0 = wrap_texel(iy0, H, t->WrapT);
     float top = (a[(i64)iy0 * W + ix0] * (1.0f - fx)) + (a[(i64)iy0 * W + ix1] * fx);
     float bottom = (a[(i64)iy1 * W + ix0] * (1.0f - fx)) + (a[(i64)iy1 * W + ix1] * fx);
     return (top * (1.0f - fy)) + (bottom * fy);
 }
 
 /* texture_alpha: Scene.textureAlpha. */
-DEVFN float texture_alpha(const TraceScene* s, i32 ti, float u, float v) {
+DEVFN float texture_alpha(const TraceScene* s, i32 ti, const TexCoords* tc) {
     const Texture* t = &s->Textures[ti];
     if (t->Kind != TextureImage || t->AlphaOffset == 0u) {
         return 1.0f;
+    }
+    float u = tc->u, v = tc->v;
+    if (t->TexCoord == 1u) {
+        u = tc->u1;
+        v = tc->v1;
     }
     if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
           t->UV[5] == 0.0f)) {
@@ -76,25 +82,25 @@ DEVFN float texture_alpha(const TraceScene* s, i32 ti, float u, float v) {
 }
 
 /* alpha_at: Scene.alphaAt. */
-DEVFN float alpha_at(const TraceScene* s, const Material* m, float u, float v) {
+DEVFN float alpha_at(const TraceScene* s, const Material* m, const TexCoords* tc) {
     float a = m->Alpha;
     if (m->Texture != NoTexture) {
-        a = a * texture_alpha(s, m->Texture, u, v);
+        a = a * texture_alpha(s, m->Texture, tc);
     }
     if (m->AlphaMap != 0u) {
-        a = a * texture_alpha(s, (i32)(m->AlphaMap - 1u), u, v);
+        a = a * texture_alpha(s, (i32)(m->AlphaMap - 1u), tc);
     }
     return a;
 }
 
 /* alpha_present: Scene.present. */
-DEVFN int alpha_present(const TraceScene* s, const Material* m, float u, float v, const Sampler* smp, u32 stream,
+DEVFN int alpha_present(const TraceScene* s, const Material* m, const TexCoords* tc, const Sampler* smp, u32 stream,
                         u32 pass) {
     if (m->AlphaMode == AlphaMask) {
-        return alpha_at(s, m, u, v) >= m->AlphaCutoff;
+        return alpha_at(s, m, tc) >= m->AlphaCutoff;
     }
     if (m->AlphaMode == AlphaBlend) {
-        return sampler_alpha_float(smp, stream, pass) < alpha_at(s, m, u, v);
+        return sampler_alpha_float(smp, stream, pass) < alpha_at(s, m, tc);
     }
     return 1;
 }
@@ -110,7 +116,7 @@ DEVFN int pass_through(const TraceScene* s, const Ray* r, const Hit* h, const Sa
     if (sf->m->SingleSided != 0u && back) {
         return 1;
     }
-    return !alpha_present(s, sf->m, sf->u, sf->v, smp, stream, pass);
+    return !alpha_present(s, sf->m, &sf->tc, smp, stream, pass);
 }
 
 /* intersect_seen: Scene.intersectSeen. */
@@ -166,15 +172,15 @@ DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stre
 }
 
 /* emitter_alpha: Scene.emitterAlpha. */
-DEVFN float emitter_alpha(const TraceScene* s, const Material* m, vec3 p, vec3 q, vec3 nq, float u, float v) {
+DEVFN float emitter_alpha(const TraceScene* s, const Material* m, vec3 p, vec3 q, vec3 nq, const TexCoords* tc) {
     if (m->SingleSided != 0u && dot(nq, vsub(p, q)) < 0.0f) {
         return 0.0f;
     }
     if (m->AlphaMode == AlphaMask) {
-        return alpha_at(s, m, u, v) >= m->AlphaCutoff ? 1.0f : 0.0f;
+        return alpha_at(s, m, tc) >= m->AlphaCutoff ? 1.0f : 0.0f;
     }
     if (m->AlphaMode == AlphaBlend) {
-        return clamp01(alpha_at(s, m, u, v));
+        return clamp01(alpha_at(s, m, tc));
     }
     return 1.0f;
 }

@@ -71,7 +71,7 @@ DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
  * its unit normal, its solid-angle density *pdf, material and surface
  * coordinates. */
 DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, float u2, vec3* n, float* pdf,
-                          const Material** m, float* u, float* v) {
+                          const Material** m, TexCoords* tc) {
     vec3 q;
     float area;
     const Triangle* tr = 0;
@@ -90,14 +90,18 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
             vec3 cq, cn;
             float cpdf;
             if (sample_sphere_cone(sh->P0, sh->P1.x, p, u1, u2, &cq, &cn, &cpdf)) {
-                shape_surface(sh, cq, 0.0f, 0.0f, u, v);
+                float u, v;
+                shape_surface(sh, cq, 0.0f, 0.0f, &u, &v);
+                *tc = shape_coords(u, v);
                 *n = cn;
                 *pdf = ((*m)->LightPDF * sh->Area) * cpdf;
                 return cq;
             }
             float b1, b2;
             q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
-            shape_surface(sh, q, b1, b2, u, v);
+            float u, v;
+            shape_surface(sh, q, b1, b2, &u, &v);
+            *tc = shape_coords(u, v);
             *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
             return q;
         }
@@ -107,8 +111,7 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
     if (flat_solid_angle(s, e.Kind, e.Index, area, p, &omega, &first)) {
         if (!sample_flat_by_solid_angle(s, e, p, omega, first, u1, u2, &q, &b1, &b2)) {
             *pdf = 0.0f;
-            *u = 0.0f;
-            *v = 0.0f;
+            *tc = shape_coords(0.0f, 0.0f);
             return q;
         }
         *pdf = ((*m)->LightPDF * area) / omega;
@@ -121,15 +124,13 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
         *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
     }
     if (tr) {
-        /* Scene.triangleUV, by way of surface_at. */
+        /* Scene.triangleCoords, by way of surface_at. */
         Hit h = hit(0.0f, HitTriangle, e.Index, b1, b2);
         Ray r = ray(q, v3(0.0f, 0.0f, 0.0f), 0.0f);
         SurfaceHit sf = surface_at(s, &r, &h);
-        *u = sf.u;
-        *v = sf.v;
+        *tc = sf.tc;
     } else {
-        *u = b1; /* a quad's (u, v) are its edge fractions */
-        *v = b2;
+        *tc = shape_coords(b1, b2); /* a quad's (u, v) are its edge fractions */
     }
     return q;
 }
@@ -166,9 +167,10 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
                          const Sampler* smp, u32 stream, u64* rays) {
     Emitter e = s->Emitters[pick_emitter(s, u0)];
     vec3 nl;
-    float pdf, eu, ev;
+    float pdf;
     const Material* m;
-    vec3 q = sample_emitter(s, e, sf->p, u1, u2, &nl, &pdf, &m, &eu, &ev);
+    TexCoords etc;
+    vec3 q = sample_emitter(s, e, sf->p, u1, u2, &nl, &pdf, &m, &etc);
     if (!(pdf > 0.0f)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
@@ -182,7 +184,7 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
     }
     float alpha = 1.0f;
     if (see_through(m)) {
-        alpha = emitter_alpha(s, m, sf->p, q, nl, eu, ev);
+        alpha = emitter_alpha(s, m, sf->p, q, nl, &etc);
         if (!(alpha > 0.0f)) {
             return v3(0.0f, 0.0f, 0.0f);
         }
@@ -195,7 +197,7 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
     if (alpha != 1.0f) {
         w = w * alpha;
     }
-    return mul(fcos, scale(emitted(s, m, eu, ev), w));
+    return mul(fcos, scale(emitted(s, m, &etc), w));
 }
 
 /* direct_light: Scene.directLight. It uses the next five dimensions of rng

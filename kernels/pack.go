@@ -6,6 +6,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -32,6 +33,11 @@ type TraceScene struct {
 	Camera     tracer.Camera
 	Background tracer.Background
 	SeeThrough uint32 // 1 when tracer.Scene.SeeThrough
+
+	// Device addresses of tracer.Scene's UV1 and Colors, and their
+	// lengths in vertices (zero when the scene has none).
+	UV1, Colors       uint64
+	NumUV1, NumColors uint32
 }
 
 // Bytes returns the header's memory, to be copied to the device as it is.
@@ -43,7 +49,7 @@ func (h *TraceScene) Bytes() []byte {
 // Packed.Arrays.
 func (h *TraceScene) Addrs() []*uint64 {
 	return []*uint64{&h.Nodes, &h.Triangles, &h.TriangleAttrs, &h.Vertices, &h.Shapes,
-		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters}
+		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters, &h.UV1, &h.Colors}
 }
 
 // Packed is a compiled scene as the kernel reads it: the header and the
@@ -61,6 +67,8 @@ type Packed struct {
 	Texels        []float32
 	Lights        []tracer.PointLight
 	Emitters      []tracer.Emitter
+	UV1           [][2]float32
+	Colors        []mgl32.Vec3
 }
 
 // Array is one of a packed scene's arrays, as the bytes to upload.
@@ -84,6 +92,8 @@ func (p *Packed) Arrays() []Array {
 		{"Texels", bytesOf(p.Texels)},
 		{"Lights", bytesOf(p.Lights)},
 		{"Emitters", bytesOf(p.Emitters)},
+		{"UV1", bytesOf(p.UV1)},
+		{"Colors", bytesOf(p.Colors)},
 	}
 }
 
@@ -129,7 +139,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 	p := &Packed{
 		Nodes: s.Nodes, Triangles: s.Triangles, TriangleAttrs: s.TriangleAttrs, Vertices: s.Vertices,
 		Shapes: s.Shapes, Materials: s.Materials, Textures: s.Textures, Texels: s.Texels,
-		Lights: s.Lights, Emitters: s.Emitters,
+		Lights: s.Lights, Emitters: s.Emitters, UV1: s.UV1, Colors: s.Colors,
 	}
 	if err := check(s); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -143,6 +153,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		NumLights: uint32(len(s.Lights)), NumEmitters: uint32(len(s.Emitters)),
 		Samples: uint32(st.Samples), MaxDepth: uint32(st.MaxDepth), Integrator: uint32(st.Integrator),
 		Camera: s.Camera, Background: s.Background,
+		NumUV1: uint32(len(s.UV1)), NumColors: uint32(len(s.Colors)),
 	}
 	if s.SeeThrough {
 		p.Scene.SeeThrough = 1
@@ -172,6 +183,7 @@ func check(s *tracer.Scene) error {
 		{"nodes", len(s.Nodes)}, {"triangles", len(s.Triangles)}, {"vertices", len(s.Vertices)},
 		{"shapes", len(s.Shapes)}, {"materials", len(s.Materials)}, {"textures", len(s.Textures)},
 		{"texels", len(s.Texels)}, {"lights", len(s.Lights)}, {"emitters", len(s.Emitters)},
+		{"second uvs", len(s.UV1)}, {"vertex colours", len(s.Colors)},
 	} {
 		if uint64(a.n) > math.MaxUint32 {
 			return fmt.Errorf("%d %s (at most 2³²−1)", a.n, a.name)
@@ -215,6 +227,9 @@ func check(s *tracer.Scene) error {
 		default:
 			return fmt.Errorf("textures[%d]: kind %d", i, t.Kind)
 		}
+		if t.WrapS > tracer.WrapMirror || t.WrapT > tracer.WrapMirror || t.Filter > tracer.FilterNearest || t.TexCoord > 1 {
+			return fmt.Errorf("textures[%d]: wrap %d, %d, filter %d, coordinate set %d", i, t.WrapS, t.WrapT, t.Filter, t.TexCoord)
+		}
 	}
 	switch b := s.Background; b.Kind {
 	case tracer.BackgroundColor, tracer.BackgroundGradient:
@@ -250,13 +265,19 @@ func check(s *tracer.Scene) error {
 		if int(a.Material) >= nm {
 			return fmt.Errorf("triangles[%d]: material %d of %d", i, a.Material, nm)
 		}
-		if a.Flags&^(tracer.TriangleSmooth|tracer.TriangleUV) != 0 {
+		if a.Flags&^(tracer.TriangleSmooth|tracer.TriangleUV|tracer.TriangleUV1|tracer.TriangleColor) != 0 {
 			return fmt.Errorf("triangles[%d]: flags %#x", i, a.Flags)
 		}
 		if a.Flags != 0 {
 			for _, v := range a.V {
 				if int(v) >= len(s.Vertices) {
 					return fmt.Errorf("triangles[%d]: vertex %d of %d", i, v, len(s.Vertices))
+				}
+				if a.Flags&tracer.TriangleUV1 != 0 && int(v) >= len(s.UV1) {
+					return fmt.Errorf("triangles[%d]: second uv %d of %d", i, v, len(s.UV1))
+				}
+				if a.Flags&tracer.TriangleColor != 0 && int(v) >= len(s.Colors) {
+					return fmt.Errorf("triangles[%d]: vertex colour %d of %d", i, v, len(s.Colors))
 				}
 			}
 		}

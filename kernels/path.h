@@ -33,7 +33,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         SurfaceHit sf = surface_at(s, &r, &h);
         const Material* m = sf.m;
         if (m->Kind == MaterialEmissive) {
-            vec3 le = emitted(s, m, sf.u, sf.v);
+            vec3 le = emitted(s, m, &sf.tc);
             if (lastPdf > 0.0f) {
                 le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &sf, &h)));
             }
@@ -41,7 +41,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             break;
         }
         if (m->Kind == MaterialPBR && !(m->Emission.x == 0.0f && m->Emission.y == 0.0f && m->Emission.z == 0.0f)) {
-            radiance = maddv(radiance, beta, emission(s, m, sf.u, sf.v));
+            radiance = maddv(radiance, beta, emission(s, m, &sf.tc));
         }
         if (depth == (int)s->MaxDepth) {
             break;
@@ -52,7 +52,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         vec3 dir = v3(0.0f, 0.0f, 0.0f);
         lastPdf = 0.0f;
         if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
-            vec3 c = material_color(s, m, sf.u, sf.v);
+            vec3 c = material_color(s, m, &sf.tc);
             if (is_glossy(m, sf.metal, sf.rough)) {
                 radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, depth, rays));
             } else {
@@ -86,7 +86,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             }
             beta = scale(beta, w);
             if (refracted) {
-                beta = mul(beta, material_color(s, m, sf.u, sf.v));
+                beta = mul(beta, material_color(s, m, &sf.tc));
             }
         }
         if (!(dot(dir, ns) > 0.0f) && m->Kind != MaterialDielectric) {

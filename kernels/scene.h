@@ -52,6 +52,15 @@ enum {
 
     TriangleSmooth = 1,
     TriangleUV = 2,
+    TriangleUV1 = 4,
+    TriangleColor = 8,
+
+    WrapRepeat = 0,
+    WrapClamp = 1,
+    WrapMirror = 2,
+
+    FilterLinear = 0,
+    FilterNearest = 1,
 
     NoTexture = -1,
 
@@ -129,7 +138,7 @@ typedef struct {
     u32 SingleSided;
 } Material;
 
-/* tracer.Texture, 76 bytes. */
+/* tracer.Texture, 92 bytes. */
 typedef struct {
     u32 Kind;
     float Scale;
@@ -140,6 +149,9 @@ typedef struct {
     u32 Offset;
     float UV[6];
     u32 AlphaOffset;
+    u32 WrapS, WrapT;
+    u32 Filter;
+    u32 TexCoord;
 } Texture;
 
 /* tracer.PointLight, 52 bytes. A zero SpotDir is an omnidirectional
@@ -228,11 +240,17 @@ typedef struct {
     PORT_GLOBAL_TYPE(Camera) Camera;
     PORT_GLOBAL_TYPE(Background) Background;
     u32 SeeThrough; /* tracer.Scene.SeeThrough */
+    /* tracer.Scene's UV1 (two floats per vertex) and Colors. */
+    const float* UV1;
+    const vec3* Colors;
+    u32 NumUV1;
+    u32 NumColors;
 } TraceScene;
 
 PORT_STATIC_ASSERT(sizeof(BVHNode) == 32, "BVHNode is 32 bytes");
 PORT_STATIC_ASSERT(sizeof(Triangle) == 36, "Triangle is 36 bytes");
 PORT_STATIC_ASSERT(sizeof(TriangleAttr) == 20, "TriangleAttr is 20 bytes");
 PORT_STATIC_ASSERT(sizeof(Shape) == 72, "Shape is 72 bytes");
+PORT_STATIC_ASSERT(sizeof(Texture) == 92, "Texture is 92 bytes");
 
 #endif /* TRACE_SCENE_H */

@@ -13,7 +13,7 @@ typedef struct {
     vec3 p;
     vec3 ng;
     vec3 ns;
-    float u, v;
+    TexCoords tc; /* tracer's embedded texCoords */
     float eps;
     const Material* m;
     float metal, rough;
@@ -31,8 +31,8 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
         sf.m = &s->Materials[a->Material];
         sf.ng = normalize(cross(tr->E1, tr->E2));
         sf.ns = sf.ng;
-        sf.u = h->B1;
-        sf.v = h->B2;
+        sf.tc.u = h->B1;
+        sf.tc.v = h->B2;
         float b0 = (1.0f - h->B1) - h->B2;
         if (a->Flags != 0) {
             const Vertex* v0 = &s->Vertices[a->V[0]];
@@ -48,20 +48,22 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
                 }
             }
             if ((a->Flags & TriangleUV) != 0) {
-                sf.u = ((v0->UV[0] * b0) + (v1->UV[0] * h->B1)) + (v2->UV[0] * h->B2);
-                sf.v = ((v0->UV[1] * b0) + (v1->UV[1] * h->B1)) + (v2->UV[1] * h->B2);
+                sf.tc.u = ((v0->UV[0] * b0) + (v1->UV[0] * h->B1)) + (v2->UV[0] * h->B2);
+                sf.tc.v = ((v0->UV[1] * b0) + (v1->UV[1] * h->B1)) + (v2->UV[1] * h->B2);
             }
         }
+        triangle_coords(s, a, h->B1, h->B2, &sf.tc);
     } else {
         const Shape* sh = &s->Shapes[h->Index];
         sf.m = &s->Materials[sh->Material];
-        sf.ng = shape_surface(sh, sf.p, h->B1, h->B2, &sf.u, &sf.v);
+        sf.ng = shape_surface(sh, sf.p, h->B1, h->B2, &sf.tc.u, &sf.tc.v);
         sf.ns = sf.ng;
+        sf.tc = shape_coords(sf.tc.u, sf.tc.v);
     }
     sf.metal = 0.0f;
     sf.rough = 0.0f;
     if (sf.m->Kind == MaterialMetal || sf.m->Kind == MaterialPBR) {
-        pbr_params(s, sf.m, sf.u, sf.v, &sf.metal, &sf.rough);
+        pbr_params(s, sf.m, &sf.tc, &sf.metal, &sf.rough);
     }
     sf.front = !(dot(sf.ng, r->Dir) > 0.0f);
     if (!sf.front) {

@@ -6,6 +6,7 @@
 #define TRACE_TEXTURE_H
 
 #include "vec.h"
+#include "sampler.h"
 
 DEVFN int wrap_index(int i, int n) {
     if (i < 0) {
@@ -68,6 +69,9 @@ DEVFN vec3 texture_at(const TraceScene* s, i32 ti, float u, float v) {
         v = tv;
     }
     if (t->Kind == TextureImage) {
+        if (t->WrapS != WrapRepeat || t->WrapT != WrapRepeat || t->Filter != FilterLinear) {
+            return mul(sample_wrapped(s, t, u, v), t->Even);
+        }
         return mul(sample_image(s, t, u, v, 0), t->Even); /* Even: the tint */
     }
     float f = port_floorf(u * t->Scale) + port_floorf(v * t->Scale);
@@ -77,32 +81,43 @@ DEVFN vec3 texture_at(const TraceScene* s, i32 ti, float u, float v) {
     return t->Odd;
 }
 
-/* material_color: Scene.color, the material's colour at (u, v). */
-DEVFN vec3 material_color(const TraceScene* s, const Material* m, float u, float v) {
-    if (m->Texture == NoTexture) {
-        return m->Color;
+/* texture_of: Scene.textureOf, texture ti's value at the coordinate set it
+ * names. */
+DEVFN vec3 texture_of(const TraceScene* s, i32 ti, const TexCoords* tc) {
+    if (s->Textures[ti].TexCoord == 1u) {
+        return texture_at(s, ti, tc->u1, tc->v1);
     }
-    return texture_at(s, m->Texture, u, v);
+    return texture_at(s, ti, tc->u, tc->v);
+}
+
+/* material_color: Scene.color, the material's colour at tc times the
+ * vertex colour. */
+DEVFN vec3 material_color(const TraceScene* s, const Material* m, const TexCoords* tc) {
+    vec3 c = m->Color;
+    if (m->Texture != NoTexture) {
+        c = texture_of(s, m->Texture, tc);
+    }
+    return mul(c, tc->tint);
 }
 
 /* pbr_params: Scene.pbrParams, a metal's or pbr material's metallic and
- * roughness at (u, v). */
-DEVFN void pbr_params(const TraceScene* s, const Material* m, float u, float v, float* metal, float* rough) {
+ * roughness at tc. */
+DEVFN void pbr_params(const TraceScene* s, const Material* m, const TexCoords* tc, float* metal, float* rough) {
     *metal = m->Metallic;
     *rough = m->Roughness;
     if (m->RoughMap != 0u) {
-        vec3 c = texture_at(s, (i32)(m->RoughMap - 1u), u, v);
+        vec3 c = texture_of(s, (i32)(m->RoughMap - 1u), tc);
         *metal = *metal * c.z;
         *rough = *rough * c.y;
     }
 }
 
-/* emission: Scene.emission, a pbr material's emitted radiance at (u, v). */
-DEVFN vec3 emission(const TraceScene* s, const Material* m, float u, float v) {
+/* emission: Scene.emission, a pbr material's emitted radiance at tc. */
+DEVFN vec3 emission(const TraceScene* s, const Material* m, const TexCoords* tc) {
     if (m->EmissionMap == 0u) {
         return m->Emission;
     }
-    return mul(m->Emission, texture_at(s, (i32)(m->EmissionMap - 1u), u, v));
+    return mul(m->Emission, texture_of(s, (i32)(m->EmissionMap - 1u), tc));
 }
 
 /* background: Scene.background, the radiance along the unit direction d of
@@ -124,8 +139,8 @@ DEVFN vec3 background(const TraceScene* s, vec3 d) {
 }
 
 /* emitted: Scene.emitted, the radiance an emissive material sends out. */
-DEVFN vec3 emitted(const TraceScene* s, const Material* m, float u, float v) {
-    return scale(material_color(s, m, u, v), m->Intensity);
+DEVFN vec3 emitted(const TraceScene* s, const Material* m, const TexCoords* tc) {
+    return scale(material_color(s, m, tc), m->Intensity);
 }
 
 #endif /* TRACE_TEXTURE_H */

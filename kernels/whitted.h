@@ -35,7 +35,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, const 
         kd = m->Diffuse;
         ks = m->Specular;
     }
-    vec3 c = material_color(s, m, sf->u, sf->v);
+    vec3 c = material_color(s, m, &sf->tc);
     if (m->Kind == MaterialPBR) {
         c = scale(c, 1.0f - clamp01(sf->metal));
     }
@@ -93,9 +93,9 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* ra
             SurfaceHit sf = surface_at(s, &b.ray, &h);
             const Material* m = sf.m;
             vec3 p = sf.p, n = sf.ng, ns = sf.ns;
-            float u = sf.u, v = sf.v;
+            const TexCoords* tc = &sf.tc;
             if (m->Kind == MaterialEmissive) {
-                radiance = maddv(radiance, b.weight, emitted(s, m, u, v));
+                radiance = maddv(radiance, b.weight, emitted(s, m, tc));
                 break;
             }
             if ((int)b.depth == (int)s->MaxDepth) {
@@ -114,11 +114,11 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* ra
                     next = reflect(d, ns);
                 }
             } else if (m->Kind == MaterialMetal) {
-                b.weight = mul(b.weight, material_color(s, m, u, v));
+                b.weight = mul(b.weight, material_color(s, m, tc));
                 next = reflect(d, ns);
             } else if (m->Kind == MaterialPBR) {
-                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, smp, (int)b.depth, rays), emission(s, m, u, v)));
-                PBRLobes l = new_pbr_lobes(m, material_color(s, m, u, v), sf.metal, sf.rough, 1.0f);
+                radiance = maddv(radiance, b.weight, vadd(phong_local(s, &sf, d, smp, (int)b.depth, rays), emission(s, m, tc)));
+                PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf.metal, sf.rough, 1.0f);
                 b.weight = mul(b.weight, l.f0);
                 next = reflect(d, ns);
             } else if (m->Kind == MaterialDielectric) {
@@ -129,7 +129,7 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* ra
                 float fr;
                 vec3 refr;
                 if (refraction(d, ns, eta, &fr, &refr)) {
-                    vec3 t = scale(mul(b.weight, material_color(s, m, u, v)), 1.0f - fr);
+                    vec3 t = scale(mul(b.weight, material_color(s, m, tc)), 1.0f - fr);
                     stack[sp] = whitted_branch(spawn(p, n, sf.eps, refr), t, b.depth + 1);
                     sp++;
                     b.weight = scale(b.weight, fr);

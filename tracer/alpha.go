@@ -52,27 +52,27 @@ func (s *Scene) hitMaterial(h *Hit) *Material {
 	return &s.Materials[s.Shapes[h.Index].Material]
 }
 
-// alphaAt returns material m's alpha at (u, v): Alpha × the colour
-// texture's alpha × AlphaMap's alpha.
-func (s *Scene) alphaAt(m *Material, u, v float32) float32 {
+// alphaAt returns material m's alpha at the texture coordinates tc:
+// Alpha × the colour texture's alpha × AlphaMap's alpha.
+func (s *Scene) alphaAt(m *Material, tc *texCoords) float32 {
 	a := m.Alpha
 	if m.Texture != NoTexture {
-		a = float32(a * s.textureAlpha(m.Texture, u, v))
+		a = float32(a * s.textureAlpha(m.Texture, tc))
 	}
 	if m.AlphaMap != 0 {
-		a = float32(a * s.textureAlpha(int32(m.AlphaMap-1), u, v))
+		a = float32(a * s.textureAlpha(int32(m.AlphaMap-1), tc))
 	}
 	return a
 }
 
-// present reports whether the surface of material m is there at (u, v)
-// for the pass-th surface a ray of the stream meets.
-func (s *Scene) present(m *Material, u, v float32, smp *Sampler, stream, pass uint32) bool {
+// present reports whether the surface of material m is there at tc for
+// the pass-th surface a ray of the stream meets.
+func (s *Scene) present(m *Material, tc *texCoords, smp *Sampler, stream, pass uint32) bool {
 	switch m.AlphaMode {
 	case AlphaMask:
-		return s.alphaAt(m, u, v) >= m.AlphaCutoff
+		return s.alphaAt(m, tc) >= m.AlphaCutoff
 	case AlphaBlend:
-		return smp.alphaFloat(stream, pass) < s.alphaAt(m, u, v)
+		return smp.alphaFloat(stream, pass) < s.alphaAt(m, tc)
 	}
 	return true
 }
@@ -90,7 +90,7 @@ func (s *Scene) passThrough(r *Ray, h *Hit, smp *Sampler, stream, pass uint32, f
 	if back := sf.front == fromLight; sf.m.SingleSided != 0 && back {
 		return true, sf
 	}
-	return !s.present(sf.m, sf.u, sf.v, smp, stream, pass), sf
+	return !s.present(sf.m, &sf.texCoords, smp, stream, pass), sf
 }
 
 // intersectSeen is Intersect for a ray with no far end that passes
@@ -163,34 +163,40 @@ func (s *Scene) occludedPassing(r Ray, smp *Sampler, stream uint32, fromLight bo
 }
 
 // emitterAlpha returns the share of an emitter's light of material m
-// that reaches p from its point q (unit normal nq) at (u, v): 0 from
+// that reaches p from its point q (unit normal nq, texture coordinates
+// tc): 0 from
 // behind a single-sided one; for a mask, 0 or 1 by the alpha test; for a
 // blend, the probability that a ray sees it, alpha clamped to [0, 1].
 // Next-event estimation weighs the emission with it, so that it agrees in
 // expectation with the rays that hit the emitter.
-func (s *Scene) emitterAlpha(m *Material, p, q, nq vec3, u, v float32) float32 {
+func (s *Scene) emitterAlpha(m *Material, p, q, nq vec3, tc *texCoords) float32 {
 	if m.SingleSided != 0 && dot(nq, p.Sub(q)) < 0 {
 		return 0
 	}
 	switch m.AlphaMode {
 	case AlphaMask:
-		if s.alphaAt(m, u, v) >= m.AlphaCutoff {
+		if s.alphaAt(m, tc) >= m.AlphaCutoff {
 			return 1
 		}
 		return 0
 	case AlphaBlend:
-		return clamp01(s.alphaAt(m, u, v))
+		return clamp01(s.alphaAt(m, tc))
 	}
 	return 1
 }
 
-// textureAlpha returns texture ti's alpha at surface coordinates (u, v):
-// its image's alpha channel, filtered as sampleImage filters the colour,
-// or 1 for a checker or an image without one.
-func (s *Scene) textureAlpha(ti int32, u, v float32) float32 {
+// textureAlpha returns texture ti's alpha at the coordinate set it names
+// in tc: its image's alpha channel, looked up as textureAt looks up the
+// colour (the UV transform, wrap modes and filter), or 1 for a checker or
+// an image without one.
+func (s *Scene) textureAlpha(ti int32, tc *texCoords) float32 {
 	t := &s.Textures[ti]
 	if t.Kind != TextureImage || t.AlphaOffset == 0 {
 		return 1
+	}
+	u, v := tc.u, tc.v
+	if t.TexCoord == 1 {
+		u, v = tc.u1, tc.v1
 	}
 	if t.UV != ([6]float32{}) {
 		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
@@ -198,40 +204,27 @@ func (s *Scene) textureAlpha(ti int32, u, v float32) float32 {
 	return s.sampleAlpha(t, u, v)
 }
 
-// sampleAlpha is sampleImage (repeating in both directions) for the
-// alpha values at t.AlphaOffset.
+// sampleAlpha is sampleWrapped for the alpha values at t.AlphaOffset.
 func (s *Scene) sampleAlpha(t *Texture, u, v float32) float32 {
+	W, H := int(t.Width), int(t.Height)
 	w, h := float32(t.Width), float32(t.Height)
-	u -= floor32(u)
-	v -= floor32(v)
-	if !(u >= 0 && u <= 1) {
-		u = 0
-	}
-	if !(v >= 0 && v <= 1) {
-		v = 0
+	u, v = wrapCoord(u, t.WrapS), wrapCoord(v, t.WrapT)
+	a := s.Texels[int(t.AlphaOffset):]
+	if t.Filter == FilterNearest {
+		ix := wrapIndex(int(floor32(float32(u*w))), W, t.WrapS)
+		iy := wrapIndex(int(floor32(float32((1-v)*h))), H, t.WrapT)
+		return a[iy*W+ix]
 	}
 	x := float32(u*w) - 0.5
 	y := float32((1-v)*h) - 0.5
 	x0, y0 := floor32(x), floor32(y)
 	fx, fy := x-x0, y-y0
-	W, H := int(t.Width), int(t.Height)
-	ix0, iy0 := wrapIndex(int(x0), W), wrapIndex(int(y0), H)
-	ix1, iy1 := wrapIndex(int(x0)+1, W), wrapIndex(int(y0)+1, H)
-	a := s.Texels[int(t.AlphaOffset):]
+	ix0, iy0 := int(x0), int(y0)
+	ix0, ix1 := wrapIndex(ix0, W, t.WrapS), wrapIndex(ix0+1, W, t.WrapS)
+	iy0, iy1 := wrapIndex(iy0, H, t.WrapT), wrapIndex(iy0+1, H, t.WrapT)
 	top := float32(a[iy0*W+ix0]*(1-fx)) + float32(a[iy0*W+ix1]*fx)
 	bottom := float32(a[iy1*W+ix0]*(1-fx)) + float32(a[iy1*W+ix1]*fx)
 	return float32(top*(1-fy)) + float32(bottom*fy)
-}
-
-// wrapIndex brings a texel index in [−1, n] into [0, n).
-func wrapIndex(i, n int) int {
-	if i < 0 {
-		return i + n
-	}
-	if i >= n {
-		return i - n
-	}
-	return i
 }
 
 // compileAlpha appends to s.Texels the alpha of each image that a

@@ -82,6 +82,24 @@ const (
 	AlphaBlend                   // the surface is there with probability alpha (stochastic transparency)
 )
 
+// Wrap selects how an image texture maps coordinates outside [0, 1] to
+// texels, along one axis (Texture.WrapS for u, WrapT for v).
+type Wrap uint32
+
+const (
+	WrapRepeat Wrap = iota // period 1: u and u + 1 are the same point
+	WrapClamp              // clamp to the edge: u < 0 is 0, u > 1 is 1
+	WrapMirror             // period 2, every other period mirrored: 1 + x is 1 − x
+)
+
+// Filter selects how an image texture is interpolated between texels.
+type Filter uint32
+
+const (
+	FilterLinear  Filter = iota // bilinear between the four nearest texel centres
+	FilterNearest               // the texel the point lies in
+)
+
 // NoTexture is the Texture index of a material whose colour is constant.
 const NoTexture int32 = -1
 
@@ -168,6 +186,15 @@ type Texture struct {
 	// in Scene.Texels of the image's Width·Height alpha values. 0 means
 	// the texture has no alpha channel: its alpha is 1 everywhere.
 	AlphaOffset uint32
+	// WrapS and WrapT are how an image texture wraps u and v, Filter how
+	// it interpolates (the zero values: repeat, bilinear). A checker
+	// ignores them.
+	WrapS, WrapT Wrap
+	Filter       Filter
+	// TexCoord is the coordinate set the texture is looked up by: 0, the
+	// shape's (u, v) (a mesh's UVs), or 1, a mesh's UV1s (shapes and
+	// meshes without a second set use set 0).
+	TexCoord uint32
 }
 
 // Image is a texture image in linear RGB: Pix holds three float32 per
@@ -293,6 +320,13 @@ type MeshDesc struct {
 	// triangle; otherwise every triangle uses Material.
 	Materials []int32
 	Material  int
+	// UV1s, if not empty, holds a second (u, v) per position: the
+	// coordinate set 1 of textures whose TexCoord is 1.
+	UV1s []mgl32.Vec2
+	// Colors, if not empty, holds one vertex colour (linear RGB) per
+	// position: interpolated across each triangle, it multiplies the
+	// material's colour (or texture).
+	Colors []mgl32.Vec3
 }
 
 // TriangleDesc is a triangle with optional per-vertex (u, v) coordinates.

@@ -96,7 +96,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 // shadow ray takes alpha stream stream.
 func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
 	e := s.Emitters[s.pickEmitter(u0)]
-	q, nl, pdf, m, eu, ev := s.sampleEmitter(e, sf.p, u1, u2)
+	q, nl, pdf, m, etc := s.sampleEmitter(e, sf.p, u1, u2)
 	if !(pdf > 0) {
 		return vec3{}
 	}
@@ -109,7 +109,7 @@ func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp 
 	}
 	var alpha float32 = 1
 	if seeThrough(m) {
-		if alpha = s.emitterAlpha(m, sf.p, q, nl, eu, ev); !(alpha > 0) {
+		if alpha = s.emitterAlpha(m, sf.p, q, nl, &etc); !(alpha > 0) {
 			return vec3{}
 		}
 	}
@@ -121,7 +121,7 @@ func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp 
 	if alpha != 1 {
 		w = float32(w * alpha)
 	}
-	return mul(fcos, scale(s.emitted(m, eu, ev), w))
+	return mul(fcos, scale(s.emitted(m, &etc), w))
 }
 
 // pickEmitter returns the index of the emitter whose slice of the
@@ -146,7 +146,7 @@ func (s *Scene) pickEmitter(u float32) int {
 // the cone it subtends; a triangle or quad that subtends a solid angle in
 // [minSphericalArea, maxSphericalArea] uniformly in it (spherical.go);
 // others, and a sphere around p, uniformly by area.
-func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, u, v float32) {
+func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, tc texCoords) {
 	var area float32
 	var tr *Triangle
 	var sh *Shape
@@ -158,20 +158,20 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf
 		m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
 		if sh.Kind == ShapeSphere {
 			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok {
-				_, u, v = sh.surface(cq, 0, 0)
-				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, u, v
+				_, u, v := sh.surface(cq, 0, 0)
+				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, shapeCoords(u, v)
 			}
 			var b1, b2 float32
 			q, n, b1, b2 = sh.samplePoint(u1, u2)
-			_, u, v = sh.surface(q, b1, b2)
-			return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, u, v
+			_, u, v := sh.surface(q, b1, b2)
+			return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, shapeCoords(u, v)
 		}
 	}
 	// A triangle or a quad: by solid angle from close by, else by area.
 	var b1, b2 float32
 	if omega, first, ok := s.flatSolidAngle(e.Kind, e.Index, area, p); ok {
 		if q, b1, b2, ok = s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2); !ok {
-			return q, n, 0, m, 0, 0
+			return q, n, 0, m, shapeCoords(0, 0)
 		}
 		pdf = float32(m.LightPDF*area) / omega
 	} else {
@@ -183,11 +183,11 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf
 		pdf = areaToSolidAngle(m.LightPDF, p, q, n)
 	}
 	if tr != nil {
-		u, v = s.triangleUV(&s.TriangleAttrs[e.Index], b1, b2)
+		tc = s.triangleCoords(&s.TriangleAttrs[e.Index], b1, b2)
 	} else {
-		u, v = b1, b2 // a quad's (u, v) are its edge fractions
+		tc = shapeCoords(b1, b2) // a quad's (u, v) are its edge fractions
 	}
-	return q, n, pdf, m, u, v
+	return q, n, pdf, m, tc
 }
 
 // areaToSolidAngle turns a density per unit area at point q (unit normal n)

@@ -41,7 +41,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		sf := s.surfaceAt(&r, &h)
 		m := sf.m
 		if m.Kind == MaterialEmissive {
-			le := s.emitted(m, sf.u, sf.v)
+			le := s.emitted(m, &sf.texCoords)
 			if lastPdf > 0 {
 				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &sf, &h)))
 			}
@@ -49,7 +49,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			break
 		}
 		if m.Kind == MaterialPBR && m.Emission != (vec3{}) {
-			radiance = maddv(radiance, beta, s.emission(m, sf.u, sf.v))
+			radiance = maddv(radiance, beta, s.emission(m, &sf.texCoords))
 		}
 		if depth == s.Settings.MaxDepth {
 			break
@@ -61,7 +61,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		lastPdf = 0
 		switch m.Kind {
 		case MaterialDiffuse, MaterialPhong, MaterialMetal, MaterialPBR:
-			c := s.color(m, sf.u, sf.v)
+			c := s.color(m, &sf.texCoords)
 			if isGlossy(m, sf.metal, sf.rough) {
 				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, depth, st))
 			} else {
@@ -88,7 +88,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			}
 			dir, beta = d, scale(beta, w)
 			if refracted {
-				beta = mul(beta, s.color(m, sf.u, sf.v))
+				beta = mul(beta, s.color(m, &sf.texCoords))
 			}
 		}
 		if !(dot(dir, ns) > 0) && m.Kind != MaterialDielectric {

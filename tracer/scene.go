@@ -45,6 +45,13 @@ type Scene struct {
 	// through (an alpha mode other than opaque, or single-sided; see
 	// alpha.go): only then do rays test the surfaces they hit for it.
 	SeeThrough bool
+	// UV1 and Colors hold the second texture coordinate set and the
+	// vertex colours (linear RGB) of the triangles flagged TriangleUV1
+	// and TriangleColor, indexed as Vertices (TriangleAttr.V). They are
+	// empty unless a mesh has them, and no longer than the last such
+	// mesh's vertices reach: 8 and 12 bytes per vertex.
+	UV1    [][2]float32
+	Colors []vec3
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
@@ -67,7 +74,8 @@ func (s *Scene) Bytes() int {
 		len(s.Textures)*int(unsafe.Sizeof(Texture{})) +
 		len(s.Texels)*4 +
 		len(s.Lights)*int(unsafe.Sizeof(PointLight{})) +
-		len(s.Emitters)*int(unsafe.Sizeof(Emitter{}))
+		len(s.Emitters)*int(unsafe.Sizeof(Emitter{})) +
+		len(s.UV1)*8 + len(s.Colors)*12
 }
 
 // Compile checks a scene description and builds its render-time form.
@@ -264,6 +272,12 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 		if len(m.UVs) > 0 {
 			flags |= TriangleUV
 		}
+		if len(m.UV1s) > 0 {
+			flags |= TriangleUV1
+		}
+		if len(m.Colors) > 0 {
+			flags |= TriangleColor
+		}
 		base := uint32(len(s.Vertices))
 		if flags != 0 {
 			for v := range m.Positions {
@@ -275,6 +289,16 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 					vx.UV = [2]float32{m.UVs[v][0], m.UVs[v][1]}
 				}
 				s.Vertices = append(s.Vertices, vx)
+			}
+			if len(m.UV1s) > 0 {
+				s.UV1 = append(s.UV1, make([][2]float32, int(base)-len(s.UV1))...)
+				for _, uv := range m.UV1s {
+					s.UV1 = append(s.UV1, [2]float32{uv[0], uv[1]})
+				}
+			}
+			if len(m.Colors) > 0 {
+				s.Colors = append(s.Colors, make([]vec3, int(base)-len(s.Colors))...)
+				s.Colors = append(s.Colors, m.Colors...)
 			}
 		}
 		for t := 0; t+2 < len(m.Indices); t += 3 {
@@ -425,6 +449,12 @@ func checkDesc(d *SceneDesc) error {
 			return fmt.Errorf("textures[%d]: image %d out of range", i, t.Image)
 		case t.Kind > TextureImage:
 			return fmt.Errorf("textures[%d]: unknown kind %d", i, t.Kind)
+		case t.WrapS > WrapMirror || t.WrapT > WrapMirror:
+			return fmt.Errorf("textures[%d]: unknown wrap mode %d or %d", i, t.WrapS, t.WrapT)
+		case t.Filter > FilterNearest:
+			return fmt.Errorf("textures[%d]: unknown filter %d", i, t.Filter)
+		case t.TexCoord > 1:
+			return fmt.Errorf("textures[%d]: texture coordinate set %d (at most 1)", i, t.TexCoord)
 		}
 	}
 	if b := d.Background; b.Kind == BackgroundImage {
@@ -509,6 +539,10 @@ func checkMesh(d *SceneDesc, i int) error {
 		return fmt.Errorf("%d normals for %d positions", len(m.Normals), nv)
 	case len(m.UVs) != 0 && len(m.UVs) != nv:
 		return fmt.Errorf("%d uvs for %d positions", len(m.UVs), nv)
+	case len(m.UV1s) != 0 && len(m.UV1s) != nv:
+		return fmt.Errorf("%d second uvs for %d positions", len(m.UV1s), nv)
+	case len(m.Colors) != 0 && len(m.Colors) != nv:
+		return fmt.Errorf("%d vertex colours for %d positions", len(m.Colors), nv)
 	case len(m.Materials) != 0 && len(m.Materials) != len(m.Indices)/3:
 		return fmt.Errorf("%d materials for %d triangles", len(m.Materials), len(m.Indices)/3)
 	case m.Material < 0 || m.Material >= len(d.Materials):

@@ -2,12 +2,12 @@ package tracer
 
 // surfaceHit is what the integrators need to know about a hit point.
 type surfaceHit struct {
-	p    vec3      // the point
-	ng   vec3      // unit geometric normal, on the side the ray came from
-	ns   vec3      // unit shading normal (interpolated on smooth meshes), on the same side
-	u, v float32   // surface coordinates for textures
-	eps  float32   // how far rays leaving the point start off the surface (spawnEpsilon)
-	m    *Material // the surface's material
+	p         vec3      // the point
+	ng        vec3      // unit geometric normal, on the side the ray came from
+	ns        vec3      // unit shading normal (interpolated on smooth meshes), on the same side
+	texCoords           // what textures are looked up by: u, v (set 0), u1, v1 (set 1), tint
+	eps       float32   // how far rays leaving the point start off the surface (spawnEpsilon)
+	m         *Material // the surface's material
 	// metal and rough are a metal's or pbr material's metallic and
 	// roughness here (Scene.pbrParams).
 	metal, rough float32
@@ -39,15 +39,17 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 				sf.ns = n
 			}
 		}
-		sf.u, sf.v = s.triangleUV(a, h.B1, h.B2)
+		sf.texCoords = s.triangleCoords(a, h.B1, h.B2)
 	} else {
 		sh := &s.Shapes[h.Index]
 		sf.m = &s.Materials[sh.Material]
-		sf.ng, sf.u, sf.v = sh.surface(sf.p, h.B1, h.B2)
+		var u, v float32
+		sf.ng, u, v = sh.surface(sf.p, h.B1, h.B2)
 		sf.ns = sf.ng
+		sf.texCoords = shapeCoords(u, v)
 	}
 	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
-		sf.metal, sf.rough = s.pbrParams(sf.m, sf.u, sf.v)
+		sf.metal, sf.rough = s.pbrParams(sf.m, &sf.texCoords)
 	}
 	sf.front = !(dot(sf.ng, r.Dir) > 0)
 	if !sf.front {
@@ -69,4 +71,40 @@ func (s *Scene) triangleUV(a *TriangleAttr, b1, b2 float32) (u, v float32) {
 	u = float32(v0.UV[0]*b0) + float32(v1.UV[0]*b1) + float32(v2.UV[0]*b2)
 	v = float32(v0.UV[1]*b0) + float32(v1.UV[1]*b1) + float32(v2.UV[1]*b2)
 	return u, v
+}
+
+// texCoords are what a material's textures are looked up by at a surface
+// point.
+type texCoords struct {
+	u, v   float32 // coordinate set 0: the shape's (u, v), a mesh's UVs
+	u1, v1 float32 // coordinate set 1: a mesh's UV1s, else (u, v)
+	tint   vec3    // the interpolated vertex colour (linear RGB), else [1, 1, 1]
+}
+
+// triangleCoords returns the texture coordinates of the point with
+// barycentric weights (b1, b2) on a triangle.
+func (s *Scene) triangleCoords(a *TriangleAttr, b1, b2 float32) texCoords {
+	tc := texCoords{tint: vec3{1, 1, 1}}
+	tc.u, tc.v = s.triangleUV(a, b1, b2)
+	tc.u1, tc.v1 = tc.u, tc.v
+	if a.Flags&(TriangleUV1|TriangleColor) == 0 {
+		return tc
+	}
+	b0 := 1 - b1 - b2
+	i0, i1, i2 := a.V[0], a.V[1], a.V[2]
+	if a.Flags&TriangleUV1 != 0 {
+		t0, t1, t2 := &s.UV1[i0], &s.UV1[i1], &s.UV1[i2]
+		tc.u1 = float32(t0[0]*b0) + float32(t1[0]*b1) + float32(t2[0]*b2)
+		tc.v1 = float32(t0[1]*b0) + float32(t1[1]*b1) + float32(t2[1]*b2)
+	}
+	if a.Flags&TriangleColor != 0 {
+		tc.tint = madd(madd(scale(s.Colors[i0], b0), s.Colors[i1], b1), s.Colors[i2], b2)
+	}
+	return tc
+}
+
+// shapeCoords returns the texture coordinates of a point of a shape (no
+// second set, no vertex colour) with surface coordinates (u, v).
+func shapeCoords(u, v float32) texCoords {
+	return texCoords{u: u, v: v, u1: u, v1: v, tint: vec3{1, 1, 1}}
 }

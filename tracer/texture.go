@@ -9,33 +9,42 @@ import (
 // floor32 is floor for float32 (exact, as C's floorf).
 func floor32(x float32) float32 { return float32(math.Floor(float64(x))) }
 
-// color returns the material's colour at surface coordinates (u, v): its
-// texture's value there, or its constant Color.
-func (s *Scene) color(m *Material, u, v float32) vec3 {
-	if m.Texture == NoTexture {
-		return m.Color
+// color returns the material's colour at texture coordinates tc: its
+// texture's value there, or its constant Color, times the vertex colour.
+func (s *Scene) color(m *Material, tc *texCoords) vec3 {
+	c := m.Color
+	if m.Texture != NoTexture {
+		c = s.textureOf(m.Texture, tc)
 	}
-	return s.textureAt(m.Texture, u, v)
+	return mul(c, tc.tint)
 }
 
 // pbrParams returns a metal's or pbr material's metallic and roughness at
-// (u, v): its factors, times the blue and green of its RoughMap there.
-func (s *Scene) pbrParams(m *Material, u, v float32) (metal, rough float32) {
+// tc: its factors, times the blue and green of its RoughMap there.
+func (s *Scene) pbrParams(m *Material, tc *texCoords) (metal, rough float32) {
 	metal, rough = m.Metallic, m.Roughness
 	if m.RoughMap != 0 {
-		c := s.textureAt(int32(m.RoughMap-1), u, v)
+		c := s.textureOf(int32(m.RoughMap-1), tc)
 		metal, rough = float32(metal*c[2]), float32(rough*c[1])
 	}
 	return metal, rough
 }
 
-// emission returns a pbr material's emitted radiance at (u, v): Emission,
+// emission returns a pbr material's emitted radiance at tc: Emission,
 // times its EmissionMap there.
-func (s *Scene) emission(m *Material, u, v float32) vec3 {
+func (s *Scene) emission(m *Material, tc *texCoords) vec3 {
 	if m.EmissionMap == 0 {
 		return m.Emission
 	}
-	return mul(m.Emission, s.textureAt(int32(m.EmissionMap-1), u, v))
+	return mul(m.Emission, s.textureOf(int32(m.EmissionMap-1), tc))
+}
+
+// textureOf returns texture ti's value at the coordinate set it names.
+func (s *Scene) textureOf(ti int32, tc *texCoords) vec3 {
+	if s.Textures[ti].TexCoord == 1 {
+		return s.textureAt(ti, tc.u1, tc.v1)
+	}
+	return s.textureAt(ti, tc.u, tc.v)
 }
 
 // textureAt returns texture ti's value at surface coordinates (u, v).
@@ -45,6 +54,9 @@ func (s *Scene) textureAt(ti int32, u, v float32) vec3 {
 		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
 	}
 	if t.Kind == TextureImage {
+		if t.WrapS != WrapRepeat || t.WrapT != WrapRepeat || t.Filter != FilterLinear {
+			return mul(s.sampleWrapped(t, u, v), t.Even)
+		}
 		return mul(s.sampleImage(t, u, v, false), t.Even) // Even: the tint
 	}
 	// Parity of ⌊u·scale⌋ + ⌊v·scale⌋, computed in float32 so that huge
@@ -125,6 +137,6 @@ func (s *Scene) sampleImage(t *Texture, u, v float32, clampV bool) vec3 {
 }
 
 // emitted returns the radiance an emissive material sends out (both sides).
-func (s *Scene) emitted(m *Material, u, v float32) vec3 {
-	return scale(s.color(m, u, v), m.Intensity)
+func (s *Scene) emitted(m *Material, tc *texCoords) vec3 {
+	return scale(s.color(m, tc), m.Intensity)
 }

@@ -22,12 +22,12 @@ func TestChecker(t *testing.T) {
 		{0.5, 0, odd},      // on a boundary the upper check wins
 	}
 	for _, tc := range tests {
-		if got := s.color(m, tc.u, tc.v); got != tc.want {
+		if got := s.color(m, at(tc.u, tc.v)); got != tc.want {
 			t.Errorf("checker(%v, %v) = %v, want %v", tc.u, tc.v, got, tc.want)
 		}
 	}
 	plain := &Material{Texture: NoTexture, Color: vec3{0.1, 0.2, 0.3}}
-	if got := s.color(plain, 0.6, 0.1); got != plain.Color {
+	if got := s.color(plain, at(0.6, 0.1)); got != plain.Color {
 		t.Errorf("untextured colour %v, want %v", got, plain.Color)
 	}
 }
@@ -86,7 +86,7 @@ func TestImageTextureBilinearRepeat(t *testing.T) {
 		{float32(math.Inf(1)), 0.25, avg(blue, white)}, // no crash on infinity
 	}
 	for _, tc := range tests {
-		got := s.color(m, tc.u, tc.v)
+		got := s.color(m, at(tc.u, tc.v))
 		for i := 0; i < 3; i++ {
 			if !near(got[i], tc.want[i], 1e-6) {
 				t.Errorf("(%v, %v) = %v, want %v", tc.u, tc.v, got, tc.want)
@@ -136,7 +136,7 @@ func TestImageTint(t *testing.T) {
 			Textures:  []Texture{{Kind: TextureImage, Image: 0, Even: tc.tint}},
 			Materials: []Material{{Kind: MaterialDiffuse, Texture: 0}},
 		})
-		if got := s.color(&s.Materials[0], 0.3, 0.7); got != tc.want {
+		if got := s.color(&s.Materials[0], at(0.3, 0.7)); got != tc.want {
 			t.Errorf("tint %v: colour %v, want %v", tc.tint, got, tc.want)
 		}
 	}
@@ -154,7 +154,7 @@ func TestTextureUVTransform(t *testing.T) {
 	moved := plain
 	moved.UV = [6]float32{1, 0, 0, 1, 0.5, 0}
 	s := &Scene{Textures: []Texture{plain, scaled, rotated, moved}}
-	col := func(i int32, u, v float32) vec3 { return s.color(&Material{Texture: i}, u, v) }
+	col := func(i int32, u, v float32) vec3 { return s.color(&Material{Texture: i}, at(u, v)) }
 	for _, p := range [][2]float32{{0.1, 0.2}, {0.45, 0.1}, {1.3, -0.7}, {-2.2, 0.9}} {
 		u, v := p[0], p[1]
 		if got, want := col(1, u, v), col(0, 3*u, 3*v); got != want {
@@ -179,15 +179,21 @@ func TestTextureUVTransform(t *testing.T) {
 func TestPBRMaps(t *testing.T) {
 	s := &Scene{Textures: []Texture{{Kind: TextureChecker, Scale: 1, Even: vec3{0.1, 0.5, 0.25}, Odd: vec3{1, 1, 1}}}}
 	m := &Material{Kind: MaterialPBR, Metallic: 0.8, Roughness: 0.6, Emission: vec3{2, 4, 8}, RoughMap: 1, EmissionMap: 1}
-	metal, rough := s.pbrParams(m, 0.5, 0.5) // the even check
+	metal, rough := s.pbrParams(m, at(0.5, 0.5)) // the even check
 	if metal != float32(0.8*0.25) || rough != float32(0.6*0.5) {
 		t.Errorf("metallic %g, roughness %g; want %g, %g", metal, rough, float32(0.8*0.25), float32(0.6*0.5))
 	}
-	if got, want := s.emission(m, 0.5, 0.5), (vec3{0.2, 2, 2}); got != want {
+	if got, want := s.emission(m, at(0.5, 0.5)), (vec3{0.2, 2, 2}); got != want {
 		t.Errorf("emission %v, want %v", got, want)
 	}
 	plain := &Material{Kind: MaterialPBR, Metallic: 0.8, Roughness: 0.6, Emission: vec3{2, 4, 8}}
-	if metal, rough := s.pbrParams(plain, 0.5, 0.5); metal != 0.8 || rough != 0.6 || s.emission(plain, 0.5, 0.5) != plain.Emission {
-		t.Errorf("no maps: metallic %g, roughness %g, emission %v", metal, rough, s.emission(plain, 0.5, 0.5))
+	if metal, rough := s.pbrParams(plain, at(0.5, 0.5)); metal != 0.8 || rough != 0.6 || s.emission(plain, at(0.5, 0.5)) != plain.Emission {
+		t.Errorf("no maps: metallic %g, roughness %g, emission %v", metal, rough, s.emission(plain, at(0.5, 0.5)))
 	}
+}
+
+// at returns the texture coordinates of a shape's point (u, v).
+func at(u, v float32) *texCoords {
+	tc := shapeCoords(u, v)
+	return &tc
 }

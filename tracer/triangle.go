@@ -22,6 +22,8 @@ type TriangleAttr struct {
 const (
 	TriangleSmooth uint32 = 1 << iota // interpolate Vertices[V[i]].N
 	TriangleUV                        // interpolate Vertices[V[i]].UV
+	TriangleUV1                       // interpolate Scene.UV1[V[i]]: texture coordinate set 1
+	TriangleColor                     // interpolate Scene.Colors[V[i]]: the vertex colour
 )
 
 // Vertex holds a mesh vertex's shading attributes.

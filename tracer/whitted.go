@@ -33,9 +33,9 @@ func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
 				break
 			}
 			sf := s.surfaceAt(&b.ray, &h)
-			m, p, n, ns, u, v := sf.m, sf.p, sf.ng, sf.ns, sf.u, sf.v
+			m, p, n, ns, tc := sf.m, sf.p, sf.ng, sf.ns, &sf.texCoords
 			if m.Kind == MaterialEmissive {
-				radiance = maddv(radiance, b.weight, s.emitted(m, u, v))
+				radiance = maddv(radiance, b.weight, s.emitted(m, tc))
 				break
 			}
 			if int(b.depth) == s.Settings.MaxDepth {
@@ -56,13 +56,13 @@ func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
 				b.weight = scale(b.weight, kr)
 				next = reflect(d, ns)
 			case MaterialMetal:
-				b.weight = mul(b.weight, s.color(m, u, v))
+				b.weight = mul(b.weight, s.color(m, tc))
 				next = reflect(d, ns)
 			case MaterialPBR:
 				// Lambert for the base, a mirror weighted by the
 				// reflectance at normal incidence for the coat or metal.
-				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, smp, int(b.depth), st).Add(s.emission(m, u, v)))
-				l := newPBRLobes(m, s.color(m, u, v), sf.metal, sf.rough, 1)
+				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, smp, int(b.depth), st).Add(s.emission(m, tc)))
+				l := newPBRLobes(m, s.color(m, tc), sf.metal, sf.rough, 1)
 				b.weight = mul(b.weight, l.f0)
 				next = reflect(d, ns)
 			case MaterialDielectric:
@@ -72,7 +72,7 @@ func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
 				}
 				fr, refr, ok := refraction(d, ns, eta)
 				if ok {
-					t := scale(mul(b.weight, s.color(m, u, v)), 1-fr)
+					t := scale(mul(b.weight, s.color(m, tc)), 1-fr)
 					stack[sp] = whittedBranch{ray: spawn(p, n, sf.eps, refr), weight: t, depth: b.depth + 1}
 					sp++
 					b.weight = scale(b.weight, fr)
@@ -100,7 +100,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, smp *Sampler, depth int, st *
 	if m.Kind == MaterialPhong {
 		ambient, kd, ks = m.Ambient, m.Diffuse, m.Specular
 	}
-	c := s.color(m, sf.u, sf.v)
+	c := s.color(m, &sf.texCoords)
 	if m.Kind == MaterialPBR {
 		c = scale(c, 1-clamp01(sf.metal))
 	}

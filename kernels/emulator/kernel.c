@@ -29,7 +29,7 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
              Background: "Background", const BVHNode*: "uint64", const Triangle*: "uint64",                     \
              const TriangleAttr*: "uint64", const Vertex*: "uint64", const Shape*: "uint64",                     \
              const Material*: "uint64", const Texture*: "uint64", const float*: "uint64",                        \
-             const PointLight*: "uint64", const Emitter*: "uint64", default: "unknown")
+             const PointLight*: "uint64", const Emitter*: "uint64", const vec3*: "uint64", default: "unknown")
 #define FIELD(T, f) {#T, #f, KIND(((T*)0)->f), __builtin_offsetof(T, f), sizeof(((T*)0)->f)}
 #define SIZE(T) {#T, "", "", 0, sizeof(T)}
 
@@ -55,7 +55,7 @@ static const EmuField layout[] = {
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),
     FIELD(Texture, Image), FIELD(Texture, Width), FIELD(Texture, Height), FIELD(Texture, Offset),
-    FIELD(Texture, UV), FIELD(Texture, AlphaOffset),
+    FIELD(Texture, UV), FIELD(Texture, AlphaOffset), FIELD(Texture, WrapS), FIELD(Texture, WrapT), FIELD(Texture, Filter), FIELD(Texture, TexCoord),
 
     SIZE(PointLight), FIELD(PointLight, Position), FIELD(PointLight, Color), FIELD(PointLight, Intensity),
     FIELD(PointLight, Falloff), FIELD(PointLight, SpotDir), FIELD(PointLight, SpotScale),
@@ -78,7 +78,8 @@ static const EmuField layout[] = {
     FIELD(TraceScene, FirstPlane), FIELD(TraceScene, NumMaterials), FIELD(TraceScene, NumTextures),
     FIELD(TraceScene, NumTexels), FIELD(TraceScene, NumLights), FIELD(TraceScene, NumEmitters),
     FIELD(TraceScene, Samples), FIELD(TraceScene, MaxDepth), FIELD(TraceScene, Integrator),
-    FIELD(TraceScene, Camera), FIELD(TraceScene, Background), FIELD(TraceScene, SeeThrough),
+    FIELD(TraceScene, Camera), FIELD(TraceScene, Background), FIELD(TraceScene, SeeThrough), FIELD(TraceScene, UV1), FIELD(TraceScene, Colors),
+    FIELD(TraceScene, NumUV1), FIELD(TraceScene, NumColors),
 };
 
 const EmuField* emu_layout(int i) {
@@ -101,7 +102,8 @@ static const EmuConst consts[] = {
     CONST(ShapeSphere), CONST(ShapeQuad), CONST(ShapePlane),
     CONST(HitNone), CONST(HitTriangle), CONST(HitShape),
     CONST(LeafTriangles), CONST(LeafShapes),
-    CONST(TriangleSmooth), CONST(TriangleUV),
+    CONST(TriangleSmooth), CONST(TriangleUV), CONST(TriangleUV1), CONST(TriangleColor),
+    CONST(WrapRepeat), CONST(WrapClamp), CONST(WrapMirror), CONST(FilterLinear), CONST(FilterNearest),
     CONST(NoTexture), CONST(MaxDepth), CONST(BVHStackSize),
     CONST(AlphaOpaque), CONST(AlphaMask), CONST(AlphaBlend), CONST(MaxAlphaPasses),
 };

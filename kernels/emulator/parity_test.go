@@ -348,7 +348,47 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		soup.Materials = append(soup.Materials, int32(mat()))
 	}
 	d.Meshes = append(d.Meshes, soup)
+	randomSamplers(rng, d)
 	return d
+}
+
+// randomSamplers gives randomScene's image textures random wrap modes and
+// filters, adds an image texture on coordinate set 1 (for the diffuse
+// material, or the pbr material's maps), and gives the meshes second UV
+// sets reaching outside [0, 1] and vertex colours.
+func randomSamplers(rng *rand.Rand, d *tracer.SceneDesc) {
+	f := func(lo, hi float32) float32 { return lo + rng.Float32()*(hi-lo) }
+	sampler := func(t *tracer.Texture) {
+		t.WrapS, t.WrapT = tracer.Wrap(rng.IntN(3)), tracer.Wrap(rng.IntN(3))
+		t.Filter = tracer.Filter(rng.IntN(2))
+	}
+	if rng.IntN(4) != 0 {
+		sampler(&d.Textures[1])
+	}
+	set1 := tracer.Texture{Kind: tracer.TextureImage, Image: 0, TexCoord: 1}
+	sampler(&set1)
+	d.Textures = append(d.Textures, set1)
+	if rng.IntN(2) == 0 {
+		d.Materials[0].Texture = int32(len(d.Textures) - 1)
+	}
+	if m := &d.Materials[len(d.Materials)-1]; rng.IntN(2) == 0 {
+		m.RoughMap, m.EmissionMap = uint32(len(d.Textures)), uint32(len(d.Textures))
+	}
+	for i := range d.Meshes[:2] {
+		m := &d.Meshes[i]
+		a, b := f(1, 3), f(-1, 0)
+		for _, uv := range m.UVs {
+			m.UV1s = append(m.UV1s, mgl32.Vec2{a*uv[0] + b, a*uv[1] - b})
+		}
+		if i == 0 && rng.IntN(3) == 0 {
+			m.UV1s = nil // set 1 falls back to set 0
+		}
+		if rng.IntN(3) != 0 {
+			for range m.Positions {
+				m.Colors = append(m.Colors, mgl32.Vec3{f(0, 1), f(0, 1), f(0, 1)})
+			}
+		}
+	}
 }
 
 // sphereMesh returns a latitude-longitude sphere of n×2n quads (two
