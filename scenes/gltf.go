@@ -187,6 +187,8 @@ type gltfPrimitive struct {
 	positions [][3]float32
 	normals   [][3]float32 // nil when absent
 	uvs       [][2]float32 // nil when absent; v already flipped
+	uv1s      [][2]float32 // TEXCOORD_1, read only when the material uses it; v flipped
+	colors    [][3]float32 // COLOR_0's RGB (linear), nil when absent
 	indices   []uint32     // three per triangle, all < len(positions)
 	material  int32        // index in out.materials, or −1
 }
@@ -538,6 +540,12 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
 				m.UVs[i] = uv
 			}
 		}
+		for _, uv := range p.uv1s {
+			m.UV1s = append(m.UV1s, uv)
+		}
+		for _, c := range p.colors {
+			m.Colors = append(m.Colors, c)
+		}
 		m.Indices = make([]uint32, len(p.indices))
 		copy(m.Indices, p.indices)
 		if det < 0 {
@@ -647,6 +655,12 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 		}
 	}
 
+	if ai, ok := gp.Attributes[gltf.COLOR_0]; ok {
+		if p.colors, err = l.colors(ai, where+".attributes.COLOR_0", nv); err != nil {
+			return nil, err
+		}
+	}
+
 	if gp.Indices != nil {
 		ai := *gp.Indices
 		acc, err := l.accessor(ai, where+".indices")
@@ -685,6 +699,15 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 			e := err.(*Error)
 			e.Msg = where + ": " + e.Msg
 			return nil, e
+		}
+		if l.out.materials[p.material].usesSet1() {
+			ai, ok := gp.Attributes[gltf.TEXCOORD_1]
+			if !ok {
+				return nil, l.errorf(nil, "%s: materials[%d] has a texture with texCoord 1, but the primitive has no TEXCOORD_1 attribute", where, *gp.Material)
+			}
+			if p.uv1s, err = l.texCoords(ai, where+".attributes.TEXCOORD_1", nv); err != nil {
+				return nil, err
+			}
 		}
 	}
 	l.prims[[2]int{mesh, k}] = p
@@ -770,14 +793,14 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			if err != nil {
 				return 0, err
 			}
-			im.Image, im.ImageUV = t.img, t.uv // im.Color is its tint
+			im.Image, im.ImageUV, im.ImageSampler = t.img, t.uv, t.sampler // im.Color is its tint
 		}
 		if tex := pbr.MetallicRoughnessTexture; tex != nil {
 			t, err := l.texture(tex, where+".pbrMetallicRoughness.metallicRoughnessTexture", false)
 			if err != nil {
 				return 0, err
 			}
-			im.RoughImage, im.RoughUV = t.img, t.uv
+			im.RoughImage, im.RoughUV, im.RoughSampler = t.img, t.uv, t.sampler
 		}
 	}
 	ef := m.EmissiveFactor
@@ -805,7 +828,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		if err != nil {
 			return 0, err
 		}
-		im.EmissionImage, im.EmissionUV = t.img, t.uv
+		im.EmissionImage, im.EmissionUV, im.EmissionSampler = t.img, t.uv, t.sampler
 	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)
@@ -823,8 +846,9 @@ type gltfImageKey struct {
 // transform of its KHR_texture_transform in the tracer's coordinates
 // (tracer.Texture.UV; zero for none).
 type gltfTexture struct {
-	img *tracer.Image
-	uv  [6]float32
+	img     *tracer.Image
+	uv      [6]float32
+	sampler textureSampler // its sampler's wrap modes and filter, and texCoord
 }
 
 // texture returns the image of a material's texture, decoded from sRGB
@@ -856,9 +880,10 @@ func (l *gltfLoader) texture(info *gltf.TextureInfo, where string, srgb bool) (g
 		}
 		out.uv = uv
 	}
-	if texCoord != 0 {
-		return out, l.errorf(nil, "%s: texCoord %d is not supported (only 0)", where, texCoord)
+	if texCoord != 0 && texCoord != 1 {
+		return out, l.errorf(nil, "%s: texCoord %d is not supported (only 0 and 1)", where, texCoord)
 	}
+	out.sampler.TexCoord = uint32(texCoord)
 	ti := info.Index
 	if ti < 0 || ti >= len(doc.Textures) || doc.Textures[ti] == nil {
 		return out, l.errorf(nil, "%s: textures[%d] does not exist", where, ti)
@@ -870,12 +895,14 @@ func (l *gltfLoader) texture(info *gltf.TextureInfo, where string, srgb bool) (g
 			return out, l.errorf(nil, "textures[%d]: samplers[%d] does not exist", ti, si)
 		}
 		s := doc.Samplers[si]
-		if s.WrapS != gltf.WrapRepeat {
-			return out, l.errorf(nil, "%s: samplers[%d]: wrapS %s is not supported (only REPEAT)", where, si, s.WrapS)
+		var err error
+		if out.sampler.WrapS, err = gltfWrap(s.WrapS); err != nil {
+			return out, l.errorf(nil, "%s: samplers[%d].wrapS: %v", where, si, err)
 		}
-		if s.WrapT != gltf.WrapRepeat {
-			return out, l.errorf(nil, "%s: samplers[%d]: wrapT %s is not supported (only REPEAT)", where, si, s.WrapT)
+		if out.sampler.WrapT, err = gltfWrap(s.WrapT); err != nil {
+			return out, l.errorf(nil, "%s: samplers[%d].wrapT: %v", where, si, err)
 		}
+		out.sampler.Filter = gltfFilter(s.MagFilter, s.MinFilter)
 	}
 	if t.Source == nil {
 		return out, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu or EXT_texture_webp are not supported)", ti)
@@ -883,6 +910,121 @@ func (l *gltfLoader) texture(info *gltf.TextureInfo, where string, srgb bool) (g
 	img, err := l.image(*t.Source, srgb)
 	out.img = img
 	return out, err
+}
+
+// gltfWrap returns the tracer's wrap mode for a sampler's wrapS or wrapT.
+func gltfWrap(w gltf.WrappingMode) (tracer.Wrap, error) {
+	switch w {
+	case gltf.WrapRepeat:
+		return tracer.WrapRepeat, nil
+	case gltf.WrapClampToEdge:
+		return tracer.WrapClamp, nil
+	case gltf.WrapMirroredRepeat:
+		return tracer.WrapMirror, nil
+	}
+	return 0, fmt.Errorf("unknown wrap mode %s", w)
+}
+
+// gltfFilter returns the tracer's filter for a sampler: the tracer has no
+// mipmaps and one filter for magnification and minification, so it is
+// NEAREST when magFilter is NEAREST, or when magFilter is undefined and
+// minFilter is NEAREST, NEAREST_MIPMAP_NEAREST or NEAREST_MIPMAP_LINEAR
+// (nearest within a level); else linear.
+func gltfFilter(mag gltf.MagFilter, min gltf.MinFilter) tracer.Filter {
+	switch {
+	case mag == gltf.MagNearest:
+		return tracer.FilterNearest
+	case mag == gltf.MagUndefined && (min == gltf.MinNearest || min == gltf.MinNearestMipMapNearest || min == gltf.MinNearestMipMapLinear):
+		return tracer.FilterNearest
+	}
+	return tracer.FilterLinear
+}
+
+// texCoords reads a TEXCOORD_n accessor of nv elements (FLOAT, or
+// normalised UNSIGNED_BYTE or UNSIGNED_SHORT VEC2), v flipped.
+func (l *gltfLoader) texCoords(ai int, where string, nv int) ([][2]float32, error) {
+	acc, err := l.accessor(ai, where)
+	if err != nil {
+		return nil, err
+	}
+	if acc.Count != nv {
+		return nil, l.errorf(nil, "%s has %d elements, POSITION %d", where, acc.Count, nv)
+	}
+	uvs, err := modeler.ReadTextureCoord(l.doc, acc, nil)
+	if err != nil {
+		return nil, l.errorf(err, "%s: accessors[%d]: %v", where, ai, err)
+	}
+	for i, uv := range uvs {
+		if !gltfFinite(mgl32.Vec3{uv[0], uv[1], 0}) {
+			return nil, l.errorf(nil, "%s: element %d is not finite", where, i)
+		}
+		uvs[i][1] = 1 - uv[1]
+	}
+	return uvs, nil
+}
+
+// colors reads a COLOR_0 accessor of nv elements: VEC3 or VEC4 (alpha
+// ignored) of FLOAT in [0, 1], or normalised UNSIGNED_BYTE (x/255) or
+// UNSIGNED_SHORT (x/65535). glTF's vertex colours are linear.
+func (l *gltfLoader) colors(ai int, where string, nv int) ([][3]float32, error) {
+	acc, err := l.accessor(ai, where)
+	if err != nil {
+		return nil, err
+	}
+	if acc.Type != gltf.AccessorVec3 && acc.Type != gltf.AccessorVec4 {
+		return nil, l.errorf(nil, "%s is %s %s, not supported (only VEC3 or VEC4)", where, acc.ComponentType, acc.Type)
+	}
+	switch acc.ComponentType {
+	case gltf.ComponentFloat:
+	case gltf.ComponentUbyte, gltf.ComponentUshort:
+		if !acc.Normalized {
+			return nil, l.errorf(nil, "%s is %s %s but not normalized, not supported (only FLOAT, or normalized UNSIGNED_BYTE or UNSIGNED_SHORT)", where, acc.ComponentType, acc.Type)
+		}
+	default:
+		return nil, l.errorf(nil, "%s is %s %s, not supported (only FLOAT, or normalized UNSIGNED_BYTE or UNSIGNED_SHORT)", where, acc.ComponentType, acc.Type)
+	}
+	if acc.Count != nv {
+		return nil, l.errorf(nil, "%s has %d elements, POSITION %d", where, acc.Count, nv)
+	}
+	data, err := modeler.ReadAccessor(l.doc, acc, nil)
+	if err != nil {
+		return nil, l.errorf(err, "%s: accessors[%d]: %v", where, ai, err)
+	}
+	out := make([][3]float32, nv)
+	switch d := data.(type) {
+	case [][3]float32:
+		copy(out, d)
+	case [][4]float32:
+		for i, c := range d {
+			out[i] = [3]float32{c[0], c[1], c[2]}
+		}
+	case [][3]uint8:
+		for i, c := range d {
+			out[i] = [3]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255}
+		}
+	case [][4]uint8:
+		for i, c := range d {
+			out[i] = [3]float32{float32(c[0]) / 255, float32(c[1]) / 255, float32(c[2]) / 255}
+		}
+	case [][3]uint16:
+		for i, c := range d {
+			out[i] = [3]float32{float32(c[0]) / 65535, float32(c[1]) / 65535, float32(c[2]) / 65535}
+		}
+	case [][4]uint16:
+		for i, c := range d {
+			out[i] = [3]float32{float32(c[0]) / 65535, float32(c[1]) / 65535, float32(c[2]) / 65535}
+		}
+	default:
+		return nil, l.errorf(nil, "%s: accessors[%d]: unexpected data %T", where, ai, data)
+	}
+	for i, c := range out {
+		for _, x := range c {
+			if !(x >= 0 && x <= 1) {
+				return nil, l.errorf(nil, "%s: element %d, %v, is outside [0, 1]", where, i, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // gltfUVTransform converts a KHR_texture_transform, which maps glTF's

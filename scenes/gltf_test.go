@@ -483,14 +483,25 @@ func TestLoadGLTFErrors(t *testing.T) {
 			false, "meshes[0].primitives[0]: materials[3] does not exist"},
 		{"cycle", func(doc *gltf.Document) { doc.Nodes[0].Children = []int{0} },
 			false, "nodes[0].children: nodes[0] is reached twice"},
-		{"clamp", func(doc *gltf.Document) {
+		{"texCoord 2", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
-			doc.Samplers[0].WrapT = gltf.WrapClampToEdge
-		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: samplers[0]: wrapT CLAMP_TO_EDGE is not supported (only REPEAT)"},
-		{"texCoord 1", func(doc *gltf.Document) {
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.TexCoord = 2
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 2 is not supported (only 0 and 1)"},
+		{"texCoord 1 without TEXCOORD_1", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.TexCoord = 1
-		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
+		}, false, "meshes[0].primitives[0]: materials[0] has a texture with texCoord 1, but the primitive has no TEXCOORD_1 attribute"},
+		{"COLOR_0 vec2", func(doc *gltf.Document) {
+			doc.Meshes[0].Primitives[0].Attributes[gltf.COLOR_0] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
+		}, false, "meshes[0].primitives[0].attributes.COLOR_0 is FLOAT VEC2, not supported (only VEC3 or VEC4)"},
+		{"COLOR_0 not normalized", func(doc *gltf.Document) {
+			i := modeler.WriteColor(doc, [][3]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})
+			doc.Accessors[i].Normalized = false
+			doc.Meshes[0].Primitives[0].Attributes[gltf.COLOR_0] = i
+		}, false, "meshes[0].primitives[0].attributes.COLOR_0 is UNSIGNED_BYTE VEC3 but not normalized"},
+		{"COLOR_0 outside [0, 1]", func(doc *gltf.Document) {
+			doc.Meshes[0].Primitives[0].Attributes[gltf.COLOR_0] = modeler.WritePosition(doc, [][3]float32{{0, 0, 0}, {2, 0, 0}, {0, 1, 0}})
+		}, false, "meshes[0].primitives[0].attributes.COLOR_0: element 1, [2 0 0], is outside [0, 1]"},
 		{"texture transform scale 0", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.ExtensionsUsed = []string{"KHR_texture_transform"}
@@ -499,8 +510,8 @@ func TestLoadGLTFErrors(t *testing.T) {
 		{"texture transform texCoord 1", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.ExtensionsUsed = []string{"KHR_texture_transform"}
-			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"texCoord": 1}}
-		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 1 is not supported (only 0)"},
+			doc.Materials[0].PBRMetallicRoughness.BaseColorTexture.Extensions = gltf.Extensions{"KHR_texture_transform": map[string]any{"texCoord": 2}}
+		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 2 is not supported (only 0 and 1)"},
 		{"required extension unknown", func(doc *gltf.Document) {
 			doc.ExtensionsRequired = []string{"KHR_texture_transform", "KHR_draco_mesh_compression"}
 		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: KHR_lights_punctual, KHR_materials_emissive_strength, KHR_texture_transform)`},

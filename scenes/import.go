@@ -28,6 +28,24 @@ type importedMaterial struct {
 	RoughImage, EmissionImage *tracer.Image
 	// The textures' UV transforms (tracer.Texture.UV; zero for none).
 	ImageUV, RoughUV, EmissionUV [6]float32
+	// The textures' samplers and coordinate sets (the zero value:
+	// repeat, linear, set 0).
+	ImageSampler, RoughSampler, EmissionSampler textureSampler
+}
+
+// textureSampler is how an imported texture is sampled: tracer.Texture's
+// WrapS, WrapT, Filter and TexCoord.
+type textureSampler struct {
+	WrapS, WrapT tracer.Wrap
+	Filter       tracer.Filter
+	TexCoord     uint32
+}
+
+// usesSet1 reports whether any of the material's textures is looked up
+// by texture coordinate set 1.
+func (m *importedMaterial) usesSet1() bool {
+	return (m.Image != nil && m.ImageSampler.TexCoord == 1) || (m.RoughImage != nil && m.RoughSampler.TexCoord == 1) ||
+		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1)
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

@@ -345,7 +345,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		}
 		// addTexture adds an image texture of img (once per image) with
 		// the tint and UV transform, returning its index.
-		addTexture := func(img *tracer.Image, tint mgl32.Vec3, uv [6]float32) (int32, bool) {
+		addTexture := func(img *tracer.Image, tint mgl32.Vec3, uv [6]float32, sm textureSampler) (int32, bool) {
 			ii, ok := d.images[img]
 			if !ok {
 				texels := img.Width * img.Height
@@ -365,7 +365,8 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			if len(s.Textures) >= tracer.MaxMaterials {
 				return 0, fail("more than %d textures", tracer.MaxMaterials)
 			}
-			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: ii, Even: tint, UV: uv})
+			s.Textures = append(s.Textures, tracer.Texture{Kind: tracer.TextureImage, Image: ii, Even: tint, UV: uv,
+				WrapS: sm.WrapS, WrapT: sm.WrapT, Filter: sm.Filter, TexCoord: sm.TexCoord})
 			return int32(len(s.Textures) - 1), true
 		}
 		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
@@ -375,21 +376,21 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		// A black tint makes a black material, texture or not (the zero
 		// tint would mean none).
 		if m.Image != nil && m.Color != [3]float32{} {
-			ti, ok := addTexture(m.Image, m.Color, m.ImageUV)
+			ti, ok := addTexture(m.Image, m.Color, m.ImageUV, m.ImageSampler)
 			if !ok {
 				return false
 			}
 			mat.Texture = ti
 		}
 		if m.PBR && m.RoughImage != nil {
-			ti, ok := addTexture(m.RoughImage, mgl32.Vec3{}, m.RoughUV)
+			ti, ok := addTexture(m.RoughImage, mgl32.Vec3{}, m.RoughUV, m.RoughSampler)
 			if !ok {
 				return false
 			}
 			mat.RoughMap = uint32(ti) + 1
 		}
 		if m.PBR && m.EmissionImage != nil {
-			ti, ok := addTexture(m.EmissionImage, mgl32.Vec3{}, m.EmissionUV)
+			ti, ok := addTexture(m.EmissionImage, mgl32.Vec3{}, m.EmissionUV, m.EmissionSampler)
 			if !ok {
 				return false
 			}
@@ -416,7 +417,8 @@ func checkImported(im *importedMesh) string {
 		switch {
 		case len(m.Indices)%3 != 0:
 			return "the importer gave a mesh whose index count is not a multiple of 3"
-		case len(m.Normals) != 0 && len(m.Normals) != n, len(m.UVs) != 0 && len(m.UVs) != n:
+		case len(m.Normals) != 0 && len(m.Normals) != n, len(m.UVs) != 0 && len(m.UVs) != n,
+			len(m.UV1s) != 0 && len(m.UV1s) != n, len(m.Colors) != 0 && len(m.Colors) != n:
 			return "the importer gave a mesh whose per-vertex arrays differ in length"
 		case len(m.Materials) != 0 && len(m.Materials) != t:
 			return "the importer gave a mesh whose material list does not match its triangles"
@@ -438,9 +440,14 @@ func checkImported(im *importedMesh) string {
 				return "a vertex position is not a finite number"
 			}
 		}
-		for _, uv := range m.UVs {
+		for _, uv := range append(m.UVs[:len(m.UVs):len(m.UVs)], m.UV1s...) {
 			if !finite(uv[0]) || !finite(uv[1]) {
 				return "a texture coordinate is not a finite number"
+			}
+		}
+		for _, c := range m.Colors {
+			if !(c[0] >= 0 && c[1] >= 0 && c[2] >= 0 && finite(c[0]) && finite(c[1]) && finite(c[2])) {
+				return "a vertex colour is negative or not a finite number"
 			}
 		}
 		tris += t

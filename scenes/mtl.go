@@ -33,7 +33,8 @@ import (
 // (l, the luminance, by default); -colorspace linear|srgb (in any case)
 // says how the map's 8- and 16-bit values are decoded, overriding the
 // map's default (sRGB for map_Kd and map_Ke, linear for map_Pr and
-// map_Pm); the others (-blendu, -blendv, -bm, -boost, -cc, -clamp, -mm,
+// map_Pm); -clamp on|off makes the map clamp to its edges (tracer.WrapClamp)
+// rather than repeat; the others (-blendu, -blendv, -bm, -boost, -cc, -mm,
 // -t, -texres, -type, and -imfchan on a colour map) are read and ignored.
 //
 // A material with none of a non-zero Ks, a non-zero Ke (or a map_Ke
@@ -78,6 +79,8 @@ type mtlMap struct {
 	uv [6]float32
 	// channel is the -imfchan argument, or "".
 	channel string
+	// sampler is -clamp on as clamp wraps (repeat without it).
+	sampler textureSampler
 	// colorspace is the -colorspace argument, "linear" or "srgb" (in
 	// lower case), or "" for the map's default: sRGB for colour maps,
 	// linear for the others.
@@ -325,6 +328,15 @@ func mapStatement(rest []byte) (mtlMap, string) {
 			switch string(opt) {
 			case "-imfchan":
 				m.channel = string(f)
+			case "-clamp":
+				switch strings.ToLower(string(f)) {
+				case "on":
+					m.sampler.WrapS, m.sampler.WrapT = tracer.WrapClamp, tracer.WrapClamp
+				case "off":
+					m.sampler.WrapS, m.sampler.WrapT = tracer.WrapRepeat, tracer.WrapRepeat
+				default:
+					return mtlMap{}, fmt.Sprintf("option -clamp: %s is not supported (on or off)", quote(string(f)))
+				}
 			case "-colorspace":
 				switch cs := strings.ToLower(string(f)); cs {
 				case "linear", "srgb":
@@ -357,7 +369,7 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		if err != nil {
 			return out, err
 		}
-		out.Image, out.ImageUV = img, m.mapKd.uv // out.Color is its tint
+		out.Image, out.ImageUV, out.ImageSampler = img, m.mapKd.uv, m.mapKd.sampler // out.Color is its tint
 	}
 	specular := m.ks != (mgl32.Vec3{})
 	roughMaps := m.mapPr.file != "" || m.mapPm.file != ""
@@ -391,16 +403,16 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		if err != nil {
 			return out, err
 		}
-		out.EmissionImage, out.EmissionUV = img, m.mapKe.uv
+		out.EmissionImage, out.EmissionUV, out.EmissionSampler = img, m.mapKe.uv, m.mapKe.sampler
 	}
 	if roughMaps {
 		img, err := images.roughness(a, m)
 		if err != nil {
 			return out, err
 		}
-		out.RoughImage, out.RoughUV = img, m.mapPr.uv
+		out.RoughImage, out.RoughUV, out.RoughSampler = img, m.mapPr.uv, m.mapPr.sampler
 		if m.mapPr.file == "" {
-			out.RoughUV = m.mapPm.uv
+			out.RoughUV, out.RoughSampler = m.mapPm.uv, m.mapPm.sampler
 		}
 	}
 	return out, nil

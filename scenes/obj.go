@@ -82,7 +82,10 @@ type objParser struct {
 	// (v, vt, vn) triple without hashing: chains are as long as the
 	// number of distinct (vt, vn) pairs that one position has, one to a
 	// few.
-	verts     []objVertex
+	verts []objVertex
+	// colors are the positions' vertex colours (v x y z r g b), nil
+	// until one has a colour (the others are white).
+	colors    []mgl32.Vec3
 	head      []int32
 	indices   []uint32
 	anyUV     bool // some face vertex has a vt
@@ -236,11 +239,15 @@ func (p *objParser) statement(line []byte) error {
 	switch string(kw) {
 	case "v":
 		var xyz [7]float32
-		if _, err := p.numbers(rest, xyz[:], 3, "v", "x y z [w]"); err != nil {
+		n, err := p.numbers(rest, xyz[:], 3, "v", "x y z [w]")
+		if err != nil {
 			return err
 		}
 		if len(p.positions) >= tracer.MaxTriangles {
 			return p.errorf("more than %d vertex positions", tracer.MaxTriangles)
+		}
+		if err := p.vertexColor(n, xyz[3:6]); err != nil {
+			return err
 		}
 		p.positions = append(p.positions, mgl32.Vec3{xyz[0], xyz[1], xyz[2]})
 		p.head = append(p.head, -1)
@@ -511,8 +518,14 @@ func (p *objParser) finish() (*importedMesh, error) {
 	if !p.noNormals {
 		m.Normals = make([]mgl32.Vec3, len(p.verts))
 	}
+	if p.colors != nil {
+		m.Colors = make([]mgl32.Vec3, len(p.verts))
+	}
 	for i, x := range p.verts {
 		m.Positions[i] = p.positions[x.v]
+		if m.Colors != nil {
+			m.Colors[i] = p.colors[x.v]
+		}
 		if m.UVs != nil && x.vt >= 0 {
 			m.UVs[i] = p.texcoords[x.vt]
 		}
@@ -757,4 +770,29 @@ func resize[T any](s []T, n int) []T {
 // still may not lead out of the scene's folder.
 func assetName(b []byte) string {
 	return strings.ReplaceAll(string(b), `\`, "/")
+}
+
+// vertexColor records the colour of the vertex being read: rgb, when its v
+// statement had n = 6 numbers (x y z r g b, the common extension; linear
+// RGB in [0, 1], as Kd), else none (white).
+func (p *objParser) vertexColor(n int, rgb []float32) error {
+	if n != 6 {
+		if p.colors != nil {
+			p.colors = append(p.colors, mgl32.Vec3{1, 1, 1})
+		}
+		return nil
+	}
+	for _, x := range rgb {
+		if !(x >= 0 && x <= 1) {
+			return p.errorf("v: vertex colour %g %g %g is outside [0, 1]", rgb[0], rgb[1], rgb[2])
+		}
+	}
+	if p.colors == nil {
+		p.colors = make([]mgl32.Vec3, len(p.positions))
+		for i := range p.colors {
+			p.colors[i] = mgl32.Vec3{1, 1, 1}
+		}
+	}
+	p.colors = append(p.colors, mgl32.Vec3{rgb[0], rgb[1], rgb[2]})
+	return nil
 }

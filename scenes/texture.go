@@ -32,12 +32,34 @@ func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string) tr
 			UV:    d.uvTransform(f, false),
 		}
 	case "image":
-		f.known("type", "file", "colorspace", "scale", "offset", "rotation")
+		f.known("type", "file", "colorspace", "scale", "offset", "rotation", "wrap", "wrap_s", "wrap_t", "filter")
 		srgb := choose(f, "colorspace", colorspace, "colorspace", colorspaces)
 		uv := d.uvTransform(f, true)
-		return tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s), UV: uv}
+		t := tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s), UV: uv}
+		t.WrapS, t.WrapT, t.Filter = samplerIn(f)
+		return t
 	}
 	return tracer.Texture{}
+}
+
+// wrapModes and filters are the accepted values of an image texture's
+// wrap (wrap_s, wrap_t) and filter.
+var (
+	wrapModes = []option[tracer.Wrap]{{"repeat", tracer.WrapRepeat}, {"clamp", tracer.WrapClamp}, {"mirror", tracer.WrapMirror}}
+	filters   = []option[tracer.Filter]{{"linear", tracer.FilterLinear}, {"nearest", tracer.FilterNearest}}
+)
+
+// samplerIn reads an image texture's sampler: "wrap" sets both axes,
+// "wrap_s" (u) and "wrap_t" (v) override it per axis (default "repeat");
+// "filter" is "linear" (default) or "nearest".
+func samplerIn(f fields) (ws, wt tracer.Wrap, filter tracer.Filter) {
+	both := "repeat"
+	if f.lookup("wrap") != nil {
+		both = wrapModes[choose(f, "wrap", "repeat", "wrap mode", wrapModes)].name
+	}
+	ws = choose(f, "wrap_s", both, "wrap mode", wrapModes)
+	wt = choose(f, "wrap_t", both, "wrap mode", wrapModes)
+	return ws, wt, choose(f, "filter", "linear", "filter", filters)
 }
 
 // uvTransform reads a texture's UV transform: the surface coordinates are

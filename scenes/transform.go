@@ -176,6 +176,8 @@ func (t *transform) mesh(m *tracer.MeshDesc, copyShared bool) (tracer.MeshDesc, 
 		Positions: make([]mgl32.Vec3, len(m.Positions)),
 		UVs:       m.UVs,
 		Indices:   m.Indices,
+		UV1s:      m.UV1s,
+		Colors:    m.Colors,
 	}
 	for i, p := range m.Positions {
 		q, ok := t.point(p)
@@ -206,6 +208,12 @@ func (t *transform) mesh(m *tracer.MeshDesc, copyShared bool) (tracer.MeshDesc, 
 	}
 	if copyShared && m.UVs != nil {
 		out.UVs = append([]mgl32.Vec2(nil), m.UVs...)
+	}
+	if copyShared && m.UV1s != nil {
+		out.UV1s = append([]mgl32.Vec2(nil), m.UV1s...)
+	}
+	if copyShared && m.Colors != nil {
+		out.Colors = append([]mgl32.Vec3(nil), m.Colors...)
 	}
 	return out, true
 }
