@@ -37,15 +37,18 @@ import (
 //     parents'. Every primitive of every mesh a node holds becomes one
 //     tracer.MeshDesc: POSITION (FLOAT VEC3, required), NORMAL (FLOAT VEC3)
 //     and TEXCOORD_0 (FLOAT, or normalised UNSIGNED_BYTE or UNSIGNED_SHORT)
-//     when present, indices or, without them, the vertices in order:
+//     when present, TEXCOORD_1 (the same) when the primitive's material
+//     has a texture on set 1, COLOR_0 (VEC3 or VEC4 of FLOAT in [0, 1] or
+//     normalised UNSIGNED_BYTE or UNSIGNED_SHORT; alpha ignored) as
+//     MeshDesc.Colors, indices or, without them, the vertices in order:
 //     TRIANGLES three by three, TRIANGLE_STRIP and TRIANGLE_FAN
 //     triangulated in the order glTF gives (gltfStrip, gltfFan). Positions are transformed by the node's world matrix, normals
 //     by its inverse transpose and renormalised; a negative determinant
 //     reverses the winding. A zero determinant, or a normal that is zero,
 //     drops the instance's normals (the tracer then shades flat). v is
 //     flipped (v' = 1 − v) since glTF's v runs down the image and the
-//     tracer's runs up. Other attributes (TANGENT, COLOR_0, JOINTS_0, ...)
-//     are ignored.
+//     tracer's runs up. Other attributes (TANGENT, JOINTS_0, ...) are
+//     ignored.
 //   - Materials, as glTF's metallic-roughness model (tracer.MaterialPBR):
 //     the name (or "material N" for materials[N] when it has none),
 //     baseColorFactor's RGB (already linear in glTF) and the
@@ -53,8 +56,9 @@ import (
 //     metallicFactor and roughnessFactor (1 and 1 by default) and the
 //     metallicRoughnessTexture, decoded linearly; emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
-//     texture's KHR_texture_transform. Alpha, alphaMode, doubleSided,
-//     normal and occlusion maps and texture filters are ignored.
+//     texture's KHR_texture_transform, texCoord and sampler (wrapS and
+//     wrapT as tracer.Wrap, the filters as gltfFilter says). Alpha,
+//     alphaMode, doubleSided, normal and occlusion maps are ignored.
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in their bind pose (the vertices as
@@ -69,8 +73,8 @@ import (
 // and KHR_materials_emissive_strength; primitive modes other than
 // TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN; sparse accessors and accessors without a
 // bufferView; POSITION or NORMAL other than FLOAT VEC3; texCoord sets
-// other than 0 and sampler wrap modes other than REPEAT on a material's
-// textures; textures whose image comes only from an extension
+// other than 0 and 1, and set 1 on a primitive without TEXCOORD_1;
+// COLOR_0 of another type or outside [0, 1]; textures whose image comes only from an extension
 // (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
 // or texture coordinates; indices out of range; TRIANGLES index or
 // vertex counts that are not multiples of 3; bad lights (gltflight.go); nodes reached twice (cycles, shared
