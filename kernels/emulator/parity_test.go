@@ -370,6 +370,10 @@ func randomSamplers(rng *rand.Rand, d *tracer.SceneDesc) {
 	d.Textures = append(d.Textures, set1)
 	if rng.IntN(2) == 0 {
 		d.Materials[0].Texture = int32(len(d.Textures) - 1)
+		d.Meshes[0].Material = 0
+	}
+	if rng.IntN(2) == 0 {
+		d.Materials[3].Texture = int32(len(d.Textures) - 1) // the emissive mesh's, and the lamp's
 	}
 	if m := &d.Materials[len(d.Materials)-1]; rng.IntN(2) == 0 {
 		m.RoughMap, m.EmissionMap = uint32(len(d.Textures)), uint32(len(d.Textures))
