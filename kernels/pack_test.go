@@ -61,8 +61,8 @@ func TestPack(t *testing.T) {
 			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
 		}
 	}
-	if len(h.Bytes()) != 272 {
-		t.Errorf("header is %d bytes, want 272 (scene.h)", len(h.Bytes()))
+	if len(h.Bytes()) != 296 {
+		t.Errorf("header is %d bytes, want 296 (scene.h)", len(h.Bytes()))
 	}
 }
 
@@ -80,6 +80,7 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"Film",         // applied on the host, after rendering
 			"BVHBuildTime", // a statistic
 			"SeeThrough",   // TraceScene.SeeThrough
+			"UV1", "Colors",
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
 	} {
@@ -113,7 +114,12 @@ func TestPackRefuses(t *testing.T) {
 		{"shape kind", func(s *tracer.Scene) { s.Shapes[0].Kind = tracer.ShapePlane }},
 		{"plane kind", func(s *tracer.Scene) { s.Shapes[2].Kind = tracer.ShapeSphere }},
 		{"shape material", func(s *tracer.Scene) { s.Shapes[0].Material = 7 }},
-		{"triangle flags", func(s *tracer.Scene) { s.TriangleAttrs[0].Flags |= 4 }},
+		{"triangle flags", func(s *tracer.Scene) { s.TriangleAttrs[0].Flags |= 16 }},
+		{"second uv set missing", func(s *tracer.Scene) { s.TriangleAttrs[0].Flags |= tracer.TriangleUV1 }},
+		{"vertex colours missing", func(s *tracer.Scene) { s.TriangleAttrs[0].Flags |= tracer.TriangleColor }},
+		{"wrap mode", func(s *tracer.Scene) { s.Textures[1].WrapT = tracer.WrapMirror + 1 }},
+		{"filter", func(s *tracer.Scene) { s.Textures[1].Filter = tracer.FilterNearest + 1 }},
+		{"texture coordinate set", func(s *tracer.Scene) { s.Textures[1].TexCoord = 2 }},
 		{"triangle vertex", func(s *tracer.Scene) { s.TriangleAttrs[0].V[2] = 99 }},
 		{"emitter", func(s *tracer.Scene) { s.Emitters[0].Kind = tracer.HitNone }},
 		{"leaf kind", func(s *tracer.Scene) {
