@@ -38,6 +38,11 @@ type TraceScene struct {
 	// lengths in vertices (zero when the scene has none).
 	UV1, Colors       uint64
 	NumUV1, NumColors uint32
+
+	// Tangents is the device address of tracer.Scene.Tangents (zero when
+	// empty), NumTangents its length.
+	Tangents    uint64
+	NumTangents uint32
 }
 
 // Bytes returns the header's memory, to be copied to the device as it is.
@@ -49,7 +54,7 @@ func (h *TraceScene) Bytes() []byte {
 // Packed.Arrays.
 func (h *TraceScene) Addrs() []*uint64 {
 	return []*uint64{&h.Nodes, &h.Triangles, &h.TriangleAttrs, &h.Vertices, &h.Shapes,
-		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters, &h.UV1, &h.Colors}
+		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters, &h.UV1, &h.Colors, &h.Tangents}
 }
 
 // Packed is a compiled scene as the kernel reads it: the header and the
@@ -69,6 +74,7 @@ type Packed struct {
 	Emitters      []tracer.Emitter
 	UV1           [][2]float32
 	Colors        []mgl32.Vec3
+	Tangents      []tracer.Tangent
 }
 
 // Array is one of a packed scene's arrays, as the bytes to upload.
@@ -94,6 +100,7 @@ func (p *Packed) Arrays() []Array {
 		{"Emitters", bytesOf(p.Emitters)},
 		{"UV1", bytesOf(p.UV1)},
 		{"Colors", bytesOf(p.Colors)},
+		{"Tangents", bytesOf(p.Tangents)},
 	}
 }
 
@@ -139,7 +146,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 	p := &Packed{
 		Nodes: s.Nodes, Triangles: s.Triangles, TriangleAttrs: s.TriangleAttrs, Vertices: s.Vertices,
 		Shapes: s.Shapes, Materials: s.Materials, Textures: s.Textures, Texels: s.Texels,
-		Lights: s.Lights, Emitters: s.Emitters, UV1: s.UV1, Colors: s.Colors,
+		Lights: s.Lights, Emitters: s.Emitters, UV1: s.UV1, Colors: s.Colors, Tangents: s.Tangents,
 	}
 	if err := check(s); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -153,7 +160,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		NumLights: uint32(len(s.Lights)), NumEmitters: uint32(len(s.Emitters)),
 		Samples: uint32(st.Samples), MaxDepth: uint32(st.MaxDepth), Integrator: uint32(st.Integrator),
 		Camera: s.Camera, Background: s.Background,
-		NumUV1: uint32(len(s.UV1)), NumColors: uint32(len(s.Colors)),
+		NumUV1: uint32(len(s.UV1)), NumColors: uint32(len(s.Colors)), NumTangents: uint32(len(s.Tangents)),
 	}
 	if s.SeeThrough {
 		p.Scene.SeeThrough = 1
@@ -183,7 +190,7 @@ func check(s *tracer.Scene) error {
 		{"nodes", len(s.Nodes)}, {"triangles", len(s.Triangles)}, {"vertices", len(s.Vertices)},
 		{"shapes", len(s.Shapes)}, {"materials", len(s.Materials)}, {"textures", len(s.Textures)},
 		{"texels", len(s.Texels)}, {"lights", len(s.Lights)}, {"emitters", len(s.Emitters)},
-		{"second uvs", len(s.UV1)}, {"vertex colours", len(s.Colors)},
+		{"second uvs", len(s.UV1)}, {"vertex colours", len(s.Colors)}, {"tangents", len(s.Tangents)},
 	} {
 		if uint64(a.n) > math.MaxUint32 {
 			return fmt.Errorf("%d %s (at most 2³²−1)", a.n, a.name)
@@ -200,8 +207,8 @@ func check(s *tracer.Scene) error {
 		if m.Kind > tracer.MaterialPBR {
 			return fmt.Errorf("materials[%d]: kind %d", i, m.Kind)
 		}
-		if int(m.RoughMap) > len(s.Textures) || int(m.EmissionMap) > len(s.Textures) {
-			return fmt.Errorf("materials[%d]: map %d or %d of %d textures", i, m.RoughMap, m.EmissionMap, len(s.Textures))
+		if int(m.RoughMap) > len(s.Textures) || int(m.EmissionMap) > len(s.Textures) || int(m.NormalMap) > len(s.Textures) {
+			return fmt.Errorf("materials[%d]: map %d, %d or %d of %d textures", i, m.RoughMap, m.EmissionMap, m.NormalMap, len(s.Textures))
 		}
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
@@ -265,8 +272,15 @@ func check(s *tracer.Scene) error {
 		if int(a.Material) >= nm {
 			return fmt.Errorf("triangles[%d]: material %d of %d", i, a.Material, nm)
 		}
-		if a.Flags&^(tracer.TriangleSmooth|tracer.TriangleUV|tracer.TriangleUV1|tracer.TriangleColor) != 0 {
+		if a.Flags&^(tracer.TriangleSmooth|tracer.TriangleUV|tracer.TriangleUV1|tracer.TriangleColor|tracer.TriangleTangent) != 0 {
 			return fmt.Errorf("triangles[%d]: flags %#x", i, a.Flags)
+		}
+		if a.Flags&tracer.TriangleTangent != 0 {
+			for _, v := range a.V {
+				if int(v) >= len(s.Tangents) {
+					return fmt.Errorf("triangles[%d]: tangent %d of %d", i, v, len(s.Tangents))
+				}
+			}
 		}
 		if a.Flags != 0 {
 			for _, v := range a.V {

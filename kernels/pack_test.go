@@ -61,8 +61,8 @@ func TestPack(t *testing.T) {
 			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
 		}
 	}
-	if len(h.Bytes()) != 296 {
-		t.Errorf("header is %d bytes, want 296 (scene.h)", len(h.Bytes()))
+	if len(h.Bytes()) != 312 {
+		t.Errorf("header is %d bytes, want 312 (scene.h)", len(h.Bytes()))
 	}
 }
 
@@ -81,6 +81,7 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"BVHBuildTime", // a statistic
 			"SeeThrough",   // TraceScene.SeeThrough
 			"UV1", "Colors",
+			"Tangents",
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
 	} {

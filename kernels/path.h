@@ -89,7 +89,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
                 beta = mul(beta, material_color(s, m, &sf.tc));
             }
         }
-        if (!(dot(dir, ns) > 0.0f) && m->Kind != MaterialDielectric) {
+        if ((!(dot(dir, ns) > 0.0f) || (sf.mapped && !(dot(dir, sf.ng) > 0.0f))) && m->Kind != MaterialDielectric) {
             break;
         }
         r = spawn(sf.p, sf.ng, sf.eps, dir);

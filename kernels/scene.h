@@ -54,6 +54,7 @@ enum {
     TriangleUV = 2,
     TriangleUV1 = 4,
     TriangleColor = 8,
+    TriangleTangent = 16,
 
     WrapRepeat = 0,
     WrapClamp = 1,
@@ -106,6 +107,12 @@ typedef struct {
     float UV[2];
 } Vertex;
 
+/* tracer.Tangent, 16 bytes. */
+typedef struct {
+    vec3 T;
+    float W;
+} Tangent;
+
 /* tracer.Shape, 72 bytes. */
 typedef struct {
     u32 Kind;
@@ -118,7 +125,7 @@ typedef struct {
     vec3 W;
 } Shape;
 
-/* tracer.Material, 100 bytes. */
+/* tracer.Material, 108 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -136,6 +143,8 @@ typedef struct {
     float AlphaCutoff;
     u32 AlphaMap;
     u32 SingleSided;
+    u32 NormalMap;
+    float NormalScale;
 } Material;
 
 /* tracer.Texture, 92 bytes. */
@@ -245,6 +254,8 @@ typedef struct {
     const vec3* Colors;
     u32 NumUV1;
     u32 NumColors;
+    const PORT_GLOBAL_TYPE(Tangent) * Tangents;
+    u32 NumTangents;
 } TraceScene;
 
 PORT_STATIC_ASSERT(sizeof(BVHNode) == 32, "BVHNode is 32 bytes");
@@ -252,5 +263,7 @@ PORT_STATIC_ASSERT(sizeof(Triangle) == 36, "Triangle is 36 bytes");
 PORT_STATIC_ASSERT(sizeof(TriangleAttr) == 20, "TriangleAttr is 20 bytes");
 PORT_STATIC_ASSERT(sizeof(Shape) == 72, "Shape is 72 bytes");
 PORT_STATIC_ASSERT(sizeof(Texture) == 92, "Texture is 92 bytes");
+PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent is 16 bytes");
+PORT_STATIC_ASSERT(sizeof(Material) == 108, "Material is 108 bytes");
 
 #endif /* TRACE_SCENE_H */

@@ -18,11 +18,53 @@ typedef struct {
     const Material* m;
     float metal, rough;
     int front;
+    int mapped;
 } SurfaceHit;
+
+/* NORMAL_MAP_MIN_COS: tracer's normalMapMinCos. */
+#define NORMAL_MAP_MIN_COS 0.01f
+
+/* normal_map: Scene.normalMap (tracer/normalmap.go), sf->ns perturbed by
+ * the material's tangent-space normal map, given the tangent t and the
+ * handedness w. */
+DEVFN void normal_map(const TraceScene* s, SurfaceHit* sf, vec3 t, float w) {
+    vec3 n = sf->ns;
+    t = normalize(madd(t, n, -dot(n, t)));
+    if (vzero(t)) {
+        return;
+    }
+    vec3 b = cross(n, t);
+    if (w < 0.0f) {
+        b = vneg(b);
+    }
+    const Material* m = sf->m;
+    vec3 c = texture_of(s, (i32)(m->NormalMap - 1u), &sf->tc);
+    float x = ((2.0f * c.x) - 1.0f) * m->NormalScale;
+    float y = ((2.0f * c.y) - 1.0f) * m->NormalScale;
+    float z = (2.0f * c.z) - 1.0f;
+    vec3 q = normalize(madd(madd(scale(t, x), b, y), n, z));
+    if (vzero(q)) {
+        return;
+    }
+    sf->ns = q;
+    sf->mapped = 1;
+}
+
+/* shape_tangent: shapeTangent, the direction of increasing u on sh where
+ * the outward normal is n, and the handedness (*w). */
+DEVFN vec3 shape_tangent(const Shape* sh, vec3 n, float* w) {
+    if (sh->Kind == ShapeSphere) {
+        *w = 1.0f;
+        return v3(n.z, 0.0f, -n.x);
+    }
+    *w = sh->Kind == ShapeQuad ? 1.0f : -1.0f;
+    return sh->P1;
+}
 
 /* surface_at: Scene.surfaceAt, the surface at hit h along r. */
 DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
     SurfaceHit sf;
+    sf.mapped = 0;
     sf.p = ray_at(r, h->T);
     sf.eps = spawn_epsilon(sf.p, r->Origin);
     if (h->Kind == HitTriangle) {
@@ -53,12 +95,25 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
             }
         }
         triangle_coords(s, a, h->B1, h->B2, &sf.tc);
+        if ((a->Flags & TriangleTangent) != 0 && sf.m->NormalMap != 0u) {
+            const Tangent* t0 = &s->Tangents[a->V[0]];
+            const Tangent* t1 = &s->Tangents[a->V[1]];
+            const Tangent* t2 = &s->Tangents[a->V[2]];
+            vec3 t = madd(madd(scale(t0->T, b0), t1->T, h->B1), t2->T, h->B2);
+            float w = ((t0->W * b0) + (t1->W * h->B1)) + (t2->W * h->B2);
+            normal_map(s, &sf, t, w);
+        }
     } else {
         const Shape* sh = &s->Shapes[h->Index];
         sf.m = &s->Materials[sh->Material];
         sf.ng = shape_surface(sh, sf.p, h->B1, h->B2, &sf.tc.u, &sf.tc.v);
         sf.ns = sf.ng;
         sf.tc = shape_coords(sf.tc.u, sf.tc.v);
+        if (sf.m->NormalMap != 0u) {
+            float w;
+            vec3 t = shape_tangent(sh, sf.ng, &w);
+            normal_map(s, &sf, t, w);
+        }
     }
     sf.metal = 0.0f;
     sf.rough = 0.0f;
@@ -69,6 +124,13 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
     if (!sf.front) {
         sf.ng = vneg(sf.ng);
         sf.ns = vneg(sf.ns);
+    }
+    if (sf.mapped) {
+        vec3 wo = vneg(r->Dir);
+        float c = dot(sf.ns, wo);
+        if (c < NORMAL_MAP_MIN_COS) {
+            sf.ns = normalize(madd(sf.ns, wo, NORMAL_MAP_MIN_COS - c));
+        }
     }
     return sf;
 }
@@ -162,7 +224,7 @@ DEVFN int is_glossy(const Material* m, float metal, float rough) {
  * wi (*pdf). */
 DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
     float cos = dot(sf->ns, wi);
-    if (!(cos > 0.0f)) {
+    if (!(cos > 0.0f) || (sf->mapped && !(dot(sf->ng, wi) > 0.0f))) {
         *pdf = 0.0f;
         return v3(0.0f, 0.0f, 0.0f);
     }

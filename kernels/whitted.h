@@ -47,7 +47,7 @@ DEVFN vec3 phong_local(const TraceScene* s, const SurfaceHit* sf, vec3 d, const 
         float dist;
         Ray r = light_ray(l, p, n, sf->eps, &dir, &dist);
         float ndotl = dot(ns, dir);
-        if (!(ndotl > 0.0f)) {
+        if (!(ndotl > 0.0f) || (sf->mapped && !(dot(n, dir) > 0.0f))) {
             continue;
         }
         float spot = spot_factor(l, dir);
@@ -136,8 +136,8 @@ DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* ra
                 }
                 next = reflect(d, ns);
             }
-            if (vzero(next)) {
-                break;
+            if (vzero(next) || (sf.mapped && m->Kind != MaterialDielectric && !(dot(next, n) > 0.0f))) {
+                break; /* no reflection, or (normal-mapped) one below the surface */
             }
             b.ray = spawn(p, n, sf.eps, next);
             b.depth++;

@@ -16,7 +16,9 @@ import "github.com/tracerender/trace/tracer/fmath"
 //   - metal and pbr: glTF 2.0's metallic-roughness model (pbrLobes,
 //     microfacet.go); a metal is pbr with metallic 1.
 //
-// Directions below the shading normal's hemisphere scatter nothing.
+// Directions below the shading normal's hemisphere scatter nothing, nor,
+// on a normal-mapped surface, those below the geometric surface (no light
+// leaks through it).
 
 // isGlossy reports whether m has a lobe that next-event estimation and
 // multiple importance sampling handle (diffuse, phong with some diffuse
@@ -46,7 +48,7 @@ func isGlossy(m *Material, metal, rough float32) bool {
 // which sampleScatter picks wi (both zero below the surface).
 func evalScatter(sf *surfaceHit, d, wi, c vec3) (fcos vec3, pdf float32) {
 	cos := dot(sf.ns, wi)
-	if !(cos > 0) {
+	if !(cos > 0) || sf.mapped && !(dot(sf.ng, wi) > 0) {
 		return vec3{}, 0
 	}
 	m := sf.m

@@ -261,6 +261,12 @@ type Material struct {
 	// invisible: rays that meet it there pass through, as glTF's
 	// doubleSided false. 0, the default, shows both sides.
 	SingleSided uint32
+	// NormalMap is 1 + an index into Scene.Textures, or 0 for none: a
+	// tangent-space normal map (linear values, OpenGL/glTF convention, +Y
+	// up in the texture) that perturbs the shading normal (normalmap.go).
+	// NormalScale scales the map's X and Y (glTF's normalTexture.scale).
+	NormalMap   uint32
+	NormalScale float32
 }
 
 // PointLight is a light at a point (linear RGB), shining in every
@@ -327,6 +333,12 @@ type MeshDesc struct {
 	// position: interpolated across each triangle, it multiplies the
 	// material's colour (or texture).
 	Colors []mgl32.Vec3
+	// Tangents, if not empty, holds one tangent per position: xyz the
+	// direction of increasing u, w = ±1 the handedness (the bitangent,
+	// the direction of increasing v, is w·(N × T)), as glTF's TANGENT.
+	// Without them a mesh whose material has a normal map gets tangents
+	// computed from its UVs (ComputeTangents).
+	Tangents []mgl32.Vec4
 }
 
 // TriangleDesc is a triangle with optional per-vertex (u, v) coordinates.

@@ -91,7 +91,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 				beta = mul(beta, s.color(m, &sf.texCoords))
 			}
 		}
-		if !(dot(dir, ns) > 0) && m.Kind != MaterialDielectric {
+		if (!(dot(dir, ns) > 0) || sf.mapped && !(dot(dir, sf.ng) > 0)) && m.Kind != MaterialDielectric {
 			break // scattered below the surface: absorbed
 		}
 		r = spawn(sf.p, sf.ng, sf.eps, dir)

@@ -52,6 +52,10 @@ type Scene struct {
 	// mesh's vertices reach: 8 and 12 bytes per vertex.
 	UV1    [][2]float32
 	Colors []vec3
+	// Tangents holds the tangent frames of the normal-mapped meshes'
+	// vertices: Tangents[i] is Vertices[i]'s, those vertices coming first
+	// (see TriangleTangent).
+	Tangents []Tangent
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
@@ -75,7 +79,8 @@ func (s *Scene) Bytes() int {
 		len(s.Texels)*4 +
 		len(s.Lights)*int(unsafe.Sizeof(PointLight{})) +
 		len(s.Emitters)*int(unsafe.Sizeof(Emitter{})) +
-		len(s.UV1)*8 + len(s.Colors)*12
+		len(s.UV1)*8 + len(s.Colors)*12 +
+		len(s.Tangents)*int(unsafe.Sizeof(Tangent{}))
 }
 
 // Compile checks a scene description and builds its render-time form.
@@ -251,9 +256,35 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 		tris = append(tris, t)
 		attrs = append(attrs, a)
 	}
-	for _, t := range d.Triangles {
+	// The vertices with tangents (of the normal-mapped triangles and
+	// meshes) come first, so that Tangents[i] is Vertices[i]'s.
+	tangentBase := make([]uint32, len(d.Triangles)+len(d.Meshes))
+	for i := range d.Triangles {
+		if t := &d.Triangles[i]; d.Materials[t.Material].NormalMap != 0 {
+			tangentBase[i] = uint32(len(s.Vertices))
+			s.addTangentTriangle(t)
+		}
+	}
+	for mi := range d.Meshes {
+		if m := &d.Meshes[mi]; len(m.UVs) > 0 && meshUsesNormalMap(d, m) {
+			tangentBase[len(d.Triangles)+mi] = uint32(len(s.Vertices))
+			for v := range m.Positions {
+				vx := Vertex{UV: [2]float32{m.UVs[v][0], m.UVs[v][1]}}
+				if len(m.Normals) > 0 {
+					vx.N = m.Normals[v]
+				}
+				s.Vertices = append(s.Vertices, vx)
+			}
+			s.Tangents = append(s.Tangents, meshTangents(m)...)
+		}
+	}
+	for i, t := range d.Triangles {
 		a := TriangleAttr{Material: uint32(t.Material)}
-		if t.HasUV {
+		if d.Materials[t.Material].NormalMap != 0 {
+			base := tangentBase[i]
+			a.V = [3]uint32{base, base + 1, base + 2}
+			a.Flags = TriangleUV | TriangleTangent
+		} else if t.HasUV {
 			base := uint32(len(s.Vertices))
 			for k := 0; k < 3; k++ {
 				s.Vertices = append(s.Vertices, Vertex{UV: [2]float32{t.UV[k][0], t.UV[k][1]}})
@@ -279,7 +310,10 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 			flags |= TriangleColor
 		}
 		base := uint32(len(s.Vertices))
-		if flags != 0 {
+		if len(m.UVs) > 0 && meshUsesNormalMap(d, m) {
+			base = tangentBase[len(d.Triangles)+mi]
+			flags |= TriangleTangent
+		} else if flags != 0 {
 			for v := range m.Positions {
 				var vx Vertex
 				if len(m.Normals) > 0 {
@@ -314,6 +348,21 @@ func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
 		}
 	}
 	return tris, attrs
+}
+
+// addTangentTriangle appends the vertices and tangents of a normal-mapped
+// triangle object: its UVs (or (0, 0), (1, 0), (0, 1), which give the
+// same (u, v) as the barycentric weights), its face normal's tangent.
+func (s *Scene) addTangentTriangle(t *TriangleDesc) {
+	m := MeshDesc{Positions: t.Vertices[:], Indices: []uint32{0, 1, 2},
+		UVs: []mgl32.Vec2{{0, 0}, {1, 0}, {0, 1}}}
+	if t.HasUV {
+		m.UVs = t.UV[:]
+	}
+	for k := 0; k < 3; k++ {
+		s.Vertices = append(s.Vertices, Vertex{UV: [2]float32{m.UVs[k][0], m.UVs[k][1]}})
+	}
+	s.Tangents = append(s.Tangents, ComputeTangents(&m)...)
 }
 
 // compileLightPicks sets the emitters' cumulative pick probabilities and
@@ -477,6 +526,12 @@ func checkDesc(d *SceneDesc) error {
 		if err := checkAlpha(&m, len(d.Textures)); err != nil {
 			return fmt.Errorf("materials[%d]: %w", i, err)
 		}
+		if int(m.NormalMap) > len(d.Textures) {
+			return fmt.Errorf("materials[%d]: normal map %d out of range", i, m.NormalMap)
+		}
+		if !finite(m.NormalScale) {
+			return fmt.Errorf("materials[%d]: normal scale %g is not finite", i, m.NormalScale)
+		}
 	}
 	check := func(what string, i, m int) error {
 		if m < 0 || m >= len(d.Materials) {
@@ -543,6 +598,8 @@ func checkMesh(d *SceneDesc, i int) error {
 		return fmt.Errorf("%d second uvs for %d positions", len(m.UV1s), nv)
 	case len(m.Colors) != 0 && len(m.Colors) != nv:
 		return fmt.Errorf("%d vertex colours for %d positions", len(m.Colors), nv)
+	case len(m.Tangents) != 0 && len(m.Tangents) != nv:
+		return fmt.Errorf("%d tangents for %d positions", len(m.Tangents), nv)
 	case len(m.Materials) != 0 && len(m.Materials) != len(m.Indices)/3:
 		return fmt.Errorf("%d materials for %d triangles", len(m.Materials), len(m.Indices)/3)
 	case m.Material < 0 || m.Material >= len(d.Materials):
@@ -562,6 +619,14 @@ func checkMesh(d *SceneDesc, i int) error {
 		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
 			return fmt.Errorf("position %v is not finite", p)
 		}
+	}
+	for _, t := range m.Tangents {
+		if !finite(t[0]) || !finite(t[1]) || !finite(t[2]) || !finite(t[3]) {
+			return fmt.Errorf("tangent %v is not finite", t)
+		}
+	}
+	if len(m.UVs) == 0 && meshUsesNormalMap(d, m) {
+		return errors.New("a material with a normal map on a mesh without texture coordinates (normal maps need UVs for their tangents)")
 	}
 	return nil
 }

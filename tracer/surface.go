@@ -16,6 +16,9 @@ type surfaceHit struct {
 	// (v1−v0) × (v2−v0) points to, the side a plane's normal points to.
 	// Glass is entered through its front.
 	front bool
+	// mapped is whether a normal map set ns (normalmap.go): directions
+	// below the geometric surface then scatter nothing.
+	mapped bool
 }
 
 // surfaceAt returns the surface at hit h along r, which must be a hit.
@@ -40,6 +43,13 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 			}
 		}
 		sf.texCoords = s.triangleCoords(a, h.B1, h.B2)
+		if a.Flags&TriangleTangent != 0 && sf.m.NormalMap != 0 {
+			b0 := 1 - h.B1 - h.B2
+			t0, t1, t2 := &s.Tangents[a.V[0]], &s.Tangents[a.V[1]], &s.Tangents[a.V[2]]
+			t := madd(madd(scale(t0.T, b0), t1.T, h.B1), t2.T, h.B2)
+			w := float32(t0.W*b0) + float32(t1.W*h.B1) + float32(t2.W*h.B2)
+			s.normalMap(&sf, t, w)
+		}
 	} else {
 		sh := &s.Shapes[h.Index]
 		sf.m = &s.Materials[sh.Material]
@@ -47,6 +57,10 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 		sf.ng, u, v = sh.surface(sf.p, h.B1, h.B2)
 		sf.ns = sf.ng
 		sf.texCoords = shapeCoords(u, v)
+		if sf.m.NormalMap != 0 {
+			t, w := shapeTangent(sh, sf.ng)
+			s.normalMap(&sf, t, w)
+		}
 	}
 	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
 		sf.metal, sf.rough = s.pbrParams(sf.m, &sf.texCoords)
@@ -55,6 +69,14 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 	if !sf.front {
 		sf.ng = vec3{-sf.ng[0], -sf.ng[1], -sf.ng[2]}
 		sf.ns = vec3{-sf.ns[0], -sf.ns[1], -sf.ns[2]}
+	}
+	if sf.mapped {
+		// A mapped normal facing away from the viewer is pulled toward
+		// it, to a cosine of normalMapMinCos (before renormalising).
+		wo := vec3{-r.Dir[0], -r.Dir[1], -r.Dir[2]}
+		if c := dot(sf.ns, wo); c < normalMapMinCos {
+			sf.ns = normalize(madd(sf.ns, wo, normalMapMinCos-c))
+		}
 	}
 	return sf
 }

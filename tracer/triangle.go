@@ -15,15 +15,16 @@ type Triangle struct {
 type TriangleAttr struct {
 	V        [3]uint32
 	Material uint32
-	Flags    uint32 // TriangleSmooth | TriangleUV
+	Flags    uint32 // TriangleSmooth | TriangleUV | TriangleTangent
 }
 
 // TriangleAttr.Flags bits.
 const (
-	TriangleSmooth uint32 = 1 << iota // interpolate Vertices[V[i]].N
-	TriangleUV                        // interpolate Vertices[V[i]].UV
-	TriangleUV1                       // interpolate Scene.UV1[V[i]]: texture coordinate set 1
-	TriangleColor                     // interpolate Scene.Colors[V[i]]: the vertex colour
+	TriangleSmooth  uint32 = 1 << iota // interpolate Vertices[V[i]].N
+	TriangleUV                         // interpolate Vertices[V[i]].UV
+	TriangleUV1                        // interpolate Scene.UV1[V[i]]: texture coordinate set 1
+	TriangleColor                      // interpolate Scene.Colors[V[i]]: the vertex colour
+	TriangleTangent                    // interpolate Tangents[V[i]] (normal-mapped meshes)
 )
 
 // Vertex holds a mesh vertex's shading attributes.

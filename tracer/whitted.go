@@ -79,8 +79,8 @@ func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
 				}
 				next = reflect(d, ns)
 			}
-			if next == (vec3{}) {
-				break
+			if next == (vec3{}) || sf.mapped && m.Kind != MaterialDielectric && !(dot(next, n) > 0) {
+				break // no reflection, or (normal-mapped) one below the surface
 			}
 			b.ray = spawn(p, n, sf.eps, next)
 			b.depth++
@@ -110,7 +110,7 @@ func (s *Scene) phongLocal(sf *surfaceHit, d vec3, smp *Sampler, depth int, st *
 		l := &s.Lights[i]
 		r, dir, dist := lightRay(l, p, n, sf.eps)
 		ndotl := dot(ns, dir)
-		if !(ndotl > 0) {
+		if !(ndotl > 0) || sf.mapped && !(dot(n, dir) > 0) {
 			continue
 		}
 		spot := spotFactor(l, dir)

@@ -29,7 +29,8 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
              Background: "Background", const BVHNode*: "uint64", const Triangle*: "uint64",                     \
              const TriangleAttr*: "uint64", const Vertex*: "uint64", const Shape*: "uint64",                     \
              const Material*: "uint64", const Texture*: "uint64", const float*: "uint64",                        \
-             const PointLight*: "uint64", const Emitter*: "uint64", const vec3*: "uint64", default: "unknown")
+             const PointLight*: "uint64", const Emitter*: "uint64", const vec3*: "uint64", const Tangent*: "uint64",                   \
+             default: "unknown")
 #define FIELD(T, f) {#T, #f, KIND(((T*)0)->f), __builtin_offsetof(T, f), sizeof(((T*)0)->f)}
 #define SIZE(T) {#T, "", "", 0, sizeof(T)}
 
@@ -52,6 +53,9 @@ static const EmuField layout[] = {
     FIELD(Material, Specular), FIELD(Material, Shininess), FIELD(Material, Reflection), FIELD(Material, LightPDF),
     FIELD(Material, AlphaMode), FIELD(Material, Alpha), FIELD(Material, AlphaCutoff), FIELD(Material, AlphaMap),
     FIELD(Material, SingleSided),
+    FIELD(Material, NormalMap), FIELD(Material, NormalScale),
+
+    SIZE(Tangent), FIELD(Tangent, T), FIELD(Tangent, W),
 
     SIZE(Texture), FIELD(Texture, Kind), FIELD(Texture, Scale), FIELD(Texture, Even), FIELD(Texture, Odd),
     FIELD(Texture, Image), FIELD(Texture, Width), FIELD(Texture, Height), FIELD(Texture, Offset),
@@ -79,7 +83,8 @@ static const EmuField layout[] = {
     FIELD(TraceScene, NumTexels), FIELD(TraceScene, NumLights), FIELD(TraceScene, NumEmitters),
     FIELD(TraceScene, Samples), FIELD(TraceScene, MaxDepth), FIELD(TraceScene, Integrator),
     FIELD(TraceScene, Camera), FIELD(TraceScene, Background), FIELD(TraceScene, SeeThrough), FIELD(TraceScene, UV1), FIELD(TraceScene, Colors),
-    FIELD(TraceScene, NumUV1), FIELD(TraceScene, NumColors),
+    FIELD(TraceScene, NumUV1), FIELD(TraceScene, NumColors), FIELD(TraceScene, Tangents),
+    FIELD(TraceScene, NumTangents),
 };
 
 const EmuField* emu_layout(int i) {
@@ -103,7 +108,7 @@ static const EmuConst consts[] = {
     CONST(HitNone), CONST(HitTriangle), CONST(HitShape),
     CONST(LeafTriangles), CONST(LeafShapes),
     CONST(TriangleSmooth), CONST(TriangleUV), CONST(TriangleUV1), CONST(TriangleColor),
-    CONST(WrapRepeat), CONST(WrapClamp), CONST(WrapMirror), CONST(FilterLinear), CONST(FilterNearest),
+    CONST(WrapRepeat), CONST(WrapClamp), CONST(WrapMirror), CONST(FilterLinear), CONST(FilterNearest), CONST(TriangleTangent),
     CONST(NoTexture), CONST(MaxDepth), CONST(BVHStackSize),
     CONST(AlphaOpaque), CONST(AlphaMask), CONST(AlphaBlend), CONST(MaxAlphaPasses),
 };

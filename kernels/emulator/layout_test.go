@@ -37,7 +37,7 @@ func TestLayout(t *testing.T) {
 	for _, v := range []any{
 		tracer.BVHNode{}, tracer.Triangle{}, tracer.TriangleAttr{}, tracer.Vertex{}, tracer.Shape{},
 		tracer.Material{}, tracer.Texture{}, tracer.PointLight{}, tracer.Emitter{}, tracer.Camera{},
-		tracer.Background{}, kernels.TraceScene{},
+		tracer.Background{}, kernels.TraceScene{}, tracer.Tangent{},
 	} {
 		gt := reflect.TypeOf(v)
 		t.Run(gt.Name(), func(t *testing.T) {
@@ -86,7 +86,8 @@ func TestConstants(t *testing.T) {
 		"HitNone": int64(tracer.HitNone), "HitTriangle": int64(tracer.HitTriangle), "HitShape": int64(tracer.HitShape),
 		"LeafTriangles": int64(tracer.LeafTriangles), "LeafShapes": int64(tracer.LeafShapes),
 		"TriangleSmooth": int64(tracer.TriangleSmooth), "TriangleUV": int64(tracer.TriangleUV),
-		"TriangleUV1": int64(tracer.TriangleUV1), "TriangleColor": int64(tracer.TriangleColor),
+		"TriangleTangent": int64(tracer.TriangleTangent),
+		"TriangleUV1":     int64(tracer.TriangleUV1), "TriangleColor": int64(tracer.TriangleColor),
 		"WrapRepeat": int64(tracer.WrapRepeat), "WrapClamp": int64(tracer.WrapClamp), "WrapMirror": int64(tracer.WrapMirror),
 		"FilterLinear": int64(tracer.FilterLinear), "FilterNearest": int64(tracer.FilterNearest),
 		"NoTexture": int64(tracer.NoTexture), "MaxDepth": kernels.MaxDepth, "BVHStackSize": kernels.BVHStackSize,

@@ -349,6 +349,7 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	}
 	d.Meshes = append(d.Meshes, soup)
 	randomSamplers(rng, d)
+	addNormalMaps(d, rng, f, v)
 	return d
 }
 
@@ -392,6 +393,55 @@ func randomSamplers(rng *rand.Rand, d *tracer.SceneDesc) {
 				m.Colors = append(m.Colors, mgl32.Vec3{f(0, 1), f(0, 1), f(0, 1)})
 			}
 		}
+	}
+}
+
+// addNormalMaps gives d normal-mapped copies of its diffuse, metal, phong
+// and pbr materials (a small map of random tilts, sometimes with a UV
+// transform) and puts them on a sphere, a quad, two triangle objects (with
+// and without UVs), a UV sphere mesh (with or without normals), a mesh
+// with its own tangents (some left-handed), and now and then the floor.
+func addNormalMaps(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.Vec3) {
+	img := tracer.Image{Width: 1 + rng.IntN(6), Height: 1 + rng.IntN(5)}
+	for i := 0; i < img.Width*img.Height; i++ {
+		img.Pix = append(img.Pix, f(0, 1), f(0, 1), f(0.3, 1))
+	}
+	d.Images = append(d.Images, img)
+	tex := tracer.Texture{Kind: tracer.TextureImage, Image: int32(len(d.Images) - 1)}
+	if rng.IntN(2) == 0 {
+		tex.UV = [6]float32{f(0.5, 3), f(-1, 1), f(-1, 1), f(0.5, 3), f(-2, 2), f(-2, 2)}
+	}
+	d.Textures = append(d.Textures, tex)
+	base := len(d.Materials)
+	for _, k := range []int{0, 1, 4, 7} {
+		m := d.Materials[k]
+		m.NormalMap, m.NormalScale = uint32(len(d.Textures)), []float32{1, f(0.2, 2)}[rng.IntN(2)]
+		d.Materials = append(d.Materials, m)
+	}
+	mat := func() int { return base + rng.IntN(4) }
+	d.Spheres = append(d.Spheres, tracer.SphereDesc{Center: v(-2, 2), Radius: f(0.3, 1), Material: mat()})
+	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: v(-2, 2), Edge1: v(-1.5, 1.5), Edge2: v(-1.5, 1.5), Material: mat()})
+	for i := 0; i < 2; i++ {
+		td := tracer.TriangleDesc{Vertices: [3]mgl32.Vec3{v(-2, 2), v(-2, 2), v(-2, 2)}, Material: mat()}
+		if i == 0 {
+			td.HasUV = true
+			td.UV = [3]mgl32.Vec2{{f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}}
+		}
+		d.Triangles = append(d.Triangles, td)
+	}
+	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.4, 1), 5+rng.IntN(4), mat(), rng.IntN(2) == 0, true))
+	own := sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 4, mat(), true, true)
+	for range own.Positions {
+		w := float32(1)
+		if rng.IntN(3) == 0 {
+			w = -1
+		}
+		t := v(-1, 1)
+		own.Tangents = append(own.Tangents, mgl32.Vec4{t[0], t[1], t[2], w})
+	}
+	d.Meshes = append(d.Meshes, own)
+	if rng.IntN(2) == 0 {
+		d.Planes[0].Material = mat()
 	}
 }
 
