@@ -192,7 +192,7 @@ var parseErrorTests = []struct {
 	{"material missing type", material(mark + `{"color": [1, 0, 0]}`), `materials.m: missing required field "type"`},
 	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong", "pbr")`},
 	{"material unknown field", material(`{"type": "diffuse", ` + mark + `"colour": [1, 0, 0]}`), `materials.m: unknown field "colour"; did you mean "color"?`},
-	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
+	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"unknown alpha mode", material(`{"type": "diffuse", "alpha_mode": ` + mark + `"cutout"}`), `materials.m.alpha_mode: unknown alpha mode "cutout" (accepted: "opaque", "mask", "blend")`},
 	{"alpha cutoff above 1", material(`{"type": "diffuse", "alpha_mode": "mask", "alpha_cutoff": ` + mark + `1.5}`), "materials.m.alpha_cutoff: must be in [0, 1], found 1.5"},
 	{"alpha cutoff below 0", material(`{"type": "diffuse", "alpha_mode": "mask", "alpha_cutoff": ` + mark + `-0.1}`), "materials.m.alpha_cutoff: must be in [0, 1], found -0.1"},

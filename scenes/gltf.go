@@ -47,8 +47,11 @@ import (
 //     reverses the winding. A zero determinant, or a normal that is zero,
 //     drops the instance's normals (the tracer then shades flat). v is
 //     flipped (v' = 1 − v) since glTF's v runs down the image and the
-//     tracer's runs up. Other attributes (TANGENT, JOINTS_0, ...) are
-//     ignored.
+//     tracer's runs up. TANGENT (FLOAT VEC4: xyz and the handedness w)
+//     when present: xyz by the node's linear part, renormalised, w negated
+//     by a mirror; without it the tracer computes tangents for meshes
+//     whose material has a normal map (tracer.ComputeTangents). Other
+//     attributes (JOINTS_0, ...) are ignored.
 //   - Materials, as glTF's metallic-roughness model (tracer.MaterialPBR):
 //     the name (or "material N" for materials[N] when it has none),
 //     baseColorFactor's RGB (already linear in glTF) and the
@@ -57,8 +60,10 @@ import (
 //     metallicRoughnessTexture, decoded linearly; emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's KHR_texture_transform, texCoord and sampler (wrapS and
-//     wrapT as tracer.Wrap, the filters as gltfFilter says). Alpha,
-//     alphaMode, doubleSided, normal and occlusion maps are ignored.
+//     wrapT as tracer.Wrap, the filters as gltfFilter says); the
+//     normalTexture (linear, its scale, its KHR_texture_transform) as
+//     tracer.Material.NormalMap. Alpha, alphaMode, doubleSided and
+//     occlusion maps are ignored.
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in their bind pose (the vertices as
@@ -72,9 +77,10 @@ import (
 // of extensionsRequired but KHR_lights_punctual, KHR_texture_transform
 // and KHR_materials_emissive_strength; primitive modes other than
 // TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN; sparse accessors and accessors without a
-// bufferView; POSITION or NORMAL other than FLOAT VEC3; texCoord sets
-// other than 0 and 1, and set 1 on a primitive without TEXCOORD_1;
-// COLOR_0 of another type or outside [0, 1]; textures whose image comes only from an extension
+// bufferView; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
+// FLOAT VEC4; texCoord sets other than 0 and 1, and set 1 on a primitive
+// without TEXCOORD_1; COLOR_0 of another type or outside [0, 1]; textures
+// whose image comes only from an extension
 // (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
 // or texture coordinates; indices out of range; TRIANGLES index or
 // vertex counts that are not multiples of 3; bad lights (gltflight.go); nodes reached twice (cycles, shared
@@ -195,6 +201,7 @@ type gltfPrimitive struct {
 	colors    [][3]float32 // COLOR_0's RGB (linear), nil when absent
 	indices   []uint32     // three per triangle, all < len(positions)
 	material  int32        // index in out.materials, or −1
+	tangents  [][4]float32 // TANGENT (xyz, w handedness); nil when absent
 }
 
 // errorf returns an *Error for the glTF file; err, if not nil, is the
@@ -538,6 +545,24 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
 				m.Normals[i] = mgl32.Vec3{float32(w[0] / n), float32(w[1] / n), float32(w[2] / n)}
 			}
 		}
+		if p.tangents != nil && det != 0 {
+			// Directions in the surface: the node's linear part, and a
+			// mirror flips the handedness (see transform.tangents).
+			m.Tangents = make([]mgl32.Vec4, len(p.tangents))
+			for i, q := range p.tangents {
+				w := lin.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
+				hand := q[3]
+				if det < 0 {
+					hand = -hand
+				}
+				if n := w.Len(); n > 0 && !math.IsInf(n, 0) {
+					w = w.Mul(1 / n)
+				} else {
+					w = mgl64.Vec3{}
+				}
+				m.Tangents[i] = mgl32.Vec4{float32(w[0]), float32(w[1]), float32(w[2]), hand}
+			}
+		}
 		if p.uvs != nil {
 			m.UVs = make([]mgl32.Vec2, len(p.uvs))
 			for i, uv := range p.uvs {
@@ -662,6 +687,26 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	if ai, ok := gp.Attributes[gltf.COLOR_0]; ok {
 		if p.colors, err = l.colors(ai, where+".attributes.COLOR_0", nv); err != nil {
 			return nil, err
+		}
+	}
+	if ai, ok := gp.Attributes[gltf.TANGENT]; ok {
+		acc, err := l.accessor(ai, where+".attributes.TANGENT")
+		if err != nil {
+			return nil, err
+		}
+		if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec4 {
+			return nil, l.errorf(nil, "%s: TANGENT is %s %s, not supported (only FLOAT VEC4, as glTF requires)", where, acc.ComponentType, acc.Type)
+		}
+		if acc.Count != nv {
+			return nil, l.errorf(nil, "%s: TANGENT has %d elements, POSITION %d", where, acc.Count, nv)
+		}
+		if p.tangents, err = modeler.ReadTangent(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: TANGENT: accessors[%d]: %v", where, ai, err)
+		}
+		for i, q := range p.tangents {
+			if !gltfFinite(mgl32.Vec3{q[0], q[1], q[2]}) || !gltfFinite(mgl32.Vec3{q[3]}) {
+				return nil, l.errorf(nil, "%s: TANGENT %d is not finite", where, i)
+			}
 		}
 	}
 
@@ -833,6 +878,20 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			return 0, err
 		}
 		im.EmissionImage, im.EmissionUV, im.EmissionSampler = t.img, t.uv, t.sampler
+	}
+	if nt := m.NormalTexture; nt != nil {
+		if nt.Index == nil {
+			return 0, l.errorf(nil, "%s.normalTexture: no index", where)
+		}
+		sc := nt.ScaleOrDefault()
+		if math.IsNaN(sc) || math.Abs(sc) > 100 {
+			return 0, l.errorf(nil, "%s.normalTexture: scale %g must be a number in [-100, 100]", where, sc)
+		}
+		t, err := l.texture(&gltf.TextureInfo{Index: *nt.Index, TexCoord: nt.TexCoord, Extensions: nt.Extensions}, where+".normalTexture", false)
+		if err != nil {
+			return 0, err
+		}
+		im.NormalImage, im.NormalUV, im.NormalScale = t.img, t.uv, float32(sc)
 	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)

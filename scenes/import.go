@@ -31,6 +31,12 @@ type importedMaterial struct {
 	// The textures' samplers and coordinate sets (the zero value:
 	// repeat, linear, set 0).
 	ImageSampler, RoughSampler, EmissionSampler textureSampler
+	// NormalImage is a tangent-space normal map (linear values) or nil,
+	// NormalUV its UV transform and NormalScale the scale of its X and Y
+	// (tracer.Material.NormalScale).
+	NormalImage *tracer.Image
+	NormalUV    [6]float32
+	NormalScale float32
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

@@ -19,12 +19,12 @@ var materialKinds = []option[tracer.MaterialKind]{
 
 // materialFields are the members each material type accepts.
 var materialFields = map[tracer.MaterialKind][]string{
-	tracer.MaterialDiffuse:    {"type", "color", "texture"},
-	tracer.MaterialMetal:      {"type", "color", "texture", "roughness"},
-	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness"},
+	tracer.MaterialDiffuse:    {"type", "color", "texture", "normal_map", "normal_scale"},
+	tracer.MaterialMetal:      {"type", "color", "texture", "roughness", "normal_map", "normal_scale"},
+	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
-	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture"},
+	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -116,7 +116,23 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 	}
 	d.alpha(f, &m, s)
+	if kind != tracer.MaterialEmissive && !d.failed() {
+		d.normalMap(f, &m, s)
+	}
 	return m
+}
+
+// normalMap sets m's tangent-space normal map from the members normal_map
+// (a texture, linear values by default) and normal_scale (default 1).
+func (d *decoder) normalMap(f fields, m *tracer.Material, s *tracer.SceneDesc) {
+	m.NormalMap = d.mapTexture(f, "normal_map", "linear", s)
+	m.NormalScale = f.float("normal_scale", 1, within(-100, 100))
+	if m.NormalMap == 0 {
+		m.NormalScale = 0 // unused
+		if f.lookup("normal_scale") != nil && !d.failed() {
+			f.failField("normal_scale", "normal_scale without a normal_map")
+		}
+	}
 }
 
 // brightest returns the largest colour component that an emissive

@@ -115,6 +115,13 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 			return
 		}
 		mapMaterials(&out, m, table)
+		if len(out.UVs) == 0 {
+			if k := normalMapped(&out, s); k >= 0 {
+				d.failAt(f.offset("file"), f.at("file").String(), "%s: material %s has a normal map, but the mesh has no texture coordinates to orient it (normal maps need UVs)",
+					quoteFile(file), quote(materialName(mats, k)))
+				return
+			}
+		}
 		d.meshTriangles += tris
 		s.Meshes = append(s.Meshes, out)
 	}
@@ -165,6 +172,32 @@ func (d *decoder) meshLights(f fields, fv *value, file string, lights []tracer.P
 		}
 		s.Lights = append(s.Lights, out)
 	}
+}
+
+// normalMapped returns the index of a material of m that has a normal map,
+// or −1.
+func normalMapped(m *tracer.MeshDesc, s *tracer.SceneDesc) int {
+	if len(m.Materials) == 0 {
+		if s.Materials[m.Material].NormalMap != 0 {
+			return m.Material
+		}
+		return -1
+	}
+	for _, k := range m.Materials {
+		if s.Materials[k].NormalMap != 0 {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// materialName returns the scene's name for material k, or "material k"
+// for one a mesh file added.
+func materialName(mats materialTable, k int) string {
+	if k < len(mats.names) {
+		return mats.names[k]
+	}
+	return fmt.Sprintf("%d", k)
 }
 
 // mapMaterials sets the materials of out, the scene's copy of m, through
@@ -396,6 +429,13 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			}
 			mat.EmissionMap = uint32(ti) + 1
 		}
+		if m.NormalImage != nil {
+			ti, ok := addTexture(m.NormalImage, mgl32.Vec3{}, m.NormalUV, textureSampler{})
+			if !ok {
+				return false
+			}
+			mat.NormalMap, mat.NormalScale = uint32(ti)+1, m.NormalScale
+		}
 		if len(s.Materials) >= tracer.MaxMaterials {
 			return fail("more than %d materials", tracer.MaxMaterials)
 		}
@@ -418,7 +458,8 @@ func checkImported(im *importedMesh) string {
 		case len(m.Indices)%3 != 0:
 			return "the importer gave a mesh whose index count is not a multiple of 3"
 		case len(m.Normals) != 0 && len(m.Normals) != n, len(m.UVs) != 0 && len(m.UVs) != n,
-			len(m.UV1s) != 0 && len(m.UV1s) != n, len(m.Colors) != 0 && len(m.Colors) != n:
+			len(m.UV1s) != 0 && len(m.UV1s) != n, len(m.Colors) != 0 && len(m.Colors) != n,
+			len(m.Tangents) != 0 && len(m.Tangents) != n:
 			return "the importer gave a mesh whose per-vertex arrays differ in length"
 		case len(m.Materials) != 0 && len(m.Materials) != t:
 			return "the importer gave a mesh whose material list does not match its triangles"

@@ -25,6 +25,14 @@ import (
 //	map_Ke [opts] FILE    its emission texture, an sRGB image, × Ke
 //	map_Pr [opts] FILE    its roughness texture, linear values, × Pr
 //	map_Pm [opts] FILE    its metallic texture, linear values, × Pm
+//	norm [opts] FILE      its tangent-space normal map, linear values
+//	                      (OpenGL convention, +Y up in the image)
+//	map_Bump, map_bump, bump [opts] FILE
+//	                      its height map (linear; the -imfchan channel,
+//	                      luminance by default), turned into a normal map
+//	                      when the material is imported (bumpToNormal),
+//	                      heights × -bm (default 1) in texel widths; a
+//	                      norm, when both are given, wins
 //
 // Map files are relative to the MTL file's folder. Of the map options,
 // -s u [v] and -o u [v] (scale, default 1 and never 0, and offset,
@@ -34,7 +42,8 @@ import (
 // says how the map's 8- and 16-bit values are decoded, overriding the
 // map's default (sRGB for map_Kd and map_Ke, linear for map_Pr and
 // map_Pm); -clamp on|off makes the map clamp to its edges (tracer.WrapClamp)
-// rather than repeat; the others (-blendu, -blendv, -bm, -boost, -cc, -mm,
+// rather than repeat; -bm x scales a bump map's heights; the others
+// (-blendu, -blendv, -boost, -cc, -mm,
 // -t, -texres, -type, and -imfchan on a colour map) are read and ignored.
 //
 // A material with none of a non-zero Ks, a non-zero Ke (or a map_Ke
@@ -54,9 +63,8 @@ import (
 // blue), so map_Pr and map_Pm are combined into one linear image when the
 // material is imported: they must then be the same size and have the same
 // -s and -o. Every other statement (Ka, Tr, d, map_d, illum, map_Ks,
-// map_Bump, bump, norm, disp, Ps, Pc, aniso, ...) is accepted and ignored,
-// its options and file unread: the tracer has no cut-outs or bump and
-// normal maps yet.
+// disp, Ps, Pc, aniso, ...) is accepted and ignored, its options and file
+// unread: the tracer has no cut-outs or displacement yet.
 
 // mtlMaterial is one newmtl entry of a material library.
 type mtlMaterial struct {
@@ -67,6 +75,7 @@ type mtlMaterial struct {
 	hasPr, hasPm bool
 	mapKd, mapKe mtlMap
 	mapPr, mapPm mtlMap
+	norm, bump   mtlMap // normal map, height map
 }
 
 // mtlMap is a texture map statement of a material: its image file and the
@@ -85,6 +94,8 @@ type mtlMap struct {
 	// lower case), or "" for the map's default: sRGB for colour maps,
 	// linear for the others.
 	colorspace string
+	// bm is the -bm argument (a bump map's height scale), 1 by default.
+	bm float32
 }
 
 // srgb reports whether the map's image is decoded from sRGB: def, the
@@ -131,7 +142,7 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			cur = &mtlMaterial{file: path}
 			defs[string(name)] = cur
 			continue
-		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm":
+		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump":
 			if cur == nil {
 				return errorf("%s before any newmtl", key)
 			}
@@ -159,6 +170,10 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			mp = &cur.mapPr
 		case "map_Pm":
 			mp = &cur.mapPm
+		case "norm":
+			mp = &cur.norm
+		case "map_Bump", "map_bump", "bump":
+			mp = &cur.bump
 		}
 		var msg string
 		switch {
@@ -169,7 +184,7 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 		default:
 			*mp, msg = mapStatement(rest)
 			mp.line = n
-			if msg == "" && (key == "map_Pr" || key == "map_Pm") {
+			if msg == "" && (key == "map_Pr" || key == "map_Pm" || mp == &cur.bump) {
 				switch mp.channel {
 				case "", "r", "g", "b", "l":
 				default:
@@ -268,7 +283,7 @@ var mapOptionArgs = map[string]int{
 // the keyword: options, then the file name (which may hold spaces). It
 // returns a message saying what is wrong, or "".
 func mapStatement(rest []byte) (mtlMap, string) {
-	var m mtlMap
+	m := mtlMap{bm: 1}
 	s, o := [2]float32{1, 1}, [2]float32{0, 0}
 	for {
 		rest = trimSpace(rest)
@@ -326,6 +341,12 @@ func mapStatement(rest []byte) (mtlMap, string) {
 				return mtlMap{}, fmt.Sprintf("option %s: missing argument", opt)
 			}
 			switch string(opt) {
+			case "-bm":
+				v, msg := parseFloat32(f)
+				if msg != "" || !(v >= -1000 && v <= 1000) {
+					return mtlMap{}, fmt.Sprintf("option -bm: expected a number in [-1000, 1000], found %s", f)
+				}
+				m.bm = v
 			case "-imfchan":
 				m.channel = string(f)
 			case "-clamp":
@@ -370,6 +391,9 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 			return out, err
 		}
 		out.Image, out.ImageUV, out.ImageSampler = img, m.mapKd.uv, m.mapKd.sampler // out.Color is its tint
+	}
+	if err := m.importNormalMap(a, &out, images); err != nil {
+		return out, err
 	}
 	specular := m.ks != (mgl32.Vec3{})
 	roughMaps := m.mapPr.file != "" || m.mapPm.file != ""
@@ -420,8 +444,51 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 
 // mtlImages are the images that the materials of one OBJ file have read.
 type mtlImages struct {
-	colors map[mtlColorKey]*tracer.Image // colour maps by MTL folder, file name and decoding
-	rough  map[mtlRoughKey]*tracer.Image // metallic-roughness images
+	colors  map[mtlColorKey]*tracer.Image  // colour maps by MTL folder, file name and decoding
+	rough   map[mtlRoughKey]*tracer.Image  // metallic-roughness images
+	normals map[mtlNormalKey]*tracer.Image // normal maps, read or made from bump maps
+}
+
+// mtlNormalKey identifies a normal map: the MTL folder, the file, its
+// decoding, and for one made from a bump map the channel and -bm.
+type mtlNormalKey struct {
+	dir, file string
+	srgb      bool
+	bump      bool
+	channel   string
+	bm        float32
+}
+
+// importNormalMap sets out's normal map from m's norm, or else from its
+// bump map converted (bumpToNormal).
+func (m *mtlMaterial) importNormalMap(a *assets, out *importedMaterial, images *mtlImages) error {
+	mp, kw, bump := &m.norm, "norm", false
+	if mp.file == "" {
+		mp, kw, bump = &m.bump, "map_Bump", true
+	}
+	if mp.file == "" {
+		return nil
+	}
+	key := mtlNormalKey{dir: filepath.Dir(m.file), file: mp.file, srgb: mp.srgb(false), bump: bump}
+	if bump {
+		key.channel, key.bm = mp.channel, mp.bm
+	}
+	img := images.normals[key]
+	if img == nil {
+		var err error
+		if img, err = loadImage(a, key.dir, mp.file, key.srgb); err != nil {
+			return m.mapError(kw, mp, err)
+		}
+		if bump {
+			img = bumpToNormal(img, mp.channel, mp.bm)
+		}
+		if images.normals == nil {
+			images.normals = map[mtlNormalKey]*tracer.Image{}
+		}
+		images.normals[key] = img
+	}
+	out.NormalImage, out.NormalUV, out.NormalScale = img, mp.uv, 1
+	return nil
 }
 
 // mtlColorKey identifies a colour map's image: the MTL folder, the

@@ -116,15 +116,15 @@ func TestMTLPBRValues(t *testing.T) {
 
 // TestMTLUnchanged checks that a library without Ks (non-zero), Ke
 // (non-zero), Pr, Pm and their maps gives the diffuse materials it gave
-// before they were read: cut-outs (d, Tr, map_d), bump and normal maps
-// (map_Bump, bump, norm, disp), the other PBR statements and the other
+// before they were read: cut-outs (d, Tr, map_d), displacement (disp),
+// the other PBR statements and the other
 // maps are still ignored, their files not read, their options not
 // checked.
 func TestMTLUnchanged(t *testing.T) {
 	tex := mtlPNG(t, 1, 1, 255, 255, 255)
 	ignored := "Ka 1 1 1\nKs 0 0 0\nKe 0\nNs 96\nNi 1.45\nd 0.5\nTr 0.5\nTf 1 1 1\nillum 2\nsharpness 60\n" +
-		"map_Ka missing.png\nmap_Ks missing.png\nmap_Ns missing.png\nmap_d -imfchan m missing.png\nmap_Bump -bm 0.5 -q missing.png\n" +
-		"bump missing.png\nnorm -x missing.png\ndisp missing.png\ndecal missing.png\nrefl -type sphere missing.png\n" +
+		"map_Ka missing.png\nmap_Ks missing.png\nmap_Ns missing.png\nmap_d -imfchan m missing.png\n" +
+		"disp missing.png\ndecal missing.png\nrefl -type sphere missing.png\n" +
 		"Ps 0.5\nPc 0.5\nPcr 0.1\naniso 0.5\nanisor 0\nmap_Ps missing.png\n"
 	tests := []struct {
 		name, mtl string

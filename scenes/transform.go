@@ -163,6 +163,29 @@ func (t *transform) direction(n mgl32.Vec3) (mgl32.Vec3, bool) {
 	return mgl32.Vec3{float32(q[0] / l), float32(q[1] / l), float32(q[2] / l)}, true
 }
 
+// tangents returns glTF-style tangents (xyz, w = ±1 the handedness)
+// transformed: xyz by the linear part, renormalised, w negated by a
+// mirror (the bitangent w·(N × T) must stay the image of the old one). A
+// tangent that cannot be normalised becomes zero (the tracer then picks
+// one orthogonal to the normal).
+func (t *transform) tangents(in []mgl32.Vec4) []mgl32.Vec4 {
+	out := make([]mgl32.Vec4, len(in))
+	for i, x := range in {
+		q := apply(&t.linear, nil, mgl32.Vec3{x[0], x[1], x[2]})
+		l := math.Sqrt(float64(q[0]*q[0]) + float64(q[1]*q[1]) + float64(q[2]*q[2]))
+		w := x[3]
+		if t.flip {
+			w = -w
+		}
+		if !(l > 0) || math.IsInf(l, 0) {
+			out[i] = mgl32.Vec4{0, 0, 0, w}
+			continue
+		}
+		out[i] = mgl32.Vec4{float32(q[0] / l), float32(q[1] / l), float32(q[2] / l), w}
+	}
+	return out
+}
+
 // mesh returns the geometry of m transformed (Materials and Material are
 // left for the caller): new positions, normals through the inverse
 // transpose and renormalised, and, for a mirror, each triangle's second
@@ -196,6 +219,9 @@ func (t *transform) mesh(m *tracer.MeshDesc, copyShared bool) (tracer.MeshDesc, 
 			}
 			out.Normals[i] = q
 		}
+	}
+	if len(m.Tangents) > 0 {
+		out.Tangents = t.tangents(m.Tangents)
 	}
 	switch {
 	case t.flip:
