@@ -42,6 +42,9 @@ DEVFN void normal_map(const TraceScene* s, SurfaceHit* sf, vec3 t, float w) {
     float x = ((2.0f * c.x) - 1.0f) * m->NormalScale;
     float y = ((2.0f * c.y) - 1.0f) * m->NormalScale;
     float z = (2.0f * c.z) - 1.0f;
+    if (x == 0.0f && y == 0.0f && z > 0.0f) {
+        return;
+    }
     vec3 q = normalize(madd(madd(scale(t, x), b, y), n, z));
     if (vzero(q)) {
         return;

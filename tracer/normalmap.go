@@ -28,8 +28,8 @@ const normalMapMinCos = 0.01
 // orthogonal to sf.ns) and the handedness w (its sign). With (x, y, z) = 2 ×
 // texel − 1 and s the material's NormalScale, the new normal is
 // normalize(T·x·s + B·y·s + N·z), T the unit tangent made orthogonal to N
-// (Gram–Schmidt) and B = sign(w)·(N × T). A zero tangent or a zero result
-// leaves the normal as it is. It sets sf.mapped when the normal changed.
+// (Gram–Schmidt) and B = sign(w)·(N × T). A zero tangent, a flat texel
+// (x = y = 0, z > 0) or a zero result leave the normal as it is. It sets sf.mapped when the normal changed.
 func (s *Scene) normalMap(sf *surfaceHit, t vec3, w float32) {
 	n := sf.ns
 	t = normalize(madd(t, n, -dot(n, t)))
@@ -45,6 +45,9 @@ func (s *Scene) normalMap(sf *surfaceHit, t vec3, w float32) {
 	x := float32((float32(2*c[0]) - 1) * m.NormalScale)
 	y := float32((float32(2*c[1]) - 1) * m.NormalScale)
 	z := float32(2*c[2]) - 1
+	if x == 0 && y == 0 && z > 0 {
+		return // a flat texel, (0.5, 0.5, 1): the normal as it is, exactly
+	}
 	p := normalize(madd(madd(scale(t, x), b, y), n, z))
 	if p == (vec3{}) {
 		return
