@@ -64,8 +64,8 @@ func TestNormalMapTiltsLikeAPlane(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			build := func(mapped bool) *SceneDesc {
 				d := &SceneDesc{
-					Settings: Settings{Width: 1, Height: 1, Samples: 1, MaxDepth: 1},
-					Camera:   CameraDesc{Position: vec3{0, 5, 0}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 0, 1}, FOV: 10},
+					Settings:  Settings{Width: 1, Height: 1, Samples: 1, MaxDepth: 1},
+					Camera:    CameraDesc{Position: vec3{0, 5, 0}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 0, 1}, FOV: 10},
 					Materials: []Material{{Kind: MaterialDiffuse, Texture: NoTexture, Color: vec3{albedo, albedo, albedo}}},
 					Lights:    []PointLight{{Position: light, Color: vec3{1, 1, 1}, Intensity: 1, Falloff: FalloffNone}},
 				}
