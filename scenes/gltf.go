@@ -62,8 +62,11 @@ import (
 //     texture's KHR_texture_transform, texCoord and sampler (wrapS and
 //     wrapT as tracer.Wrap, the filters as gltfFilter says); the
 //     normalTexture (linear, its scale, its KHR_texture_transform) as
-//     tracer.Material.NormalMap. Alpha, alphaMode, doubleSided and
-//     occlusion maps are ignored.
+//     tracer.Material.NormalMap; alphaMode (MASK with alphaCutoff, BLEND)
+//     with baseColorFactor's alpha times the base colour texture's alpha
+//     channel as tracer.Material's alpha. doubleSided false is read as
+//     two-sided, as Blender's importer and Cycles render it; occlusion
+//     maps are ignored.
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in their bind pose (the vertices as
@@ -892,6 +895,26 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			return 0, err
 		}
 		im.NormalImage, im.NormalUV, im.NormalScale = t.img, t.uv, float32(sc)
+	}
+	switch m.AlphaMode {
+	case gltf.AlphaMask:
+		c := m.AlphaCutoffOrDefault()
+		if !(c >= 0 && c <= 1) {
+			return 0, l.errorf(nil, "%s: alphaCutoff %g is outside [0, 1]", where, c)
+		}
+		im.AlphaMode, im.AlphaCutoff = tracer.AlphaMask, float32(c)
+	case gltf.AlphaBlend:
+		im.AlphaMode = tracer.AlphaBlend
+	}
+	if im.AlphaMode != tracer.AlphaOpaque {
+		im.Alpha = 1
+		if pbr := m.PBRMetallicRoughness; pbr != nil {
+			a := pbr.BaseColorFactorOrDefault()[3]
+			if !(a >= 0 && a <= 1) {
+				return 0, l.errorf(nil, "%s: baseColorFactor's alpha %g is outside [0, 1]", where, a)
+			}
+			im.Alpha = float32(a)
+		}
 	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)

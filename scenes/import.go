@@ -37,6 +37,17 @@ type importedMaterial struct {
 	NormalImage *tracer.Image
 	NormalUV    [6]float32
 	NormalScale float32
+	// AlphaMode, Alpha and AlphaCutoff are tracer.Material's (glTF's
+	// alphaMode, the base colour factor's alpha and alphaCutoff; MTL's d,
+	// Tr and map_d): the zero AlphaMode is opaque. AlphaImage is an alpha
+	// map (MTL map_d: its alpha channel, or its grey level) or nil,
+	// AlphaUV its UV transform; the base colour texture's alpha channel
+	// counts too, as in the scene format.
+	AlphaMode   tracer.AlphaMode
+	Alpha       float32
+	AlphaCutoff float32
+	AlphaImage  *tracer.Image
+	AlphaUV     [6]float32
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

@@ -436,6 +436,17 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			}
 			mat.NormalMap, mat.NormalScale = uint32(ti)+1, m.NormalScale
 		}
+		if m.AlphaMode != tracer.AlphaOpaque {
+			mat.AlphaMode, mat.Alpha, mat.AlphaCutoff = m.AlphaMode, m.Alpha, m.AlphaCutoff
+			if m.AlphaImage != nil {
+				ti, ok := addTexture(m.AlphaImage, mgl32.Vec3{}, m.AlphaUV, textureSampler{})
+				if !ok {
+					return false
+				}
+				greyAlpha(&s.Images[s.Textures[ti].Image])
+				mat.AlphaMap = uint32(ti) + 1
+			}
+		}
 		if len(s.Materials) >= tracer.MaxMaterials {
 			return fail("more than %d materials", tracer.MaxMaterials)
 		}

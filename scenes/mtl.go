@@ -62,9 +62,10 @@ import (
 // The tracer reads roughness and metallic from one image (green and
 // blue), so map_Pr and map_Pm are combined into one linear image when the
 // material is imported: they must then be the same size and have the same
-// -s and -o. Every other statement (Ka, Tr, d, map_d, illum, map_Ks,
-// disp, Ps, Pc, aniso, ...) is accepted and ignored, its options and file
-// unread: the tracer has no cut-outs or displacement yet.
+// -s and -o. d (or 1 − Tr) and map_d give the material's alpha
+// (importAlpha). Every other statement (Ka, illum, map_Ks, disp, Ps, Pc,
+// aniso, ...) is accepted and ignored, its options and file unread: the
+// tracer has no displacement.
 
 // mtlMaterial is one newmtl entry of a material library.
 type mtlMaterial struct {
@@ -75,7 +76,10 @@ type mtlMaterial struct {
 	hasPr, hasPm bool
 	mapKd, mapKe mtlMap
 	mapPr, mapPm mtlMap
-	norm, bump   mtlMap // normal map, height map
+	norm, bump   mtlMap  // normal map, height map
+	d, tr        float32 // dissolve and transparency (1 − d)
+	hasD, hasTr  bool
+	mapD         mtlMap // alpha (dissolve) map
 }
 
 // mtlMap is a texture map statement of a material: its image file and the
@@ -142,7 +146,8 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			cur = &mtlMaterial{file: path}
 			defs[string(name)] = cur
 			continue
-		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump":
+		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump",
+			"d", "Tr", "map_d":
 			if cur == nil {
 				return errorf("%s before any newmtl", key)
 			}
@@ -174,6 +179,16 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			mp = &cur.norm
 		case "map_Bump", "map_bump", "bump":
 			mp = &cur.bump
+		case "d":
+			scalar, cur.hasD = &cur.d, true
+			// "d -halo x": dissolve by the view angle; read as d x.
+			if f, r := nextField(rest); string(f) == "-halo" {
+				rest = r
+			}
+		case "Tr":
+			scalar, cur.hasTr = &cur.tr, true
+		case "map_d":
+			mp = &cur.mapD
 		}
 		var msg string
 		switch {
@@ -395,6 +410,9 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 	if err := m.importNormalMap(a, &out, images); err != nil {
 		return out, err
 	}
+	if err := m.importAlpha(a, &out, images); err != nil {
+		return out, err
+	}
 	specular := m.ks != (mgl32.Vec3{})
 	roughMaps := m.mapPr.file != "" || m.mapPm.file != ""
 	emission := m.ke
@@ -488,6 +506,42 @@ func (m *mtlMaterial) importNormalMap(a *assets, out *importedMaterial, images *
 		images.normals[key] = img
 	}
 	out.NormalImage, out.NormalUV, out.NormalScale = img, mp.uv, 1
+	return nil
+}
+
+// importAlpha sets out's alpha from m's d (or 1 − Tr; d wins) and
+// map_d: with a map_d, a cut-out (alpha mask, cutoff 0.5) of d × the map's
+// alpha channel, or its grey level, linear unless -colorspace says
+// otherwise; without one, d < 1 blends (stochastic transparency) with
+// alpha d. An opaque d of 1 and no map_d leave the material opaque.
+func (m *mtlMaterial) importAlpha(a *assets, out *importedMaterial, images *mtlImages) error {
+	alpha := float32(1)
+	switch {
+	case m.hasD:
+		alpha = m.d
+	case m.hasTr:
+		alpha = 1 - m.tr
+	}
+	if m.mapD.file != "" {
+		key := mtlColorKey{filepath.Dir(m.file), m.mapD.file, m.mapD.srgb(false)}
+		img := images.colors[key]
+		if img == nil {
+			var err error
+			if img, err = loadImage(a, key.dir, m.mapD.file, key.srgb); err != nil {
+				return m.mapError("map_d", &m.mapD, err)
+			}
+			if images.colors == nil {
+				images.colors = map[mtlColorKey]*tracer.Image{}
+			}
+			images.colors[key] = img
+		}
+		out.AlphaMode, out.Alpha, out.AlphaCutoff = tracer.AlphaMask, alpha, defaultAlphaCutoff
+		out.AlphaImage, out.AlphaUV = img, m.mapD.uv
+		return nil
+	}
+	if alpha < 1 {
+		out.AlphaMode, out.Alpha = tracer.AlphaBlend, alpha
+	}
 	return nil
 }
 

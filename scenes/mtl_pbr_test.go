@@ -122,8 +122,8 @@ func TestMTLPBRValues(t *testing.T) {
 // checked.
 func TestMTLUnchanged(t *testing.T) {
 	tex := mtlPNG(t, 1, 1, 255, 255, 255)
-	ignored := "Ka 1 1 1\nKs 0 0 0\nKe 0\nNs 96\nNi 1.45\nd 0.5\nTr 0.5\nTf 1 1 1\nillum 2\nsharpness 60\n" +
-		"map_Ka missing.png\nmap_Ks missing.png\nmap_Ns missing.png\nmap_d -imfchan m missing.png\n" +
+	ignored := "Ka 1 1 1\nKs 0 0 0\nKe 0\nNs 96\nNi 1.45\nd 1\nTf 1 1 1\nillum 2\nsharpness 60\n" +
+		"map_Ka missing.png\nmap_Ks missing.png\nmap_Ns missing.png\n" +
 		"disp missing.png\ndecal missing.png\nrefl -type sphere missing.png\n" +
 		"Ps 0.5\nPc 0.5\nPcr 0.1\naniso 0.5\nanisor 0\nmap_Ps missing.png\n"
 	tests := []struct {

@@ -258,7 +258,7 @@ func TestMTL(t *testing.T) {
 		{"no Kd", "newmtl m\nKa 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo}},
 		{"no Kd, Ks without Ns", "newmtl m\nKs 1 1 1\nillum 2\n", importedMaterial{Name: "m", HasColor: true, Color: defaultAlbedo, PBR: true, Roughness: 1}},
 		{"last definition wins", "newmtl m\nKd 1 0 0\nnewmtl m\nKd 0 1 0\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0, 1, 0}}},
-		{"other statements", "# c\nnewmtl m\r\nKa 1 1 1\nKd 0.2 0.3 0.4 # comment\nNs 10\nd 0.5\nTr 0.5\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.2, 0.3, 0.4}}},
+		{"other statements", "# c\nnewmtl m\r\nKa 1 1 1\nKd 0.2 0.3 0.4 # comment\nNs 10\nd 1\nTr 0\n", importedMaterial{Name: "m", HasColor: true, Color: mgl32.Vec3{0.2, 0.3, 0.4}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

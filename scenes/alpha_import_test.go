@@ -1,0 +1,110 @@
+package scenes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+	"github.com/tracerender/trace/tracer"
+)
+
+// TestLoadGLTFAlpha: glTF's alphaMode maps to the material's alpha mode,
+// with alphaCutoff (default 0.5) for MASK and baseColorFactor's alpha as
+// the alpha; OPAQUE leaves the material opaque whatever the factor's
+// alpha; an alphaCutoff outside [0, 1] is an error naming it.
+func TestLoadGLTFAlpha(t *testing.T) {
+	for _, tt := range []struct {
+		mode           gltf.AlphaMode
+		cutoff         *float64
+		alpha          float64
+		want           tracer.AlphaMode
+		wantA, wantCut float32
+	}{
+		{gltf.AlphaOpaque, nil, 0.5, tracer.AlphaOpaque, 0, 0},
+		{gltf.AlphaMask, nil, 1, tracer.AlphaMask, 1, 0.5},
+		{gltf.AlphaMask, gltf.Float(0.25), 0.75, tracer.AlphaMask, 0.75, 0.25},
+		{gltf.AlphaBlend, nil, 0.3, tracer.AlphaBlend, 0.3, 0},
+	} {
+		doc := texturedGLTFDoc()
+		m0 := doc.Materials[0]
+		m0.AlphaMode, m0.AlphaCutoff = tt.mode, tt.cutoff
+		m0.PBRMetallicRoughness.BaseColorFactor = &[4]float64{1, 1, 1, tt.alpha}
+		im := mustLoadGLTFDoc(t, doc, false).materials[0]
+		if im.AlphaMode != tt.want || im.Alpha != float32(float64(tt.wantA)) || im.AlphaCutoff != tt.wantCut {
+			t.Errorf("alphaMode %v cutoff %v alpha %g: got mode %v alpha %g cutoff %g, want %v %g %g",
+				tt.mode, tt.cutoff, tt.alpha, im.AlphaMode, im.Alpha, im.AlphaCutoff, tt.want, tt.wantA, tt.wantCut)
+		}
+	}
+	doc := texturedGLTFDoc()
+	doc.Materials[0].AlphaMode, doc.Materials[0].AlphaCutoff = gltf.AlphaMask, gltf.Float(1.5)
+	if _, err := loadGLTFDoc(t, doc, false); err == nil || !strings.Contains(err.Error(), "alphaCutoff 1.5 is outside [0, 1]") {
+		t.Errorf("alphaCutoff 1.5: error %v, want one naming alphaCutoff", err)
+	}
+}
+
+// TestMTLAlpha: d < 1 (or Tr > 0, d winning over Tr) makes a blended
+// material of alpha d; map_d a cut-out (mask, cutoff 0.5) of d times the
+// map; d 1 and no map_d leave it opaque; "d -halo" reads as d.
+func TestMTLAlpha(t *testing.T) {
+	mtl := "newmtl a\nKd 1 1 1\nd 0.4\n" +
+		"newmtl b\nKd 1 1 1\nTr 0.25\n" +
+		"newmtl c\nKd 1 1 1\nd 1\nTr 0.5\n" +
+		"newmtl e\nKd 1 1 1\nd 0.9\nmap_d -s 2 m.png\n" +
+		"newmtl h\nKd 1 1 1\nd -halo 0.5\n"
+	mats, err := importMTL(t, mtl, map[string]string{"m.png": mtlPNG(t, 1, 1, 255, 255, 255)}, "a", "b", "c", "e", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		mode        tracer.AlphaMode
+		alpha, cut  float32
+		image       bool
+		uvScaleOfU0 float32
+	}{
+		{tracer.AlphaBlend, 0.4, 0, false, 0},
+		{tracer.AlphaBlend, 0.75, 0, false, 0},
+		{tracer.AlphaOpaque, 0, 0, false, 0},
+		{tracer.AlphaMask, 0.9, 0.5, true, 2},
+		{tracer.AlphaBlend, 0.5, 0, false, 0},
+	}
+	for i, w := range want {
+		m := mats[i]
+		if m.AlphaMode != w.mode || m.Alpha != w.alpha || m.AlphaCutoff != w.cut || (m.AlphaImage != nil) != w.image || m.AlphaUV[0] != w.uvScaleOfU0 {
+			t.Errorf("material %s: mode %v alpha %g cutoff %g image %v uv %v; want %v %g %g %v u scale %g",
+				m.Name, m.AlphaMode, m.Alpha, m.AlphaCutoff, m.AlphaImage != nil, m.AlphaUV, w.mode, w.alpha, w.cut, w.image, w.uvScaleOfU0)
+		}
+	}
+	if _, err := importMTL(t, "newmtl a\nd 1.5\n", nil, "a"); err == nil || !strings.Contains(err.Error(), "d") {
+		t.Errorf("d 1.5: error %v, want one", err)
+	}
+}
+
+// TestMTLAlphaScene: an OBJ whose material has a map_d loads as a cut-out
+// whose alpha texture's image carries an alpha channel (its grey level),
+// and the scene compiles with see-through surfaces.
+func TestMTLAlphaScene(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"m.png": mtlPNG(t, 2, 1, 255, 255, 255, 0, 0, 0),
+		"m.mtl": "newmtl leaf\nKd 0.2 0.8 0.2\nmap_d m.png\n",
+		"m.obj": "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl leaf\nf 1/1 2/1 3/1\n",
+	})
+	s := loadMeshFile(t, dir, "m.obj")
+	if len(s.Materials) != 1 {
+		t.Fatalf("%d materials, want 1", len(s.Materials))
+	}
+	m := s.Materials[0]
+	if m.AlphaMode != tracer.AlphaMask || m.Alpha != 1 || m.AlphaCutoff != 0.5 || m.AlphaMap == 0 {
+		t.Fatalf("material %+v: want a mask of alpha 1, cutoff 0.5, with an alpha map", m)
+	}
+	img := s.Images[s.Textures[m.AlphaMap-1].Image]
+	if len(img.Alpha) != 2 || img.Alpha[0] != 1 || img.Alpha[1] != 0 {
+		t.Errorf("alpha map's alpha %v, want [1 0] (the grey level)", img.Alpha)
+	}
+	sc, err := tracer.Compile(s)
+	if err != nil {
+		t.Fatalf("the scene does not compile: %v", err)
+	}
+	if !sc.SeeThrough {
+		t.Error("the compiled scene is not marked see-through")
+	}
+}
