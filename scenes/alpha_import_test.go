@@ -108,3 +108,16 @@ func TestMTLAlphaScene(t *testing.T) {
 		t.Error("the compiled scene is not marked see-through")
 	}
 }
+
+// TestLoadGLTFNormalTextureSampler: a normalTexture keeps its texture's
+// sampler (wrap modes and filter) and its texCoord, as the other maps do.
+func TestLoadGLTFNormalTextureSampler(t *testing.T) {
+	doc := texturedGLTFDoc()
+	doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge, WrapT: gltf.WrapMirroredRepeat, MagFilter: gltf.MagNearest}
+	doc.Materials[0].NormalTexture = &gltf.NormalTexture{Index: gltf.Index(0)}
+	im := mustLoadGLTFDoc(t, doc, false).materials[0]
+	want := textureSampler{WrapS: tracer.WrapClamp, WrapT: tracer.WrapMirror, Filter: tracer.FilterNearest}
+	if im.NormalImage == nil || im.NormalSampler != want {
+		t.Errorf("normal map %p, sampler %+v; want a map with %+v", im.NormalImage, im.NormalSampler, want)
+	}
+}

@@ -894,7 +894,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		if err != nil {
 			return 0, err
 		}
-		im.NormalImage, im.NormalUV, im.NormalScale = t.img, t.uv, float32(sc)
+		im.NormalImage, im.NormalUV, im.NormalScale, im.NormalSampler = t.img, t.uv, float32(sc), t.sampler
 	}
 	switch m.AlphaMode {
 	case gltf.AlphaMask:

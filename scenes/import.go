@@ -34,9 +34,10 @@ type importedMaterial struct {
 	// NormalImage is a tangent-space normal map (linear values) or nil,
 	// NormalUV its UV transform and NormalScale the scale of its X and Y
 	// (tracer.Material.NormalScale).
-	NormalImage *tracer.Image
-	NormalUV    [6]float32
-	NormalScale float32
+	NormalImage   *tracer.Image
+	NormalUV      [6]float32
+	NormalScale   float32
+	NormalSampler textureSampler
 	// AlphaMode, Alpha and AlphaCutoff are tracer.Material's (glTF's
 	// alphaMode, the base colour factor's alpha and alphaCutoff; MTL's d,
 	// Tr and map_d): the zero AlphaMode is opaque. AlphaImage is an alpha
@@ -62,7 +63,7 @@ type textureSampler struct {
 // by texture coordinate set 1.
 func (m *importedMaterial) usesSet1() bool {
 	return (m.Image != nil && m.ImageSampler.TexCoord == 1) || (m.RoughImage != nil && m.RoughSampler.TexCoord == 1) ||
-		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1)
+		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1) || (m.NormalImage != nil && m.NormalSampler.TexCoord == 1)
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

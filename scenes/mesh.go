@@ -430,7 +430,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			mat.EmissionMap = uint32(ti) + 1
 		}
 		if m.NormalImage != nil {
-			ti, ok := addTexture(m.NormalImage, mgl32.Vec3{}, m.NormalUV, textureSampler{})
+			ti, ok := addTexture(m.NormalImage, mgl32.Vec3{}, m.NormalUV, m.NormalSampler)
 			if !ok {
 				return false
 			}

@@ -101,16 +101,24 @@ const sphericalNear = 0.5
 // area seen from p, whether it is sampled by solid angle, and if so the
 // solid angle it subtends and, for a quad, its first triangle's share.
 func (s *Scene) flatSolidAngle(kind HitKind, index uint32, area float32, p vec3) (omega, first float32, spherical bool) {
-	var c0, c1, c2, c3 vec3
+	// The first corner alone decides whether p is near (the common case
+	// of a far emitter costs no more), then the others are made.
+	var c0 vec3
 	if kind == HitTriangle {
-		tr := &s.Triangles[index]
-		c0, c1, c2 = tr.P0, tr.P0.Add(tr.E1), tr.P0.Add(tr.E2)
+		c0 = s.Triangles[index].P0
 	} else {
-		c0, c1, c2, c3 = quadTriangles(&s.Shapes[index])
+		c0 = s.Shapes[index].P0
 	}
 	d := c0.Sub(p)
 	if !(area > float32(sphericalNear*dot(d, d))) {
 		return 0, 0, false
+	}
+	var c1, c2, c3 vec3
+	if kind == HitTriangle {
+		tr := &s.Triangles[index]
+		c1, c2 = tr.P0.Add(tr.E1), tr.P0.Add(tr.E2)
+	} else {
+		_, c1, c2, c3 = quadTriangles(&s.Shapes[index])
 	}
 	omega = triangleSolidAngle(p, c0, c1, c2)
 	first = omega
