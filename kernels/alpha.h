@@ -71,13 +71,7 @@ DEVFN float texture_alpha(const TraceScene* s, i32 ti, const TexCoords* tc) {
         u = tc->u1;
         v = tc->v1;
     }
-    if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
-          t->UV[5] == 0.0f)) {
-        float tu = ((t->UV[0] * u) + (t->UV[1] * v)) + t->UV[4];
-        float tv = ((t->UV[2] * u) + (t->UV[3] * v)) + t->UV[5];
-        u = tu;
-        v = tv;
-    }
+    transform_uv(t, &u, &v);
     return sample_alpha(s, t, u, v);
 }
 

@@ -58,16 +58,21 @@ DEVFN vec3 sample_image(const TraceScene* s, const Texture* t, float u, float v,
     return madd(scale(top, 1.0f - fy), bottom, fy);
 }
 
+/* transform_uv: Texture.transformUV, (u, v) through t's UV transform. */
+DEVFN void transform_uv(const Texture* t, float* u, float* v) {
+    if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
+          t->UV[5] == 0.0f)) {
+        float tu = ((t->UV[0] * *u) + (t->UV[1] * *v)) + t->UV[4];
+        float tv = ((t->UV[2] * *u) + (t->UV[3] * *v)) + t->UV[5];
+        *u = tu;
+        *v = tv;
+    }
+}
+
 /* texture_at: Scene.textureAt, texture ti's value at (u, v). */
 DEVFN vec3 texture_at(const TraceScene* s, i32 ti, float u, float v) {
     const Texture* t = &s->Textures[ti];
-    if (!(t->UV[0] == 0.0f && t->UV[1] == 0.0f && t->UV[2] == 0.0f && t->UV[3] == 0.0f && t->UV[4] == 0.0f &&
-          t->UV[5] == 0.0f)) {
-        float tu = ((t->UV[0] * u) + (t->UV[1] * v)) + t->UV[4];
-        float tv = ((t->UV[2] * u) + (t->UV[3] * v)) + t->UV[5];
-        u = tu;
-        v = tv;
-    }
+    transform_uv(t, &u, &v);
     if (t->Kind == TextureImage) {
         if (t->WrapS != WrapRepeat || t->WrapT != WrapRepeat || t->Filter != FilterLinear) {
             return mul(sample_wrapped(s, t, u, v), t->Even);

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/internal/vec64"
 	"github.com/tracerender/trace/tracer"
 	"github.com/tracerender/trace/tracer/fmath"
 )
@@ -95,14 +96,14 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 	angle := make([]float64, 3*nt)
 	for t := range nt {
 		a, b, c := pos(idx[3*t]), pos(idx[3*t+1]), pos(idx[3*t+2])
-		n := cross64(sub64(b, a), sub64(c, a))
+		n := vec64.Cross(vec64.Sub(b, a), vec64.Sub(c, a))
 		if l := len64(n); l > 0 && !math.IsInf(l, 0) {
 			faceN[t] = [3]float64{n[0] / l, n[1] / l, n[2] / l}
 		}
 		q := [3][3]float64{a, b, c}
 		for i := range 3 {
-			e1, e2 := sub64(q[(i+1)%3], q[i]), sub64(q[(i+2)%3], q[i])
-			angle[3*t+i] = float64(fmath.Atan2(float32(len64(cross64(e1, e2))), float32(dot64(e1, e2))))
+			e1, e2 := vec64.Sub(q[(i+1)%3], q[i]), vec64.Sub(q[(i+2)%3], q[i])
+			angle[3*t+i] = float64(fmath.Atan2(float32(len64(vec64.Cross(e1, e2))), float32(vec64.Dot(e1, e2))))
 		}
 	}
 	// The corners without vn around each position (compressed rows).
@@ -180,7 +181,7 @@ func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angl
 			if p.anyGroup && p.triGroups[u] != g {
 				continue
 			}
-			if crease && u != t && !(dot64(faceN[u], faceN[t]) >= objCreaseCos) {
+			if crease && u != t && !(vec64.Dot(faceN[u], faceN[t]) >= objCreaseCos) {
 				continue
 			}
 			w := angle[c]
@@ -200,18 +201,4 @@ func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angl
 	return mgl32.Vec3{float32(sum[0] / l), float32(sum[1] / l), float32(sum[2] / l)}
 }
 
-func sub64(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
-func dot64(a, b [3]float64) float64 {
-	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
-}
-
-func cross64(a, b [3]float64) [3]float64 {
-	return [3]float64{
-		float64(a[1]*b[2]) - float64(a[2]*b[1]),
-		float64(a[2]*b[0]) - float64(a[0]*b[2]),
-		float64(a[0]*b[1]) - float64(a[1]*b[0]),
-	}
-}
-
-func len64(a [3]float64) float64 { return math.Sqrt(dot64(a, a)) }
+func len64(a [3]float64) float64 { return math.Sqrt(vec64.Dot(a, a)) }

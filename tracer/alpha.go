@@ -198,9 +198,7 @@ func (s *Scene) textureAlpha(ti int32, tc *texCoords) float32 {
 	if t.TexCoord == 1 {
 		u, v = tc.u1, tc.v1
 	}
-	if t.UV != ([6]float32{}) {
-		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
-	}
+	u, v = t.transformUV(u, v)
 	return s.sampleAlpha(t, u, v)
 }
 

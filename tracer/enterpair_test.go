@@ -113,6 +113,17 @@ func TestEnterPairMatchesGeneral(t *testing.T) {
 	if hits < n/10 || hits > 2*n-n/10 {
 		t.Errorf("%d hits of %d boxes: the cases do not exercise both outcomes", hits, 2*n)
 	}
+	for _, r := range nonFiniteRays() {
+		if rb := newRayBox(&r); rb.finite {
+			t.Errorf("ray %+v: taken as finite", r)
+		}
+	}
+}
+
+// nonFiniteRays returns rays with one component of the origin or the
+// direction NaN, +Inf or −Inf.
+func nonFiniteRays() []Ray {
+	var rays []Ray
 	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
 		for c := 0; c < 6; c++ {
 			r := Ray{Origin: vec3{1, 2, 3}, Dir: vec3{0, 0.6, 0.8}, TMax: infinity}
@@ -121,9 +132,8 @@ func TestEnterPairMatchesGeneral(t *testing.T) {
 			} else {
 				r.Dir[c-3] = bad
 			}
-			if rb := newRayBox(&r); rb.finite {
-				t.Errorf("ray %+v: taken as finite", r)
-			}
+			rays = append(rays, r)
 		}
 	}
+	return rays
 }

@@ -344,7 +344,7 @@ func (lr *sseRay) set(r *Ray) {
 
 // group4SSE returns the four triangles from tris[i] on, of which n = min(4,
 // len(tris)−i) are real: the spare lanes repeat tris[i], and the caller
-// masks them off.
+// masks them off. The AVX2 leaf test (leaf_simd.go) groups them so too.
 func group4SSE(tris []Triangle, i int) (a, b, c, d *Triangle, n int) {
 	n = min(len(tris)-i, 4)
 	a = &tris[i]

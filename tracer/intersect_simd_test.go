@@ -46,17 +46,9 @@ func TestVecEnterPairMatchesScalar(t *testing.T) {
 // takes the scalar path.
 func TestVecRejectsNonFiniteRays(t *testing.T) {
 	requireAVX2(t)
-	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
-		for c := 0; c < 6; c++ {
-			r := Ray{Origin: vec3{1, 2, 3}, Dir: vec3{0, 0.6, 0.8}, TMax: infinity}
-			if c < 3 {
-				r.Origin[c] = bad
-			} else {
-				r.Dir[c-3] = bad
-			}
-			if _, ok := newRayVec(&r); ok {
-				t.Errorf("ray %+v: accepted", r)
-			}
+	for _, r := range nonFiniteRays() {
+		if _, ok := newRayVec(&r); ok {
+			t.Errorf("ray %+v: accepted", r)
 		}
 	}
 	// TMax is not a lane newRayVec checks: an infinite TMax is fine.

@@ -82,31 +82,12 @@ func hit4(lr *leafRay, a, b, c, d *Triangle, tMax float32) (bits uint8, t, b1, b
 	return accept.ToBits() &^ reject.ToBits(), t, b1, b2
 }
 
-// group4 returns the four triangles from Triangles[i] on, of which n < 4
-// are the leaf's when it ends sooner: the spare lanes repeat Triangles[i],
-// and the caller masks them off.
-func group4(tris []Triangle, i, n uint32) (a, b, c, d *Triangle) {
-	a = &tris[i]
-	b, c, d = a, a, a
-	if n > 1 {
-		b = &tris[i+1]
-	}
-	if n > 2 {
-		c = &tris[i+2]
-	}
-	if n > 3 {
-		d = &tris[i+3]
-	}
-	return a, b, c, d
-}
-
 // leafVec is Intersect's loop over the leaf's triangles Triangles[first:end]
 // for a ray with nearest hit *h (distance r.TMax) so far.
 func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
-	tris := s.Triangles
-	for i := first; i < end; i += 4 {
-		n := min(end-i, 4)
-		a, b, c, d := group4(tris, i, n)
+	tris := s.Triangles[first:end]
+	for i := 0; i < len(tris); i += 4 {
+		a, b, c, d, n := group4SSE(tris, i)
 		bits, t, b1, b2 := hit4(lr, a, b, c, d, r.TMax)
 		bits &= 1<<n - 1
 		if bits == 0 {
@@ -116,10 +97,10 @@ func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
 		t.Store(&ts)
 		b1.Store(&b1s)
 		b2.Store(&b2s)
-		for k := uint32(0); k < n; k++ {
+		for k := 0; k < n; k++ {
 			if bits&(1<<k) != 0 && ts[k] < r.TMax {
 				r.TMax = ts[k]
-				*h = Hit{T: ts[k], Kind: HitTriangle, Index: i + k, HitCoords: HitCoords{B1: b1s[k], B2: b2s[k]}}
+				*h = Hit{T: ts[k], Kind: HitTriangle, Index: first + uint32(i+k), HitCoords: HitCoords{B1: b1s[k], B2: b2s[k]}}
 			}
 		}
 	}
@@ -127,10 +108,9 @@ func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
 
 // occludedLeafVec reports whether r hits any of Triangles[first:end].
 func (s *Scene) occludedLeafVec(r *Ray, lr *leafRay, first, end uint32) bool {
-	tris := s.Triangles
-	for i := first; i < end; i += 4 {
-		n := min(end-i, 4)
-		a, b, c, d := group4(tris, i, n)
+	tris := s.Triangles[first:end]
+	for i := 0; i < len(tris); i += 4 {
+		a, b, c, d, n := group4SSE(tris, i)
 		if bits, _, _, _ := hit4(lr, a, b, c, d, r.TMax); bits&(1<<n-1) != 0 {
 			return true
 		}

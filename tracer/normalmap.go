@@ -3,7 +3,7 @@ package tracer
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl32"
+	"github.com/tracerender/trace/internal/vec64"
 )
 
 // Tangent is a mesh vertex's tangent frame for normal mapping: T the
@@ -131,7 +131,7 @@ func ComputeTangents(m *MeshDesc) []Tangent {
 			p[k] = [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
 			uv[k] = [2]float64{float64(m.UVs[i][0]), float64(m.UVs[i][1])}
 		}
-		e1, e2 := sub64(p[1], p[0]), sub64(p[2], p[0])
+		e1, e2 := vec64.Sub(p[1], p[0]), vec64.Sub(p[2], p[0])
 		du1, dv1 := uv[1][0]-uv[0][0], uv[1][1]-uv[0][1]
 		du2, dv2 := uv[2][0]-uv[0][0], uv[2][1]-uv[0][1]
 		det := float64(du1*dv2) - float64(du2*dv1)
@@ -146,7 +146,7 @@ func ComputeTangents(m *MeshDesc) []Tangent {
 		}
 		// Weighted by area (twice it): no transcendental function, so
 		// nothing that could differ between math libraries.
-		a := math.Sqrt(dot64(cross64(e1, e2), cross64(e1, e2)))
+		a := math.Sqrt(vec64.Dot(vec64.Cross(e1, e2), vec64.Cross(e1, e2)))
 		for _, i := range idx {
 			n := normals[i]
 			ts, bs := unit64(project64(sdir, n)), unit64(project64(tdir, n))
@@ -162,7 +162,7 @@ func ComputeTangents(m *MeshDesc) []Tangent {
 		out[i].T = orthoTangent(n, tsum[i])
 		tn := [3]float64{float64(out[i].T[0]), float64(out[i].T[1]), float64(out[i].T[2])}
 		out[i].W = 1
-		if dot64(cross64(n, tn), bsum[i]) < 0 {
+		if vec64.Dot(vec64.Cross(n, tn), bsum[i]) < 0 {
 			out[i].W = -1
 		}
 	}
@@ -181,8 +181,8 @@ func vertexNormals(m *MeshDesc) [][3]float64 {
 	}
 	for t := 0; t+2 < len(m.Indices); t += 3 {
 		i0, i1, i2 := m.Indices[t], m.Indices[t+1], m.Indices[t+2]
-		p0 := vec64(m.Positions[i0])
-		fn := cross64(sub64(vec64(m.Positions[i1]), p0), sub64(vec64(m.Positions[i2]), p0))
+		p0 := vec64.Of(m.Positions[i0])
+		fn := vec64.Cross(vec64.Sub(vec64.Of(m.Positions[i1]), p0), vec64.Sub(vec64.Of(m.Positions[i2]), p0))
 		for _, i := range [3]uint32{i0, i1, i2} {
 			for c := range 3 {
 				out[i][c] += fn[c]
@@ -210,31 +210,15 @@ func orthoTangent(n, t [3]float64) vec3 {
 	return vec3{float32(q[0]), float32(q[1]), float32(q[2])}
 }
 
-func vec64(v mgl32.Vec3) [3]float64 { return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])} }
-
-func sub64(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
-func dot64(a, b [3]float64) float64 {
-	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
-}
-
-func cross64(a, b [3]float64) [3]float64 {
-	return [3]float64{
-		float64(a[1]*b[2]) - float64(a[2]*b[1]),
-		float64(a[2]*b[0]) - float64(a[0]*b[2]),
-		float64(a[0]*b[1]) - float64(a[1]*b[0]),
-	}
-}
-
 // project64 returns t minus its component along the unit vector n.
 func project64(t, n [3]float64) [3]float64 {
-	d := dot64(t, n)
+	d := vec64.Dot(t, n)
 	return [3]float64{t[0] - float64(n[0]*d), t[1] - float64(n[1]*d), t[2] - float64(n[2]*d)}
 }
 
 // unit64 returns a/|a|, or zero when a is zero or not finite.
 func unit64(a [3]float64) [3]float64 {
-	l := math.Sqrt(dot64(a, a))
+	l := math.Sqrt(vec64.Dot(a, a))
 	if !(l > 0) || math.IsInf(l, 0) {
 		return [3]float64{}
 	}

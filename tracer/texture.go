@@ -50,9 +50,7 @@ func (s *Scene) textureOf(ti int32, tc *texCoords) vec3 {
 // textureAt returns texture ti's value at surface coordinates (u, v).
 func (s *Scene) textureAt(ti int32, u, v float32) vec3 {
 	t := &s.Textures[ti]
-	if t.UV != ([6]float32{}) {
-		u, v = float32(float32(t.UV[0]*u)+float32(t.UV[1]*v))+t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v))+t.UV[5]
-	}
+	u, v = t.transformUV(u, v)
 	if t.Kind == TextureImage {
 		if t.WrapS != WrapRepeat || t.WrapT != WrapRepeat || t.Filter != FilterLinear {
 			return mul(s.sampleWrapped(t, u, v), t.Even)
@@ -139,4 +137,13 @@ func (s *Scene) sampleImage(t *Texture, u, v float32, clampV bool) vec3 {
 // emitted returns the radiance an emissive material sends out (both sides).
 func (s *Scene) emitted(m *Material, tc *texCoords) vec3 {
 	return scale(s.color(m, tc), m.Intensity)
+}
+
+// transformUV returns (u, v) through the texture's UV transform, or as
+// they are when it has none (a zero UV).
+func (t *Texture) transformUV(u, v float32) (float32, float32) {
+	if t.UV == ([6]float32{}) {
+		return u, v
+	}
+	return float32(float32(t.UV[0]*u)+float32(t.UV[1]*v)) + t.UV[4], float32(float32(t.UV[2]*u)+float32(t.UV[3]*v)) + t.UV[5]
 }
