@@ -333,14 +333,7 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	}
 	// An emissive quad above, so path tracing has an area light.
 	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: mgl32.Vec3{-1, 3, -1}, Edge1: mgl32.Vec3{2, 0, 0}, Edge2: mgl32.Vec3{0, 0, 2}, Material: 3})
-	for i := 0; i < 2; i++ {
-		td := tracer.TriangleDesc{Vertices: [3]mgl32.Vec3{v(-2, 2), v(-2, 2), v(-2, 2)}, Material: mat()}
-		if i == 0 {
-			td.HasUV = true
-			td.UV = [3]mgl32.Vec2{{f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}}
-		}
-		d.Triangles = append(d.Triangles, td)
-	}
+	d.Triangles = append(d.Triangles, twoTriangles(f, v, mat)...)
 	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.4, 1), 6+rng.IntN(6), mat(), true, true))
 	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 5, 3, false, true)) // emissive, UVs only
 	soup := sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 4, 0, rng.IntN(2) == 0, false)
@@ -421,14 +414,7 @@ func addNormalMaps(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) f
 	mat := func() int { return base + rng.IntN(4) }
 	d.Spheres = append(d.Spheres, tracer.SphereDesc{Center: v(-2, 2), Radius: f(0.3, 1), Material: mat()})
 	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: v(-2, 2), Edge1: v(-1.5, 1.5), Edge2: v(-1.5, 1.5), Material: mat()})
-	for i := 0; i < 2; i++ {
-		td := tracer.TriangleDesc{Vertices: [3]mgl32.Vec3{v(-2, 2), v(-2, 2), v(-2, 2)}, Material: mat()}
-		if i == 0 {
-			td.HasUV = true
-			td.UV = [3]mgl32.Vec2{{f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}}
-		}
-		d.Triangles = append(d.Triangles, td)
-	}
+	d.Triangles = append(d.Triangles, twoTriangles(f, v, mat)...)
 	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.4, 1), 5+rng.IntN(4), mat(), rng.IntN(2) == 0, true))
 	own := sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 4, mat(), true, true)
 	for range own.Positions {
@@ -601,4 +587,19 @@ func TestRandomScenesUseAlpha(t *testing.T) {
 	if seeThrough < 3 || changed < 2 {
 		t.Errorf("%d of 12 random scenes are see-through, %d of them changed by it: want at least 3 and 2", seeThrough, changed)
 	}
+}
+
+// twoTriangles returns two random triangles of material mat() each, the
+// first with random texture coordinates.
+func twoTriangles(f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.Vec3, mat func() int) []tracer.TriangleDesc {
+	var out []tracer.TriangleDesc
+	for i := 0; i < 2; i++ {
+		td := tracer.TriangleDesc{Vertices: [3]mgl32.Vec3{v(-2, 2), v(-2, 2), v(-2, 2)}, Material: mat()}
+		if i == 0 {
+			td.HasUV = true
+			td.UV = [3]mgl32.Vec2{{f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}, {f(-1, 2), f(-1, 2)}}
+		}
+		out = append(out, td)
+	}
+	return out
 }
