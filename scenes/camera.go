@@ -1,7 +1,13 @@
 package scenes
 
 import (
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -15,8 +21,12 @@ var (
 )
 
 // camera decodes the camera section: position and look_at are required,
-// and the view direction and up must give the camera a well-defined frame.
+// and the view direction and up must give the camera a well-defined frame;
+// or, with "gltf", the camera comes from a glTF file (gltfCamera).
 func (d *decoder) camera(f fields) tracer.CameraDesc {
+	if f.lookup("gltf") != nil {
+		return d.gltfCamera(f)
+	}
 	f.known(cameraFields...)
 	c := tracer.CameraDesc{
 		Position:      f.requiredVec3("position"),
@@ -48,4 +58,139 @@ func (d *decoder) camera(f fields) tracer.CameraDesc {
 		f.failField("up", "is parallel to the view direction (camera.look_at - camera.position)")
 	}
 	return c
+}
+
+// gltfCameraFields are the members of a camera taken from a glTF file.
+var gltfCameraFields = []string{"gltf", "camera", "shift", "aperture", "focus_distance"}
+
+// gltfCamera decodes a camera section that takes its camera from a glTF
+// file ("gltf"): the perspective camera named by "camera" (its index in
+// the file's cameras, or its name; by default the first camera that a
+// node of the default scene holds), placed by that node's world matrix —
+// the file's own coordinates, as a mesh object of the file without a
+// transform is — looking along the node's −z with its +y up, with the
+// file's vertical field of view. The file's aspectRatio and clipping
+// planes are not used: the image's size sets the aspect. shift, aperture
+// and focus_distance are the scene's as for any camera.
+func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
+	f.known(gltfCameraFields...)
+	c := tracer.CameraDesc{
+		Aperture:      f.float("aperture", 0, atLeast(0)),
+		FocusDistance: f.float("focus_distance", 0, atLeast(0)),
+	}
+	if v := f.lookup("shift"); v != nil {
+		d.floats(v, f.at("shift"), c.Shift[:])
+	}
+	fv := f.lookup("gltf")
+	file, ok := d.str(fv, f.at("gltf"))
+	if !ok {
+		return c
+	}
+	if ext := strings.ToLower(filepath.Ext(file)); ext != ".gltf" && ext != ".glb" {
+		d.fail(fv, f.at("gltf"), "%s is not a glTF file (.gltf or .glb)", quoteFile(file))
+		return c
+	}
+	a, err := d.sceneAssets()
+	if err != nil {
+		d.fail(fv, f.at("gltf"), "%s: %v", quoteFile(file), err)
+		return c
+	}
+	path, err := a.resolve(a.dir, file)
+	if err != nil {
+		err = fileErr(file, err)
+		d.fail(fv, f.at("gltf"), "%v", err)
+		d.err.Err = err
+		return c
+	}
+	im, err := d.importFile(a, path, loadGLTF)
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			cp := *e
+			if cp.File == "" {
+				cp.File = path
+			}
+			cp.File = d.displayPath(cp.File)
+			cp.Path = f.path
+			if d.err == nil {
+				d.err = &cp
+			}
+		} else {
+			d.fail(fv, f.at("gltf"), "%s: %v", quoteFile(file), err)
+		}
+		return c
+	}
+	cam, ok := d.pickGLTFCamera(f, file, im.cameras)
+	if !ok {
+		return c
+	}
+	if math.IsNaN(cam.yfov) {
+		f.failField("gltf", "%s: cameras[%d] is orthographic; the tracer has only perspective cameras", quoteFile(file), cam.camera)
+		return c
+	}
+	if !(cam.yfov > 0 && cam.yfov < math.Pi) {
+		f.failField("gltf", "%s: cameras[%d]: yfov %g is not in (0, π)", quoteFile(file), cam.camera, cam.yfov)
+		return c
+	}
+	w := cam.world
+	pos := w.Mul4x1(mgl64.Vec4{0, 0, 0, 1}).Vec3()
+	dir := w.Mul4x1(mgl64.Vec4{0, 0, -1, 0}).Vec3()
+	up := w.Mul4x1(mgl64.Vec4{0, 1, 0, 0}).Vec3()
+	if l := dir.Len(); l > 0 && !math.IsInf(l, 0) {
+		dir = dir.Mul(1 / l)
+	}
+	c.Position = mgl32.Vec3{float32(pos[0]), float32(pos[1]), float32(pos[2])}
+	c.LookAt = c.Position.Add(mgl32.Vec3{float32(dir[0]), float32(dir[1]), float32(dir[2])})
+	c.Up = mgl32.Vec3{float32(up[0]), float32(up[1]), float32(up[2])}
+	c.FOV = float32(cam.yfov * 180 / math.Pi)
+	lookDir := c.LookAt.Sub(c.Position)
+	if !finiteVec3(c.Position) || !normalizable(lookDir) || !normalizable(c.Up) || parallel(lookDir, c.Up) {
+		f.failField("gltf", "%s: the node of cameras[%d] (nodes[%d]) does not give a camera a frame (its matrix is singular or not finite)", quoteFile(file), cam.camera, cam.node)
+	}
+	return c
+}
+
+// pickGLTFCamera returns the camera that camera.camera names among the
+// file's cameras: by index or by name, or the first without one.
+func (d *decoder) pickGLTFCamera(f fields, file string, cams []importedCamera) (importedCamera, bool) {
+	if len(cams) == 0 {
+		f.failField("gltf", "%s has no camera on a node of its scene", quoteFile(file))
+		return importedCamera{}, false
+	}
+	v := f.lookup("camera")
+	if v == nil {
+		return cams[0], true
+	}
+	switch v.kind {
+	case kindNumber:
+		for _, c := range cams {
+			if float64(c.camera) == v.num {
+				return c, true
+			}
+		}
+		d.fail(v, f.at("camera"), "%s: no node of its scene holds cameras[%g] (%d cameras on nodes)", quoteFile(file), v.num, len(cams))
+	case kindString:
+		var names []string
+		for _, c := range cams {
+			if c.name == v.str {
+				return c, true
+			}
+			if c.name != "" {
+				names = append(names, quote(c.name))
+			}
+		}
+		d.fail(v, f.at("camera"), "%s has no camera named %s (named cameras: %s)", quoteFile(file), quote(v.str), strings.Join(names, ", "))
+	default:
+		d.fail(v, f.at("camera"), "expected a camera index or name, found %s", v.kind)
+	}
+	return importedCamera{}, false
+}
+
+// finiteVec3 reports whether every component of v is finite.
+func finiteVec3(v mgl32.Vec3) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }

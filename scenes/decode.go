@@ -26,6 +26,7 @@ type decoder struct {
 	// images the images added to SceneDesc.Images, by the loader's
 	// pointer, so that a file used twice is read and added once.
 	meshFiles     map[string]*meshFile
+	imported      map[string]*importedMesh // the files' imports, by absolute path
 	images        map[*tracer.Image]int32
 	meshTriangles int // the triangles of s.Meshes so far
 	// imageFiles are the image files of textures and the background

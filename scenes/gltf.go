@@ -73,7 +73,9 @@ import (
 //     stored, the skinned node's own transform ignored as glTF says),
 //     primitives with morph targets in their base shape; a one-line
 //     warning (slog) names them.
-//   - Cameras, animations and extras are ignored without an error.
+//   - Cameras are recorded with their nodes' world matrices, for a scene
+//     whose camera section names the file (camera.go); animations and
+//     extras are ignored without an error.
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
@@ -467,11 +469,35 @@ func (l *gltfLoader) walk() error {
 		if err := l.nodeLight(v.node, n, world); err != nil {
 			return err
 		}
+		if n.Camera != nil {
+			if err := l.nodeCamera(v.node, *n.Camera, world); err != nil {
+				return err
+			}
+		}
 		from := fmt.Sprintf("nodes[%d].children", v.node)
 		for i := len(n.Children) - 1; i >= 0; i-- {
 			stack = append(stack, visit{n.Children[i], world, from})
 		}
 	}
+	return nil
+}
+
+// nodeCamera records the camera cameras[ci] of node, placed by world: a
+// perspective camera with a field of view in (0, π); an orthographic one
+// is refused (the tracer has none).
+func (l *gltfLoader) nodeCamera(node, ci int, world mgl64.Mat4) error {
+	doc := l.doc
+	if ci < 0 || ci >= len(doc.Cameras) || doc.Cameras[ci] == nil {
+		return l.errorf(nil, "nodes[%d].camera: cameras[%d] does not exist", node, ci)
+	}
+	c := doc.Cameras[ci]
+	if c.Perspective == nil {
+		// Only read when a scene asks for this camera (gltfCamera); the
+		// file's meshes load as before.
+		l.out.cameras = append(l.out.cameras, importedCamera{node: node, camera: ci, name: c.Name, yfov: math.NaN(), world: world})
+		return nil
+	}
+	l.out.cameras = append(l.out.cameras, importedCamera{node: node, camera: ci, name: c.Name, yfov: c.Perspective.Yfov, world: world})
 	return nil
 }
 

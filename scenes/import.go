@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -76,4 +77,15 @@ type importedMesh struct {
 	meshes    []tracer.MeshDesc
 	materials []importedMaterial
 	lights    []tracer.PointLight
+	cameras   []importedCamera
+}
+
+// importedCamera is a glTF node's perspective camera: the node, the
+// camera's index and name, its vertical field of view in radians, and the
+// node's world matrix (the camera looks along its −z, up its +y).
+type importedCamera struct {
+	node, camera int
+	name         string
+	yfov         float64
+	world        mgl64.Mat4
 }

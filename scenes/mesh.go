@@ -285,7 +285,7 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 	if mf := d.meshFiles[path]; mf != nil {
 		return mf
 	}
-	im, err := load(a, path)
+	im, err := d.importFile(a, path, load)
 	if err != nil {
 		if e, ok := errors.AsType[*Error](err); ok {
 			c := *e
@@ -315,6 +315,23 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 	}
 	d.meshFiles[path] = mf
 	return mf
+}
+
+// importFile loads the mesh file at path with load, once per scene: a
+// glTF file that the camera section also reads is decoded once.
+func (d *decoder) importFile(a *assets, path string, load func(*assets, string) (*importedMesh, error)) (*importedMesh, error) {
+	if im := d.imported[path]; im != nil {
+		return im, nil
+	}
+	im, err := load(a, path)
+	if err != nil {
+		return nil, err
+	}
+	if d.imported == nil {
+		d.imported = map[string]*importedMesh{}
+	}
+	d.imported[path] = im
+	return im, nil
 }
 
 // displayPath returns the absolute path p of a scene's file as a message
