@@ -1,7 +1,6 @@
 package scenes
 
 import (
-	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -104,19 +103,7 @@ func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 	}
 	im, err := d.importFile(a, path, loadGLTF)
 	if err != nil {
-		if e, ok := errors.AsType[*Error](err); ok {
-			cp := *e
-			if cp.File == "" {
-				cp.File = path
-			}
-			cp.File = d.displayPath(cp.File)
-			cp.Path = f.path
-			if d.err == nil {
-				d.err = &cp
-			}
-		} else {
-			d.fail(fv, f.at("gltf"), "%s: %v", quoteFile(file), err)
-		}
+		d.importFailed(f, fv, f.at("gltf"), path, file, err)
 		return c
 	}
 	cam, ok := d.pickGLTFCamera(f, file, im.cameras)

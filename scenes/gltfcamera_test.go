@@ -43,6 +43,9 @@ func TestGLTFCamera(t *testing.T) {
 	writeGLTF(t, filepath.Join(dir, "model.gltf"), cameraDoc())
 	plain := newGLTFDoc(gltfTriangle, nil)
 	writeGLTF(t, filepath.Join(dir, "plain.gltf"), plain)
+	if err := os.WriteFile(filepath.Join(dir, "broken.gltf"), []byte(`{"asset": {"version": "2.0"}, "nodes": [{"camera": 3}], "scenes": [{"nodes": [0]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	load := func(camera string) (*sceneCamera, error) {
 		path := filepath.Join(dir, "scene.json")
 		src := `{"version": 1, "render": {"width": 8, "height": 8, "samples": 1},
@@ -90,6 +93,7 @@ func TestGLTFCamera(t *testing.T) {
 		{`"gltf": "model.gltf", "position": [0, 0, 0]`, `unknown field "position"`},
 		{`"gltf": "model.obj"`, "is not a glTF file"},
 		{`"gltf": "missing.gltf"`, "no such file"},
+		{`"gltf": "broken.gltf"`, "broken.gltf: camera: nodes[0].camera: cameras[3] does not exist"},
 	} {
 		_, err := load(tt.camera)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -287,19 +287,7 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 	}
 	im, err := d.importFile(a, path, load)
 	if err != nil {
-		if e, ok := errors.AsType[*Error](err); ok {
-			c := *e
-			if c.File == "" {
-				c.File = path
-			}
-			c.File = d.displayPath(c.File)
-			c.Path = f.path
-			if d.err == nil {
-				d.err = &c
-			}
-		} else {
-			d.fail(fv, l, "%s: %v", quoteFile(file), err)
-		}
+		d.importFailed(f, fv, l, path, file, err)
 		return nil
 	}
 	if msg := checkImported(im); msg != "" {
@@ -332,6 +320,25 @@ func (d *decoder) importFile(a *assets, path string, load func(*assets, string) 
 	}
 	d.imported[path] = im
 	return im, nil
+}
+
+// importFailed records the error of importing the mesh file at path
+// (named file in the scene, by the member at l of f): an importer's *Error
+// keeps its own place in the file, under the scene's JSON path.
+func (d *decoder) importFailed(f fields, fv *value, l loc, path, file string, err error) {
+	if e, ok := errors.AsType[*Error](err); ok {
+		c := *e
+		if c.File == "" {
+			c.File = path
+		}
+		c.File = d.displayPath(c.File)
+		c.Path = f.path
+		if d.err == nil {
+			d.err = &c
+		}
+		return
+	}
+	d.fail(fv, l, "%s: %v", quoteFile(file), err)
 }
 
 // displayPath returns the absolute path p of a scene's file as a message
