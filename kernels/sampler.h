@@ -72,11 +72,8 @@ DEVFN float wrap_coord(float u, u32 m) {
     return u;
 }
 
-/* wrap_texel: wrapIndex, a texel index in [−1, n] mapped onto [0, n). */
-DEVFN int wrap_texel(int i, int n, u32 m) {
-    if (m == WrapClamp || m == WrapMirror) {
-        return go_maxi(0, go_mini(i, n - 1));
-    }
+/* wrap_index: repeatIndex, a texel index in [−1, n] wrapped into [0, n). */
+DEVFN int wrap_index(int i, int n) {
     if (i < 0) {
         return i + n;
     }
@@ -86,7 +83,16 @@ DEVFN int wrap_texel(int i, int n, u32 m) {
     return i;
 }
 
-DEVFN vec3 sampler_texel(const TraceScene* s, const Texture* t, int ix, int iy) {
+/* wrap_texel: wrapIndex, a texel index in [−1, n] mapped onto [0, n). */
+DEVFN int wrap_texel(int i, int n, u32 m) {
+    if (m == WrapClamp || m == WrapMirror) {
+        return go_maxi(0, go_mini(i, n - 1));
+    }
+    return wrap_index(i, n);
+}
+
+/* texel: Scene.texel, texel (ix, iy) of image texture t. */
+DEVFN vec3 texel(const TraceScene* s, const Texture* t, int ix, int iy) {
     i64 i = (i64)t->Offset + 3 * ((i64)iy * (i64)t->Width + (i64)ix);
     return v3(s->Texels[i], s->Texels[i + 1], s->Texels[i + 2]);
 }
@@ -101,7 +107,7 @@ DEVFN vec3 sample_wrapped(const TraceScene* s, const Texture* t, float u, float 
     if (t->Filter == FilterNearest) {
         int ix = wrap_texel((int)port_floorf(u * w), W, t->WrapS);
         int iy = wrap_texel((int)port_floorf((1.0f - v) * h), H, t->WrapT);
-        return sampler_texel(s, t, ix, iy);
+        return texel(s, t, ix, iy);
     }
     float x = (u * w) - 0.5f;
     float y = ((1.0f - v) * h) - 0.5f;
@@ -111,8 +117,8 @@ DEVFN vec3 sample_wrapped(const TraceScene* s, const Texture* t, float u, float 
     int ix1 = wrap_texel(ix0 + 1, W, t->WrapS), iy1 = wrap_texel(iy0 + 1, H, t->WrapT);
     ix0 = wrap_texel(ix0, W, t->WrapS);
     iy0 = wrap_texel(iy0, H, t->WrapT);
-    vec3 top = madd(scale(sampler_texel(s, t, ix0, iy0), 1.0f - fx), sampler_texel(s, t, ix1, iy0), fx);
-    vec3 bottom = madd(scale(sampler_texel(s, t, ix0, iy1), 1.0f - fx), sampler_texel(s, t, ix1, iy1), fx);
+    vec3 top = madd(scale(texel(s, t, ix0, iy0), 1.0f - fx), texel(s, t, ix1, iy0), fx);
+    vec3 bottom = madd(scale(texel(s, t, ix0, iy1), 1.0f - fx), texel(s, t, ix1, iy1), fx);
     return madd(scale(top, 1.0f - fy), bottom, fy);
 }
 

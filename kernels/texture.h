@@ -8,21 +8,6 @@
 #include "vec.h"
 #include "sampler.h"
 
-DEVFN int wrap_index(int i, int n) {
-    if (i < 0) {
-        return i + n;
-    }
-    if (i >= n) {
-        return i - n;
-    }
-    return i;
-}
-
-DEVFN vec3 texel(const TraceScene* s, const Texture* t, int ix, int iy) {
-    i64 i = (i64)t->Offset + 3 * ((i64)iy * (i64)t->Width + (i64)ix);
-    return v3(s->Texels[i], s->Texels[i + 1], s->Texels[i + 2]);
-}
-
 /* sample_image: Scene.sampleImage, bilinear filtering at (u, v), repeating
  * in u, and in v unless clampV. */
 DEVFN vec3 sample_image(const TraceScene* s, const Texture* t, float u, float v, int clampV) {

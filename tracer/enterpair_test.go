@@ -96,7 +96,9 @@ func TestEnterPairMatchesGeneral(t *testing.T) {
 			t.Fatalf("case %d: finite ray %+v taken as non-finite", i, r)
 		}
 		ga, gb, ghitA, ghitB := rb.enterPairGeneral(&p, tMax)
-		sa, sb, shitA, shitB := rb.enterPairSigned(&p, tMax)
+		signed := rb
+		signed.setNear() // newRayBox leaves it to the builds that use it
+		sa, sb, shitA, shitB := signed.enterPairSigned(&p, tMax)
 		if !same(sa, ga) || !same(sb, gb) || shitA != ghitA || shitB != ghitB {
 			t.Fatalf("case %d: ray %+v tMax %g boxes %+v:\nby sign %g %g %v %v\ngeneral %g %g %v %v",
 				i, r, tMax, p, sa, sb, shitA, shitB, ga, gb, ghitA, ghitB)

@@ -41,7 +41,9 @@ type rayBox struct {
 	inv [4]float32 // 1/Dir per component, clamped to ±maxInvDir
 	// near holds, per axis, the index into a node's eight words (see
 	// nodeWords) of the bound a ray enters the slab by: Min's (a) where
-	// inv ≥ 0, Max's (a+4) where inv < 0; the far bound is near^4.
+	// inv ≥ 0, Max's (a+4) where inv < 0; the far bound is near^4. Only
+	// enterPairSigned reads it, so only builds without the SSE test fill
+	// it in (setNear).
 	near [3]uint8
 	// finite is false for a ray with a non-finite origin or direction,
 	// which takes enterPairGeneral.
@@ -62,12 +64,21 @@ func newRayBox(r *Ray) rayBox {
 	}
 	// x−x is 0 for a finite x and NaN for an infinite or NaN one.
 	finite := (o[0]-o[0])+(o[1]-o[1])+(o[2]-o[2])+(d[0]-d[0])+(d[1]-d[1])+(d[2]-d[2]) == 0
-	// Without a branch on the signs, which are random from ray to ray.
-	return rayBox{o: [4]float32{o[0], o[1], o[2], 0}, inv: [4]float32{inv[0], inv[1], inv[2], 0}, finite: finite, near: [3]uint8{
-		uint8(math.Float32bits(inv[0])>>31<<2 | 0),
-		uint8(math.Float32bits(inv[1])>>31<<2 | 1),
-		uint8(math.Float32bits(inv[2])>>31<<2 | 2),
-	}}
+	rb := rayBox{o: [4]float32{o[0], o[1], o[2], 0}, inv: [4]float32{inv[0], inv[1], inv[2], 0}, finite: finite}
+	if !slabSSE { // only enterPairSigned reads near
+		rb.setNear()
+	}
+	return rb
+}
+
+// setNear fills rb.near from the signs of rb.inv, without a branch on the
+// signs, which are random from ray to ray.
+func (rb *rayBox) setNear() {
+	rb.near = [3]uint8{
+		uint8(math.Float32bits(rb.inv[0])>>31<<2 | 0),
+		uint8(math.Float32bits(rb.inv[1])>>31<<2 | 1),
+		uint8(math.Float32bits(rb.inv[2])>>31<<2 | 2),
+	}
 }
 
 // nodeWords views a BVHNode as eight words: Min in 0-2, Max in 4-6.

@@ -12,14 +12,10 @@ func (s *Scene) sampleWrapped(t *Texture, u, v float32) vec3 {
 	W, H := int(t.Width), int(t.Height)
 	w, h := float32(t.Width), float32(t.Height)
 	u, v = wrapCoord(u, t.WrapS), wrapCoord(v, t.WrapT)
-	texel := func(ix, iy int) vec3 {
-		i := int(t.Offset) + 3*(iy*W+ix)
-		return vec3{s.Texels[i], s.Texels[i+1], s.Texels[i+2]}
-	}
 	if t.Filter == FilterNearest {
 		ix := wrapIndex(int(floor32(float32(u*w))), W, t.WrapS) // in [0, W]
 		iy := wrapIndex(int(floor32(float32((1-v)*h))), H, t.WrapT)
-		return texel(ix, iy)
+		return s.texel(t, ix, iy)
 	}
 	x := float32(u*w) - 0.5
 	y := float32((1-v)*h) - 0.5
@@ -28,8 +24,8 @@ func (s *Scene) sampleWrapped(t *Texture, u, v float32) vec3 {
 	ix0, iy0 := int(x0), int(y0) // in [−1, W] and [−1, H]
 	ix0, ix1 := wrapIndex(ix0, W, t.WrapS), wrapIndex(ix0+1, W, t.WrapS)
 	iy0, iy1 := wrapIndex(iy0, H, t.WrapT), wrapIndex(iy0+1, H, t.WrapT)
-	top := madd(scale(texel(ix0, iy0), 1-fx), texel(ix1, iy0), fx)
-	bottom := madd(scale(texel(ix0, iy1), 1-fx), texel(ix1, iy1), fx)
+	top := madd(scale(s.texel(t, ix0, iy0), 1-fx), s.texel(t, ix1, iy0), fx)
+	bottom := madd(scale(s.texel(t, ix0, iy1), 1-fx), s.texel(t, ix1, iy1), fx)
 	return madd(scale(top, 1-fy), bottom, fy)
 }
 
@@ -67,11 +63,5 @@ func wrapIndex(i, n int, m Wrap) int {
 	case WrapClamp, WrapMirror:
 		return max(0, min(i, n-1))
 	}
-	if i < 0 {
-		return i + n
-	}
-	if i >= n {
-		return i - n
-	}
-	return i
+	return repeatIndex(i, n)
 }

@@ -109,29 +109,33 @@ func (s *Scene) sampleImage(t *Texture, u, v float32, clampV bool) vec3 {
 	fx, fy := x-x0, y-y0
 	ix0, iy0 := int(x0), int(y0) // in [−1, W−1] and [−1, H]
 	ix1, iy1 := ix0+1, iy0+1
-	wrap := func(i, n int) int {
-		if i < 0 {
-			return i + n
-		}
-		if i >= n {
-			return i - n
-		}
-		return i
-	}
 	W, H := int(t.Width), int(t.Height)
-	ix0, ix1 = wrap(ix0, W), wrap(ix1, W)
+	ix0, ix1 = repeatIndex(ix0, W), repeatIndex(ix1, W)
 	if clampV {
 		iy0, iy1 = max(iy0, 0), min(iy1, H-1)
 	} else {
-		iy0, iy1 = wrap(iy0, H), wrap(iy1, H)
+		iy0, iy1 = repeatIndex(iy0, H), repeatIndex(iy1, H)
 	}
-	texel := func(ix, iy int) vec3 {
-		i := int(t.Offset) + 3*(iy*W+ix)
-		return vec3{s.Texels[i], s.Texels[i+1], s.Texels[i+2]}
-	}
-	top := madd(scale(texel(ix0, iy0), 1-fx), texel(ix1, iy0), fx)
-	bottom := madd(scale(texel(ix0, iy1), 1-fx), texel(ix1, iy1), fx)
+	top := madd(scale(s.texel(t, ix0, iy0), 1-fx), s.texel(t, ix1, iy0), fx)
+	bottom := madd(scale(s.texel(t, ix0, iy1), 1-fx), s.texel(t, ix1, iy1), fx)
 	return madd(scale(top, 1-fy), bottom, fy)
+}
+
+// repeatIndex brings a texel index in [−1, n] into [0, n), wrapping around.
+func repeatIndex(i, n int) int {
+	if i < 0 {
+		return i + n
+	}
+	if i >= n {
+		return i - n
+	}
+	return i
+}
+
+// texel returns texel (ix, iy) of image texture t.
+func (s *Scene) texel(t *Texture, ix, iy int) vec3 {
+	i := int(t.Offset) + 3*(iy*int(t.Width)+ix)
+	return vec3{s.Texels[i], s.Texels[i+1], s.Texels[i+2]}
 }
 
 // emitted returns the radiance an emissive material sends out (both sides).
