@@ -111,6 +111,7 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 		images:    map[gltfImageKey]*tracer.Image{},
 		sources:   map[gltfSourceKey]*tracer.Image{},
 		prims:     map[[2]int]*gltfPrimitive{},
+		dflt:      -1,
 	}
 	if err := l.decode(data); err != nil {
 		return nil, err
@@ -194,6 +195,7 @@ type gltfLoader struct {
 	vertices  int                             // over all instances so far
 	skinned   []string                        // the skinned nodes met, for the warning
 	morphed   []string                        // the primitives with morph targets, likewise
+	dflt      int32                           // index of glTF's default material in out.materials, or -1
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before
@@ -788,8 +790,25 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 			}
 		}
 	}
+	if gp.Material == nil {
+		p.material = l.defaultMaterial()
+	}
 	l.prims[[2]int{mesh, k}] = p
 	return p, nil
+}
+
+// defaultMaterial returns the index of glTF's default material, which a
+// primitive without a material uses (glTF 2.0 §3.9.6: base colour,
+// metallic and roughness factors 1, no textures), adding it on first use.
+func (l *gltfLoader) defaultMaterial() int32 {
+	if l.dflt < 0 {
+		l.dflt = int32(len(l.out.materials))
+		l.out.materials = append(l.out.materials, importedMaterial{
+			Name: "glTF default material", HasColor: true, PBR: true,
+			Color: mgl32.Vec3{1, 1, 1}, Metallic: 1, Roughness: 1, Default: true,
+		})
+	}
+	return l.dflt
 }
 
 // accessor returns accessors[i], checked so that reading it stays inside

@@ -144,16 +144,19 @@ func TestLoadGLTFTranslation(t *testing.T) {
 	doc := newGLTFDoc(gltfTriangle, nil)
 	doc.Nodes[0].Translation = [3]float64{1, 2, 3}
 	m := mustLoadGLTFDoc(t, doc, false)
-	if len(m.meshes) != 1 || len(m.materials) != 0 {
-		t.Fatalf("%d meshes, %d materials; want 1, 0", len(m.meshes), len(m.materials))
+	if len(m.meshes) != 1 || len(m.materials) != 1 {
+		t.Fatalf("%d meshes, %d materials; want 1, 1 (glTF's default material)", len(m.meshes), len(m.materials))
+	}
+	if d := m.materials[0]; !d.Default || !d.PBR || d.Color != (mgl32.Vec3{1, 1, 1}) || d.Metallic != 1 || d.Roughness != 1 || d.Image != nil {
+		t.Errorf("the default material is %+v, want glTF's: pbr, factors 1, no texture", d)
 	}
 	mesh := m.meshes[0]
 	checkPositions(t, mesh, []mgl32.Vec3{{1, 2, 3}, {2, 2, 3}, {1, 3, 3}})
 	if want := []uint32{0, 1, 2}; !slices.Equal(mesh.Indices, want) {
 		t.Errorf("indices %v, want %v", mesh.Indices, want)
 	}
-	if want := []int32{-1}; !slices.Equal(mesh.Materials, want) || mesh.Material != -1 {
-		t.Errorf("materials %v, material %d; want %v, -1", mesh.Materials, mesh.Material, want)
+	if want := []int32{0}; !slices.Equal(mesh.Materials, want) || mesh.Material != 0 {
+		t.Errorf("materials %v, material %d; want %v, 0 (glTF's default material)", mesh.Materials, mesh.Material, want)
 	}
 	if mesh.Normals != nil || mesh.UVs != nil {
 		t.Errorf("normals %v, uvs %v; want none", mesh.Normals, mesh.UVs)
@@ -229,7 +232,7 @@ func TestLoadGLTFBinary(t *testing.T) {
 	if want := []mgl32.Vec2{{0, 1}, {1, 1}, {1, 0.75}, {0, 0}}; !slices.Equal(mesh.UVs, want) {
 		t.Errorf("uvs %v, want %v (v flipped)", mesh.UVs, want)
 	}
-	if want := []int32{-1, -1}; !slices.Equal(mesh.Materials, want) {
+	if want := []int32{0, 0}; !slices.Equal(mesh.Materials, want) { // glTF's default material
 		t.Errorf("materials %v, want %v", mesh.Materials, want)
 	}
 	if &glb.meshes[0].Indices[0] == &glb.meshes[1].Indices[0] {
@@ -901,5 +904,37 @@ func TestLoadGLTFImageOnce(t *testing.T) {
 	}
 	if rough := m.materials[4].RoughImage; rough == nil || rough == file {
 		t.Errorf("the linear metallic-roughness decoding is %p, the sRGB one %p: want two", rough, file)
+	}
+}
+
+// TestMeshGLTFDefaultMaterial: a glTF primitive without a material is
+// drawn with glTF's default material (pbr, every factor 1), unless the
+// scene object names one, which then takes its place; the file's own
+// materials stay as they are.
+func TestMeshGLTFDefaultMaterial(t *testing.T) {
+	dir, _ := gltfScene(t)
+	writeGLTF(t, filepath.Join(dir, "bare.gltf"), newGLTFDoc(gltfTriangle, nil))
+	path := filepath.Join(dir, "scene.json")
+	load := func(object string) *tracer.SceneDesc {
+		t.Helper()
+		scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+			"materials": {"grey": {"type": "diffuse"}}, "objects": [` + object + `]}`
+		if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := load(`{"type": "mesh", "file": "bare.gltf"}`)
+	m := s.Materials[s.Meshes[0].Material]
+	if m.Kind != tracer.MaterialPBR || m.Color != (mgl32.Vec3{1, 1, 1}) || m.Metallic != 1 || m.Roughness != 1 || m.Texture != tracer.NoTexture {
+		t.Errorf("a primitive without a material is drawn with %+v, want glTF's default (pbr, factors 1)", m)
+	}
+	s = load(`{"type": "mesh", "file": "bare.gltf", "material": "grey"}`)
+	if m := s.Materials[s.Meshes[0].Material]; m.Kind != tracer.MaterialDiffuse {
+		t.Errorf("with the object's material: %+v, want the scene's grey diffuse", m)
 	}
 }

@@ -50,6 +50,11 @@ type importedMaterial struct {
 	AlphaCutoff float32
 	AlphaImage  *tracer.Image
 	AlphaUV     [6]float32
+	// Default marks glTF's default material, which the file's primitives
+	// without a material get (glTF 2.0 §3.9.6: metallic-roughness with
+	// every factor 1 and no texture); a scene object's "material" takes
+	// its place.
+	Default bool
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

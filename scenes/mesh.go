@@ -93,7 +93,7 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 	table[0] = int32(objMat)
 	for k, i := range mf.scene {
 		table[k+1] = int32(i)
-		if i < 0 {
+		if i < 0 || (objMat >= 0 && mf.im.materials[k].Default) {
 			table[k+1] = int32(objMat)
 		}
 	}
