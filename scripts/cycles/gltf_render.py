@@ -1,0 +1,171 @@
+"""Renders a trace scene whose objects are glTF files with Blender's Cycles,
+through Blender's own glTF importer (Blender 3.4's io_import_scene_gltf2):
+the picture a Blender user gets from the same file, as an independent
+reference for trace's glTF import (scripts/sample-models.sh --cycles).
+
+Run inside Blender:
+
+    blender -b --factory-startup --python scripts/cycles/gltf_render.py -- \
+        --scene SCENE.json --spp 256 --out x.pfm [--regions regions.json] [--threads 2]
+
+The scene may hold only what this maps: `render` (width, height,
+max_depth), a camera given by position/look_at/up/fov or by a glTF file's
+camera ({"gltf": FILE, "camera": N}; Blender's importer reads it, and the
+vertical field of view is then set from the file's yfov, as trace frames
+it), a colour or image background, and mesh objects that are .gltf/.glb
+files without a transform or a material. Materials are what the importer
+builds (one Principled BSDF per glTF material); the settings, the world
+and the camera conversion are render.py's.
+
+--regions writes, for each mesh object, the image position of the centre
+of each cluster of its vertices along x (the spheres of a row of
+EnvironmentTest, say) and the radius in pixels, for the comparison.
+"""
+
+import json
+import math
+import os
+import sys
+
+import bpy
+import numpy as np
+
+sys.dont_write_bytecode = True
+# Blender 3.4's glTF importer uses np.bool, which Debian 12's numpy (1.24)
+# no longer has.
+if "bool" not in np.__dict__:
+    np.bool = bool
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render  # noqa: E402
+
+
+def args():
+    a = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    opt = {"spp": 64, "threads": 2, "seed": 1, "regions": None, "mask": False, "bounces": None}
+    for i in range(0, len(a), 2):
+        opt[a[i].lstrip("-")] = a[i + 1]
+    for k in ("spp", "threads", "seed"):
+        opt[k] = int(opt[k])
+    return opt
+
+
+def gltf_camera(scene, path, index):
+    """The glTF file's camera `index`, which the importer made: the scene's
+    camera with a vertical fit of the file's yfov."""
+    with open(path) as f:
+        doc = json.load(f)
+    yfov = doc["cameras"][index]["perspective"]["yfov"]
+    cams = [o for o in bpy.context.scene.objects if o.type == "CAMERA"]
+    # The importer names camera objects after their nodes, in node order;
+    # match by the camera data's glTF index through the node list.
+    nodes = [n for n in doc["nodes"] if n.get("camera") is not None]
+    want = [n.get("name", "") for n in nodes if n["camera"] == index]
+    persp = [o for o in cams if o.data.type == "PERSP"]
+    ob = next((o for o in cams if o.name in want), persp[0] if len(persp) == 1 else None)
+    if ob is None:
+        raise SystemExit("%s: cannot tell which imported camera is camera %d" % (path, index))
+    ob.data.sensor_fit = "VERTICAL"
+    ob.data.angle_y = yfov
+    ob.data.shift_x = ob.data.shift_y = 0.0
+    ob.data.clip_start = min(ob.data.clip_start, 1e-3)
+    ob.data.clip_end = max(ob.data.clip_end, 1e6)
+    bpy.context.scene.camera = ob
+
+
+def regions(path, size):
+    """Per mesh object: clusters of its vertices along world x, each as
+    (pixel x, pixel y from the top, radius in pixels)."""
+    from bpy_extras.object_utils import world_to_camera_view
+    sc = bpy.context.scene
+    cam = sc.camera
+    w, h = size
+    out = {}
+    for ob in sc.objects:
+        if ob.type != "MESH":
+            continue
+        m = ob.matrix_world
+        co = np.array([tuple(m @ v.co) for v in ob.data.vertices])
+        if len(co) == 0:
+            continue
+        order = np.argsort(co[:, 0])
+        xs = co[order, 0]
+        span = xs[-1] - xs[0]
+        cuts = np.where(np.diff(xs) > 0.02 * max(span, 1e-9))[0]
+        parts = np.split(order, cuts + 1)
+        found = []
+        for p in parts:
+            c = co[p]
+            centre = (c.max(axis=0) + c.min(axis=0)) / 2
+            r = float((c.max(axis=0) - c.min(axis=0)).max() / 2)
+            from mathutils import Vector
+            v = world_to_camera_view(sc, cam, Vector(centre))
+            edge = world_to_camera_view(sc, cam, Vector(centre) + cam.matrix_world.to_3x3() @ Vector((r, 0, 0)))
+            px, py = v.x * w, (1 - v.y) * h
+            found.append([px, py, abs(edge.x - v.x) * w])
+        out[ob.name] = found
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+def main():
+    opt = args()
+    with open(opt["scene"]) as f:
+        scene = json.load(f)
+    scene["dir"] = os.path.dirname(os.path.abspath(opt["scene"]))
+    rs = scene["render"]
+    rs.setdefault("max_depth", 5)
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    opt["size"] = 1
+    render.settings(scene, opt)
+    sc = bpy.context.scene
+    sc.render.resolution_x, sc.render.resolution_y = rs["width"], rs["height"]
+    for o in scene["objects"]:
+        if o.get("type") != "mesh" or not o["file"].endswith((".gltf", ".glb")) or "transform" in o or "material" in o:
+            raise SystemExit("object %s: only glTF mesh objects without transform or material are mapped" % o)
+        bpy.ops.import_scene.gltf(filepath=os.path.join(scene["dir"], o["file"]))
+    for ob in list(sc.objects):
+        if ob.type == "LIGHT":
+            raise SystemExit("the glTF files hold lights; not mapped here")
+    c = scene["camera"]
+    if "gltf" in c:
+        gltf_camera(scene, os.path.join(scene["dir"], c["gltf"]), int(c.get("camera", 0)))
+    else:
+        for ob in [o for o in sc.objects if o.type == "CAMERA"]:
+            bpy.data.objects.remove(ob)
+        c.setdefault("up", [0, 1, 0])
+        c.setdefault("shift", [0, 0])
+        c.setdefault("aperture", 0)
+        c.setdefault("focus_distance", 0)
+        render.camera(scene, 1.0, False, None)
+    scene["background"].setdefault("type", "color")
+    render.world(scene, False)
+    if opt["regions"]:
+        regions(opt["regions"], (rs["width"], rs["height"]))
+
+    exr = opt["out"] + ".exr"
+    sc.render.filepath = exr
+    bpy.ops.render.render(write_still=True)
+    img = bpy.data.images.load(exr)
+    img.colorspace_settings.name = "Linear"
+    w, h = img.size
+    px = np.empty(w * h * 4, dtype=np.float32)
+    img.pixels.foreach_get(px)
+    render.write_pfm(opt["out"], px.reshape(h, w, 4)[:, :, :3])
+    os.remove(exr)
+    print("gltf_render.py: %s, %d spp" % (opt["out"], sc.cycles.samples))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            print("gltf_render.py: %s" % e.code, file=sys.stderr)
+            sys.stdout.flush()
+            os._exit(2)
+        raise
+    except Exception:
+        import traceback
+        traceback.print_exc()
+        sys.stdout.flush()
+        os._exit(1)
