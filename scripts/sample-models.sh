@@ -17,7 +17,9 @@
 #     for BoxTextured.
 #
 # TextureTransformTest is in scenes/testdata/khronos and checked by
-# `go test ./scenes -run Khronos`; this script renders it too.
+# `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
+# is made by scripts/gltfgen after AlphaBlendModeTest (glTF's alpha modes
+# and cutoffs), which neither package holds: Cycles is its reference.
 #
 # Output in --out (default /tmp/trace-sample-models): NAME.png (trace),
 # NAME-screenshot.png (the published one, where the package has it),
@@ -41,7 +43,7 @@ out=/tmp/trace-sample-models
 samples=64
 cycles=0
 cycles_samples=256
-models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest"
+models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) trace=$2; shift 2 ;;
@@ -153,6 +155,12 @@ for m in $models; do
 	BoxTextured)
 		model $m "$atm/BoxTextured-glTF" BoxTextured.gltf "" \
 			'{"position": [1.5, 1.3, 1.9], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
+	AlphaModes)
+		# Made here (scripts/gltfgen), after AlphaBlendModeTest, which is
+		# in neither package: no screenshot, Cycles is the reference.
+		rm -rf "$out/.gen" && (cd "$root" && go run ./scripts/gltfgen -o "$out/.gen")
+		model $m "$out/.gen" AlphaModes.gltf "" \
+			'{"position": [0, 0, 9], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	TextureTransformTest)
 		model $m "$root/scenes/testdata/khronos/TextureTransformTest" TextureTransformTest.gltf "" \
 			'{"position": [0, 0, 3.2], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 42}' ;;

@@ -18,8 +18,13 @@ builds (one Principled BSDF per glTF material); the settings, the world
 and the camera conversion are render.py's.
 
 --regions writes, for each mesh object, the image position of the centre
-of each cluster of its vertices along x (the spheres of a row of
-EnvironmentTest, say) and the radius in pixels, for the comparison.
+of each of its loose parts (the spheres of a row of EnvironmentTest, say)
+and the radius in pixels, for the comparison.
+
+Blender 3.4's importer leaves glTF's MASK alpha mode to EEVEE (Cycles
+would blend such a material); glTF_masks() applies the cutoff in the
+shader, as glTF defines it; glTF_alpha() keeps texture colour apart
+from its alpha.
 """
 
 import json
@@ -72,39 +77,89 @@ def gltf_camera(scene, path, index):
     bpy.context.scene.camera = ob
 
 
+def islands(mesh):
+    """The mesh's loose parts, as lists of vertex indices."""
+    parent = list(range(len(mesh.vertices)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for e in mesh.edges:
+        a, b = find(e.vertices[0]), find(e.vertices[1])
+        if a != b:
+            parent[a] = b
+    parts = {}
+    for i in range(len(parent)):
+        parts.setdefault(find(i), []).append(i)
+    return sorted(parts.values(), key=lambda p: min(p))
+
+
 def regions(path, size):
-    """Per mesh object: clusters of its vertices along world x, each as
-    (pixel x, pixel y from the top, radius in pixels)."""
+    """Per mesh object: each loose part (a sphere of a row of
+    EnvironmentTest, a quad) as (pixel x, pixel y from the top, radius in
+    pixels), sorted left to right."""
     from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
     sc = bpy.context.scene
     cam = sc.camera
     w, h = size
     out = {}
     for ob in sc.objects:
-        if ob.type != "MESH":
+        if ob.type != "MESH" or len(ob.data.vertices) == 0:
             continue
         m = ob.matrix_world
         co = np.array([tuple(m @ v.co) for v in ob.data.vertices])
-        if len(co) == 0:
-            continue
-        order = np.argsort(co[:, 0])
-        xs = co[order, 0]
-        span = xs[-1] - xs[0]
-        cuts = np.where(np.diff(xs) > 0.02 * max(span, 1e-9))[0]
-        parts = np.split(order, cuts + 1)
         found = []
-        for p in parts:
+        for p in islands(ob.data):
             c = co[p]
-            centre = (c.max(axis=0) + c.min(axis=0)) / 2
+            centre = Vector((c.max(axis=0) + c.min(axis=0)) / 2)
             r = float((c.max(axis=0) - c.min(axis=0)).max() / 2)
-            from mathutils import Vector
-            v = world_to_camera_view(sc, cam, Vector(centre))
-            edge = world_to_camera_view(sc, cam, Vector(centre) + cam.matrix_world.to_3x3() @ Vector((r, 0, 0)))
-            px, py = v.x * w, (1 - v.y) * h
-            found.append([px, py, abs(edge.x - v.x) * w])
-        out[ob.name] = found
+            v = world_to_camera_view(sc, cam, centre)
+            edge = world_to_camera_view(sc, cam, centre + cam.matrix_world.to_3x3() @ Vector((r, 0, 0)))
+            found.append([v.x * w, (1 - v.y) * h, abs(edge.x - v.x) * w])
+        out[ob.name] = sorted(found)
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
+
+
+def glTF_alpha():
+    """glTF's base colour is straight (unassociated) RGB, whatever the
+    alpha: an OPAQUE material shows the texels' RGB as stored. Blender
+    reads PNG alpha as premultiplying its colour output (an OPAQUE quad of
+    alpha 0 would come out black), so every image is read as channel
+    packed, colour and alpha apart, as glTF means them."""
+    for img in bpy.data.images:
+        img.alpha_mode = "CHANNEL_PACKED"
+
+
+def glTF_masks():
+    """Blender 3.4's importer gives a glTF MASK material blend_method CLIP
+    and its cutoff as alpha_threshold, which only EEVEE reads: Cycles would
+    blend it. Feed the Principled BSDF's Alpha 1 - (alpha < cutoff)
+    instead, glTF's rule (opaque where alpha >= cutoff, else not drawn)."""
+    for mat in bpy.data.materials:
+        if mat.blend_method != "CLIP" or not mat.use_nodes:
+            continue
+        tree = mat.node_tree
+        for n in tree.nodes:
+            if n.type != "BSDF_PRINCIPLED":
+                continue
+            a = n.inputs["Alpha"]
+            src = a.links[0].from_socket if a.links else None
+            lt = tree.nodes.new("ShaderNodeMath")
+            lt.operation = "LESS_THAN"
+            if src is not None:
+                tree.links.new(src, lt.inputs[0])
+            else:
+                lt.inputs[0].default_value = a.default_value
+            lt.inputs[1].default_value = mat.alpha_threshold
+            inv = tree.nodes.new("ShaderNodeMath")
+            inv.operation = "SUBTRACT"
+            inv.inputs[0].default_value = 1.0
+            tree.links.new(lt.outputs[0], inv.inputs[1])
+            tree.links.new(inv.outputs[0], a)
 
 
 def main():
@@ -123,6 +178,8 @@ def main():
         if o.get("type") != "mesh" or not o["file"].endswith((".gltf", ".glb")) or "transform" in o or "material" in o:
             raise SystemExit("object %s: only glTF mesh objects without transform or material are mapped" % o)
         bpy.ops.import_scene.gltf(filepath=os.path.join(scene["dir"], o["file"]))
+    glTF_alpha()
+    glTF_masks()
     for ob in list(sc.objects):
         if ob.type == "LIGHT":
             raise SystemExit("the glTF files hold lights; not mapped here")
