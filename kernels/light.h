@@ -1,7 +1,7 @@
 /*
- * light.h: point and directional lights and next-event estimation toward emissive shapes
- * and image backgrounds, with multiple importance sampling; a port of
- * tracer/light.go.
+ * light.h: point and directional lights and next-event estimation toward
+ * emitters (emissive and emitting pbr surfaces) and image backgrounds, with
+ * multiple importance sampling; a port of tracer/light.go.
  */
 #ifndef TRACE_LIGHT_H
 #define TRACE_LIGHT_H
@@ -150,6 +150,8 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
             if (sphere_cone_pdf(sh->P0, sh->P1.x, p, &cpdf)) {
                 return (m->LightPDF * sh->Area) * cpdf;
             }
+            /* Seen from inside, sampled by area (sample_emitter). */
+            return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
         }
         area = sh->Area;
     } else {
@@ -160,6 +162,16 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
         return (m->LightPDF * area) / omega;
     }
     return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
+}
+
+/* emitter_radiance: Scene.emitterRadiance, the radiance a surface of the
+ * emitting material m sends out at tc: emitted for an emissive material,
+ * emission for a pbr one. */
+DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoords* tc) {
+    if (m->Kind == MaterialPBR) {
+        return emission(s, m, tc);
+    }
+    return emitted(s, m, tc);
 }
 
 /* emitter_light: Scene.emitterLight. */
@@ -197,7 +209,7 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
     if (alpha != 1.0f) {
         w = w * alpha;
     }
-    return mul(fcos, scale(emitted(s, m, &etc), w));
+    return mul(fcos, scale(emitter_radiance(s, m, &etc), w));
 }
 
 /* direct_light: Scene.directLight. It uses the next five dimensions of rng

@@ -41,7 +41,12 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             break;
         }
         if (m->Kind == MaterialPBR && !(m->Emission.x == 0.0f && m->Emission.y == 0.0f && m->Emission.z == 0.0f)) {
-            radiance = maddv(radiance, beta, emission(s, m, &sf.tc));
+            /* An emitter that also scatters: weighed as an emissive one. */
+            vec3 le = emission(s, m, &sf.tc);
+            if (lastPdf > 0.0f) {
+                le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &sf, &h)));
+            }
+            radiance = maddv(radiance, beta, le);
         }
         if (depth == (int)s->MaxDepth) {
             break;

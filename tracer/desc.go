@@ -230,8 +230,11 @@ type Material struct {
 	// Metallic blends a pbr material from a dielectric (0: a diffuse base
 	// under a clear coat of index 1.5) to a metal (1).
 	Metallic float32
-	// Emission is a pbr material's emitted radiance (linear RGB): counted
-	// where a ray meets the surface, not sampled as a light.
+	// Emission is a pbr material's emitted radiance (linear RGB), from
+	// both sides (the front only when SingleSided): when it is not zero,
+	// the material's shapes and triangles are area lights that
+	// next-event estimation samples, as an emissive material's are, and
+	// they scatter too.
 	Emission mgl32.Vec3
 	// RoughMap and EmissionMap are 1 + an index into Scene.Textures, or 0
 	// for none (a metal's or pbr material's): RoughMap's green multiplies
@@ -242,10 +245,11 @@ type Material struct {
 	// Diffuse·max(N·L,0)·colour·light + Specular·max(N·H,0)^Shininess·light,
 	// and Reflection weights the mirror-reflected ray.
 	Ambient, Diffuse, Specular, Shininess, Reflection float32
-	// LightPDF is filled in by Compile for an emissive material: the
-	// density per unit area with which next-event estimation picks a point
-	// on any shape of this material (their share of the scene's emitted
-	// power, divided by their area), 0 when it emits nothing.
+	// LightPDF is filled in by Compile for an emissive material and a
+	// pbr material with an Emission: the density per unit area with
+	// which next-event estimation picks a point on any shape of this
+	// material (their share of the scene's emitted power, divided by
+	// their area), 0 when it emits nothing.
 	LightPDF float32
 	// AlphaMode says how alpha decides where the surface is; the zero
 	// value, AlphaOpaque, ignores Alpha, AlphaCutoff and AlphaMap. The

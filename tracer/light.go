@@ -49,11 +49,13 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 
 // directLight estimates the light that the surface at sf, of albedo c,
 // reflects back along the incoming direction d straight from the lights:
-// every point and directional light (within its cone, for a spot light), one point on one emissive shape picked in proportion
-// to its power, and (for an image background) one direction of the
-// environment picked in proportion to its brightness. The shape and
-// environment samples are weighted against BSDF sampling by the power
-// heuristic; tracePath weighs the emission its bounces find the other way.
+// every point and directional light (within its cone, for a spot light),
+// one point on one emitter (a shape or triangle of an emissive material,
+// or of a pbr material with an Emission) picked in proportion to its
+// power, and (for an image background) one direction of the environment
+// picked in proportion to its brightness. The emitter and environment
+// samples are weighted against BSDF sampling by the power heuristic;
+// tracePath weighs the emission its bounces find the other way.
 // It draws its numbers from the next five dimensions of smp (and leaves
 // it at the sixth), whichever of them it uses; depth is the vertex's, for
 // the shadow rays' alpha streams.
@@ -92,7 +94,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 	return sum
 }
 
-// emitterLight is directLight's sample of the emissive shapes; its
+// emitterLight is directLight's sample of the emitters; its
 // shadow ray takes alpha stream stream.
 func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
 	e := s.Emitters[s.pickEmitter(u0)]
@@ -121,7 +123,17 @@ func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp 
 	if alpha != 1 {
 		w = float32(w * alpha)
 	}
-	return mul(fcos, scale(s.emitted(m, &etc), w))
+	return mul(fcos, scale(s.emitterRadiance(m, &etc), w))
+}
+
+// emitterRadiance returns the radiance that a surface of the emitting
+// material m (isEmitter) sends out at tc, toward either side: an emissive
+// material's colour × intensity, a pbr material's Emission × EmissionMap.
+func (s *Scene) emitterRadiance(m *Material, tc *texCoords) vec3 {
+	if m.Kind == MaterialPBR {
+		return s.emission(m, tc)
+	}
+	return s.emitted(m, tc)
 }
 
 // pickEmitter returns the index of the emitter whose slice of the
@@ -218,6 +230,8 @@ func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
 			if cpdf, ok := sphereConePdf(sh.P0, sh.P1[0], p); ok {
 				return float32(float32(m.LightPDF*sh.Area) * cpdf)
 			}
+			// Seen from inside, sampled by area (sampleEmitter).
+			return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
 		}
 		area = sh.Area
 	} else {

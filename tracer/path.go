@@ -49,7 +49,13 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			break
 		}
 		if m.Kind == MaterialPBR && m.Emission != (vec3{}) {
-			radiance = maddv(radiance, beta, s.emission(m, &sf.texCoords))
+			// An emitter that also scatters: its emission is weighed as
+			// an emissive material's, and the path goes on.
+			le := s.emission(m, &sf.texCoords)
+			if lastPdf > 0 {
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &sf, &h)))
+			}
+			radiance = maddv(radiance, beta, le)
 		}
 		if depth == s.Settings.MaxDepth {
 			break

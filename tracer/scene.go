@@ -36,8 +36,9 @@ type Scene struct {
 	// Texture.Offset).
 	Texels []float32
 	Lights []PointLight
-	// Emitters lists the bounded shapes and triangles with an emissive
-	// material: the area lights that next-event estimation samples.
+	// Emitters lists the bounded shapes and triangles whose material
+	// emits (an emissive material, or a pbr material with an Emission;
+	// see isEmitter): the area lights that next-event estimation samples.
 	Emitters []Emitter
 	// BVHBuildTime is how long building the BVH took.
 	BVHBuildTime time.Duration
@@ -59,8 +60,9 @@ type Scene struct {
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
-// (HitShape). Next-event estimation picks emitter k with probability
-// CDF[k] − CDF[k−1], in proportion to its power (luminance × area).
+// (HitShape): its material is emissive, or pbr with an Emission.
+// Next-event estimation picks emitter k with probability CDF[k] −
+// CDF[k−1], in proportion to its power (mean luminance × area).
 type Emitter struct {
 	Kind  HitKind
 	Index uint32
@@ -189,12 +191,12 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		s.Shapes = append(s.Shapes, newPlane(p.Point, p.Normal, uint32(p.Material)))
 	}
 	for i := range s.TriangleAttrs {
-		if s.Materials[s.TriangleAttrs[i].Material].Kind == MaterialEmissive {
+		if isEmitter(&s.Materials[s.TriangleAttrs[i].Material]) {
 			s.Emitters = append(s.Emitters, Emitter{Kind: HitTriangle, Index: uint32(i)})
 		}
 	}
 	for i := 0; i < s.FirstPlane; i++ {
-		if s.Materials[s.Shapes[i].Material].Kind == MaterialEmissive {
+		if isEmitter(&s.Materials[s.Shapes[i].Material]) {
 			s.Emitters = append(s.Emitters, Emitter{Kind: HitShape, Index: uint32(i)})
 		}
 	}
@@ -366,7 +368,7 @@ func (s *Scene) addTangentTriangle(t *TriangleDesc) {
 }
 
 // compileLightPicks sets the emitters' cumulative pick probabilities and
-// the emissive materials' LightPDF: an emitter is picked in proportion to
+// the emitting materials' LightPDF: an emitter is picked in proportion to
 // its material's mean emitted luminance times its area, so a point of it
 // is picked with density luminance / (total power), the same for every
 // emitter of one material.
@@ -375,6 +377,8 @@ func (s *Scene) compileLightPicks() {
 	for i := range s.Materials {
 		if m := &s.Materials[i]; m.Kind == MaterialEmissive {
 			lum[i] = max(0, float64(m.Intensity)*s.meanLuminance(m))
+		} else if isEmitter(m) {
+			lum[i] = s.meanEmissionLuminance(m)
 		}
 		s.Materials[i].LightPDF = 0
 	}
@@ -424,6 +428,47 @@ func (s *Scene) meanLuminance(m *Material) float64 {
 		sum += max(0, float64(luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]})))
 	}
 	return sum / float64(n)
+}
+
+// isEmitter reports whether surfaces of material m emit light, and so
+// are area lights for next-event estimation: an emissive material, or a
+// pbr material with a non-zero Emission (which also scatters).
+func isEmitter(m *Material) bool {
+	return m.Kind == MaterialEmissive || m.Kind == MaterialPBR && m.Emission != (vec3{})
+}
+
+// meanEmissionLuminance returns the mean luminance of a pbr material's
+// emitted radiance over its EmissionMap (Emission's without one, that of
+// the checker's two colours in equal parts, or the mean over an image's
+// texels, tint included): the emitter's power per unit area that light
+// picks are proportional to. It is 0 when that is negative or not a
+// number, so that such an emitter is never picked (and its emission,
+// found by rays, then counts in full).
+func (s *Scene) meanEmissionLuminance(m *Material) float64 {
+	e := m.Emission
+	var l float64
+	if m.EmissionMap == 0 {
+		l = float64(luminance(e))
+	} else if t := &s.Textures[m.EmissionMap-1]; t.Kind == TextureChecker {
+		l = 0.5 * (float64(luminance(mul(e, t.Even))) + float64(luminance(mul(e, t.Odd))))
+	} else {
+		var sum [3]float64
+		n := int(t.Width * t.Height)
+		for i := 0; i < n; i++ {
+			k := int(t.Offset) + 3*i
+			for c := 0; c < 3; c++ {
+				sum[c] += float64(s.Texels[k+c])
+			}
+		}
+		for c := 0; c < 3; c++ {
+			sum[c] *= float64(e[c]) * float64(t.Even[c]) / float64(n)
+		}
+		l = float64(luminance(vec3{float32(sum[0]), float32(sum[1]), float32(sum[2])}))
+	}
+	if !(l > 0) || math.IsInf(l, 0) {
+		return 0
+	}
+	return l
 }
 
 // compileTextures copies the textures and lays the images' texels out in

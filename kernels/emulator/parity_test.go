@@ -343,7 +343,35 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	d.Meshes = append(d.Meshes, soup)
 	randomSamplers(rng, d)
 	addNormalMaps(d, rng, f, v)
+	addPBREmitters(d, rng, f, v)
 	return d
+}
+
+// addPBREmitters gives d pbr materials with an emission, which next-event
+// estimation samples as area lights: one plain, one whose emission is
+// textured (an image on either coordinate set, or the checker), now and
+// then single-sided or cut out, and puts them on a sphere, a quad, a
+// triangle and a UV sphere mesh.
+func addPBREmitters(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.Vec3) {
+	base := len(d.Materials)
+	plain := tracer.Material{Kind: tracer.MaterialPBR, Texture: tracer.NoTexture, Color: v(0, 1), Metallic: f(0, 1),
+		Roughness: f(0, 1), Emission: v(0.5, 4), SingleSided: uint32(rng.IntN(2))}
+	textured := tracer.Material{Kind: tracer.MaterialPBR, Texture: []int32{tracer.NoTexture, 1}[rng.IntN(2)], Color: v(0, 1),
+		Metallic: []float32{0, f(0, 1)}[rng.IntN(2)], Roughness: f(0, 1), Emission: v(0.5, 4),
+		EmissionMap: uint32(1 + []int{0, 1, 3}[rng.IntN(3)])} // the checker, an image, the image on set 1
+	if rng.IntN(3) == 0 {
+		textured.AlphaMode, textured.Alpha, textured.AlphaCutoff = tracer.AlphaMask, 1, f(0, 0.5)
+	}
+	d.Materials = append(d.Materials, plain, textured)
+	mat := func() int { return base + rng.IntN(2) }
+	d.Spheres = append(d.Spheres, tracer.SphereDesc{Center: v(-2, 2), Radius: f(0.2, 0.6), Material: mat()})
+	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: v(-2, 2), Edge1: v(-1.5, 1.5), Edge2: v(-1.5, 1.5), Material: base + 1})
+	d.Triangles = append(d.Triangles, twoTriangles(f, v, mat)[:1]...)
+	m := sphereMesh(v(-1.5, 1.5), f(0.3, 0.7), 4, base+1, rng.IntN(2) == 0, true)
+	for _, uv := range m.UVs {
+		m.UV1s = append(m.UV1s, mgl32.Vec2{2 * uv[0], 2*uv[1] - 0.5})
+	}
+	d.Meshes = append(d.Meshes, m)
 }
 
 // randomSamplers gives randomScene's image textures random wrap modes and
@@ -586,6 +614,34 @@ func TestRandomScenesUseAlpha(t *testing.T) {
 	}
 	if seeThrough < 3 || changed < 2 {
 		t.Errorf("%d of 12 random scenes are see-through, %d of them changed by it: want at least 3 and 2", seeThrough, changed)
+	}
+}
+
+// TestRandomScenesUsePBREmitters: every random scene that
+// TestRandomSceneParity compares has emitting pbr triangles and shapes
+// among its sampled emitters, with a pick probability, so parity covers
+// their light sampling.
+func TestRandomScenesUsePBREmitters(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		s, err := tracer.Compile(randomScene(seed, tracer.IntegratorPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[tracer.HitKind]int{}
+		for _, e := range s.Emitters {
+			var m *tracer.Material
+			if e.Kind == tracer.HitTriangle {
+				m = &s.Materials[s.TriangleAttrs[e.Index].Material]
+			} else {
+				m = &s.Materials[s.Shapes[e.Index].Material]
+			}
+			if m.Kind == tracer.MaterialPBR && m.LightPDF > 0 {
+				kinds[e.Kind]++
+			}
+		}
+		if kinds[tracer.HitTriangle] == 0 || kinds[tracer.HitShape] == 0 {
+			t.Errorf("seed %d: %d pbr triangle emitters and %d pbr shape emitters sampled: want some of each", seed, kinds[tracer.HitTriangle], kinds[tracer.HitShape])
+		}
 	}
 }
 
