@@ -56,6 +56,10 @@ DEVFN int pick_emitter(const TraceScene* s, float u) {
     return lo;
 }
 
+/* on_emitter: onEmitter, whether the hit at is on the emitter of the kind
+ * and index given. */
+DEVFN int on_emitter(const Hit* at, u32 kind, u32 index) { return at->Kind == kind && at->Index == index; }
+
 /* area_to_solid_angle: areaToSolidAngle. */
 DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
     vec3 d = vsub(q, p);
@@ -67,11 +71,11 @@ DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
     return (pdf * d2) / cos;
 }
 
-/* sample_emitter: Scene.sampleEmitter, a point of emitter e seen from p,
- * its unit normal, its solid-angle density *pdf, material and surface
- * coordinates. */
-DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, float u2, vec3* n, float* pdf,
-                          const Material** m, TexCoords* tc) {
+/* sample_emitter: Scene.sampleEmitter, a point of emitter e seen from p
+ * (on the surface of hit at), its unit normal, its solid-angle density
+ * *pdf, material and surface coordinates. */
+DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at, float u1, float u2, vec3* n,
+                          float* pdf, const Material** m, TexCoords* tc) {
     vec3 q;
     float area;
     const Triangle* tr = 0;
@@ -89,7 +93,7 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
         if (sh->Kind == ShapeSphere) {
             vec3 cq, cn;
             float cpdf;
-            if (sample_sphere_cone(sh->P0, sh->P1.x, p, u1, u2, &cq, &cn, &cpdf)) {
+            if (sample_sphere_cone(sh->P0, sh->P1.x, p, u1, u2, &cq, &cn, &cpdf) && !on_emitter(at, e.Kind, e.Index)) {
                 float u, v;
                 shape_surface(sh, cq, 0.0f, 0.0f, &u, &v);
                 *tc = shape_coords(u, v);
@@ -136,8 +140,9 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, float u1, floa
 }
 
 /* emitter_pdf: Scene.emitterPdf, the density with which emitter_light from
- * p picks the point of the emissive surface sf (hit h). */
-DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const Hit* h) {
+ * p (on the surface of hit at) picks the point of the emissive surface sf
+ * (hit h). */
+DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const SurfaceHit* sf, const Hit* h) {
     const Material* m = sf->m;
     if (!(m->LightPDF > 0.0f)) {
         return 0.0f;
@@ -147,10 +152,11 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const SurfaceHit* sf, const
         const Shape* sh = &s->Shapes[h->Index];
         if (sh->Kind == ShapeSphere) {
             float cpdf;
-            if (sphere_cone_pdf(sh->P0, sh->P1.x, p, &cpdf)) {
+            if (sphere_cone_pdf(sh->P0, sh->P1.x, p, &cpdf) && !on_emitter(at, h->Kind, h->Index)) {
                 return (m->LightPDF * sh->Area) * cpdf;
             }
-            /* Seen from inside, sampled by area (sample_emitter). */
+            /* Seen from inside or from itself, sampled by area
+             * (sample_emitter). */
             return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
         }
         area = sh->Area;
@@ -175,14 +181,14 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
 }
 
 /* emitter_light: Scene.emitterLight. */
-DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u0, float u1, float u2,
-                         const Sampler* smp, u32 stream, u64* rays) {
+DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, float u0, float u1,
+                         float u2, const Sampler* smp, u32 stream, u64* rays) {
     Emitter e = s->Emitters[pick_emitter(s, u0)];
     vec3 nl;
     float pdf;
     const Material* m;
     TexCoords etc;
-    vec3 q = sample_emitter(s, e, sf->p, u1, u2, &nl, &pdf, &m, &etc);
+    vec3 q = sample_emitter(s, e, sf->p, at, u1, u2, &nl, &pdf, &m, &etc);
     if (!(pdf > 0.0f)) {
         return v3(0.0f, 0.0f, 0.0f);
     }
@@ -213,9 +219,9 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
 }
 
 /* direct_light: Scene.directLight. It uses the next five dimensions of rng
- * and leaves it at the sixth. */
-DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, Sampler* rng, int depth,
-                        u64* rays) {
+ * and leaves it at the sixth; at is the hit sf is the surface of. */
+DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, Sampler* rng,
+                        int depth, u64* rays) {
     vec3 p = sf->p, n = sf->ng;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
     for (u32 i = 0; i < s->NumLights; i++) {
@@ -243,7 +249,8 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 
         float u0 = sampler_float(rng);
         float u1, u2;
         sampler_float2(rng, &u1, &u2);
-        sum = vadd(sum, emitter_light(s, sf, d, c, u0, u1, u2, rng, alpha_stream(depth, TR_ALPHA_RAY_EMITTER), rays));
+        u32 stream = alpha_stream(depth, TR_ALPHA_RAY_EMITTER);
+        sum = vadd(sum, emitter_light(s, sf, at, d, c, u0, u1, u2, rng, stream, rays));
     }
     if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
         sampler_set_dimension(rng, base + 3u);

@@ -19,6 +19,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
     vec3 beta = v3(1.0f, 1.0f, 1.0f);
     float lastPdf = 0.0f;
     vec3 lastP = v3(0.0f, 0.0f, 0.0f);
+    Hit lastAt = hit(0.0f, HitNone, 0u, 0.0f, 0.0f);
     for (int depth = 0;; depth++) {
         Hit h = intersect_seen(s, &r, rng, alpha_stream(depth, TR_ALPHA_RAY_PATH), rays);
         (*rays)++;
@@ -35,7 +36,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         if (m->Kind == MaterialEmissive) {
             vec3 le = emitted(s, m, &sf.tc);
             if (lastPdf > 0.0f) {
-                le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &sf, &h)));
+                le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &lastAt, &sf, &h)));
             }
             radiance = maddv(radiance, beta, le);
             break;
@@ -44,7 +45,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             /* An emitter that also scatters: weighed as an emissive one. */
             vec3 le = emission(s, m, &sf.tc);
             if (lastPdf > 0.0f) {
-                le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &sf, &h)));
+                le = scale(le, power_heuristic(lastPdf, emitter_pdf(s, lastP, &lastAt, &sf, &h)));
             }
             radiance = maddv(radiance, beta, le);
         }
@@ -59,7 +60,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
         if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
             vec3 c = material_color(s, m, &sf.tc);
             if (is_glossy(m, sf.metal, sf.rough)) {
-                radiance = maddv(radiance, beta, direct_light(s, &sf, r.Dir, c, rng, depth, rays));
+                radiance = maddv(radiance, beta, direct_light(s, &sf, &h, r.Dir, c, rng, depth, rays));
             } else {
                 sampler_set_dimension(rng, base + 5u);
             }
@@ -74,6 +75,7 @@ DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
             beta = mul(beta, w);
             lastPdf = pdf;
             lastP = sf.p;
+            lastAt = h;
         } else if (m->Kind == MaterialDielectric) {
             float eta = 1.0f / m->IOR;
             if (!sf.front) {

@@ -58,8 +58,8 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 // tracePath weighs the emission its bounces find the other way.
 // It draws its numbers from the next five dimensions of smp (and leaves
 // it at the sixth), whichever of them it uses; depth is the vertex's, for
-// the shadow rays' alpha streams.
-func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, st *Stats) vec3 {
+// the shadow rays' alpha streams, and at is the hit sf is the surface of.
+func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, depth int, st *Stats) vec3 {
 	p, n := sf.p, sf.ng
 	var sum vec3
 	for i := range s.Lights {
@@ -83,7 +83,7 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 	if len(s.Emitters) > 0 {
 		u0 := smp.Float()
 		u1, u2 := smp.Float2()
-		sum = sum.Add(s.emitterLight(sf, d, c, u0, u1, u2, smp, alphaStream(depth, alphaRayEmitter), st))
+		sum = sum.Add(s.emitterLight(sf, at, d, c, u0, u1, u2, smp, alphaStream(depth, alphaRayEmitter), st))
 	}
 	if s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
 		smp.SetDimension(base + 3)
@@ -96,9 +96,9 @@ func (s *Scene) directLight(sf *surfaceHit, d, c vec3, smp *Sampler, depth int, 
 
 // emitterLight is directLight's sample of the emitters; its
 // shadow ray takes alpha stream stream.
-func (s *Scene) emitterLight(sf *surfaceHit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
+func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
 	e := s.Emitters[s.pickEmitter(u0)]
-	q, nl, pdf, m, etc := s.sampleEmitter(e, sf.p, u1, u2)
+	q, nl, pdf, m, etc := s.sampleEmitter(e, sf.p, at, u1, u2)
 	if !(pdf > 0) {
 		return vec3{}
 	}
@@ -151,14 +151,17 @@ func (s *Scene) pickEmitter(u float32) int {
 	return lo
 }
 
-// sampleEmitter returns a point q of emitter e as seen from p, its unit
-// normal, the solid-angle density at p of picking it (the emitter's pick
-// probability included; 0 if the sample is unusable), and its material and
-// surface coordinates. A sphere seen from outside is sampled uniformly in
-// the cone it subtends; a triangle or quad that subtends a solid angle in
-// [minSphericalArea, maxSphericalArea] uniformly in it (spherical.go);
-// others, and a sphere around p, uniformly by area.
-func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf float32, m *Material, tc texCoords) {
+// sampleEmitter returns a point q of emitter e as seen from p, which
+// lies on the surface of hit at, its unit normal, the solid-angle density
+// at p of picking it (the emitter's pick probability included; 0 if the
+// sample is unusable), and its material and surface coordinates. A sphere
+// seen from outside is sampled uniformly in the cone it subtends; a
+// triangle or quad that subtends a solid angle in [minSphericalArea,
+// maxSphericalArea] uniformly in it (spherical.go); others, a sphere
+// around p, and a sphere that p lies on (an emitting pbr sphere lighting
+// its own inside: whether p rounded to just outside it must not matter),
+// uniformly by area.
+func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32) (q, n vec3, pdf float32, m *Material, tc texCoords) {
 	var area float32
 	var tr *Triangle
 	var sh *Shape
@@ -169,7 +172,7 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf
 		sh = &s.Shapes[e.Index]
 		m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
 		if sh.Kind == ShapeSphere {
-			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok {
+			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok && !onEmitter(at, e.Kind, e.Index) {
 				_, u, v := sh.surface(cq, 0, 0)
 				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, shapeCoords(u, v)
 			}
@@ -202,6 +205,12 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, u1, u2 float32) (q, n vec3, pdf
 	return q, n, pdf, m, tc
 }
 
+// onEmitter reports whether the hit at is on the emitter of kind and
+// index given.
+func onEmitter(at *Hit, kind HitKind, index uint32) bool {
+	return at.Kind == kind && at.Index == index
+}
+
 // areaToSolidAngle turns a density per unit area at point q (unit normal n)
 // into the density per solid angle seen from p: pdf·d²/|cos θ|. It is 0
 // when the direction grazes the surface.
@@ -216,9 +225,10 @@ func areaToSolidAngle(pdf float32, p, q, n vec3) float32 {
 }
 
 // emitterPdf returns the solid-angle density with which emitterLight,
-// from point p, picks the point q of the emissive surface a ray from p hit
-// (sf, with the hit's shape or triangle h).
-func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
+// from point p on the surface of hit at, picks the point q of the
+// emissive surface a ray from p hit (sf, with the hit's shape or triangle
+// h).
+func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
 	m := sf.m
 	if !(m.LightPDF > 0) {
 		return 0
@@ -227,10 +237,11 @@ func (s *Scene) emitterPdf(p vec3, sf *surfaceHit, h *Hit) float32 {
 	if h.Kind == HitShape {
 		sh := &s.Shapes[h.Index]
 		if sh.Kind == ShapeSphere {
-			if cpdf, ok := sphereConePdf(sh.P0, sh.P1[0], p); ok {
+			if cpdf, ok := sphereConePdf(sh.P0, sh.P1[0], p); ok && !onEmitter(at, h.Kind, h.Index) {
 				return float32(float32(m.LightPDF*sh.Area) * cpdf)
 			}
-			// Seen from inside, sampled by area (sampleEmitter).
+			// Seen from inside or from itself, sampled by area
+			// (sampleEmitter).
 			return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
 		}
 		area = sh.Area

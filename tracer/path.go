@@ -24,9 +24,10 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
 	// The last bounce's density (0 after a mirror or the camera: emission
-	// then counts in full) and the vertex it left from.
+	// then counts in full), the vertex it left from and that vertex's hit.
 	var lastPdf float32
 	var lastP vec3
+	var lastAt Hit
 	for depth := 0; ; depth++ {
 		h := s.intersectSeen(&r, smp, alphaStream(depth, alphaRayPath), st)
 		st.Rays++
@@ -43,7 +44,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		if m.Kind == MaterialEmissive {
 			le := s.emitted(m, &sf.texCoords)
 			if lastPdf > 0 {
-				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &sf, &h)))
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &lastAt, &sf, &h)))
 			}
 			radiance = maddv(radiance, beta, le)
 			break
@@ -53,7 +54,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			// an emissive material's, and the path goes on.
 			le := s.emission(m, &sf.texCoords)
 			if lastPdf > 0 {
-				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &sf, &h)))
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &lastAt, &sf, &h)))
 			}
 			radiance = maddv(radiance, beta, le)
 		}
@@ -69,7 +70,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 		case MaterialDiffuse, MaterialPhong, MaterialMetal, MaterialPBR:
 			c := s.color(m, &sf.texCoords)
 			if isGlossy(m, sf.metal, sf.rough) {
-				radiance = maddv(radiance, beta, s.directLight(&sf, r.Dir, c, smp, depth, st))
+				radiance = maddv(radiance, beta, s.directLight(&sf, &h, r.Dir, c, smp, depth, st))
 			} else {
 				smp.SetDimension(base + 5)
 			}
@@ -79,7 +80,7 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 			if !ok {
 				return radiance
 			}
-			dir, beta, lastPdf, lastP = d, mul(beta, w), pdf, sf.p
+			dir, beta, lastPdf, lastP, lastAt = d, mul(beta, w), pdf, sf.p, h
 		case MaterialDielectric:
 			eta := 1 / m.IOR
 			if !sf.front { // leaving the medium
