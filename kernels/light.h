@@ -42,6 +42,26 @@ DEVFN vec3 point_light_radiance(const PointLight* l, float dist, float spot) {
     return li;
 }
 
+/* sunDims, sunDimension: the sampler's dimensions of the sun disks, past
+ * every bounce's (tracer/light.go): TR_CAMERA_DIMS + (MaxDepth + 1) ×
+ * TR_BOUNCE_DIMS, which path.h checks. */
+#define TR_SUN_DIMS 589u
+DEVFN u32 sun_dimension(int depth, u32 i) { return TR_SUN_DIMS + 2u * (i * (u32)(MaxDepth + 1) + (u32)depth); }
+
+/* sample_sun_disk: sampleSunDisk, a direction uniform in the cone about w
+ * whose directions have 1 − cos θ ≤ omc. */
+DEVFN vec3 sample_sun_disk(vec3 w, float omc, float u1, float u2) {
+    float s = u1 * omc;
+    float sinT = fm_sqrt(go_maxf(0.0f, s * (2.0f - s)));
+    vec3 t, b;
+    orthonormal(w, &t, &b);
+    float phi = TR_TWO_PI * u2;
+    return normalize(madd(madd(scale(w, 1.0f - s), t, sinT * fm_cos(phi)), b, sinT * fm_sin(phi)));
+}
+
+/* sun_radiance_scale: sunRadianceScale. */
+DEVFN float sun_radiance_scale(float omc) { return 2.0f / (2.0f - omc); }
+
 /* pick_emitter: Scene.pickEmitter. */
 DEVFN int pick_emitter(const TraceScene* s, float u) {
     int lo = 0, hi = (int)s->NumEmitters - 1;
@@ -229,6 +249,16 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at
         vec3 dir;
         float dist;
         Ray r = light_ray(l, p, n, sf->eps, &dir, &dist);
+        int sun = l->Falloff == FalloffDirectional && l->DiskOneMinusCos > 0.0f;
+        if (sun) {
+            u32 base = rng->dim;
+            sampler_set_dimension(rng, sun_dimension(depth, i));
+            float u1, u2;
+            sampler_float2(rng, &u1, &u2);
+            sampler_set_dimension(rng, base);
+            dir = sample_sun_disk(l->Position, l->DiskOneMinusCos, u1, u2);
+            r = spawn(p, n, sf->eps, dir);
+        }
         float spot = spot_factor(l, dir);
         if (!(spot > 0.0f)) {
             continue; /* outside a spot light's cone: no shadow ray */
@@ -242,7 +272,11 @@ DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at
         if (occluded_seen(s, r, rng, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, rays)) {
             continue;
         }
-        sum = maddv(sum, fcos, point_light_radiance(l, dist, spot));
+        vec3 li = point_light_radiance(l, dist, spot);
+        if (sun) {
+            li = scale(li, sun_radiance_scale(l->DiskOneMinusCos));
+        }
+        sum = maddv(sum, fcos, li);
     }
     u32 base = rng->dim;
     if (s->NumEmitters > 0) {

@@ -12,6 +12,8 @@
 /* cameraDims and bounceDims: the sampler's dimensions per use. */
 #define TR_CAMERA_DIMS 4u
 #define TR_BOUNCE_DIMS 9u
+PORT_STATIC_ASSERT(TR_SUN_DIMS == TR_CAMERA_DIMS + (MaxDepth + 1) * TR_BOUNCE_DIMS,
+                   "the sun disks' dimensions follow the bounces'");
 
 /* trace_path: Scene.tracePath, the radiance along r. */
 DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {

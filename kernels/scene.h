@@ -163,10 +163,11 @@ typedef struct {
     u32 TexCoord;
 } Texture;
 
-/* tracer.PointLight, 52 bytes. A zero SpotDir is an omnidirectional
+/* tracer.PointLight, 56 bytes. A zero SpotDir is an omnidirectional
  * point light; else a spot light's cone (SpotScale, SpotOffset). With
  * Falloff FalloffDirectional, a directional light: Position is the unit
- * direction toward it. */
+ * direction toward it, and DiskOneMinusCos, when above 0, 1 − cos of its
+ * sun disk's angular radius. */
 typedef struct {
     vec3 Position;
     vec3 Color;
@@ -175,6 +176,7 @@ typedef struct {
     vec3 SpotDir;
     float SpotScale;
     float SpotOffset;
+    float DiskOneMinusCos;
 } PointLight;
 
 /* tracer.Emitter, 12 bytes. */

@@ -15,24 +15,33 @@ import (
 // TestDirectionalLightDecode: a "directional" light's direction (the way
 // the light travels, any length) becomes the unit vector toward the light,
 // with the colour and intensity (an irradiance) as given and white, 1 by
-// default.
+// default; its angle (degrees across, 0 by default: no disk) becomes
+// 1 − cos(angle/2).
 func TestDirectionalLightDecode(t *testing.T) {
 	s, err := Parse("sun.json", []byte(`{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
 		"lights": [{"type": "directional", "direction": [0, -3, 4], "color": [1, 0.9, 0.8], "intensity": 2.5},
-		           {"type": "directional", "direction": [1, 0, 0]}],
+		           {"type": "directional", "direction": [1, 0, 0], "angle": 0.526},
+		           {"type": "directional", "direction": [1, 0, 0], "angle": 120}],
 		"objects": []}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []tracer.PointLight{
 		{Position: mgl32.Vec3{0, 0.6, -0.8}, Color: mgl32.Vec3{1, 0.9, 0.8}, Intensity: 2.5, Falloff: tracer.FalloffDirectional},
-		{Position: mgl32.Vec3{-1, 0, 0}, Color: mgl32.Vec3{1, 1, 1}, Intensity: 1, Falloff: tracer.FalloffDirectional},
+		{Position: mgl32.Vec3{-1, 0, 0}, Color: mgl32.Vec3{1, 1, 1}, Intensity: 1, Falloff: tracer.FalloffDirectional,
+			DiskOneMinusCos: float32(1 - math.Cos(0.263*math.Pi/180))},
+		{Position: mgl32.Vec3{-1, 0, 0}, Color: mgl32.Vec3{1, 1, 1}, Intensity: 1, Falloff: tracer.FalloffDirectional,
+			DiskOneMinusCos: 0.5},
 	}
 	if len(s.Lights) != len(want) {
 		t.Fatalf("lights %+v, want %+v", s.Lights, want)
 	}
 	for i := range want {
-		if l := s.Lights[i]; !closeVec3(l.Position, want[i].Position) || l.Color != want[i].Color || l.Intensity != want[i].Intensity || l.Falloff != want[i].Falloff {
+		l := s.Lights[i]
+		if got, w := float64(l.DiskOneMinusCos), float64(want[i].DiskOneMinusCos); !(math.Abs(got-w) <= 1e-5*w) {
+			t.Errorf("lights[%d]: DiskOneMinusCos %g, want %g", i, l.DiskOneMinusCos, want[i].DiskOneMinusCos)
+		}
+		if !closeVec3(l.Position, want[i].Position) || l.Color != want[i].Color || l.Intensity != want[i].Intensity || l.Falloff != want[i].Falloff {
 			t.Errorf("lights[%d] = %+v, want %+v", i, l, want[i])
 		}
 	}

@@ -55,14 +55,16 @@ func (d *decoder) lights(a *value, l loc) []tracer.PointLight {
 
 // directionalLight decodes a light of type "directional": a light at
 // infinity shining along direction (from the light toward the scene),
-// intensity × color the irradiance on a surface facing it.
+// intensity × color the irradiance on a surface facing it, its disk angle
+// degrees across (0: a point in the sky).
 func (d *decoder) directionalLight(f fields) (tracer.PointLight, bool) {
-	f.known("type", "direction", "color", "intensity")
+	f.known("type", "direction", "color", "intensity", "angle")
 	dir := f.requiredVec3("direction")
 	l := tracer.PointLight{
-		Color:     f.color("color", mgl32.Vec3{1, 1, 1}),
-		Intensity: f.float("intensity", 1, atLeast(0)),
-		Falloff:   tracer.FalloffDirectional,
+		Color:           f.color("color", mgl32.Vec3{1, 1, 1}),
+		Intensity:       f.float("intensity", 1, atLeast(0)),
+		Falloff:         tracer.FalloffDirectional,
+		DiskOneMinusCos: tracer.SunDisk(float64(f.float("angle", 0, within(0, 180)))),
 	}
 	switch {
 	case d.failed():

@@ -291,6 +291,14 @@ type PointLight struct {
 	SpotDir    mgl32.Vec3
 	SpotScale  float32
 	SpotOffset float32
+	// DiskOneMinusCos is, for a directional light, 1 − cos α, α half the
+	// apparent diameter of the sun's disk (see SunDisk): 0, the default,
+	// is a delta light with hard shadows. Above 0, path tracing samples
+	// the light's direction uniformly in the cone of half-angle α about
+	// Position, the disk's radiance making the irradiance of a surface
+	// facing it Intensity × Color as before (soft shadows, the same
+	// light); the Whitted integrator takes the delta light.
+	DiskOneMinusCos float32
 }
 
 // SphereDesc is a sphere.

@@ -1,6 +1,10 @@
 package tracer
 
-import "math"
+import (
+	"math"
+
+	"github.com/tracerender/trace/tracer/fmath"
+)
 
 // SpotCone returns the SpotScale and SpotOffset of a spot light whose
 // cone is at full intensity within inner radians of its axis and dark
@@ -11,6 +15,46 @@ func SpotCone(inner, outer float64) (scale, offset float32) {
 	s := 1 / math.Max(0.001, math.Cos(inner)-math.Cos(outer))
 	return float32(s), float32(-math.Cos(outer) * s)
 }
+
+// SunDisk returns the DiskOneMinusCos of a directional light whose disk
+// has the apparent diameter angle, in degrees in [0, 180] (Blender's sun
+// angle): 1 − cos(angle/2), computed in float64.
+func SunDisk(angle float64) float32 {
+	half := angle * math.Pi / 360
+	// 1 − cos x = 2 sin²(x/2), without cancellation for small angles.
+	sh := math.Sin(half / 2)
+	return float32(2 * sh * sh)
+}
+
+// sunDims is the first of the dimensions of the numbers that pick the
+// directions toward sun disks: past every bounce's, so that a scene
+// without one keeps its numbers; sunDimension gives each light at each
+// vertex its own pair.
+const sunDims = cameraDims + (MaxDepth+1)*bounceDims
+
+// sunDimension returns the first of the two dimensions that pick the
+// direction toward sun light i at the vertex at depth.
+func sunDimension(depth, i int) uint32 {
+	return sunDims + 2*(uint32(i)*(MaxDepth+1)+uint32(depth))
+}
+
+// sampleSunDisk returns a direction uniformly distributed in the cone of
+// directions about the unit axis w whose angle θ to it has 1 − cos θ ≤
+// omc, from the numbers u1 and u2; sin θ comes from 1 − cos θ, without
+// cancellation for the small cones of real suns.
+func sampleSunDisk(w vec3, omc, u1, u2 float32) vec3 {
+	s := float32(u1 * omc) // 1 − cos θ, uniform in [0, omc]
+	sinT := sqrt32(max(0, float32(s*(2-s))))
+	t, b := orthonormal(w)
+	sinPhi, cosPhi := fmath.SinCos(float32(2*pi) * u2)
+	return normalize(madd(madd(scale(w, 1-s), t, float32(sinT*cosPhi)), b, float32(sinT*sinPhi)))
+}
+
+// sunRadianceScale is the factor by which a sun disk's sample weighs the
+// light's irradiance: over the cone's solid angle 2π·omc, a disk of
+// radiance E/(π sin²α), sin²α = omc·(2 − omc), gives E·2/(2 − omc) per
+// sample, 1 for a delta light.
+func sunRadianceScale(omc float32) float32 { return 2 / (2 - omc) }
 
 // spotFactor returns the share of light l's intensity that leaves it
 // toward a point in the unit direction dir from that point to the light:
@@ -49,7 +93,8 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 
 // directLight estimates the light that the surface at sf, of albedo c,
 // reflects back along the incoming direction d straight from the lights:
-// every point and directional light (within its cone, for a spot light),
+// every point and directional light (within its cone, for a spot light;
+// toward one direction of its disk, for a sun with a DiskOneMinusCos),
 // one point on one emitter (a shape or triangle of an emissive material,
 // or of a pbr material with an Emission) picked in proportion to its
 // power, and (for an image background) one direction of the environment
@@ -57,7 +102,8 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 // samples are weighted against BSDF sampling by the power heuristic;
 // tracePath weighs the emission its bounces find the other way.
 // It draws its numbers from the next five dimensions of smp (and leaves
-// it at the sixth), whichever of them it uses; depth is the vertex's, for
+// it at the sixth), whichever of them it uses, and a sun disk's from its
+// own (sunDimension); depth is the vertex's, for the sun disks and
 // the shadow rays' alpha streams, and at is the hit sf is the surface of.
 func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, depth int, st *Stats) vec3 {
 	p, n := sf.p, sf.ng
@@ -65,6 +111,15 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 	for i := range s.Lights {
 		l := &s.Lights[i]
 		r, dir, dist := lightRay(l, p, n, sf.eps)
+		sun := l.Falloff == FalloffDirectional && l.DiskOneMinusCos > 0
+		if sun {
+			base := smp.dim
+			smp.SetDimension(sunDimension(depth, i))
+			u1, u2 := smp.Float2()
+			smp.SetDimension(base)
+			dir = sampleSunDisk(l.Position, l.DiskOneMinusCos, u1, u2)
+			r = spawn(p, n, sf.eps, dir)
+		}
 		spot := spotFactor(l, dir)
 		if !(spot > 0) {
 			continue // outside a spot light's cone: no shadow ray
@@ -77,7 +132,11 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 		if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), false, st) {
 			continue
 		}
-		sum = maddv(sum, fcos, pointLightRadiance(l, dist, spot))
+		li := pointLightRadiance(l, dist, spot)
+		if sun {
+			li = scale(li, sunRadianceScale(l.DiskOneMinusCos))
+		}
+		sum = maddv(sum, fcos, li)
 	}
 	base := smp.dim
 	if len(s.Emitters) > 0 {

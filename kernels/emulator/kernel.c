@@ -63,7 +63,7 @@ static const EmuField layout[] = {
 
     SIZE(PointLight), FIELD(PointLight, Position), FIELD(PointLight, Color), FIELD(PointLight, Intensity),
     FIELD(PointLight, Falloff), FIELD(PointLight, SpotDir), FIELD(PointLight, SpotScale),
-    FIELD(PointLight, SpotOffset),
+    FIELD(PointLight, SpotOffset), FIELD(PointLight, DiskOneMinusCos),
 
     SIZE(Emitter), FIELD(Emitter, Kind), FIELD(Emitter, Index), FIELD(Emitter, CDF),
 

@@ -313,9 +313,14 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		d.Lights = append(d.Lights, l)
 	}
 	if rng.IntN(2) == 0 {
-		// A directional light (a sun) from above, now and then grazing.
-		d.Lights = append(d.Lights, tracer.PointLight{Position: mgl32.Vec3{f(-1, 1), f(0.05, 1), f(-1, 1)}.Normalize(),
-			Color: col(), Intensity: f(0.5, 4), Falloff: tracer.FalloffDirectional})
+		// A directional light (a sun) from above, now and then grazing,
+		// mostly with a disk (soft shadows), up to 60° across.
+		sun := tracer.PointLight{Position: mgl32.Vec3{f(-1, 1), f(0.05, 1), f(-1, 1)}.Normalize(),
+			Color: col(), Intensity: f(0.5, 4), Falloff: tracer.FalloffDirectional}
+		if rng.IntN(4) != 0 {
+			sun.DiskOneMinusCos = tracer.SunDisk(float64(f(0.2, 60)))
+		}
+		d.Lights = append(d.Lights, sun)
 	}
 	floor := mgl32.Vec3{0, 1, 0}
 	if rng.IntN(2) == 0 {
@@ -642,6 +647,23 @@ func TestRandomScenesUsePBREmitters(t *testing.T) {
 		if kinds[tracer.HitTriangle] == 0 || kinds[tracer.HitShape] == 0 {
 			t.Errorf("seed %d: %d pbr triangle emitters and %d pbr shape emitters sampled: want some of each", seed, kinds[tracer.HitTriangle], kinds[tracer.HitShape])
 		}
+	}
+}
+
+// TestRandomScenesUseSunDisks: some of the random scenes that
+// TestRandomSceneParity compares have a sun with a disk, so parity covers
+// the sampling of sun disks.
+func TestRandomScenesUseSunDisks(t *testing.T) {
+	n := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, l := range randomScene(seed, tracer.IntegratorPath).Lights {
+			if l.Falloff == tracer.FalloffDirectional && l.DiskOneMinusCos > 0 {
+				n++
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d of 12 random scenes have a sun disk: want at least 3", n)
 	}
 }
 
