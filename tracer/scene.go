@@ -374,11 +374,12 @@ func (s *Scene) addTangentTriangle(t *TriangleDesc) {
 // emitter of one material.
 func (s *Scene) compileLightPicks() {
 	lum := make([]float64, len(s.Materials))
+	texelMeans := map[uint32][3]float64{} // by image texture, for the pbr emitters
 	for i := range s.Materials {
 		if m := &s.Materials[i]; m.Kind == MaterialEmissive {
 			lum[i] = max(0, float64(m.Intensity)*s.meanLuminance(m))
 		} else if isEmitter(m) {
-			lum[i] = s.meanEmissionLuminance(m)
+			lum[i] = s.meanEmissionLuminance(m, texelMeans)
 		}
 		s.Materials[i].LightPDF = 0
 	}
@@ -443,8 +444,10 @@ func isEmitter(m *Material) bool {
 // texels, tint included): the emitter's power per unit area that light
 // picks are proportional to. It is 0 when that is negative or not a
 // number, so that such an emitter is never picked (and its emission,
-// found by rays, then counts in full).
-func (s *Scene) meanEmissionLuminance(m *Material) float64 {
+// found by rays, then counts in full). means holds the mean texel of the
+// image textures seen so far, by texture, so that materials sharing an
+// emission map read its texels once.
+func (s *Scene) meanEmissionLuminance(m *Material, means map[uint32][3]float64) float64 {
 	e := m.Emission
 	var l float64
 	if m.EmissionMap == 0 {
@@ -452,18 +455,25 @@ func (s *Scene) meanEmissionLuminance(m *Material) float64 {
 	} else if t := &s.Textures[m.EmissionMap-1]; t.Kind == TextureChecker {
 		l = 0.5 * (float64(luminance(mul(e, t.Even))) + float64(luminance(mul(e, t.Odd))))
 	} else {
-		var sum [3]float64
-		n := int(t.Width * t.Height)
-		for i := 0; i < n; i++ {
-			k := int(t.Offset) + 3*i
-			for c := 0; c < 3; c++ {
-				sum[c] += float64(s.Texels[k+c])
+		mean, ok := means[m.EmissionMap-1]
+		if !ok {
+			n := int(t.Width * t.Height)
+			for i := 0; i < n; i++ {
+				k := int(t.Offset) + 3*i
+				for c := 0; c < 3; c++ {
+					mean[c] += float64(s.Texels[k+c])
+				}
 			}
+			for c := range mean {
+				mean[c] /= float64(n)
+			}
+			means[m.EmissionMap-1] = mean
 		}
-		for c := 0; c < 3; c++ {
-			sum[c] *= float64(e[c]) * float64(t.Even[c]) / float64(n)
+		var c [3]float64
+		for k := range c {
+			c[k] = mean[k] * float64(e[k]) * float64(t.Even[k])
 		}
-		l = float64(luminance(vec3{float32(sum[0]), float32(sum[1]), float32(sum[2])}))
+		l = float64(0.2126*c[0]) + float64(0.7152*c[1]) + float64(0.0722*c[2]) // luminance, in float64
 	}
 	if !(l > 0) || math.IsInf(l, 0) {
 		return 0
