@@ -479,11 +479,9 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	set := w.scene.Settings
+	set, _ := w.scene.Settings.MarshalBinary() // never fails
 	err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{
-		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:],
-		Settings: &pb.Settings{Width: int32(set.Width), Height: int32(set.Height), Samples: int32(set.Samples),
-			MaxDepth: int32(set.MaxDepth), Integrator: int32(set.Integrator), Seed: set.Seed},
+		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:], Settings: set,
 	}}})
 	if err != nil {
 		return false, streamErr(stream, err)

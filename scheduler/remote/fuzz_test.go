@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
@@ -70,7 +71,7 @@ func frame(t testing.TB, ms ...proto.Message) []byte {
 // must end, and answer only well-formed replies to leases it was sent.
 func FuzzRenderStream(f *testing.F) {
 	good := encoded(f, tinyScene)
-	set := &pb.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4}
+	set := wireSettings(tracer.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4})
 	f.Add(frame(f, openReq(good.Hash[:], set), tileReq(1, 0, 0, 8, 8), tileReq(2, 8, 8, 16, 16)))
 	f.Add(frame(f, openReq(good.Hash[:], set), tileReq(1, 0, 0, 16, 17)))
 	f.Add(frame(f, tileReq(1, 0, 0, 8, 8)))

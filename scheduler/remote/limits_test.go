@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -156,7 +157,7 @@ func TestHostileUploadsAndStalledStreamsBounded(t *testing.T) {
 			uploads[i] = up.RecvMsg(new(pb.PutBundleReply))
 		})
 	}
-	set := &pb.Settings{Width: 512, Height: 512, Samples: 1, MaxDepth: 2}
+	set := wireSettings(tracer.Settings{Width: 512, Height: 512, Samples: 1, MaxDepth: 2})
 	streams := make([]error, hostile)
 	replies := make([]int, hostile)
 	drain := make(chan struct{}) // closed once the worker has ended the streams
@@ -251,7 +252,7 @@ func TestHostileUploadsAndStalledStreamsBounded(t *testing.T) {
 	}
 
 	// The worker serves on.
-	s, _ := openStream(t, c, openReq(good.Hash[:], &pb.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4}), tileReq(1, 0, 0, 16, 16))
+	s, _ := openStream(t, c, openReq(good.Hash[:], wireSettings(tracer.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4})), tileReq(1, 0, 0, 16, 16))
 	s.CloseSend()
 	if replies, err := finish(s); err != nil || len(replies) != 2 || replies[1].GetResult() == nil {
 		t.Errorf("a good stream after the hostile ones: %v, %v", replies, err)
@@ -367,7 +368,7 @@ func TestJobSeriesBounded(t *testing.T) {
 	var held sync.WaitGroup
 	held.Add(3)
 	w.srv.beforeTile = func(context.Context) { held.Done(); <-hold }
-	set := &pb.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4}
+	set := wireSettings(tracer.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4})
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i, job := range []string{"made-up-1", "b", "c"} {
@@ -412,6 +413,6 @@ func TestJobSeriesBounded(t *testing.T) {
 }
 
 // openReq2 is an Open that leaves the job to the call's metadata.
-func openReq2(h []byte, set *pb.Settings) *pb.RenderRequest {
+func openReq2(h []byte, set []byte) *pb.RenderRequest {
 	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{BundleSha256: h, Settings: set}}}
 }

@@ -14,6 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 )
@@ -352,7 +353,7 @@ func TestRenderJobChecked(t *testing.T) {
 	if err := put(t, c, &pb.BundleChunk{Sha256: good.Hash[:], Size: int64(len(good.Data)), Data: good.Data}); err != nil {
 		t.Fatal(err)
 	}
-	set := &pb.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4}
+	set := wireSettings(tracer.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4})
 	tests := []struct {
 		name          string
 		metadata, job string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -151,7 +152,7 @@ func finish(s pb.Worker_RenderClient) ([]*pb.RenderReply, error) {
 	}
 }
 
-func openReq(h []byte, set *pb.Settings) *pb.RenderRequest {
+func openReq(h []byte, set []byte) *pb.RenderRequest {
 	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{Job: "test", BundleSha256: h, Settings: set}}}
 }
 
@@ -169,7 +170,7 @@ func TestBadRenderStreams(t *testing.T) {
 	if err := put(t, c, &pb.BundleChunk{Sha256: good.Hash[:], Size: int64(len(good.Data)), Data: good.Data}); err != nil {
 		t.Fatal(err)
 	}
-	set := &pb.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4}
+	set := wireSettings(tracer.Settings{Width: 16, Height: 16, Samples: 1, MaxDepth: 4})
 	unknown := sha256.Sum256([]byte("x"))
 	tests := []struct {
 		name  string
@@ -180,7 +181,7 @@ func TestBadRenderStreams(t *testing.T) {
 		{"tile before open", []*pb.RenderRequest{tileReq(1, 0, 0, 8, 8)}, codes.InvalidArgument, "Open"},
 		{"unknown bundle", []*pb.RenderRequest{openReq(unknown[:], set)}, codes.NotFound, "not in this worker's cache"},
 		{"no settings", []*pb.RenderRequest{openReq(good.Hash[:], nil)}, codes.InvalidArgument, "settings"},
-		{"bad settings", []*pb.RenderRequest{openReq(good.Hash[:], &pb.Settings{Width: 0, Height: 16, Samples: 1})}, codes.InvalidArgument, "width"},
+		{"bad settings", []*pb.RenderRequest{openReq(good.Hash[:], wireSettings(tracer.Settings{Width: 0, Height: 16, Samples: 1}))}, codes.InvalidArgument, "width"},
 		{"tile outside the image", []*pb.RenderRequest{openReq(good.Hash[:], set), tileReq(1, 8, 8, 24, 16)}, codes.InvalidArgument, "not a part of the 16×16 image"},
 		{"empty tile", []*pb.RenderRequest{openReq(good.Hash[:], set), tileReq(1, 8, 8, 8, 16)}, codes.InvalidArgument, "tile lease 1"},
 		{"negative tile", []*pb.RenderRequest{openReq(good.Hash[:], set), tileReq(1, -8, 0, 8, 8)}, codes.InvalidArgument, "tile lease 1"},
@@ -247,4 +248,41 @@ func randomBytes(t testing.TB, n int) []byte {
 	b := make([]byte, n)
 	rand.Read(b)
 	return b
+}
+
+// wireSettings is set as Open carries it.
+func wireSettings(set tracer.Settings) []byte {
+	b, _ := set.MarshalBinary()
+	return b
+}
+
+// The worker compiles the scene with exactly the settings Open carries,
+// every field of them, and keys its compiled scenes by all of them.
+func TestOpenSettingsReachTheScene(t *testing.T) {
+	srv := NewServer(ServerOptions{Threads: 1})
+	good := encoded(t, tinyScene)
+	srv.cache.put(good.Hash, good.Data)
+	set := tracer.Settings{Width: 12, Height: 7, Samples: 3, MaxDepth: 5, Integrator: tracer.IntegratorWhitted, Seed: 99}
+	sc, err := srv.scene(good.Hash, wireSettings(set))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Settings != set {
+		t.Errorf("compiled with %+v, Open asked for %+v", sc.Settings, set)
+	}
+	other := set
+	other.Seed++
+	sc2, err := srv.scene(good.Hash, wireSettings(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc2 == sc || sc2.Settings != other {
+		t.Errorf("another seed got the first job's scene (settings %+v)", sc2.Settings)
+	}
+	if again, _ := srv.scene(good.Hash, wireSettings(set)); again != sc {
+		t.Errorf("the same settings again compiled the scene again")
+	}
+	if _, err := srv.scene(good.Hash, wireSettings(set)[1:]); err == nil || !strings.Contains(err.Error(), "another version of trace") {
+		t.Errorf("settings cut short: %v, want a refusal naming another version of trace", err)
+	}
 }

@@ -700,14 +700,21 @@ func hashOf(b []byte) (Hash, error) {
 	return h, nil
 }
 
-// scene returns the compiled scene of bundle h with settings set,
-// compiling it unless a recent job left it.
-func (s *Server) scene(h Hash, set *pb.Settings) (*tracer.Scene, error) {
-	if set == nil {
+// scene returns the compiled scene of bundle h with the settings whose
+// binary encoding is set (tracer.Settings.MarshalBinary), compiling it
+// unless a recent job left it.
+func (s *Server) scene(h Hash, set []byte) (*tracer.Scene, error) {
+	if len(set) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "Open has no settings")
 	}
-	key := sceneKey{h, set.GetWidth(), set.GetHeight(), set.GetSamples(), set.GetMaxDepth(), set.GetIntegrator(), set.GetSeed()}
-	return s.compiled.get(key, func() (*tracer.Scene, error) {
+	var settings tracer.Settings
+	if err := settings.UnmarshalBinary(set); err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "settings: %v", err)
+	}
+	if err := scenes.ValidateSettings(settings); err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "settings: %v", err)
+	}
+	return s.compiled.get(sceneKey{h, string(set)}, func() (*tracer.Scene, error) {
 		data, ok := s.cache.get(h)
 		if !ok {
 			return nil, status.Errorf(codes.NotFound, "bundle %s is not in this worker's cache", h)
@@ -720,15 +727,7 @@ func (s *Server) scene(h Hash, set *pb.Settings) (*tracer.Scene, error) {
 		if err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
-		desc.Settings.Width = int(set.Width)
-		desc.Settings.Height = int(set.Height)
-		desc.Settings.Samples = int(set.Samples)
-		desc.Settings.MaxDepth = int(set.MaxDepth)
-		desc.Settings.Integrator = tracer.Integrator(set.Integrator)
-		desc.Settings.Seed = set.Seed
-		if err := scenes.ValidateSettings(desc.Settings); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "settings: %v", err)
-		}
+		desc.Settings = settings
 		sc, err := tracer.Compile(desc)
 		if err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "%s: %v", b.Name, err)
@@ -737,12 +736,11 @@ func (s *Server) scene(h Hash, set *pb.Settings) (*tracer.Scene, error) {
 	})
 }
 
-// sceneKey names a compiled scene: a bundle and the settings it was
-// compiled with.
+// sceneKey names a compiled scene: a bundle and the binary encoding of
+// the settings it was compiled with.
 type sceneKey struct {
-	hash                                      Hash
-	width, height, samples, depth, integrator int32
-	seed                                      uint64
+	hash     Hash
+	settings string
 }
 
 // compiledCache keeps the last few compiled scenes, compiling each key

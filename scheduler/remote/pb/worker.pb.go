@@ -341,92 +341,6 @@ func (x *File) GetData() []byte {
 	return nil
 }
 
-// Settings are the render settings after the coordinator's command-line
-// overrides.
-type Settings struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Width         int32                  `protobuf:"varint,1,opt,name=width,proto3" json:"width,omitempty"`
-	Height        int32                  `protobuf:"varint,2,opt,name=height,proto3" json:"height,omitempty"`
-	Samples       int32                  `protobuf:"varint,3,opt,name=samples,proto3" json:"samples,omitempty"`
-	MaxDepth      int32                  `protobuf:"varint,4,opt,name=max_depth,json=maxDepth,proto3" json:"max_depth,omitempty"`
-	Integrator    int32                  `protobuf:"varint,5,opt,name=integrator,proto3" json:"integrator,omitempty"`
-	Seed          uint64                 `protobuf:"varint,6,opt,name=seed,proto3" json:"seed,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Settings) Reset() {
-	*x = Settings{}
-	mi := &file_worker_proto_msgTypes[6]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Settings) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Settings) ProtoMessage() {}
-
-func (x *Settings) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[6]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Settings.ProtoReflect.Descriptor instead.
-func (*Settings) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{6}
-}
-
-func (x *Settings) GetWidth() int32 {
-	if x != nil {
-		return x.Width
-	}
-	return 0
-}
-
-func (x *Settings) GetHeight() int32 {
-	if x != nil {
-		return x.Height
-	}
-	return 0
-}
-
-func (x *Settings) GetSamples() int32 {
-	if x != nil {
-		return x.Samples
-	}
-	return 0
-}
-
-func (x *Settings) GetMaxDepth() int32 {
-	if x != nil {
-		return x.MaxDepth
-	}
-	return 0
-}
-
-func (x *Settings) GetIntegrator() int32 {
-	if x != nil {
-		return x.Integrator
-	}
-	return 0
-}
-
-func (x *Settings) GetSeed() uint64 {
-	if x != nil {
-		return x.Seed
-	}
-	return 0
-}
-
 type RenderRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Kind:
@@ -440,7 +354,7 @@ type RenderRequest struct {
 
 func (x *RenderRequest) Reset() {
 	*x = RenderRequest{}
-	mi := &file_worker_proto_msgTypes[7]
+	mi := &file_worker_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -452,7 +366,7 @@ func (x *RenderRequest) String() string {
 func (*RenderRequest) ProtoMessage() {}
 
 func (x *RenderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[7]
+	mi := &file_worker_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -465,7 +379,7 @@ func (x *RenderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderRequest.ProtoReflect.Descriptor instead.
 func (*RenderRequest) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{7}
+	return file_worker_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *RenderRequest) GetKind() isRenderRequest_Kind {
@@ -510,17 +424,19 @@ func (*RenderRequest_Open) isRenderRequest_Kind() {}
 func (*RenderRequest_Tile) isRenderRequest_Kind() {}
 
 type Open struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Job           string                 `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"` // the coordinator's job ID, for logs and metrics
-	BundleSha256  []byte                 `protobuf:"bytes,2,opt,name=bundle_sha256,json=bundleSha256,proto3" json:"bundle_sha256,omitempty"`
-	Settings      *Settings              `protobuf:"bytes,3,opt,name=settings,proto3" json:"settings,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Job          string                 `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"` // the coordinator's job ID, for logs and metrics
+	BundleSha256 []byte                 `protobuf:"bytes,2,opt,name=bundle_sha256,json=bundleSha256,proto3" json:"bundle_sha256,omitempty"`
+	// The render settings after the coordinator's command-line overrides,
+	// in their binary encoding (tracer.Settings.MarshalBinary).
+	Settings      []byte `protobuf:"bytes,4,opt,name=settings,proto3" json:"settings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Open) Reset() {
 	*x = Open{}
-	mi := &file_worker_proto_msgTypes[8]
+	mi := &file_worker_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -532,7 +448,7 @@ func (x *Open) String() string {
 func (*Open) ProtoMessage() {}
 
 func (x *Open) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[8]
+	mi := &file_worker_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -545,7 +461,7 @@ func (x *Open) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Open.ProtoReflect.Descriptor instead.
 func (*Open) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{8}
+	return file_worker_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Open) GetJob() string {
@@ -562,7 +478,7 @@ func (x *Open) GetBundleSha256() []byte {
 	return nil
 }
 
-func (x *Open) GetSettings() *Settings {
+func (x *Open) GetSettings() []byte {
 	if x != nil {
 		return x.Settings
 	}
@@ -583,7 +499,7 @@ type TileLease struct {
 
 func (x *TileLease) Reset() {
 	*x = TileLease{}
-	mi := &file_worker_proto_msgTypes[9]
+	mi := &file_worker_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -595,7 +511,7 @@ func (x *TileLease) String() string {
 func (*TileLease) ProtoMessage() {}
 
 func (x *TileLease) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[9]
+	mi := &file_worker_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -608,7 +524,7 @@ func (x *TileLease) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TileLease.ProtoReflect.Descriptor instead.
 func (*TileLease) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{9}
+	return file_worker_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *TileLease) GetLease() uint64 {
@@ -660,7 +576,7 @@ type RenderReply struct {
 
 func (x *RenderReply) Reset() {
 	*x = RenderReply{}
-	mi := &file_worker_proto_msgTypes[10]
+	mi := &file_worker_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -672,7 +588,7 @@ func (x *RenderReply) String() string {
 func (*RenderReply) ProtoMessage() {}
 
 func (x *RenderReply) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[10]
+	mi := &file_worker_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -685,7 +601,7 @@ func (x *RenderReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderReply.ProtoReflect.Descriptor instead.
 func (*RenderReply) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{10}
+	return file_worker_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *RenderReply) GetKind() isRenderReply_Kind {
@@ -755,7 +671,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_worker_proto_msgTypes[11]
+	mi := &file_worker_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -767,7 +683,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[11]
+	mi := &file_worker_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -780,7 +696,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{11}
+	return file_worker_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Ready) GetThreads() int32 {
@@ -813,7 +729,7 @@ type TileResult struct {
 
 func (x *TileResult) Reset() {
 	*x = TileResult{}
-	mi := &file_worker_proto_msgTypes[12]
+	mi := &file_worker_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -825,7 +741,7 @@ func (x *TileResult) String() string {
 func (*TileResult) ProtoMessage() {}
 
 func (x *TileResult) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[12]
+	mi := &file_worker_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -838,7 +754,7 @@ func (x *TileResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TileResult.ProtoReflect.Descriptor instead.
 func (*TileResult) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{12}
+	return file_worker_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TileResult) GetLease() uint64 {
@@ -900,7 +816,7 @@ type TileError struct {
 
 func (x *TileError) Reset() {
 	*x = TileError{}
-	mi := &file_worker_proto_msgTypes[13]
+	mi := &file_worker_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -912,7 +828,7 @@ func (x *TileError) String() string {
 func (*TileError) ProtoMessage() {}
 
 func (x *TileError) ProtoReflect() protoreflect.Message {
-	mi := &file_worker_proto_msgTypes[13]
+	mi := &file_worker_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -925,7 +841,7 @@ func (x *TileError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TileError.ProtoReflect.Descriptor instead.
 func (*TileError) Descriptor() ([]byte, []int) {
-	return file_worker_proto_rawDescGZIP(), []int{13}
+	return file_worker_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *TileError) GetLease() uint64 {
@@ -964,24 +880,15 @@ const file_worker_proto_rawDesc = "" +
 	"\x14allow_outside_assets\x18\x05 \x01(\bR\x12allowOutsideAssets\".\n" +
 	"\x04File\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
-	"\x04data\x18\x02 \x01(\fR\x04data\"\xa3\x01\n" +
-	"\bSettings\x12\x14\n" +
-	"\x05width\x18\x01 \x01(\x05R\x05width\x12\x16\n" +
-	"\x06height\x18\x02 \x01(\x05R\x06height\x12\x18\n" +
-	"\asamples\x18\x03 \x01(\x05R\asamples\x12\x1b\n" +
-	"\tmax_depth\x18\x04 \x01(\x05R\bmaxDepth\x12\x1e\n" +
-	"\n" +
-	"integrator\x18\x05 \x01(\x05R\n" +
-	"integrator\x12\x12\n" +
-	"\x04seed\x18\x06 \x01(\x04R\x04seed\"v\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\"v\n" +
 	"\rRenderRequest\x12+\n" +
 	"\x04open\x18\x01 \x01(\v2\x15.trace.remote.v1.OpenH\x00R\x04open\x120\n" +
 	"\x04tile\x18\x02 \x01(\v2\x1a.trace.remote.v1.TileLeaseH\x00R\x04tileB\x06\n" +
-	"\x04kind\"t\n" +
+	"\x04kind\"_\n" +
 	"\x04Open\x12\x10\n" +
 	"\x03job\x18\x01 \x01(\tR\x03job\x12#\n" +
-	"\rbundle_sha256\x18\x02 \x01(\fR\fbundleSha256\x125\n" +
-	"\bsettings\x18\x03 \x01(\v2\x19.trace.remote.v1.SettingsR\bsettings\"a\n" +
+	"\rbundle_sha256\x18\x02 \x01(\fR\fbundleSha256\x12\x1a\n" +
+	"\bsettings\x18\x04 \x01(\fR\bsettingsJ\x04\b\x03\x10\x04\"a\n" +
 	"\tTileLease\x12\x14\n" +
 	"\x05lease\x18\x01 \x01(\x04R\x05lease\x12\x0e\n" +
 	"\x02x0\x18\x02 \x01(\x05R\x02x0\x12\x0e\n" +
@@ -1026,7 +933,7 @@ func file_worker_proto_rawDescGZIP() []byte {
 	return file_worker_proto_rawDescData
 }
 
-var file_worker_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_worker_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_worker_proto_goTypes = []any{
 	(*BundleRef)(nil),      // 0: trace.remote.v1.BundleRef
 	(*HasBundleReply)(nil), // 1: trace.remote.v1.HasBundleReply
@@ -1034,34 +941,32 @@ var file_worker_proto_goTypes = []any{
 	(*PutBundleReply)(nil), // 3: trace.remote.v1.PutBundleReply
 	(*Bundle)(nil),         // 4: trace.remote.v1.Bundle
 	(*File)(nil),           // 5: trace.remote.v1.File
-	(*Settings)(nil),       // 6: trace.remote.v1.Settings
-	(*RenderRequest)(nil),  // 7: trace.remote.v1.RenderRequest
-	(*Open)(nil),           // 8: trace.remote.v1.Open
-	(*TileLease)(nil),      // 9: trace.remote.v1.TileLease
-	(*RenderReply)(nil),    // 10: trace.remote.v1.RenderReply
-	(*Ready)(nil),          // 11: trace.remote.v1.Ready
-	(*TileResult)(nil),     // 12: trace.remote.v1.TileResult
-	(*TileError)(nil),      // 13: trace.remote.v1.TileError
+	(*RenderRequest)(nil),  // 6: trace.remote.v1.RenderRequest
+	(*Open)(nil),           // 7: trace.remote.v1.Open
+	(*TileLease)(nil),      // 8: trace.remote.v1.TileLease
+	(*RenderReply)(nil),    // 9: trace.remote.v1.RenderReply
+	(*Ready)(nil),          // 10: trace.remote.v1.Ready
+	(*TileResult)(nil),     // 11: trace.remote.v1.TileResult
+	(*TileError)(nil),      // 12: trace.remote.v1.TileError
 }
 var file_worker_proto_depIdxs = []int32{
 	5,  // 0: trace.remote.v1.Bundle.files:type_name -> trace.remote.v1.File
-	8,  // 1: trace.remote.v1.RenderRequest.open:type_name -> trace.remote.v1.Open
-	9,  // 2: trace.remote.v1.RenderRequest.tile:type_name -> trace.remote.v1.TileLease
-	6,  // 3: trace.remote.v1.Open.settings:type_name -> trace.remote.v1.Settings
-	11, // 4: trace.remote.v1.RenderReply.ready:type_name -> trace.remote.v1.Ready
-	12, // 5: trace.remote.v1.RenderReply.result:type_name -> trace.remote.v1.TileResult
-	13, // 6: trace.remote.v1.RenderReply.error:type_name -> trace.remote.v1.TileError
-	0,  // 7: trace.remote.v1.Worker.HasBundle:input_type -> trace.remote.v1.BundleRef
-	2,  // 8: trace.remote.v1.Worker.PutBundle:input_type -> trace.remote.v1.BundleChunk
-	7,  // 9: trace.remote.v1.Worker.Render:input_type -> trace.remote.v1.RenderRequest
-	1,  // 10: trace.remote.v1.Worker.HasBundle:output_type -> trace.remote.v1.HasBundleReply
-	3,  // 11: trace.remote.v1.Worker.PutBundle:output_type -> trace.remote.v1.PutBundleReply
-	10, // 12: trace.remote.v1.Worker.Render:output_type -> trace.remote.v1.RenderReply
-	10, // [10:13] is the sub-list for method output_type
-	7,  // [7:10] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	7,  // 1: trace.remote.v1.RenderRequest.open:type_name -> trace.remote.v1.Open
+	8,  // 2: trace.remote.v1.RenderRequest.tile:type_name -> trace.remote.v1.TileLease
+	10, // 3: trace.remote.v1.RenderReply.ready:type_name -> trace.remote.v1.Ready
+	11, // 4: trace.remote.v1.RenderReply.result:type_name -> trace.remote.v1.TileResult
+	12, // 5: trace.remote.v1.RenderReply.error:type_name -> trace.remote.v1.TileError
+	0,  // 6: trace.remote.v1.Worker.HasBundle:input_type -> trace.remote.v1.BundleRef
+	2,  // 7: trace.remote.v1.Worker.PutBundle:input_type -> trace.remote.v1.BundleChunk
+	6,  // 8: trace.remote.v1.Worker.Render:input_type -> trace.remote.v1.RenderRequest
+	1,  // 9: trace.remote.v1.Worker.HasBundle:output_type -> trace.remote.v1.HasBundleReply
+	3,  // 10: trace.remote.v1.Worker.PutBundle:output_type -> trace.remote.v1.PutBundleReply
+	9,  // 11: trace.remote.v1.Worker.Render:output_type -> trace.remote.v1.RenderReply
+	9,  // [9:12] is the sub-list for method output_type
+	6,  // [6:9] is the sub-list for method input_type
+	6,  // [6:6] is the sub-list for extension type_name
+	6,  // [6:6] is the sub-list for extension extendee
+	0,  // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_worker_proto_init() }
@@ -1069,11 +974,11 @@ func file_worker_proto_init() {
 	if File_worker_proto != nil {
 		return
 	}
-	file_worker_proto_msgTypes[7].OneofWrappers = []any{
+	file_worker_proto_msgTypes[6].OneofWrappers = []any{
 		(*RenderRequest_Open)(nil),
 		(*RenderRequest_Tile)(nil),
 	}
-	file_worker_proto_msgTypes[10].OneofWrappers = []any{
+	file_worker_proto_msgTypes[9].OneofWrappers = []any{
 		(*RenderReply_Ready)(nil),
 		(*RenderReply_Result)(nil),
 		(*RenderReply_Error)(nil),
@@ -1084,7 +989,7 @@ func file_worker_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_worker_proto_rawDesc), len(file_worker_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
