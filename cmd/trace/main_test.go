@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tracerender/trace/tracer"
 )
 
 const cornell = "../../scenes/examples/cornell-box.json"
@@ -201,7 +204,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
-	if code, stdout, _ := runCLI("version"); code != 0 || !strings.HasPrefix(stdout, "trace ") {
+	if code, stdout, _ := runCLI("version"); code != 0 || !strings.HasPrefix(stdout, "trace ") || !strings.HasSuffix(stdout, fmt.Sprintf(", pixel version %d\n", tracer.PixelVersion)) {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 	if code, _, stderr := runCLI("render", "--help"); code != 0 || !strings.Contains(stderr, "--threads") {

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/pflag"
+	"github.com/tracerender/trace/tracer"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -16,7 +17,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trace version\n\nPrints the version of trace, the commit it was built from, the Go release and the platform.\n")
+		fmt.Fprintf(stderr, "Usage: trace version\n\nPrints the version of trace, the commit it was built from, the Go release, the platform\nand the pixel version (docs/pixel-version.md).\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -32,6 +33,6 @@ func cmdVersion(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "trace %s%s %s %s/%s\n", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(stdout, "trace %s%s %s %s/%s, pixel version %d\n", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH, tracer.PixelVersion)
 	return nil
 }

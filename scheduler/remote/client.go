@@ -341,6 +341,12 @@ func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *schedul
 			c.log.Info("worker is shutting down; it leaves the render", "worker", addr)
 			return nil
 		}
+		if msg, ok := pixelVersionMismatch(err); ok {
+			// Its tiles could differ from the others' in some pixels:
+			// it is not used, and asking again would get the same answer.
+			c.log.Warn("worker not used: "+msg, "worker", addr)
+			return fmt.Errorf("worker %s: not used: %s", addr, msg)
+		}
 		msg, permanent := explain(err, &c.opt)
 		if permanent {
 			// Trying again would get the same answer: the render
@@ -481,7 +487,7 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	}
 	set, _ := w.scene.Settings.MarshalBinary() // never fails
 	err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{
-		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:], Settings: set,
+		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:], Settings: set, PixelVersion: tracer.PixelVersion,
 	}}})
 	if err != nil {
 		return false, streamErr(stream, err)
@@ -493,6 +499,9 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	ready := first.GetReady()
 	if ready == nil || ready.Threads < 1 {
 		return false, fmt.Errorf("worker's first reply is not Ready")
+	}
+	if v := ready.GetPixelVersion(); v != tracer.PixelVersion {
+		return false, &pixelVersionError{v}
 	}
 	if w.index < 0 {
 		w.index = w.q.Join(w.addr, "remote", int(ready.Threads))

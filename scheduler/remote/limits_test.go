@@ -169,7 +169,7 @@ func TestHostileUploadsAndStalledStreamsBounded(t *testing.T) {
 				streams[i] = err
 				return
 			}
-			open := &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{BundleSha256: good.Hash[:], Settings: set}}}
+			open := &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{BundleSha256: good.Hash[:], Settings: set, PixelVersion: tracer.PixelVersion}}}
 			if err := s.Send(open); err != nil {
 				streams[i] = err
 				return
@@ -414,5 +414,5 @@ func TestJobSeriesBounded(t *testing.T) {
 
 // openReq2 is an Open that leaves the job to the call's metadata.
 func openReq2(h []byte, set []byte) *pb.RenderRequest {
-	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{BundleSha256: h, Settings: set}}}
+	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{BundleSha256: h, Settings: set, PixelVersion: tracer.PixelVersion}}}
 }

@@ -376,7 +376,7 @@ func TestRenderJobChecked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		open := &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{Job: tc.job, BundleSha256: good.Hash[:], Settings: set}}}
+		open := &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{Job: tc.job, BundleSha256: good.Hash[:], Settings: set, PixelVersion: tracer.PixelVersion}}}
 		if err := s.Send(open); err != nil {
 			t.Fatal(err)
 		}

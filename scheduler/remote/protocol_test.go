@@ -153,7 +153,7 @@ func finish(s pb.Worker_RenderClient) ([]*pb.RenderReply, error) {
 }
 
 func openReq(h []byte, set []byte) *pb.RenderRequest {
-	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{Job: "test", BundleSha256: h, Settings: set}}}
+	return &pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{Job: "test", BundleSha256: h, Settings: set, PixelVersion: tracer.PixelVersion}}}
 }
 
 func tileReq(id uint64, x0, y0, x1, y1 int32) *pb.RenderRequest {

@@ -466,6 +466,9 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	if err != nil {
 		return err
 	}
+	if v := open.GetPixelVersion(); v != tracer.PixelVersion {
+		return status.Error(codes.FailedPrecondition, pixelVersionRefusal(v))
+	}
 	h, err := hashOf(open.GetBundleSha256())
 	if err != nil {
 		return err
@@ -491,7 +494,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	// The coordinator keeps about two leases per thread in flight: a GPU
 	// counts as the tiles of one batch.
 	capacity := s.opt.Threads + len(gpus)*max(1, s.opt.BatchPixels/(scheduler.DefaultTileSize*scheduler.DefaultTileSize))
-	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(capacity), Name: s.host}}}); err != nil {
+	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(capacity), Name: s.host, PixelVersion: tracer.PixelVersion}}}); err != nil {
 		return err
 	}
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -38,7 +39,7 @@ func (l *lyingWorker) Render(stream pb.Worker_RenderServer) error {
 	if l.fail != nil {
 		return l.fail
 	}
-	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: 1, Name: "liar"}}}); err != nil {
+	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: 1, Name: "liar", PixelVersion: tracer.PixelVersion}}}); err != nil {
 		return err
 	}
 	for {
@@ -55,12 +56,13 @@ func (l *lyingWorker) Render(stream pb.Worker_RenderServer) error {
 	}
 }
 
-// startLiar serves l at addr on the test network.
-func (n *testNet) startLiar(t *testing.T, addr string, l *lyingWorker) {
+// serve serves srv, a fake worker, at addr on the test network until the
+// test ends.
+func (n *testNet) serve(t testing.TB, addr string, srv pb.WorkerServer) {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	g := grpc.NewServer()
-	pb.RegisterWorkerServer(g, l)
+	pb.RegisterWorkerServer(g, srv)
 	go g.Serve(lis)
 	n.mu.Lock()
 	n.listeners[addr] = lis
@@ -87,7 +89,7 @@ func TestBadPixelsRefused(t *testing.T) {
 	for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), -1} {
 		n := newTestNet()
 		var leases atomic.Int64
-		n.startLiar(t, "liar:7000", &lyingWorker{reply: func(l *pb.TileLease) *pb.RenderReply {
+		n.serve(t, "liar:7000", &lyingWorker{reply: func(l *pb.TileLease) *pb.RenderReply {
 			leases.Add(1)
 			return result(l, v, 1, 1)
 		}})
@@ -120,7 +122,7 @@ func TestBadPixelsRefused(t *testing.T) {
 // render's sums cannot overflow, and its reported times are sane.
 func TestBadCountsSaturated(t *testing.T) {
 	n := newTestNet()
-	n.startLiar(t, "liar:7000", &lyingWorker{reply: func(l *pb.TileLease) *pb.RenderReply {
+	n.serve(t, "liar:7000", &lyingWorker{reply: func(l *pb.TileLease) *pb.RenderReply {
 		return result(l, 0.5, math.MaxUint64, math.MaxUint64)
 	}})
 	bundle, scene := testScene(t, 32, 2)
@@ -148,7 +150,7 @@ func TestRemoteErrorTextCleaned(t *testing.T) {
 		"status": {fail: status.Error(codes.Internal, hostile)},
 	} {
 		n := newTestNet()
-		n.startLiar(t, "liar:7000", l)
+		n.serve(t, "liar:7000", l)
 		bundle, scene := testScene(t, 16, 1)
 		opt := n.options()
 		opt.MaxFailures = 1

@@ -429,7 +429,10 @@ type Open struct {
 	BundleSha256 []byte                 `protobuf:"bytes,2,opt,name=bundle_sha256,json=bundleSha256,proto3" json:"bundle_sha256,omitempty"`
 	// The render settings after the coordinator's command-line overrides,
 	// in their binary encoding (tracer.Settings.MarshalBinary).
-	Settings      []byte `protobuf:"bytes,4,opt,name=settings,proto3" json:"settings,omitempty"`
+	Settings []byte `protobuf:"bytes,4,opt,name=settings,proto3" json:"settings,omitempty"`
+	// The coordinator's tracer.PixelVersion: a worker that renders another
+	// refuses the job (FailedPrecondition), as its pixels could differ.
+	PixelVersion  uint32 `protobuf:"varint,5,opt,name=pixel_version,json=pixelVersion,proto3" json:"pixel_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -483,6 +486,13 @@ func (x *Open) GetSettings() []byte {
 		return x.Settings
 	}
 	return nil
+}
+
+func (x *Open) GetPixelVersion() uint32 {
+	if x != nil {
+		return x.PixelVersion
+	}
+	return 0
 }
 
 // TileLease asks for the pixels [x0, x1) × [y0, y1).
@@ -662,9 +672,12 @@ func (*RenderReply_Error) isRenderReply_Kind() {}
 
 // Ready answers Open once the scene is compiled.
 type Ready struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Threads       int32                  `protobuf:"varint,1,opt,name=threads,proto3" json:"threads,omitempty"` // tiles the worker renders at once
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`        // the worker's host name
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Threads int32                  `protobuf:"varint,1,opt,name=threads,proto3" json:"threads,omitempty"` // tiles the worker renders at once
+	Name    string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`        // the worker's host name
+	// The worker's tracer.PixelVersion; a coordinator does not use a worker
+	// that renders another (0: a trace from before pixel versions).
+	PixelVersion  uint32 `protobuf:"varint,3,opt,name=pixel_version,json=pixelVersion,proto3" json:"pixel_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -711,6 +724,13 @@ func (x *Ready) GetName() string {
 		return x.Name
 	}
 	return ""
+}
+
+func (x *Ready) GetPixelVersion() uint32 {
+	if x != nil {
+		return x.PixelVersion
+	}
+	return 0
 }
 
 type TileResult struct {
@@ -884,11 +904,12 @@ const file_worker_proto_rawDesc = "" +
 	"\rRenderRequest\x12+\n" +
 	"\x04open\x18\x01 \x01(\v2\x15.trace.remote.v1.OpenH\x00R\x04open\x120\n" +
 	"\x04tile\x18\x02 \x01(\v2\x1a.trace.remote.v1.TileLeaseH\x00R\x04tileB\x06\n" +
-	"\x04kind\"_\n" +
+	"\x04kind\"\x84\x01\n" +
 	"\x04Open\x12\x10\n" +
 	"\x03job\x18\x01 \x01(\tR\x03job\x12#\n" +
 	"\rbundle_sha256\x18\x02 \x01(\fR\fbundleSha256\x12\x1a\n" +
-	"\bsettings\x18\x04 \x01(\fR\bsettingsJ\x04\b\x03\x10\x04\"a\n" +
+	"\bsettings\x18\x04 \x01(\fR\bsettings\x12#\n" +
+	"\rpixel_version\x18\x05 \x01(\rR\fpixelVersionJ\x04\b\x03\x10\x04\"a\n" +
 	"\tTileLease\x12\x14\n" +
 	"\x05lease\x18\x01 \x01(\x04R\x05lease\x12\x0e\n" +
 	"\x02x0\x18\x02 \x01(\x05R\x02x0\x12\x0e\n" +
@@ -899,10 +920,11 @@ const file_worker_proto_rawDesc = "" +
 	"\x05ready\x18\x01 \x01(\v2\x16.trace.remote.v1.ReadyH\x00R\x05ready\x125\n" +
 	"\x06result\x18\x02 \x01(\v2\x1b.trace.remote.v1.TileResultH\x00R\x06result\x122\n" +
 	"\x05error\x18\x03 \x01(\v2\x1a.trace.remote.v1.TileErrorH\x00R\x05errorB\x06\n" +
-	"\x04kind\"5\n" +
+	"\x04kind\"Z\n" +
 	"\x05Ready\x12\x18\n" +
 	"\athreads\x18\x01 \x01(\x05R\athreads\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\"\xc4\x01\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
+	"\rpixel_version\x18\x03 \x01(\rR\fpixelVersion\"\xc4\x01\n" +
 	"\n" +
 	"TileResult\x12\x14\n" +
 	"\x05lease\x18\x01 \x01(\x04R\x05lease\x12\x16\n" +
