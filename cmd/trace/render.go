@@ -55,7 +55,8 @@ the tiles it was rendering; a power loss, about the last second of tiles.
 --resume FILE to resume FILE if it exists and start it if not. The
 checkpoint is kept after the image is written (resuming it again just writes
 the image); delete it when done. A checkpoint written for another scene
-(the scene file or an asset changed) or other settings is refused.
+(the scene file or an asset changed) or other settings, or by a trace of
+another pixel version (trace version prints it), is refused.
 
 On a terminal, a progress line fits the terminal's width; on anything else
 (a pipe, a CI log) a plain line every 10 seconds. --log-format json makes

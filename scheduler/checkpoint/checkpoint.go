@@ -11,18 +11,21 @@
 //
 //	file    = magic version header tile*
 //	magic   = "\x89TRCKPT\n" (8 bytes)
-//	version = uint32, 1
+//	version = uint32, 2
 //	record  = length uint32 | crc uint32 | payload (length bytes)
-//	header  = record with payload 'H' scene[32] width height samples
-//	          maxDepth integrator (uint32 each) seed (uint64) tileSize (uint32)
+//	header  = record with payload 'H' scene[32] pixelVersion tileSize
+//	          (uint32 each) settings (tracer.SettingsSize bytes)
 //	tile    = record with payload 'T' id minX minY maxX maxY (uint32 each)
 //	          pixels (3·area float32, linear RGB, row by row)
 //
 // Integers and floats are little-endian; crc is the CRC-32C (Castagnoli)
 // of the length field and the payload. scene is SceneHash of the scene file
-// and its assets; the settings are the ones that change pixels, after any
-// command-line overrides, and the tile size fixes the tile grid that the
-// tile IDs and rectangles refer to.
+// and its assets; pixelVersion is the tracer.PixelVersion of the trace that
+// wrote the file; the tile size fixes the tile grid that the tile IDs and
+// rectangles refer to; settings are the render settings, after any
+// command-line overrides, in their binary encoding
+// (tracer.Settings.MarshalBinary). Version 1 had no pixel version and the
+// settings as six uint32 and a uint64 before the tile size.
 //
 // # Durability
 //
@@ -39,8 +42,10 @@
 // # Reading
 //
 // Read refuses a file that is not a checkpoint, has another format
-// version, has a header cut short or damaged, or was written for another
-// scene or other settings — naming what differs. After the header, the
+// version, has a header cut short or damaged, was written by a trace of
+// another tracer.PixelVersion (whose tiles could differ from this one's),
+// or was written for another scene or other settings — naming what
+// differs. After the header, the
 // first record that is cut short or fails its checksum ends the usable
 // log: it and everything after it are discarded, with Checkpoint.Damage
 // saying where and how many bytes (damage can only be at the end after a
@@ -74,12 +79,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
@@ -87,7 +94,7 @@ import (
 )
 
 // Version is the format version this package writes and reads.
-const Version = 1
+const Version = 2
 
 // SyncInterval is the longest a Writer waits, while tiles arrive, before it
 // fsyncs them: what a power loss may cost.
@@ -97,9 +104,12 @@ const (
 	magic         = "\x89TRCKPT\n"
 	preambleSize  = 8 + 4 // magic and version
 	frameSize     = 8     // length and crc
-	headerPayload = 1 + 32 + 5*4 + 8 + 4
-	tileFixed     = 1 + 5*4 // a tile payload before its pixels
-	headerEnd     = preambleSize + frameSize + headerPayload
+	headerPayload = 1 + 32 + 4 + 4 + tracer.SettingsSize
+	// maxHeaderPayload bounds the header records read: long enough for
+	// the settings of another trace, whose pixel version is then named.
+	maxHeaderPayload = headerPayload + 4096
+	tileFixed        = 1 + 5*4 // a tile payload before its pixels
+	headerEnd        = preambleSize + frameSize + headerPayload
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -214,20 +224,30 @@ func read(r io.Reader, size int64, want Header) (*Checkpoint, error) {
 	if n < preambleSize {
 		return nil, fmt.Errorf("header cut short (the file has %d bytes, the header needs %d): the render that wrote it stopped as it began, and it holds no tiles: delete it to start again", size, headerEnd)
 	}
-	if v := binary.LittleEndian.Uint32(pre[len(magic):]); v != Version {
+	switch v := binary.LittleEndian.Uint32(pre[len(magic):]); {
+	case v == 1:
+		return nil, fmt.Errorf("format version 1, written by a trace from before pixel versions, whose tiles could differ from what this trace (pixel version %d) renders: render again without --resume (delete the file)", tracer.PixelVersion)
+	case v != Version:
 		return nil, fmt.Errorf("format version %d; this trace reads version %d", v, Version)
 	}
 
-	payload, st, err := readRecord(r, size-preambleSize, headerPayload)
+	payload, st, err := readRecord(r, size-preambleSize, maxHeaderPayload)
 	switch {
 	case err != nil:
 		return nil, err
 	case st == recordCut && size < headerEnd:
 		return nil, fmt.Errorf("header cut short (the file has %d bytes, the header needs %d): the render that wrote it stopped as it began, and it holds no tiles: delete it to start again", size, headerEnd)
-	case st != recordOK || len(payload) != headerPayload || payload[0] != 'H':
+	case st != recordOK || len(payload) < headerPayload-tracer.SettingsSize || payload[0] != 'H':
 		return nil, errors.New("header damaged (it fails its checksum)")
 	}
-	got := decodeHeader(payload)
+	got, pixelVersion, err := decodeHeader(payload)
+	if pixelVersion != tracer.PixelVersion {
+		return nil, fmt.Errorf("written by a trace of pixel version %d, whose tiles could differ from what this trace (pixel version %d) renders: resume it with that trace, or render again without --resume (delete the file)",
+			pixelVersion, tracer.PixelVersion)
+	}
+	if err != nil {
+		return nil, err
+	}
 	if err := got.Check(want); err != nil {
 		return nil, err
 	}
@@ -313,23 +333,42 @@ func (h Header) Check(want Header) error {
 			hex.EncodeToString(h.Scene[:6]), hex.EncodeToString(want.Scene[:6]))
 	}
 	var diffs []string
-	diff := func(name string, got, want any) {
-		if got != want {
-			diffs = append(diffs, fmt.Sprintf("%s %v (this render: %v)", name, got, want))
+	// Every field of the settings, by reflection, so that none added
+	// later is missed.
+	g, w := reflect.ValueOf(h.Settings), reflect.ValueOf(want.Settings)
+	for i := range g.NumField() {
+		if got, want := g.Field(i).Interface(), w.Field(i).Interface(); got != want {
+			diffs = append(diffs, fmt.Sprintf("%s %v (this render: %v)", settingName(g.Type().Field(i).Name), settingValue(got), settingValue(want)))
 		}
 	}
-	g, w := h.Settings, want.Settings
-	diff("width", g.Width, w.Width)
-	diff("height", g.Height, w.Height)
-	diff("samples", g.Samples, w.Samples)
-	diff("max depth", g.MaxDepth, w.MaxDepth)
-	diff("integrator", integratorName(g.Integrator), integratorName(w.Integrator))
-	diff("seed", g.Seed, w.Seed)
-	diff("tile size", h.TileSize, want.TileSize)
+	if h.TileSize != want.TileSize {
+		diffs = append(diffs, fmt.Sprintf("tile size %d (this render: %d)", h.TileSize, want.TileSize))
+	}
 	if len(diffs) > 0 {
 		return fmt.Errorf("written with other settings: %s; resume with the settings it was written with", strings.Join(diffs, ", "))
 	}
 	return nil
+}
+
+// settingName turns a field name of tracer.Settings into words:
+// MaxDepth is "max depth".
+func settingName(field string) string {
+	var b strings.Builder
+	for i, r := range field {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// settingValue is v as a person reads it: integrators by name.
+func settingValue(v any) any {
+	if i, ok := v.(tracer.Integrator); ok {
+		return integratorName(i)
+	}
+	return v
 }
 
 func integratorName(i tracer.Integrator) string {
@@ -342,27 +381,30 @@ func integratorName(i tracer.Integrator) string {
 	return fmt.Sprintf("integrator#%d", uint32(i))
 }
 
-func encodeHeader(h Header) []byte {
+// encodeHeader is the header payload of a checkpoint for h written by a
+// trace of the given pixel version.
+func encodeHeader(h Header, pixelVersion uint32) []byte {
 	le := binary.LittleEndian
 	p := append(make([]byte, 0, headerPayload), 'H')
 	p = append(p, h.Scene[:]...)
-	s := h.Settings
-	for _, v := range []int{s.Width, s.Height, s.Samples, s.MaxDepth, int(s.Integrator)} {
-		p = le.AppendUint32(p, uint32(v))
-	}
-	p = le.AppendUint64(p, s.Seed)
-	return le.AppendUint32(p, uint32(h.TileSize))
+	p = le.AppendUint32(p, pixelVersion)
+	p = le.AppendUint32(p, uint32(h.TileSize))
+	p, _ = h.Settings.AppendBinary(p) // never fails
+	return p
 }
 
-func decodeHeader(p []byte) Header {
+// decodeHeader decodes a header payload of at least headerPayload −
+// tracer.SettingsSize bytes. It returns the pixel version even when the
+// settings do not decode (those of another trace).
+func decodeHeader(p []byte) (h Header, pixelVersion uint32, err error) {
 	le := binary.LittleEndian
-	var h Header
 	copy(h.Scene[:], p[1:33])
-	u := func(i int) int { return int(le.Uint32(p[33+4*i:])) }
-	h.Settings = tracer.Settings{Width: u(0), Height: u(1), Samples: u(2), MaxDepth: u(3),
-		Integrator: tracer.Integrator(u(4)), Seed: le.Uint64(p[53:])}
-	h.TileSize = int(le.Uint32(p[61:]))
-	return h
+	pixelVersion = le.Uint32(p[33:])
+	h.TileSize = int(le.Uint32(p[37:]))
+	if err := h.Settings.UnmarshalBinary(p[41:]); err != nil {
+		return h, pixelVersion, fmt.Errorf("header: %w", err)
+	}
+	return h, pixelVersion, nil
 }
 
 // decodeTile checks a tile payload against the tile grid and returns its
@@ -420,12 +462,17 @@ type Writer struct {
 // not exist: Create never overwrites a file. The header is on disk when
 // Create returns.
 func Create(path string, h Header) (*Writer, error) {
+	return create(path, h, tracer.PixelVersion)
+}
+
+// create is Create for a trace of the given pixel version.
+func create(path string, h Header, pixelVersion uint32) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
 	b := binary.LittleEndian.AppendUint32([]byte(magic), Version)
-	b = appendRecord(b, encodeHeader(h))
+	b = appendRecord(b, encodeHeader(h, pixelVersion))
 	_, err = f.Write(b)
 	if err == nil {
 		err = f.Sync()
