@@ -108,6 +108,13 @@ type Result struct {
 // framebuffer. It returns ctx's error promptly when ctx is cancelled, and
 // an error naming the tile when a tile keeps failing.
 func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, error) {
+	return RenderLazy(ctx, CompiledScene(scene), opt)
+}
+
+// RenderLazy is Render for a scene that is compiled only if a worker that
+// traces rays in this process needs it: not when every worker is a
+// RemoteWorker.
+func RenderLazy(ctx context.Context, scene *LazyScene, opt Options) (*Result, error) {
 	w, h := scene.Settings.Width, scene.Settings.Height
 	size := opt.TileSize
 	if size == 0 {
@@ -162,7 +169,7 @@ func Render(ctx context.Context, scene *tracer.Scene, opt Options) (*Result, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			werrs[i] = wk.Run(ctx, scene, q, i)
+			werrs[i] = runWorker(ctx, wk, scene, q, i)
 		}()
 	}
 	done := make(chan struct{})

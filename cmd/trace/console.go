@@ -69,8 +69,9 @@ func (c *console) reported(err error) error {
 	return reportedError{err}
 }
 
-// summary prints the line (or record) that sums a finished render up.
-func (c *console) summary(p scheduler.Progress, out *tracer.Output, scene *tracer.Scene) {
+// summary prints the line (or record) that sums a finished render up;
+// scene is the scene as compiled here, or nil if it was not.
+func (c *console) summary(p scheduler.Progress, out *tracer.Output, set tracer.Settings, scene *tracer.Scene) {
 	if c.quiet {
 		return
 	}
@@ -93,14 +94,17 @@ func (c *console) summary(p scheduler.Progress, out *tracer.Output, scene *trace
 			"share": roundTo(float64(w.Pixels)/float64(max(p.Pixels, 1)), 4), "retries": w.Retries,
 		})
 	}
-	set := scene.Settings
+	triangles := 0 // none compiled here when the workers traced every ray
+	if scene != nil {
+		triangles = len(scene.Triangles)
+	}
 	c.rec.Info("rendered", "output", out.Path(), "format", out.Format(),
 		"width", set.Width, "height", set.Height, "samples_per_pixel", set.Samples,
 		"seconds", roundTo(p.Elapsed.Seconds(), 3), "threads", threads,
 		"samples", p.Stats.Samples, "rays", p.Stats.Rays,
 		"samples_per_second", roundTo(float64(p.Stats.Samples)/secs, 0), "rays_per_second", roundTo(float64(p.Stats.Rays)/secs, 0),
 		"tiles", p.TilesTotal, "tiles_resumed", p.TilesResumed, "non_finite_samples", p.Stats.NonFinite,
-		"triangles", len(scene.Triangles), "workers", workers)
+		"triangles", triangles, "workers", workers)
 }
 
 // lingerNote tells when the live view that outlives the render ends.

@@ -188,14 +188,18 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	if err := applyOverrides(fs, &f, &desc.Settings); err != nil {
 		return err
 	}
-	scene, err := tracer.Compile(desc)
-	if err != nil {
-		return usageError{fmt.Errorf("%s: %w", path, err)}
-	}
+	// The scene is compiled when a worker of this process first traces a
+	// ray of it: with --threads 0 --workers, never (the workers compile it).
+	scene := scheduler.NewLazyScene(desc, compileScene)
+	film := desc.Film // desc itself need not outlive the compile
 	if f.gpus > 0 {
 		// A scene the kernel cannot render exactly is refused before any
 		// work, rather than rendered by the CPU alone behind the user's back.
-		if _, err := kernels.Pack(scene); err != nil {
+		sc, err := scene.Scene()
+		if err != nil {
+			return usageError{fmt.Errorf("%s: %w", path, err)}
+		}
+		if _, err := kernels.Pack(sc); err != nil {
 			return usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
 		}
 	}
@@ -236,7 +240,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	if f.serve != "" {
 		set := scene.Settings
 		view, err = startView(f.serve, f.serveLinger, watch.Options{
-			Scene: path, Output: f.output, Film: &scene.Film, Width: set.Width, Height: set.Height,
+			Scene: path, Output: f.output, Film: &film, Width: set.Width, Height: set.Height,
 			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(workers),
 		}, con)
 		if err != nil {
@@ -253,7 +257,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
-	ck, err := openCheckpoint(&f, bundle, scene, con)
+	ck, err := openCheckpoint(&f, bundle, scene.Settings, con)
 	if err != nil {
 		return end(err)
 	}
@@ -270,11 +274,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 			ck.w.Add(d.Tile, d.Pixels) // an error stops the writer; Close reports it
 		}
 	}
-	if countLights(desc, scene).none() {
+	if countLights(desc, scene.Compiled()).none() {
 		con.warn(fmt.Sprintf("%s: %s", path, noLightWarning))
 	}
 	bar.start(scene.Settings.Samples)
-	res, err := scheduler.Render(ctx, scene, opt)
+	res, err := scheduler.RenderLazy(ctx, scene, opt)
 	bar.finish()
 	if ck != nil {
 		ck.close(con, err != nil)
@@ -283,18 +287,25 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			return end(errInterrupted)
 		}
+		if _, ok := errors.AsType[*scheduler.CompileError](err); ok {
+			return end(usageError{fmt.Errorf("%s: %w", path, err)})
+		}
 		return end(err)
 	}
-	if err := out.Commit(res.Framebuffer, &scene.Film); err != nil {
+	if err := out.Commit(res.Framebuffer, &film); err != nil {
 		return end(err)
 	}
 	for _, werr := range res.WorkerErrors {
 		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
 	}
-	con.summary(res.Progress, out, scene)
+	con.summary(res.Progress, out, scene.Settings, scene.Compiled())
 	end(nil) // the live view lingers after the summary
 	return nil
 }
+
+// compileScene compiles the scene of a render: tracer.Compile, but for
+// tests that count the compiles.
+var compileScene = tracer.Compile
 
 // refuseInputs refuses an output that is one of the render's inputs —
 // the scene file, a file the scene reads, or the checkpoint — which
@@ -326,13 +337,13 @@ type renderCheckpoint struct {
 // --resume and reopens it to record the rest; nil without either flag. A
 // checkpoint that cannot be used is a usage error; a damaged end that was
 // discarded is a warning.
-func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, scene *tracer.Scene, con *console) (*renderCheckpoint, error) {
+func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, set tracer.Settings, con *console) (*renderCheckpoint, error) {
 	path := cmp.Or(f.resume, f.checkpoint)
 	if path == "" {
 		return nil, nil
 	}
-	h := checkpoint.Header{Scene: checkpoint.SceneHash(bundle), Settings: scene.Settings, TileSize: f.tile}
-	ck := &renderCheckpoint{path: path, tiles: len(scheduler.Tiles(scene.Settings.Width, scene.Settings.Height, f.tile))}
+	h := checkpoint.Header{Scene: checkpoint.SceneHash(bundle), Settings: set, TileSize: f.tile}
+	ck := &renderCheckpoint{path: path, tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile))}
 	_, statErr := os.Stat(path)
 	exists := !errors.Is(statErr, fs.ErrNotExist)
 	switch {
@@ -458,7 +469,8 @@ func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (tracer.Encoding, error) 
 	return res, nil
 }
 
-// summary is the one line printed after a render.
+// summary is the one line printed after a render; scene is the scene as
+// compiled here, or nil if it was not (the workers compiled it).
 func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	secs := p.Elapsed.Seconds()
 	cpuThreads := 0
@@ -487,7 +499,8 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	if len(shares) > 0 {
 		line += " [frame by " + strings.Join(shares, ", ") + "]"
 	}
-	if n := len(scene.Triangles); n > 0 {
+	if scene != nil && len(scene.Triangles) > 0 {
+		n := len(scene.Triangles)
 		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
 	}
 	if p.TilesResumed > 0 {

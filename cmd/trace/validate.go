@@ -75,6 +75,7 @@ type lightCount struct {
 // lights, shapes of
 // emissive materials (and pbr materials with an emission), and a
 // background that is not black, which lights the scene under "path".
+// scene is desc compiled, or nil when it was not compiled here.
 func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 	var n lightCount
 	for _, l := range desc.Lights {
@@ -125,15 +126,39 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 			n.emissive++
 		}
 	}
-	switch b := scene.Background; b.Kind {
+	switch b := desc.Background; b.Kind {
 	case tracer.BackgroundColor:
 		n.sky = b.Color != (mgl32.Vec3{})
 	case tracer.BackgroundGradient:
 		n.sky = b.Top != (mgl32.Vec3{}) || b.Bottom != (mgl32.Vec3{})
 	case tracer.BackgroundImage:
-		n.sky = b.Distribution != 0
+		if scene != nil {
+			n.sky = scene.Background.Distribution != 0
+		} else {
+			n.sky = imageLit(desc, b.Texture)
+		}
 	}
 	return n
+}
+
+// imageLit says whether some texel of the image of texture t is bright
+// (its luminance above 0): what a compiled background's Distribution
+// says, for a scene not compiled here.
+func imageLit(desc *tracer.SceneDesc, t int32) bool {
+	if t < 0 || int(t) >= len(desc.Textures) {
+		return false
+	}
+	i := desc.Textures[t].Image
+	if i < 0 || int(i) >= len(desc.Images) {
+		return false
+	}
+	pix := desc.Images[i].Pix
+	for k := 0; k+2 < len(pix); k += 3 {
+		if 0.2126*float64(pix[k])+0.7152*float64(pix[k+1])+0.0722*float64(pix[k+2]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (n lightCount) none() bool { return n.points == 0 && n.suns == 0 && n.emissive == 0 && !n.sky }

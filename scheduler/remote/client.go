@@ -154,10 +154,19 @@ func (c *Cluster) Stats() ClusterStats {
 	return ClusterStats{BytesSent: c.sent.Load(), BytesReceived: c.received.Load(), Tiles: c.tiles.Load()}
 }
 
-// Run implements scheduler.Worker: it connects to every worker, and to
-// those that DNS names later, and returns when the frame is done, or
-// with an error when every worker has failed.
-func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, _ int) error {
+// A Cluster's workers compile the scene; the coordinator need not.
+var _ scheduler.RemoteWorker = (*Cluster)(nil)
+
+// Run implements scheduler.Worker: see RunRemote.
+func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, index int) error {
+	return c.RunRemote(ctx, scheduler.CompiledScene(scene), q, index)
+}
+
+// RunRemote implements scheduler.RemoteWorker: it connects to every
+// worker, and to those that DNS names later, and returns when the frame is
+// done, or with an error when every worker has failed. It never compiles
+// the scene: the workers compile it from the bundle.
+func (c *Cluster) RunRemote(ctx context.Context, scene *scheduler.LazyScene, q *scheduler.Queue, _ int) error {
 	type running struct {
 		cancel context.CancelFunc
 		done   bool
@@ -310,7 +319,7 @@ func (c *Cluster) conn(addr, authority string) (*grpc.ClientConn, error) {
 
 // runWorker renders with one worker until the frame is done, reconnecting
 // with backoff after failures, and gives up after MaxFailures in a row.
-func (c *Cluster) runWorker(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, addr, authority string) error {
+func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *scheduler.Queue, addr, authority string) error {
 	conn, err := c.conn(addr, authority)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", addr, err)
@@ -380,7 +389,7 @@ type session struct {
 	c       *Cluster
 	addr    string
 	client  pb.WorkerClient
-	scene   *tracer.Scene
+	scene   *scheduler.LazyScene // never compiled here
 	q       *scheduler.Queue
 	index   int           // in the progress reports; −1 before the first Ready
 	slowest time.Duration // longest tile round trip so far
@@ -605,7 +614,7 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 					w.badTiles.warn(w.c.log, time.Now(), "worker sent a bad tile; refused", "worker", w.addr, "tile", o.lease.Tile.ID, "err", err)
 					w.q.Fail(o.lease, fmt.Errorf("worker %s: tile refused: %w", w.addr, err))
 				} else {
-					st, clamped := tileStats(res, pixels, w.scene.Settings, len(w.scene.Lights))
+					st, clamped := tileStats(res, pixels, w.scene.Settings, w.scene.PointLights)
 					if clamped {
 						w.badCounts.warn(w.c.log, time.Now(), "worker reported impossible counts for a tile; cut to the most it could cost", "worker", w.addr, "tile", o.lease.Tile.ID,
 							"rays", res.Rays, "samples", res.Samples, "non_finite", res.NonFinite)
