@@ -50,6 +50,15 @@ func (w *CPUWorker) Threads() int {
 
 // Run implements Worker.
 func (w *CPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+	return w.RunLeases(ctx, scene, q, index)
+}
+
+// RunLeases is Run with the tiles from any lease source: trace worker runs
+// it on the leases of a render stream. Each goroutine leases a tile,
+// renders it and ends the lease, until Next says there are no more tiles
+// (nil) or ctx ends. A tile that fails, or panics in the tracer, fails its
+// lease; the goroutine goes on.
+func (w *CPUWorker) RunLeases(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	var wg sync.WaitGroup
 	errs := make([]error, w.Threads())
 	for i := range errs {
@@ -64,7 +73,7 @@ func (w *CPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, inde
 }
 
 // cpuLoop is one goroutine of a CPUWorker.
-func cpuLoop(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+func cpuLoop(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	var pix []float32
 	for {
 		l, err := q.Next(ctx, index)

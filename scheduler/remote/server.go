@@ -542,27 +542,11 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	for _, g := range gpus {
 		wg.Go(func() { s.gpuLoop(ctx, g, scene, tiles, send, js, log, &alive) })
 	}
-	for range s.opt.Threads {
-		wg.Go(func() {
-			var pix []float32
-			for t := range tiles {
-				select {
-				case s.sem <- struct{}{}:
-				case <-ctx.Done():
-					continue
-				}
-				if s.beforeTile != nil {
-					s.beforeTile(ctx)
-				}
-				r, p := s.renderTile(ctx, scene, t.lease, pix, js)
-				pix = p
-				<-s.sem
-				if res := r.GetResult(); res != nil {
-					res.HeldSeconds = time.Since(t.arrived).Seconds()
-				}
-				send(r)
-			}
-		})
+	if s.opt.Threads > 0 {
+		// The CPU threads render as a local render's do: the scheduler's
+		// CPUWorker, on the stream's leases.
+		src := newStreamLeases(s, tiles, send, js)
+		wg.Go(func() { (&scheduler.CPUWorker{N: s.opt.Threads}).RunLeases(ctx, scene, src, 0) })
 	}
 
 	reqs := make(chan *pb.RenderRequest)
@@ -647,38 +631,6 @@ loop:
 type leased struct {
 	lease   *pb.TileLease
 	arrived time.Time
-}
-
-// renderTile renders one lease, turning a failure or a panic into a
-// TileError reply.
-func (s *Server) renderTile(ctx context.Context, scene *tracer.Scene, t *pb.TileLease, pix []float32, js *jobStats) (reply *pb.RenderReply, buf []float32) {
-	r := rect(t)
-	n := 3 * r.Dx() * r.Dy()
-	if cap(pix) < n {
-		pix = make([]float32, n)
-	}
-	pix = pix[:n]
-	var st tracer.Stats
-	start := time.Now()
-	err := func() (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("tracer panic: %v", p)
-			}
-		}()
-		return scene.RenderBlock(ctx, r, pix, &st)
-	}()
-	took := time.Since(start)
-	js.tile(took, st, err == nil)
-	if err != nil {
-		s.tileFails.Add(1)
-		return &pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.Lease, Message: err.Error()}}}, pix
-	}
-	s.tiles.Add(1)
-	return &pb.RenderReply{Kind: &pb.RenderReply_Result{Result: &pb.TileResult{
-		Lease: t.Lease, Pixels: encodePixels(pix), Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
-		Seconds: time.Since(start).Seconds(),
-	}}}, pix
 }
 
 // checkTile checks that a lease's rectangle is a non-empty part of the
