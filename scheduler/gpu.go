@@ -59,6 +59,12 @@ func (w *GPUWorker) batchPixels() int {
 // go back to the queue for the other workers) and ends the worker with the
 // error.
 func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+	return w.RunLeases(ctx, scene, q, index)
+}
+
+// RunLeases is Run with the tiles from any lease source: trace worker runs
+// it on the leases of a render stream.
+func (w *GPUWorker) RunLeases(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	p, err := kernels.Pack(scene)
 	if err != nil {
 		return fmt.Errorf("%s: %w", w.Name(), err)
@@ -137,7 +143,7 @@ func (b *gpuBatch) prepare() {
 }
 
 // complete hands each tile's block of the results to the queue.
-func (b *gpuBatch) complete(q *Queue, samples int) {
+func (b *gpuBatch) complete(q Leases, samples int) {
 	off := 0
 	for _, l := range b.leases {
 		np := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
@@ -157,7 +163,7 @@ func (b *gpuBatch) complete(q *Queue, samples int) {
 // before it looks at the context. A duplicate lease (the queue ran dry and
 // Next offered a second copy of a slow tile) ends the batch, and is given
 // back if the batch already holds that tile.
-func (w *GPUWorker) lease(ctx context.Context, q *Queue, index int, batch []Lease) ([]Lease, error) {
+func (w *GPUWorker) lease(ctx context.Context, q Leases, index int, batch []Lease) ([]Lease, error) {
 	l, err := q.Next(ctx, index)
 	if err != nil {
 		return batch, err

@@ -6,9 +6,9 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote/pb"
 	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc/codes"
@@ -51,91 +51,61 @@ func (s *Server) jobDevices(scene *tracer.Scene, log *slog.Logger) ([]gpuJob, er
 	return jobs, nil
 }
 
-// gpuLoop renders a job's tiles on one GPU: it waits for a tile, takes
-// whatever else is waiting up to a batch's pixels, renders them with one
-// launch and sends each tile's pixels. A failed launch fails its tiles
-// (the coordinator gives them to others) and stops the GPU for this job.
+// gpuLoop renders a job's tiles on one GPU with the scheduler's
+// GPUWorker, as a local render does: it waits for a tile, takes whatever
+// else is waiting up to a batch's pixels, renders them with one launch
+// while the batch before is sent, and sends each tile's pixels. A failed
+// launch fails its tiles (the coordinator gives them to others) and stops
+// the GPU for this job.
 //
-// alive counts the job's renderers (CPU threads and GPUs) still working.
+// alive counts the job's renderers (CPU threads and GPUs) still working:
+// the last to stop fails the job's tiles that keep coming.
 func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, tiles <-chan leased, send func(*pb.RenderReply), js *jobStats, log *slog.Logger, alive *atomic.Int32) {
-	var (
-		batch     []leased
-		pixels    []uint32
-		out       []float32
-		rays, bad []uint64
-	)
-	for {
-		t, ok := <-tiles
-		if !ok {
-			return
-		}
-		batch = append(batch[:0], t)
-		px := area(t.lease)
-	fill:
-		for px < s.opt.BatchPixels {
-			select {
-			case t, ok := <-tiles:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, t)
-				px += area(t.lease)
-			default:
-				break fill
-			}
-		}
-		if ctx.Err() != nil {
-			continue // the stream is over: drop the tiles
-		}
-		pixels = pixels[:0]
-		for _, t := range batch {
-			pixels = kernels.AppendPixels(pixels, rect(t.lease))
-		}
-		n := len(pixels) / 2
-		if cap(out) < 3*n {
-			out, rays, bad = make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
-		}
-		out, rays, bad = out[:3*n], rays[:n], bad[:n]
-		start := time.Now()
-		err := g.launch(ctx, scene, pixels, out, rays, bad)
-		took := time.Since(start)
-		if err != nil {
-			log.Warn("GPU launch failed; its tiles go back", "gpu", g.d.dev.Name(), "err", err)
-			for _, t := range batch {
-				s.tileFails.Add(1)
-				js.tile(0, tracer.Stats{}, false)
-				send(&pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.lease.Lease, Message: g.d.dev.Name() + ": " + err.Error()}}})
-			}
-			// The CPU threads and other GPUs, if any, take the rest of the
-			// job; if there are none, its tiles fail here.
-			if alive.Add(-1) == 0 {
-				for t := range tiles {
-					send(&pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.lease.Lease, Message: g.d.dev.Name() + " is out of this job: " + err.Error()}}})
-				}
-			}
-			return
-		}
-		s.gpuBatches.Add(1)
-		off := 0
-		for _, t := range batch {
-			np := area(t.lease)
-			st := tracer.Stats{Samples: uint64(np) * uint64(scene.Settings.Samples)}
-			for i := off; i < off+np; i++ {
-				st.Rays += rays[i]
-				st.NonFinite += bad[i]
-			}
-			b := encodePixels(out[3*off : 3*(off+np)])
-			off += np
-			s.tiles.Add(1)
-			share := took / time.Duration(len(batch))
-			js.tile(share, st, true)
-			send(&pb.RenderReply{Kind: &pb.RenderReply_Result{Result: &pb.TileResult{
-				Lease: t.lease.Lease, Pixels: b, Rays: st.Rays, Samples: st.Samples, NonFinite: st.NonFinite,
-				Seconds: share.Seconds(), HeldSeconds: time.Since(t.arrived).Seconds(),
-			}}})
+	w := &scheduler.GPUWorker{Device: &jobDevice{g: g, scene: scene, batches: &s.gpuBatches}, BatchPixels: s.opt.BatchPixels}
+	err := w.RunLeases(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
+	if err == nil || ctx.Err() != nil {
+		return
+	}
+	log.Warn("GPU launch failed; its tiles go back", "gpu", g.d.dev.Name(), "err", err)
+	// The CPU threads and other GPUs, if any, take the rest of the job; if
+	// there are none, its tiles fail here.
+	if alive.Add(-1) == 0 {
+		for t := range tiles {
+			send(&pb.RenderReply{Kind: &pb.RenderReply_Error{Error: &pb.TileError{Lease: t.lease.Lease, Message: "out of this job: " + err.Error()}}})
 		}
 	}
 }
+
+// jobDevice is a worker's GPU as one job's GPUWorker sees it: jobs take
+// turns on the device, and a launch uploads its job's scene first if
+// another job's is there (Upload only names the scene to upload).
+type jobDevice struct {
+	g       gpuJob
+	scene   *tracer.Scene
+	batches *atomic.Int64 // the worker's launches that rendered a batch
+}
+
+var _ kernels.Device = (*jobDevice)(nil)
+
+// Name implements kernels.Device.
+func (j *jobDevice) Name() string { return j.g.d.dev.Name() }
+
+// Upload implements kernels.Device: the job's scene is packed already
+// (jobDevices), and is uploaded by the launch that needs it.
+func (j *jobDevice) Upload(context.Context, *kernels.Packed) error { return nil }
+
+// TracePixels implements kernels.Device.
+func (j *jobDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, bad []uint64) error {
+	if err := j.g.launch(ctx, j.scene, pixels, out, rays, bad); err != nil {
+		return err
+	}
+	j.batches.Add(1)
+	return nil
+}
+
+// Close implements kernels.Device: the device is the worker's, closed
+// when it stops, not the job's.
+func (j *jobDevice) Close() error { return nil }
 
 // launch renders pixels on the device, uploading the job's scene first if
 // another job's is there.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/scheduler/remote/pb"
+	"github.com/tracerender/trace/tracer"
 )
 
 // A render stream's leases, rendered by the scheduler's CPUWorker: every
@@ -26,7 +27,7 @@ func TestStreamLeasesRunTheCPUWorker(t *testing.T) {
 		mu.Lock()
 		replies = append(replies, r)
 		mu.Unlock()
-	}, nil)
+	}, nil, false)
 	grid := scheduler.Tiles(24, 24, 8)
 	for i, tl := range grid {
 		r := tl.Rect
@@ -67,7 +68,7 @@ func TestStreamLeasesContract(t *testing.T) {
 	srv := NewServer(ServerOptions{Threads: 2})
 	tiles := make(chan leased, 2)
 	var replies []*pb.RenderReply
-	src := newStreamLeases(srv, tiles, func(r *pb.RenderReply) { replies = append(replies, r) }, nil)
+	src := newStreamLeases(srv, tiles, func(r *pb.RenderReply) { replies = append(replies, r) }, nil, false)
 	tiles <- leased{&pb.TileLease{Lease: 7, X0: 0, Y0: 0, X1: 4, Y1: 2}, time.Now()}
 	tiles <- leased{&pb.TileLease{Lease: 8, X0: 4, Y0: 0, X1: 8, Y1: 2}, time.Now()}
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -94,5 +95,18 @@ func TestStreamLeasesContract(t *testing.T) {
 	close(tiles)
 	if _, err := src.Next(context.Background(), 0); !errors.Is(err, scheduler.ErrNoMoreTiles) {
 		t.Errorf("Next after the stream's last lease: %v, want ErrNoMoreTiles", err)
+	}
+
+	// A GPU's leases hold no thread.
+	tiles = make(chan leased, 1)
+	gpu := newStreamLeases(srv, tiles, func(r *pb.RenderReply) { replies = append(replies, r) }, nil, true)
+	tiles <- leased{&pb.TileLease{Lease: 9, X0: 0, Y0: 0, X1: 4, Y1: 2}, time.Now()}
+	c, err := gpu.Next(cancelled, 0)
+	if err != nil || len(srv.sem) != 0 {
+		t.Fatalf("a GPU's Next: %v, %d threads held", err, len(srv.sem))
+	}
+	gpu.Complete(c, make([]float32, 3*8), tracer.Stats{Samples: 8})
+	if r := replies[len(replies)-1].GetResult(); r.GetLease() != 9 || len(r.GetPixels()) != 12*8 || r.GetSamples() != 8 {
+		t.Errorf("a GPU's Complete sent %v", replies[len(replies)-1])
 	}
 }

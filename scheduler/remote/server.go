@@ -493,7 +493,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	}
 	// The coordinator keeps about two leases per thread in flight: a GPU
 	// counts as the tiles of one batch.
-	capacity := s.opt.Threads + len(gpus)*max(1, s.opt.BatchPixels/(scheduler.DefaultTileSize*scheduler.DefaultTileSize))
+	capacity := s.opt.Threads + len(gpus)*(&scheduler.GPUWorker{BatchPixels: s.opt.BatchPixels}).Threads()
 	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(capacity), Name: s.host, PixelVersion: tracer.PixelVersion}}}); err != nil {
 		return err
 	}
@@ -545,7 +545,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	if s.opt.Threads > 0 {
 		// The CPU threads render as a local render's do: the scheduler's
 		// CPUWorker, on the stream's leases.
-		src := newStreamLeases(s, tiles, send, js)
+		src := newStreamLeases(s, tiles, send, js, false)
 		wg.Go(func() { (&scheduler.CPUWorker{N: s.opt.Threads}).RunLeases(ctx, scene, src, 0) })
 	}
 
