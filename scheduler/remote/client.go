@@ -479,8 +479,6 @@ type outstanding struct {
 	sent  time.Time
 }
 
-var errNoMore = errors.New("no more tiles")
-
 // run makes sure the worker has the scene, then renders tiles on one
 // stream until the frame is done (nil) or the stream fails. progressed
 // says whether any tile came back.
