@@ -19,7 +19,11 @@ func TestSlowViewerDropped(t *testing.T) {
 	defer func(d time.Duration) { writeTimeout = d }(writeTimeout)
 	writeTimeout = 200 * time.Millisecond
 	s := plainView(512, 512, false)
-	ts := httptest.NewServer(s.Handler())
+	ts := httptest.NewUnstartedServer(s.Handler())
+	// A small send buffer on the server's side too, so that a few tiles
+	// fill both (a loaded machine encodes few tiles in the time allowed).
+	ts.Listener = smallSendBuffer{ts.Listener}
+	ts.Start()
 	defer ts.Close()
 	// A small receive buffer, so the server's writes block soon.
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
@@ -41,7 +45,7 @@ func TestSlowViewerDropped(t *testing.T) {
 		}
 		s.Tile(scheduler.TileDone{Tile: scheduler.Tile{ID: k, Rect: image.Rect(0, 0, 128, 128)}, Pixels: pix})
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for k := 0; ; k++ {
 		if k < 400 {
 			noisy(k)
@@ -50,8 +54,20 @@ func TestSlowViewerDropped(t *testing.T) {
 			return // the handler gave up on the viewer
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("a viewer that does not read still holds its place after %d tiles and 10 s", k)
+			t.Fatalf("a viewer that does not read still holds its place after %d tiles and 30 s", k)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// smallSendBuffer is a listener whose connections have a 4 KiB send
+// buffer.
+type smallSendBuffer struct{ net.Listener }
+
+func (l smallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
 }
