@@ -53,6 +53,44 @@ DEVFN void normal_map(const TraceScene* s, SurfaceHit* sf, vec3 t, float w) {
     sf->mapped = 1;
 }
 
+/* bends_for_reflection: bendsForReflection (tracer/validreflection.go). */
+DEVFN int bends_for_reflection(const Material* m) {
+    return m->Kind == MaterialMetal || m->Kind == MaterialPBR || m->Kind == MaterialPhong;
+}
+
+/* valid_reflection: validReflection, ns bent toward ng until the mirror
+ * reflection of wo about it leaves the geometric surface at a cosine of
+ * at least min(0.9·(wo·ng), 0.01) (Cycles' ensure_valid_specular_reflection). */
+DEVFN vec3 valid_reflection(vec3 ng, vec3 wo, vec3 ns) {
+    float iz = dot(wo, ng);
+    float th = go_minf(0.9f * iz, 0.01f);
+    vec3 r = vsub(scale(ns, 2.0f * dot(ns, wo)), wo);
+    if (dot(ng, r) >= th) {
+        return ns;
+    }
+    vec3 x = normalize(madd(ns, ng, -dot(ns, ng)));
+    if (vzero(x)) {
+        x = ns;
+    }
+    float ix = dot(wo, x);
+    float a = (ix * ix) + (iz * iz);
+    if (!(a > 0.0f)) {
+        return ng;
+    }
+    float b = 2.0f * (a + (iz * th));
+    float c = (th + iz) * (th + iz);
+    float disc = fm_sqrt(go_maxf((b * b) - ((4.0f * a) * c), 0.0f));
+    float z2;
+    if (ix < 0.0f) {
+        z2 = (0.25f * (b + disc)) / a;
+    } else {
+        z2 = (0.25f * (b - disc)) / a;
+    }
+    float nx = fm_sqrt(go_maxf(1.0f - z2, 0.0f));
+    float nz = fm_sqrt(go_maxf(z2, 0.0f));
+    return madd(scale(x, nx), ng, nz);
+}
+
 /* shape_tangent: shapeTangent, the direction of increasing u on sh where
  * the outward normal is n, and the handedness (*w). */
 DEVFN vec3 shape_tangent(const Shape* sh, vec3 n, float* w) {
@@ -133,6 +171,9 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
         float c = dot(sf.ns, wo);
         if (c < NORMAL_MAP_MIN_COS) {
             sf.ns = normalize(madd(sf.ns, wo, NORMAL_MAP_MIN_COS - c));
+        }
+        if (bends_for_reflection(sf.m)) {
+            sf.ns = valid_reflection(sf.ng, wo, sf.ns);
         }
     }
     return sf;

@@ -17,7 +17,9 @@ type surfaceHit struct {
 	// Glass is entered through its front.
 	front bool
 	// mapped is whether a normal map set ns (normalmap.go): directions
-	// below the geometric surface then scatter nothing.
+	// below the geometric surface then scatter nothing, and a mirror or
+	// glossy material's ns is bent so its mirror reflection stays above
+	// the surface (validReflection).
 	mapped bool
 }
 
@@ -76,6 +78,12 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 		wo := vec3{-r.Dir[0], -r.Dir[1], -r.Dir[2]}
 		if c := dot(sf.ns, wo); c < normalMapMinCos {
 			sf.ns = normalize(madd(sf.ns, wo, normalMapMinCos-c))
+		}
+		// A mirror or glossy material's normal is then bent toward the
+		// geometric one until the mirror reflection of wo stays above the
+		// surface (validreflection.go).
+		if bendsForReflection(sf.m) {
+			sf.ns = validReflection(sf.ng, wo, sf.ns)
 		}
 	}
 	return sf

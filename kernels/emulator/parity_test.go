@@ -423,8 +423,8 @@ func randomSamplers(rng *rand.Rand, d *tracer.SceneDesc) {
 }
 
 // addNormalMaps gives d normal-mapped copies of its diffuse, metal, phong
-// and pbr materials (a small map of random tilts, sometimes with a UV
-// transform) and puts them on a sphere, a quad, two triangle objects (with
+// and pbr materials (a small map of random tilts, one of them 60° to 85°,
+// sometimes with a UV transform) and puts them on a sphere, a quad, two triangle objects (with
 // and without UVs), a UV sphere mesh (with or without normals), a mesh
 // with its own tangents (some left-handed), and now and then the floor.
 func addNormalMaps(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.Vec3) {
@@ -432,6 +432,13 @@ func addNormalMaps(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) f
 	for i := 0; i < img.Width*img.Height; i++ {
 		img.Pix = append(img.Pix, f(0, 1), f(0, 1), f(0.3, 1))
 	}
+	// A texel tilted 60° to 85°, whose mirror reflection goes below the
+	// surface from many views: the glossy materials' normal is then bent
+	// (tracer's validReflection).
+	th, ph := f(1.05, 1.48), f(0, 6.28)
+	st, ct := float32(math.Sin(float64(th))), float32(math.Cos(float64(th)))
+	k := 3 * rng.IntN(img.Width*img.Height)
+	img.Pix[k], img.Pix[k+1], img.Pix[k+2] = 0.5+0.5*st*float32(math.Cos(float64(ph))), 0.5+0.5*st*float32(math.Sin(float64(ph))), 0.5+0.5*ct
 	d.Images = append(d.Images, img)
 	tex := tracer.Texture{Kind: tracer.TextureImage, Image: int32(len(d.Images) - 1)}
 	if rng.IntN(2) == 0 {
