@@ -103,7 +103,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	}
 	s.compileTextures(d)
 	s.compileAlpha(d)
-	tris, attrs := s.compileTriangles(d)
+	ts := s.newTriangleSource(d)
 	var shapes []Shape
 	for _, sp := range d.Spheres {
 		shapes = append(shapes, newSphere(sp.Center, sp.Radius, uint32(sp.Material)))
@@ -113,25 +113,25 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	}
 
 	// One BVH over triangles and bounded shapes, then both arrays put in
-	// the order of its leaves. The primitives are sorted in the memory
-	// that then receives the ordered triangles (see primsIn), so the
-	// build touches no more fresh memory than the scene keeps.
+	// the order of its leaves. The primitives are made from the
+	// description (degenerate triangles left out), and sorted in the
+	// memory that then receives the ordered triangles (see primsIn), so
+	// the build touches no more fresh memory than the scene keeps; a
+	// triangle primitive's index is its ordinal in ts.
+	kept := ts.kept(ts.chunks())
+	ntris := kept[len(kept)-1]
 	start := time.Now()
-	buf := make([]Triangle, len(tris)+len(shapes))
+	buf := make([]Triangle, ntris+len(shapes))
 	adviseHugePages(buf)
 	prims := primsIn(buf)
-	parallelFor(len(tris), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			prims[i].setTriangle(&tris[i], uint32(i))
-		}
-	})
+	ts.setPrims(prims, kept)
 	for i := range shapes {
 		lo, hi := shapes[i].bounds()
-		prims[len(tris)+i] = bvhPrim{lo: lo, hi: hi, index: uint32(i), kind: LeafShapes}
+		prims[ntris+i] = bvhPrim{lo: lo, hi: hi, index: uint32(i), kind: LeafShapes}
 	}
 	s.Nodes = buildBVH(prims)
 	s.Shapes = make([]Shape, len(shapes), len(shapes)+len(d.Planes))
-	nt := len(tris)
+	nt := ntris
 	if len(shapes) > 0 {
 		// A leaf's Index is its first primitive's place in prims: make it
 		// its place in its own array, where triangles and shapes each keep
@@ -163,9 +163,8 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	adviseHugePages(s.TriangleAttrs)
 	if runtime.GOMAXPROCS(0) == 1 || nt < 1<<15 {
 		for i := nt - 1; i >= 0; i-- {
-			k := prims[i].index
-			s.TriangleAttrs[i] = attrs[k]
-			s.Triangles[i] = tris[k]
+			g := prims[i].index
+			s.Triangles[i], s.TriangleAttrs[i] = ts.at(int(g))
 		}
 	} else {
 		// On every core: the order is copied out of prims first, as the
@@ -178,9 +177,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		})
 		parallelFor(nt, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				k := order[i]
-				s.TriangleAttrs[i] = attrs[k]
-				s.Triangles[i] = tris[k]
+				s.Triangles[i], s.TriangleAttrs[i] = ts.at(int(order[i]))
 			}
 		})
 	}
@@ -239,114 +236,18 @@ func parallelFor(n int, f func(lo, hi int)) {
 	wg.Wait()
 }
 
-// compileTriangles gathers the triangle objects and the meshes' triangles,
-// with their shading attributes, in description order.
+// compileTriangles gathers the triangle objects and the meshes'
+// triangles that are not degenerate, with their shading attributes, in
+// description order (Compile itself makes them from the description as
+// it needs them; see triangleSource).
 func (s *Scene) compileTriangles(d *SceneDesc) ([]Triangle, []TriangleAttr) {
-	n := len(d.Triangles)
-	for i := range d.Meshes {
-		n += len(d.Meshes[i].Indices) / 3
-	}
-	tris := make([]Triangle, 0, n)
-	attrs := make([]TriangleAttr, 0, n)
-	adviseHugePages(tris)
-	adviseHugePages(attrs)
-	add := func(p0, p1, p2 mgl32.Vec3, a TriangleAttr) {
-		t := Triangle{P0: p0, E1: p1.Sub(p0), E2: p2.Sub(p0)}
-		if cross(t.E1, t.E2) == (vec3{}) {
-			return
-		}
-		tris = append(tris, t)
-		attrs = append(attrs, a)
-	}
-	// The vertices with tangents (of the normal-mapped triangles and
-	// meshes) come first, so that Tangents[i] is Vertices[i]'s.
-	tangentBase := make([]uint32, len(d.Triangles)+len(d.Meshes))
-	for i := range d.Triangles {
-		if t := &d.Triangles[i]; d.Materials[t.Material].NormalMap != 0 {
-			tangentBase[i] = uint32(len(s.Vertices))
-			s.addTangentTriangle(t)
-		}
-	}
-	for mi := range d.Meshes {
-		if m := &d.Meshes[mi]; len(m.UVs) > 0 && meshUsesNormalMap(d, m) {
-			tangentBase[len(d.Triangles)+mi] = uint32(len(s.Vertices))
-			for v := range m.Positions {
-				vx := Vertex{UV: [2]float32{m.UVs[v][0], m.UVs[v][1]}}
-				if len(m.Normals) > 0 {
-					vx.N = m.Normals[v]
-				}
-				s.Vertices = append(s.Vertices, vx)
-			}
-			s.Tangents = append(s.Tangents, meshTangents(m)...)
-		}
-	}
-	for i, t := range d.Triangles {
-		a := TriangleAttr{Material: uint32(t.Material)}
-		if d.Materials[t.Material].NormalMap != 0 {
-			base := tangentBase[i]
-			a.V = [3]uint32{base, base + 1, base + 2}
-			a.Flags = TriangleUV | TriangleTangent
-		} else if t.HasUV {
-			base := uint32(len(s.Vertices))
-			for k := 0; k < 3; k++ {
-				s.Vertices = append(s.Vertices, Vertex{UV: [2]float32{t.UV[k][0], t.UV[k][1]}})
-			}
-			a.V = [3]uint32{base, base + 1, base + 2}
-			a.Flags = TriangleUV
-		}
-		add(t.Vertices[0], t.Vertices[1], t.Vertices[2], a)
-	}
-	for mi := range d.Meshes {
-		m := &d.Meshes[mi]
-		var flags uint32
-		if len(m.Normals) > 0 {
-			flags |= TriangleSmooth
-		}
-		if len(m.UVs) > 0 {
-			flags |= TriangleUV
-		}
-		if len(m.UV1s) > 0 {
-			flags |= TriangleUV1
-		}
-		if len(m.Colors) > 0 {
-			flags |= TriangleColor
-		}
-		base := uint32(len(s.Vertices))
-		if len(m.UVs) > 0 && meshUsesNormalMap(d, m) {
-			base = tangentBase[len(d.Triangles)+mi]
-			flags |= TriangleTangent
-		} else if flags != 0 {
-			for v := range m.Positions {
-				var vx Vertex
-				if len(m.Normals) > 0 {
-					vx.N = m.Normals[v]
-				}
-				if len(m.UVs) > 0 {
-					vx.UV = [2]float32{m.UVs[v][0], m.UVs[v][1]}
-				}
-				s.Vertices = append(s.Vertices, vx)
-			}
-			if len(m.UV1s) > 0 {
-				s.UV1 = append(s.UV1, make([][2]float32, int(base)-len(s.UV1))...)
-				for _, uv := range m.UV1s {
-					s.UV1 = append(s.UV1, [2]float32{uv[0], uv[1]})
-				}
-			}
-			if len(m.Colors) > 0 {
-				s.Colors = append(s.Colors, make([]vec3, int(base)-len(s.Colors))...)
-				s.Colors = append(s.Colors, m.Colors...)
-			}
-		}
-		for t := 0; t+2 < len(m.Indices); t += 3 {
-			i0, i1, i2 := m.Indices[t], m.Indices[t+1], m.Indices[t+2]
-			a := TriangleAttr{Material: uint32(m.Material), Flags: flags}
-			if len(m.Materials) > 0 {
-				a.Material = uint32(m.Materials[t/3])
-			}
-			if flags != 0 {
-				a.V = [3]uint32{base + i0, base + i1, base + i2}
-			}
-			add(m.Positions[i0], m.Positions[i1], m.Positions[i2], a)
+	ts := s.newTriangleSource(d)
+	var tris []Triangle
+	var attrs []TriangleAttr
+	for g := range ts.len() {
+		if t, a := ts.at(g); !t.degenerate() {
+			tris = append(tris, t)
+			attrs = append(attrs, a)
 		}
 	}
 	return tris, attrs
