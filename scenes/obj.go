@@ -47,11 +47,12 @@ import (
 // with its material libraries. Its errors are *Error values whose File is
 // the OBJ (or MTL) file and whose Line is the offending line.
 func loadOBJ(a *assets, path string) (*importedMesh, error) {
-	data, err := a.read(path)
+	t, err := a.openText(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	return parseOBJ(a, path, data)
+	defer t.close()
+	return newOBJParser(a, path).parse(t)
 }
 
 // objVertex is one distinct (v, vt, vn) triple of a face: a vertex of the
@@ -116,64 +117,54 @@ type objParser struct {
 
 // parseOBJ parses data, the contents of the OBJ file at path.
 func parseOBJ(a *assets, path string, data []byte) (*importedMesh, error) {
-	p := &objParser{a: a, path: path, mat: -1, matIndex: map[string]int32{}}
-	data = bytes.TrimPrefix(data, utf8BOM)
-	p.reserve(data)
-	next := 0 // the number of the next line to read
-	for len(data) > 0 {
-		var line []byte
-		line, data = cutLine(data)
-		next++
-		p.line = next
-		if bytes.HasSuffix(line, []byte{'\\'}) {
-			// Continuation lines: rare, so they may allocate.
-			joined := append([]byte(nil), line[:len(line)-1]...)
-			for len(data) > 0 {
-				line, data = cutLine(data)
-				next++
-				joined = append(append(joined, ' '), line...)
-				if !bytes.HasSuffix(joined, []byte{'\\'}) {
-					break
-				}
-				joined = joined[:len(joined)-1]
-			}
-			line = bytes.TrimSuffix(joined, []byte{'\\'})
-		}
-		if err := p.statement(line); err != nil {
-			return nil, err
-		}
+	return newOBJParser(a, path).parse(&objText{data: data})
+}
+
+// newOBJParser returns a parser for the OBJ file at path.
+func newOBJParser(a *assets, path string) *objParser {
+	return &objParser{a: a, path: path, mat: -1, matIndex: map[string]int32{}}
+}
+
+// parse reads the text t (see objstream.go) and builds the mesh.
+func (p *objParser) parse(t *objText) (*importedMesh, error) {
+	if err := p.read(t); err != nil {
+		return nil, err
 	}
 	p.line = 0
 	return p.finish()
 }
 
-// reserve sizes the parser's arrays for the statements of data, so that
+// reserve sizes the parser's arrays for the statements of t, so that
 // a large file is not copied over and over as they grow. Only lines long
 // enough to be valid statements count, which keeps what is reserved
 // within a small multiple of the file's size whatever it holds.
-func (p *objParser) reserve(data []byte) {
+func (p *objParser) reserve(t *objText) error {
 	var nv, nvt, nvn, nf int
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			i = len(data)
+	err := t.chunks(func(chunk []byte) bool {
+		for data := chunk; len(data) > 0; {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				i = len(data)
+			}
+			line := data[:i]
+			data = data[min(i+1, len(data)):]
+			if len(line) < 4 {
+				continue
+			}
+			switch {
+			case line[0] == 'v' && isSpace(line[1]) && len(line) >= 7: // v 0 0 0
+				nv++
+			case line[0] == 'v' && line[1] == 't' && isSpace(line[2]): // vt 0
+				nvt++
+			case line[0] == 'v' && line[1] == 'n' && isSpace(line[2]) && len(line) >= 8: // vn 0 0 0
+				nvn++
+			case line[0] == 'f' && isSpace(line[1]) && len(line) >= 7: // f 1 2 3
+				nf++
+			}
 		}
-		line := data[:i]
-		data = data[min(i+1, len(data)):]
-		if len(line) < 4 {
-			continue
-		}
-		switch {
-		case line[0] == 'v' && isSpace(line[1]) && len(line) >= 7: // v 0 0 0
-			nv++
-		case line[0] == 'v' && line[1] == 't' && isSpace(line[2]): // vt 0
-			nvt++
-		case line[0] == 'v' && line[1] == 'n' && isSpace(line[2]) && len(line) >= 8: // vn 0 0 0
-			nvn++
-		case line[0] == 'f' && isSpace(line[1]) && len(line) >= 7: // f 1 2 3
-			nf++
-		}
-	}
+		t.release(chunk)
+		return true
+	})
 	nv, nvt, nvn, nf = min(nv, tracer.MaxTriangles), min(nvt, tracer.MaxTriangles), min(nvn, tracer.MaxTriangles), min(nf, tracer.MaxTriangles)
 	p.positions = make([]mgl32.Vec3, 0, nv)
 	p.head = make([]int32, 0, nv)
@@ -181,6 +172,7 @@ func (p *objParser) reserve(data []byte) {
 	p.normals = make([]mgl32.Vec3, 0, nvn)
 	p.verts = make([]objVertex, 0, max(nv, nvt, nvn)+nv/8)
 	p.indices = make([]uint32, 0, 3*nf)
+	return err
 }
 
 // cutLine returns the first line of data, without its line ending, and
@@ -230,100 +222,64 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// statement reads one line.
-func (p *objParser) statement(line []byte) error {
-	kw, rest := nextField(line)
-	if len(kw) == 0 || kw[0] == '#' {
-		return nil
-	}
-	switch string(kw) {
-	case "v":
-		var xyz [7]float32
-		n, err := p.numbers(rest, xyz[:], 3, "v", "x y z [w]")
-		if err != nil {
-			return err
-		}
-		if len(p.positions) >= tracer.MaxTriangles {
-			return p.errorf("more than %d vertex positions", tracer.MaxTriangles)
-		}
-		if err := p.vertexColor(n, xyz[3:6]); err != nil {
-			return err
-		}
-		p.positions = append(p.positions, mgl32.Vec3{xyz[0], xyz[1], xyz[2]})
-		p.head = append(p.head, -1)
-	case "vt":
-		var uvw [3]float32
-		if _, err := p.numbers(rest, uvw[:], 1, "vt", "u [v [w]]"); err != nil {
-			return err
-		}
-		if len(p.texcoords) >= tracer.MaxTriangles {
-			return p.errorf("more than %d texture coordinates", tracer.MaxTriangles)
-		}
-		p.texcoords = append(p.texcoords, mgl32.Vec2{uvw[0], uvw[1]})
-	case "vn":
-		var xyz [3]float32
-		if _, err := p.numbers(rest, xyz[:], 3, "vn", "x y z"); err != nil {
-			return err
-		}
-		if len(p.normals) >= tracer.MaxTriangles {
-			return p.errorf("more than %d normals", tracer.MaxTriangles)
-		}
-		p.normals = append(p.normals, mgl32.Vec3(xyz))
-	case "f", "fo":
-		return p.faceStatement(rest)
-	case "usemtl":
-		name := trimSpace(rest)
-		if len(name) == 0 {
-			p.mat, p.pending = -1, false // some exporters write a bare usemtl for "none"
-			return nil
-		}
-		p.pending = true
-		p.pendingName = append(p.pendingName[:0], name...)
-	case "s":
-		return p.smoothingGroup(rest)
-	case "mtllib":
-		for {
-			var name []byte
-			name, rest = nextField(rest)
-			if len(name) == 0 {
-				break
+// apply applies the statements of c, a decoded chunk (objdecode.go)
+// that follows the file's first before lines.
+func (p *objParser) apply(c *objChunk, before int) error {
+	fl := c.floats
+	for _, op := range c.ops {
+		p.line = before + int(op.line)
+		switch op.kind {
+		case objOpV, objOpVColor:
+			if len(p.positions) >= tracer.MaxTriangles {
+				return p.errorf("more than %d vertex positions", tracer.MaxTriangles)
 			}
-			p.libraries = append(p.libraries, objLibrary{name: assetName(name), line: p.line})
+			n, rgb := 3, []float32(nil)
+			if op.kind == objOpVColor {
+				n, rgb = 6, fl[op.a+3:op.a+6]
+			}
+			if err := p.vertexColor(n, rgb); err != nil {
+				return err
+			}
+			p.positions = append(p.positions, mgl32.Vec3{fl[op.a], fl[op.a+1], fl[op.a+2]})
+			p.head = append(p.head, -1)
+		case objOpVT:
+			if len(p.texcoords) >= tracer.MaxTriangles {
+				return p.errorf("more than %d texture coordinates", tracer.MaxTriangles)
+			}
+			p.texcoords = append(p.texcoords, mgl32.Vec2{fl[op.a], fl[op.a+1]})
+		case objOpVN:
+			if len(p.normals) >= tracer.MaxTriangles {
+				return p.errorf("more than %d normals", tracer.MaxTriangles)
+			}
+			p.normals = append(p.normals, mgl32.Vec3{fl[op.a], fl[op.a+1], fl[op.a+2]})
+		case objOpF, objOpFBad:
+			if err := p.faceStatement(c, op); err != nil {
+				return err
+			}
+		case objOpUsemtl:
+			if op.a == op.b {
+				p.mat, p.pending = -1, false // some exporters write a bare usemtl for "none"
+				continue
+			}
+			p.pending = true
+			p.pendingName = append(p.pendingName[:0], c.names[op.a:op.b]...)
+		case objOpS:
+			p.group, p.anyGroup = uint32(op.a), true
+		case objOpMtllib:
+			p.libraries = append(p.libraries, objLibrary{name: assetName(c.names[op.a:op.b]), line: p.line})
+		case objOpErr:
+			return p.errorf("%s", c.msgs[op.a])
 		}
 	}
 	return nil
 }
 
-// numbers reads the fields of rest, up to a comment, into out: at least
-// min of them, at most len(out). It returns how many it read. stmt and
-// form name the statement and its syntax for messages.
-func (p *objParser) numbers(rest []byte, out []float32, min int, stmt, form string) (int, error) {
-	n := 0
-	for {
-		var f []byte
-		f, rest = nextField(rest)
-		if len(f) == 0 || f[0] == '#' {
-			break
-		}
-		if n == len(out) {
-			return n, p.errorf("%s: too many numbers: expected %s", stmt, form)
-		}
-		x, err := parseFloat32(f)
-		if err != "" {
-			return n, p.errorf("%s: %s", stmt, err)
-		}
-		out[n] = x
-		n++
-	}
-	if n < min {
-		return n, p.errorf("%s: expected %s, found %d numbers", stmt, form, n)
-	}
-	return n, nil
-}
-
 // parseFloat32 reads a number of an OBJ or MTL file. It returns a message
 // saying what is wrong with it, or "".
 func parseFloat32(f []byte) (float32, string) {
+	if x, ok := plainFloat32(f); ok {
+		return x, ""
+	}
 	x, err := strconv.ParseFloat(string(f), 32)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange) && (math.IsInf(x, 0)):
@@ -336,27 +292,79 @@ func parseFloat32(f []byte) (float32, string) {
 	return float32(x), ""
 }
 
-// faceStatement reads the vertices of an f statement and adds the face's
-// triangles.
-func (p *objParser) faceStatement(rest []byte) error {
+// plainFloat32 reads f when it is a plain decimal number, [+-]ddd[.ddd],
+// whose digits make an integer m below 2^24 with at most 10 of them after
+// the point (k): the number is m/10^k, both exact in float32, so their
+// quotient, rounded once, is the float32 nearest to it, as
+// strconv.ParseFloat gives. It returns false for any other f, which
+// ParseFloat then reads: exponents, longer numbers, and all that is
+// malformed. Most numbers that exporters write are plain (0.123456).
+func plainFloat32(f []byte) (float32, bool) {
+	i, neg := 0, false
+	if len(f) > 0 && (f[0] == '-' || f[0] == '+') {
+		i, neg = 1, f[0] == '-'
+	}
+	var m uint32
+	digits, k, dot := 0, 0, false
+	for ; i < len(f); i++ {
+		switch c := f[i]; {
+		case c >= '0' && c <= '9':
+			if m >= 1<<24 {
+				return 0, false
+			}
+			m = m*10 + uint32(c-'0')
+			digits++
+			if dot {
+				k++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || m >= 1<<24 || k > 10 {
+		return 0, false
+	}
+	x := float32(m) / pow10f32[k]
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// pow10f32 holds 10^k for k up to 10, each exact in float32.
+var pow10f32 = [11]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+
+// faceStatement resolves the vertices of the decoded f statement op of c
+// and adds the face's triangles. For an objOpFBad face it stops after
+// them: the error follows.
+func (p *objParser) faceStatement(c *objChunk, op objOp) error {
 	p.face = p.face[:0]
-	for {
-		var f []byte
-		f, rest = nextField(rest)
-		if len(f) == 0 || f[0] == '#' {
-			break
+	var ix [3]int32
+	for i := op.a; i < op.b; i++ {
+		k := int(i-op.a) % 3
+		if c.refs[i] == objAbsent {
+			ix[k] = -1
+		} else {
+			var err error
+			if ix[k], err = p.resolve(c, int(i), k); err != nil {
+				return err
+			}
 		}
-		v, vt, vn, err := p.faceVertex(f)
-		if err != nil {
-			return err
+		if k == 2 {
+			v, vt, vn := ix[0], ix[1], ix[2]
+			if vt >= 0 {
+				p.anyUV = true
+			}
+			if vn < 0 {
+				p.noNormals = true
+			}
+			p.face = append(p.face, p.vertex(v, vt, vn))
 		}
-		if vt >= 0 {
-			p.anyUV = true
-		}
-		if vn < 0 {
-			p.noNormals = true
-		}
-		p.face = append(p.face, p.vertex(v, vt, vn))
+	}
+	if op.kind == objOpFBad {
+		return nil
 	}
 	if len(p.face) < 3 {
 		return p.errorf("f: a face needs at least 3 vertices, found %d", len(p.face))
@@ -395,37 +403,26 @@ func (p *objParser) faceStatement(rest []byte) error {
 	return nil
 }
 
-// faceVertex reads one vertex of a face, v, v/vt, v//vn or v/vt/vn (or
-// v/vt/ or v//, read as v/vt and v), and returns its 0-based indices (−1
-// for those not given).
-func (p *objParser) faceVertex(f []byte) (v, vt, vn int32, err error) {
-	vt, vn = -1, -1
-	part, f, more := cutByte(f, '/')
-	if v, err = p.index(part, len(p.positions), "vertex"); err != nil {
-		return
+// resolve returns the 0-based index that c.refs[i], component k of a face
+// vertex (0: v, 1: vt, 2: vn), refers to: 1-based or, when negative,
+// relative to the elements read so far.
+func (p *objParser) resolve(c *objChunk, i, k int) (int32, error) {
+	what, count := "vertex", len(p.positions)
+	switch k {
+	case 1:
+		what, count = "texture coordinate", len(p.texcoords)
+	case 2:
+		what, count = "normal", len(p.normals)
 	}
-	if !more {
-		return
+	switch n := int64(c.refs[i]); {
+	case n == 0:
+		return 0, p.errorf("f: %s index 0 is invalid (OBJ indices start at 1)", what)
+	case n < 0 && -n <= int64(count):
+		return int32(int64(count) + n), nil
+	case n > 0 && n <= int64(count):
+		return int32(n - 1), nil
 	}
-	part, f, more = cutByte(f, '/')
-	if len(part) > 0 {
-		if vt, err = p.index(part, len(p.texcoords), "texture coordinate"); err != nil {
-			return
-		}
-	}
-	if !more {
-		return
-	}
-	part, f, more = cutByte(f, '/')
-	if more {
-		err = p.errorf("f: malformed face vertex: expected v, v/vt, v//vn or v/vt/vn")
-		return
-	}
-	if len(part) == 0 {
-		return // v/vt/ or v//: some exporters end every vertex in a slash
-	}
-	vn, err = p.index(part, len(p.normals), "normal")
-	return
+	return 0, p.errorf("f: %s index %s is out of range: %d %s read so far", what, c.refText(i), count, plural(count, what))
 }
 
 // cutByte splits b around the first c.
@@ -434,39 +431,6 @@ func cutByte(b []byte, c byte) (before, after []byte, found bool) {
 		return b[:i], b[i+1:], true
 	}
 	return b, nil, false
-}
-
-// index reads an OBJ index, 1-based or, when negative, relative to the
-// count elements read so far, and returns it 0-based. what names the
-// element ("vertex") for messages.
-func (p *objParser) index(b []byte, count int, what string) (int32, error) {
-	neg := false
-	digits := b
-	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
-		neg = digits[0] == '-'
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
-		return 0, p.errorf("f: malformed %s index %s", what, quote(string(b)))
-	}
-	n := int64(0)
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, p.errorf("f: malformed %s index %s", what, quote(string(b)))
-		}
-		if n < 1<<40 { // past any count; keeps n from overflowing
-			n = n*10 + int64(c-'0')
-		}
-	}
-	switch {
-	case n == 0:
-		return 0, p.errorf("f: %s index 0 is invalid (OBJ indices start at 1)", what)
-	case neg && n <= int64(count):
-		return int32(int64(count) - n), nil
-	case !neg && n <= int64(count):
-		return int32(n - 1), nil
-	}
-	return 0, p.errorf("f: %s index %s is out of range: %d %s read so far", what, string(b), count, plural(count, what))
 }
 
 // plural returns what, or its plural when n is not 1.

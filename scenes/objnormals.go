@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -33,18 +34,18 @@ const objCreaseCos = 0.5
 // face of the position shares one normal.
 const objCreaseFan = 4096
 
-// smoothingGroup reads the argument of an s statement: 0 for off.
-func (p *objParser) smoothingGroup(rest []byte) error {
+// smoothingGroup reads the argument of an s statement: 0 for off. It
+// returns the group, or a message saying what is wrong.
+func smoothingGroup(rest []byte) (uint32, string) {
 	f, _ := nextField(rest)
 	if string(f) == "off" {
-		p.group = 0
-	} else if g, err := strconv.ParseUint(string(f), 10, 32); err == nil {
-		p.group = uint32(g)
-	} else {
-		return p.errorf("s: smoothing group %q is not off or a number", f)
+		return 0, ""
 	}
-	p.anyGroup = true
-	return nil
+	g, err := strconv.ParseUint(string(f), 10, 32)
+	if err != nil {
+		return 0, fmt.Sprintf("s: smoothing group %q is not off or a number", f)
+	}
+	return uint32(g), ""
 }
 
 // needsComputedNormals reports whether finish must compute normals: some
