@@ -109,7 +109,7 @@ type objParser struct {
 
 	// Smoothing groups (objnormals.go): group is the current one (0:
 	// off), anyGroup whether any s statement was read, triGroups the
-	// group of each triangle.
+	// group of each triangle (nil while every one is 0; see groupOf).
 	group     uint32
 	anyGroup  bool
 	triGroups []uint32
@@ -392,8 +392,13 @@ func (p *objParser) faceStatement(c *objChunk, op objOp) error {
 		}
 	}
 	p.triangulate()
-	for range add {
-		p.triGroups = append(p.triGroups, p.group)
+	if p.triGroups == nil && p.group != 0 {
+		p.triGroups = make([]uint32, tris, max(cap(p.indices)/3, 2*tris, 1024))
+	}
+	if p.triGroups != nil {
+		for range add {
+			p.triGroups = append(p.triGroups, p.group)
+		}
 	}
 	if p.triMats != nil {
 		for range add {
@@ -470,12 +475,26 @@ func (p *objParser) finish() (*importedMesh, error) {
 	if len(p.indices) == 0 {
 		return nil, &Error{File: p.path, Msg: "the file holds no faces"}
 	}
-	m := tracer.MeshDesc{
-		Positions: make([]mgl32.Vec3, len(p.verts)),
-		Indices:   p.indices,
-		Materials: p.triMats,
-		Material:  -1,
+	m := tracer.MeshDesc{Indices: p.indices, Materials: p.triMats, Material: -1}
+	p.head = nil // read: no longer needed
+	if p.needsComputedNormals() {
+		p.computeNormals(&m)
+	} else {
+		p.vertexArrays(&m)
 	}
+	materials, err := p.materials()
+	if err != nil {
+		return nil, err
+	}
+	return &importedMesh{meshes: []tracer.MeshDesc{m}, materials: materials}, nil
+}
+
+// vertexArrays sets m's per-vertex arrays, one element per parser
+// vertex: positions, and the texture coordinates when any face vertex
+// gives one ((0, 0) for the others), the normals when every one gives
+// one, and the vertex colours when any position has one.
+func (p *objParser) vertexArrays(m *tracer.MeshDesc) {
+	m.Positions = make([]mgl32.Vec3, len(p.verts))
 	if p.anyUV {
 		m.UVs = make([]mgl32.Vec2, len(p.verts))
 	}
@@ -497,14 +516,6 @@ func (p *objParser) finish() (*importedMesh, error) {
 			m.Normals[i] = p.normals[x.vn]
 		}
 	}
-	if p.needsComputedNormals() {
-		p.computeNormals(&m)
-	}
-	materials, err := p.materials()
-	if err != nil {
-		return nil, err
-	}
-	return &importedMesh{meshes: []tracer.MeshDesc{m}, materials: materials}, nil
 }
 
 // materials reads the material libraries and returns the materials that

@@ -92,9 +92,9 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 		q := p.positions[p.verts[k].v]
 		return [3]float64{float64(q[0]), float64(q[1]), float64(q[2])}
 	}
-	// Unit face normals and corner angles.
+	// Unit face normals and corner angles (float32 values: fmath's).
 	faceN := make([][3]float64, nt)
-	angle := make([]float64, 3*nt)
+	angle := make([]float32, 3*nt)
 	for t := range nt {
 		a, b, c := pos(idx[3*t]), pos(idx[3*t+1]), pos(idx[3*t+2])
 		n := vec64.Cross(vec64.Sub(b, a), vec64.Sub(c, a))
@@ -104,7 +104,7 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 		q := [3][3]float64{a, b, c}
 		for i := range 3 {
 			e1, e2 := vec64.Sub(q[(i+1)%3], q[i]), vec64.Sub(q[(i+2)%3], q[i])
-			angle[3*t+i] = float64(fmath.Atan2(float32(len64(vec64.Cross(e1, e2))), float32(vec64.Dot(e1, e2))))
+			angle[3*t+i] = fmath.Atan2(float32(len64(vec64.Cross(e1, e2))), float32(vec64.Dot(e1, e2)))
 		}
 	}
 	// The corners without vn around each position (compressed rows).
@@ -130,7 +130,7 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 	for i := range head {
 		head[i] = -1
 	}
-	var corners []objCorner
+	corners := make([]objCorner, 0, len(p.verts)) // one per vertex used, and one per split
 	out := make([]uint32, len(idx))
 	for c, k := range idx {
 		t := c / 3
@@ -158,19 +158,25 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 	if p.anyUV {
 		m.UVs = make([]mgl32.Vec2, len(corners))
 	}
+	if p.colors != nil {
+		m.Colors = make([]mgl32.Vec3, len(corners))
+	}
 	for i, cr := range corners {
 		x := p.verts[cr.k]
 		m.Positions[i], m.Normals[i] = p.positions[x.v], cr.n
 		if m.UVs != nil && x.vt >= 0 {
 			m.UVs[i] = p.texcoords[x.vt]
 		}
+		if m.Colors != nil {
+			m.Colors[i] = p.colors[x.v]
+		}
 	}
 }
 
 // cornerNormal is the computed normal of triangle t at a position whose
 // corners without vn are around (corner indices, 3·triangle + vertex).
-func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angle []float64) mgl32.Vec3 {
-	g := p.triGroups[t]
+func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angle []float32) mgl32.Vec3 {
+	g := p.groupOf(t)
 	var sum [3]float64
 	switch {
 	case p.anyGroup && g == 0:
@@ -179,13 +185,13 @@ func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angl
 		crease := !p.anyGroup && len(around) <= objCreaseFan
 		for _, c := range around {
 			u := int(c) / 3
-			if p.anyGroup && p.triGroups[u] != g {
+			if p.anyGroup && p.groupOf(u) != g {
 				continue
 			}
 			if crease && u != t && !(vec64.Dot(faceN[u], faceN[t]) >= objCreaseCos) {
 				continue
 			}
-			w := angle[c]
+			w := float64(angle[c])
 			sum = [3]float64{sum[0] + float64(w*faceN[u][0]), sum[1] + float64(w*faceN[u][1]), sum[2] + float64(w*faceN[u][2])}
 		}
 	}
@@ -200,6 +206,14 @@ func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angl
 		l = 1
 	}
 	return mgl32.Vec3{float32(sum[0] / l), float32(sum[1] / l), float32(sum[2] / l)}
+}
+
+// groupOf returns the smoothing group of triangle t.
+func (p *objParser) groupOf(t int) uint32 {
+	if p.triGroups == nil {
+		return 0
+	}
+	return p.triGroups[t]
 }
 
 func len64(a [3]float64) float64 { return math.Sqrt(vec64.Dot(a, a)) }
