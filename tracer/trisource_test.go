@@ -15,7 +15,8 @@ import (
 // nodes, triangles and attributes, bit for bit — on a scene of triangle
 // objects (with UVs and a normal map), empty meshes, meshes with and
 // without normals, UVs and per-triangle materials, degenerate triangles,
-// and spheres, on one core and on several (more than one chunk).
+// and spheres, on one core and on several (more than one chunk, subtrees
+// built in parallel): the same tree on each.
 func TestCompileTrianglesFromDescription(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	d := &SceneDesc{
@@ -56,6 +57,7 @@ func TestCompileTrianglesFromDescription(t *testing.T) {
 	for range 50 {
 		d.Spheres = append(d.Spheres, SphereDesc{Center: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10}, Radius: 0.3})
 	}
+	var first []BVHNode
 	for _, procs := range []int{1, 2, 4} {
 		func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
@@ -66,6 +68,11 @@ func TestCompileTrianglesFromDescription(t *testing.T) {
 			want := sortedCopy(t, d)
 			if !slices.Equal(s.Nodes, want.Nodes) {
 				t.Errorf("GOMAXPROCS %d: the nodes differ", procs)
+			}
+			if first == nil {
+				first = s.Nodes
+			} else if !slices.Equal(s.Nodes, first) {
+				t.Errorf("GOMAXPROCS %d: the nodes differ from one core's", procs)
 			}
 			if !slices.Equal(s.Triangles, want.Triangles) || !slices.Equal(s.TriangleAttrs, want.TriangleAttrs) {
 				t.Errorf("GOMAXPROCS %d: the triangles or their attributes differ (%d and %d triangles)", procs, len(s.Triangles), len(want.Triangles))
