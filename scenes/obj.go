@@ -195,7 +195,10 @@ func (p *objParser) errorf(format string, args ...any) *Error {
 }
 
 // isSpace reports whether c separates the fields of an OBJ or MTL line.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool { return objSpace[c] }
+
+// objSpace is isSpace's table.
+var objSpace = [256]bool{' ': true, '\t': true, '\v': true, '\f': true}
 
 // nextField returns the first field of line and what follows it; field is
 // empty when line holds only white space.
@@ -430,10 +433,13 @@ func (p *objParser) resolve(c *objChunk, i, k int) (int32, error) {
 	return 0, p.errorf("f: %s index %s is out of range: %d %s read so far", what, c.refText(i), count, plural(count, what))
 }
 
-// cutByte splits b around the first c.
+// cutByte splits b around the first c. b is short (a face vertex): a
+// loop beats bytes.IndexByte's call.
 func cutByte(b []byte, c byte) (before, after []byte, found bool) {
-	if i := bytes.IndexByte(b, c); i >= 0 {
-		return b[:i], b[i+1:], true
+	for i, x := range b {
+		if x == c {
+			return b[:i], b[i+1:], true
+		}
 	}
 	return b, nil, false
 }
