@@ -41,7 +41,9 @@ import (
 // statement that the loader reads (a bad number, an index that is 0 or
 // out of range, a face of fewer than three vertices, a value that is NaN,
 // infinite or too large for float32) is an error naming the file and
-// line.
+// line. The file is read a chunk at a time, not whole, and decoded on
+// every core (objstream.go, objdecode.go), to the mesh and the first
+// error of reading it statement by statement.
 
 // loadOBJ reads the OBJ file at path, an absolute path from assets.resolve,
 // with its material libraries. Its errors are *Error values whose File is
