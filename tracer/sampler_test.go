@@ -124,3 +124,59 @@ func TestSecondUVSetAndVertexColours(t *testing.T) {
 		t.Errorf("without a second set: %v (%d, %d)", got, len(s.UV1), len(s.Colors))
 	}
 }
+
+// TestNormalMappedMeshKeepsSetOneAndColours: a normal-mapped mesh (its
+// vertices laid out with tangents) keeps its second texture coordinate set
+// and its vertex colours, beside a mesh without a normal map that has
+// them too.
+func TestNormalMappedMeshKeepsSetOneAndColours(t *testing.T) {
+	img := Image{Width: 4, Height: 1, Pix: []float32{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}}
+	flat := Image{Width: 1, Height: 1, Pix: []float32{0.5, 0.5, 1}}
+	tri := func(x float32, c mgl32.Vec3) MeshDesc {
+		return MeshDesc{
+			Positions: []mgl32.Vec3{{x, 0, 0}, {x + 1, 0, 0}, {x, 1, 0}},
+			UVs:       []mgl32.Vec2{{0.1, 0.5}, {0.9, 0.5}, {0.1, 0.9}},
+			UV1s:      []mgl32.Vec2{{0.6, 0.5}, {0.6, 0.5}, {0.6, 0.5}}, // texel 2
+			Colors:    []mgl32.Vec3{c, c, c},
+			Indices:   []uint32{0, 1, 2},
+		}
+	}
+	plain, mapped := tri(0, mgl32.Vec3{1, 0.5, 0.25}), tri(2, mgl32.Vec3{0.5, 1, 0.5})
+	plain.Material, mapped.Material = 0, 1
+	d := &SceneDesc{
+		Settings: Settings{Width: 1, Height: 1, Samples: 1},
+		Camera:   CameraDesc{Position: mgl32.Vec3{0, 0, -1}, LookAt: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 40},
+		Images:   []Image{img, flat},
+		Textures: []Texture{
+			{Kind: TextureImage, Image: 0, Filter: FilterNearest, TexCoord: 1},
+			{Kind: TextureImage, Image: 1, Filter: FilterNearest},
+		},
+		Materials: []Material{
+			{Kind: MaterialDiffuse, Texture: 0},
+			{Kind: MaterialDiffuse, Texture: 0, NormalMap: 2}, // texture 1, 1-based
+		},
+		Meshes: []MeshDesc{plain, mapped},
+	}
+	s, err := Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []vec3{{2, 1, 0.5}, {1, 2, 1}} {
+		var a *TriangleAttr
+		for k := range s.TriangleAttrs {
+			if s.TriangleAttrs[k].Material == uint32(i) {
+				a = &s.TriangleAttrs[k]
+			}
+		}
+		if a == nil {
+			t.Fatalf("no triangle of material %d", i)
+		}
+		if i == 1 && a.Flags&TriangleTangent == 0 {
+			t.Fatalf("the normal-mapped mesh has no tangents (flags %#x)", a.Flags)
+		}
+		tc := s.triangleCoords(a, 0.25, 0.25)
+		if got := s.color(&s.Materials[i], &tc); got != want {
+			t.Errorf("mesh %d: colour %v, want texel 2 of set 1 × its vertex colour, %v", i, got, want)
+		}
+	}
+}

@@ -93,6 +93,7 @@ func (s *Scene) newTriangleSource(d *SceneDesc) *triangleSource {
 				s.Vertices = append(s.Vertices, vx)
 			}
 			s.Tangents = append(s.Tangents, meshTangents(m)...)
+			s.addVertexExtras(m, ts.base[mi])
 		}
 	}
 	for i := range d.Triangles {
@@ -129,18 +130,26 @@ func (s *Scene) newTriangleSource(d *SceneDesc) *triangleSource {
 			}
 			s.Vertices = append(s.Vertices, vx)
 		}
-		if len(m.UV1s) > 0 {
-			s.UV1 = append(s.UV1, make([][2]float32, int(base)-len(s.UV1))...)
-			for _, uv := range m.UV1s {
-				s.UV1 = append(s.UV1, [2]float32{uv[0], uv[1]})
-			}
-		}
-		if len(m.Colors) > 0 {
-			s.Colors = append(s.Colors, make([]vec3, int(base)-len(s.Colors))...)
-			s.Colors = append(s.Colors, m.Colors...)
-		}
+		s.addVertexExtras(m, base)
 	}
 	return ts
+}
+
+// addVertexExtras appends a mesh's second texture coordinate set and
+// vertex colours, if it has them, to UV1 and Colors at the index of its
+// first vertex, base (indexed as Vertices; the vertices of meshes without
+// them in between are zero).
+func (s *Scene) addVertexExtras(m *MeshDesc, base uint32) {
+	if len(m.UV1s) > 0 {
+		s.UV1 = append(s.UV1, make([][2]float32, int(base)-len(s.UV1))...)
+		for _, uv := range m.UV1s {
+			s.UV1 = append(s.UV1, [2]float32{uv[0], uv[1]})
+		}
+	}
+	if len(m.Colors) > 0 {
+		s.Colors = append(s.Colors, make([]vec3, int(base)-len(s.Colors))...)
+		s.Colors = append(s.Colors, m.Colors...)
+	}
 }
 
 // len returns the number of triangles, degenerate ones included.
