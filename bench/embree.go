@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/tracerender/trace/tracer"
+)
+
+// The ray files for the Embree harness (bench/embree/harness.c,
+// scripts/embree-bench.sh): for each mesh workload, mesh-N.bin, all
+// little-endian:
+//
+//	"TRB1", uint32 triangles, uint32 primary rays, uint32 random rays
+//	float32 ×9 per triangle: its corners P0, P0+E1, P0+E2, as trace tests it
+//	float32 ×7 per ray: origin, direction, tMax; primary rays, then random
+//
+// and trace.tsv, trace's own figures on the same rays, one thread, one line
+// per query: mesh index, query (build, primary, primary-occluded, random,
+// random-occluded), rays (or triangles) per second, workload name.
+
+// embreeRuns is how many times each query is timed; the median is reported.
+const embreeRuns = 5
+
+// ExportEmbree writes the ray files for the Embree harness into dir (which
+// must exist) and measures trace on the same rays on one thread. Quick
+// shrinks the workloads, for tests.
+func ExportEmbree(ctx context.Context, dir string, quick bool) error {
+	meshes := []tracer.MeshDesc{Icosphere(50), Icosphere(255)}
+	names := []string{"icosphere 50k", "icosphere 1.3M"}
+	side, nrand := 1024, 1<<20
+	if quick {
+		meshes, names = meshes[:1], []string{"icosphere 2k"}
+		meshes[0] = Icosphere(10)
+		side, nrand = 64, 1<<12
+	}
+	tsv, err := os.Create(filepath.Join(dir, "trace.tsv"))
+	if err != nil {
+		return err
+	}
+	defer tsv.Close()
+	for i, m := range meshes {
+		prev := runtime.GOMAXPROCS(1)
+		times := make([]time.Duration, 0, embreeRuns)
+		var s *tracer.Scene
+		for range embreeRuns {
+			s = nil
+			runtime.GC()
+			if s, err = meshScene(m); err != nil {
+				runtime.GOMAXPROCS(prev)
+				return err
+			}
+			times = append(times, s.BVHBuildTime)
+		}
+		runtime.GOMAXPROCS(prev)
+		slices.Sort(times)
+		primary, random := primaryRays(s, side), randomRays(s, nrand)
+		if err := writeRayFile(filepath.Join(dir, fmt.Sprintf("mesh-%d.bin", i)), s, primary, random); err != nil {
+			return err
+		}
+		fmt.Fprintf(tsv, "%d\tbuild\t%g\tbvh build, %s (tris/s)\n", i, float64(len(s.Triangles))/times[len(times)/2].Seconds(), names[i])
+		for _, q := range []struct {
+			query, name string
+			rays        []tracer.Ray
+			occluded    bool
+		}{
+			{"primary", fmt.Sprintf("primary rays %d², %s", side, names[i]), primary, false},
+			{"primary-occluded", fmt.Sprintf("primary occluded, %s", names[i]), primary, true},
+			{"random", "random rays, " + names[i], random, false},
+			{"random-occluded", "random occluded, " + names[i], random, true},
+		} {
+			rate, err := medianRate(ctx, s, q.rays, q.occluded)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tsv, "%d\t%s\t%g\t%s\n", i, q.query, rate, q.name)
+		}
+	}
+	return tsv.Close()
+}
+
+// medianRate returns the median over embreeRuns runs of the rays per second
+// of Intersect (or Occluded) on one thread.
+func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occluded bool) (float64, error) {
+	rates := make([]float64, embreeRuns)
+	hits := 0
+	for k := range rates {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		for _, r := range rays {
+			if occluded {
+				if s.Occluded(r) {
+					hits++
+				}
+			} else if s.Intersect(r).Kind != tracer.HitNone {
+				hits++
+			}
+		}
+		rates[k] = float64(len(rays)) / time.Since(start).Seconds()
+	}
+	slices.Sort(rates)
+	return rates[len(rates)/2], nil
+}
+
+// writeRayFile writes one mesh workload in the format above.
+func writeRayFile(path string, s *tracer.Scene, primary, random []tracer.Ray) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	put := func(v ...uint32) {
+		for _, x := range v {
+			binary.Write(w, binary.LittleEndian, x)
+		}
+	}
+	w.WriteString("TRB1")
+	put(uint32(len(s.Triangles)), uint32(len(primary)), uint32(len(random)))
+	fl := func(v ...float32) {
+		for _, x := range v {
+			put(math.Float32bits(x))
+		}
+	}
+	for i := range s.Triangles {
+		tr := &s.Triangles[i]
+		p, e1, e2 := tr.P0, tr.E1, tr.E2
+		fl(p[0], p[1], p[2], p[0]+e1[0], p[1]+e1[1], p[2]+e1[2], p[0]+e2[0], p[1]+e2[1], p[2]+e2[2])
+	}
+	for _, rs := range [][]tracer.Ray{primary, random} {
+		for _, r := range rs {
+			fl(r.Origin[0], r.Origin[1], r.Origin[2], r.Dir[0], r.Dir[1], r.Dir[2], r.TMax)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}

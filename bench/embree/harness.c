@@ -1,0 +1,210 @@
+/*
+ * harness.c: Intel Embree's single-ray queries (rtcIntersect1, rtcOccluded1)
+ * on the meshes and rays of `trace bench`, one thread, for comparison with
+ * trace's figures. Built and run by scripts/embree-bench.sh, which installs
+ * Debian's libembree-dev; not part of `make test`.
+ *
+ *     harness DIR
+ *
+ * DIR holds what `go run ./bench/embree/export DIR` wrote: for each mesh
+ * workload a file mesh-N.bin (format in bench/embree.go) and trace.tsv, one
+ * line per workload with trace's own rays/s on the same rays. The harness
+ * prints one table: each workload's rays/s for trace and Embree and their
+ * ratio, every figure the median of five runs.
+ */
+#include <embree3/rtcore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RUNS 5
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+    qsort(v, n, sizeof v[0], cmp_double);
+    return v[n / 2];
+}
+
+/* A ray set: 7 floats per ray, origin, direction, tMax. */
+typedef struct {
+    uint32_t n;
+    float* r;
+} RaySet;
+
+typedef struct {
+    uint32_t ntri;
+    float* tri; /* 9 floats per triangle: its three corners */
+    RaySet primary, random;
+} Workload;
+
+static void* read_exact(FILE* f, size_t size, const char* path) {
+    void* p = malloc(size ? size : 1);
+    if (!p || fread(p, 1, size, f) != size) {
+        fprintf(stderr, "%s: short file\n", path);
+        exit(1);
+    }
+    return p;
+}
+
+static Workload load(const char* path) {
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    uint32_t* h = read_exact(f, 16, path);
+    if (memcmp(h, "TRB1", 4) != 0) {
+        fprintf(stderr, "%s: not a trace ray file\n", path);
+        exit(1);
+    }
+    Workload w;
+    w.ntri = h[1];
+    w.primary.n = h[2];
+    w.random.n = h[3];
+    free(h);
+    w.tri = read_exact(f, (size_t)w.ntri * 9 * sizeof(float), path);
+    w.primary.r = read_exact(f, (size_t)w.primary.n * 7 * sizeof(float), path);
+    w.random.r = read_exact(f, (size_t)w.random.n * 7 * sizeof(float), path);
+    fclose(f);
+    return w;
+}
+
+static void on_error(void* user, enum RTCError code, const char* str) {
+    (void)user;
+    fprintf(stderr, "embree error %d: %s\n", (int)code, str);
+    exit(1);
+}
+
+/* build returns the committed scene of the mesh, and the median build time. */
+static RTCScene build(RTCDevice dev, const Workload* w, double* secs) {
+    double t[RUNS];
+    RTCScene scene = NULL;
+    for (int run = 0; run < RUNS; run++) {
+        if (scene) {
+            rtcReleaseScene(scene);
+        }
+        double t0 = now();
+        scene = rtcNewScene(dev);
+        RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_TRIANGLE);
+        float* v = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), (size_t)w->ntri * 3);
+        unsigned* idx = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), w->ntri);
+        memcpy(v, w->tri, (size_t)w->ntri * 9 * sizeof(float));
+        for (uint32_t i = 0; i < w->ntri * 3; i++) {
+            idx[i] = i;
+        }
+        rtcCommitGeometry(g);
+        rtcAttachGeometry(scene, g);
+        rtcReleaseGeometry(g);
+        rtcCommitScene(scene);
+        t[run] = now() - t0;
+    }
+    *secs = median(t, RUNS);
+    return scene;
+}
+
+static volatile unsigned sink;
+
+/* trace returns the median rays per second of rtcIntersect1 (occluded 0) or
+ * rtcOccluded1 (occluded 1) over the ray set. */
+static double trace(RTCScene scene, const RaySet* rs, int occluded) {
+    struct RTCIntersectContext ctx;
+    double t[RUNS];
+    for (int run = 0; run < RUNS; run++) {
+        unsigned hits = 0;
+        double t0 = now();
+        for (uint32_t i = 0; i < rs->n; i++) {
+            const float* r = &rs->r[7 * i];
+            rtcInitIntersectContext(&ctx);
+            if (occluded) {
+                struct RTCRay ray;
+                ray.org_x = r[0], ray.org_y = r[1], ray.org_z = r[2];
+                ray.dir_x = r[3], ray.dir_y = r[4], ray.dir_z = r[5];
+                ray.tnear = 0, ray.tfar = r[6], ray.time = 0, ray.mask = ~0u, ray.id = 0, ray.flags = 0;
+                rtcOccluded1(scene, &ctx, &ray);
+                hits += ray.tfar < 0;
+            } else {
+                struct RTCRayHit rh;
+                rh.ray.org_x = r[0], rh.ray.org_y = r[1], rh.ray.org_z = r[2];
+                rh.ray.dir_x = r[3], rh.ray.dir_y = r[4], rh.ray.dir_z = r[5];
+                rh.ray.tnear = 0, rh.ray.tfar = r[6], rh.ray.time = 0, rh.ray.mask = ~0u, rh.ray.id = 0, rh.ray.flags = 0;
+                rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+                rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+                rtcIntersect1(scene, &ctx, &rh);
+                hits += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+            }
+        }
+        t[run] = now() - t0;
+        sink += hits;
+    }
+    return rs->n / median(t, RUNS);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: harness DIR\n");
+        return 2;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trace.tsv", argv[1]);
+    FILE* tf = fopen(path, "r");
+    if (!tf) {
+        perror(path);
+        return 1;
+    }
+    /* threads=1: one thread, as `trace bench --threads 1`. */
+    RTCDevice dev = rtcNewDevice("threads=1");
+    if (!dev) {
+        fprintf(stderr, "rtcNewDevice failed\n");
+        return 1;
+    }
+    rtcSetDeviceErrorFunction(dev, on_error, NULL);
+    printf("%-34s %12s %12s %7s\n", "workload (one thread)", "trace M/s", "Embree M/s", "ratio");
+    char line[512];
+    int cur = -1;
+    Workload w;
+    RTCScene scene = NULL;
+    double buildSecs = 0;
+    while (fgets(line, sizeof line, tf)) {
+        /* mesh index, query, trace's rays (or triangles for "build") per s, name */
+        int mesh;
+        char query[32], name[256];
+        double traceRate;
+        if (sscanf(line, "%d\t%31s\t%lf\t%255[^\n]", &mesh, query, &traceRate, name) != 4) {
+            fprintf(stderr, "%s: bad line: %s", path, line);
+            return 1;
+        }
+        if (mesh != cur) {
+            if (scene) {
+                rtcReleaseScene(scene);
+                free(w.tri), free(w.primary.r), free(w.random.r);
+            }
+            char mp[4096];
+            snprintf(mp, sizeof mp, "%s/mesh-%d.bin", argv[1], mesh);
+            w = load(mp);
+            scene = build(dev, &w, &buildSecs);
+            cur = mesh;
+        }
+        double e;
+        if (strcmp(query, "build") == 0) {
+            e = w.ntri / buildSecs;
+        } else {
+            const RaySet* rs = strncmp(query, "primary", 7) == 0 ? &w.primary : &w.random;
+            e = trace(scene, rs, strstr(query, "occluded") != NULL);
+        }
+        printf("%-34s %12.2f %12.2f %7.2f\n", name, traceRate / 1e6, e / 1e6, traceRate / e);
+        fflush(stdout);
+    }
+    return 0;
+}
