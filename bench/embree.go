@@ -23,7 +23,8 @@ import (
 //	float32 ×9 per triangle: its corners P0, P0+E1, P0+E2, as trace tests it
 //	float32 ×7 per ray: origin, direction, tMax; primary rays, then random
 //
-// and trace.tsv, trace's own figures on the same rays, one thread, one line
+// and trace.tsv, trace's own figures on the same rays, one thread, in rays
+// per second of CPU time (the machines this runs on are shared), one line
 // per query: mesh index, query (build, primary, primary-occluded, random,
 // random-occluded), rays (or triangles) per second, workload name.
 
@@ -88,15 +89,17 @@ func ExportEmbree(ctx context.Context, dir string, quick bool) error {
 }
 
 // medianRate returns the median over embreeRuns runs of the rays per second
-// of Intersect (or Occluded) on one thread.
+// of CPU time of Intersect (or Occluded) on one thread.
 func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occluded bool) (float64, error) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
 	rates := make([]float64, embreeRuns)
 	hits := 0
 	for k := range rates {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		start := time.Now()
+		start := cpuTime()
 		for _, r := range rays {
 			if occluded {
 				if s.Occluded(r) {
@@ -106,7 +109,7 @@ func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occlude
 				hits++
 			}
 		}
-		rates[k] = float64(len(rays)) / time.Since(start).Seconds()
+		rates[k] = float64(len(rays)) / (cpuTime() - start).Seconds()
 	}
 	slices.Sort(rates)
 	return rates[len(rates)/2], nil

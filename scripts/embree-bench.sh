@@ -11,8 +11,9 @@
 # which also times trace's Scene.Intersect and Scene.Occluded on them, and
 # prints a table: rays/s of trace and of Embree's rtcIntersect1 and
 # rtcOccluded1 (default build quality, "medium"), and their ratio, each the
-# median of five runs. Not part of `make test`. GOEXPERIMENT is passed on,
-# so GOEXPERIMENT=simd measures the vector build.
+# median of five runs, timed in CPU time (the machines here are shared:
+# the wall clock would count other processes). Not part of `make test`.
+# GOEXPERIMENT is passed on, so GOEXPERIMENT=simd measures the vector build.
 set -eu
 cd "$(dirname "$0")/.."
 if [ ! -f /usr/include/embree3/rtcore.h ]; then
