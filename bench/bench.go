@@ -37,6 +37,13 @@ type Result struct {
 	SamplesPerSecond float64 `json:"samples_per_second,omitempty"`
 	// BytesPerTriangle is the compiled scene's memory per triangle.
 	BytesPerTriangle float64 `json:"bytes_per_triangle,omitempty"`
+	// NodesPerRay, LeavesPerRay and TestsPerRay are the ray workloads'
+	// BVH traversal work per ray (tracer.TraversalCounts): interior node
+	// fetches, leaves visited and primitives tested in them. They are
+	// counted in a pass of their own after the timed one.
+	NodesPerRay  float64 `json:"nodes_per_ray,omitempty"`
+	LeavesPerRay float64 `json:"leaves_per_ray,omitempty"`
+	TestsPerRay  float64 `json:"tests_per_ray,omitempty"`
 }
 
 // Options choose what to run.
@@ -122,6 +129,7 @@ func Run(ctx context.Context, opt Options, report func(Result)) error {
 			return err
 		}
 		res.Workload = fmt.Sprintf("primary rays %d², %s", side, m.name)
+		countTraversal(&res, scene, rays)
 		report(res)
 		rays = randomRays(scene, nrand)
 		res, err = traceRays(ctx, scene, rays, threads)
@@ -129,6 +137,7 @@ func Run(ctx context.Context, opt Options, report func(Result)) error {
 			return err
 		}
 		res.Workload = "random rays, " + m.name
+		countTraversal(&res, scene, rays)
 		report(res)
 	}
 	if opt.GalleryDir == "" {
@@ -249,6 +258,17 @@ func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads 
 	}
 	return Result{Threads: threads, Rays: uint64(len(rays)), Seconds: secs,
 		RaysPerThread: float64(len(rays)) / secs / float64(threads)}, nil
+}
+
+// countTraversal fills res's traversal work per ray from the nearest-hit
+// queries of rays, counted in an untimed pass.
+func countTraversal(res *Result, s *tracer.Scene, rays []tracer.Ray) {
+	var c tracer.TraversalCounts
+	for _, r := range rays {
+		s.IntersectCounted(r, &c)
+	}
+	n := float64(len(rays))
+	res.NodesPerRay, res.LeavesPerRay, res.TestsPerRay = float64(c.Nodes)/n, float64(c.Leaves)/n, float64(c.Tests)/n
 }
 
 // renderGallery renders one gallery scene at size×size with spp samples.

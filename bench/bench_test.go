@@ -69,6 +69,13 @@ func TestQuickRun(t *testing.T) {
 	if results[1].Rays != 64*64 {
 		t.Errorf("primary rays: %d, want 4096", results[1].Rays)
 	}
+	// The ray workloads count their traversal: every ray fetches the root,
+	// and the primary rays, aimed at the mesh, test triangles in leaves.
+	for _, r := range results[1:3] {
+		if r.NodesPerRay < 1 || r.LeavesPerRay <= 0 || r.TestsPerRay < r.LeavesPerRay {
+			t.Errorf("%s: %v nodes, %v leaves, %v tests per ray", r.Workload, r.NodesPerRay, r.LeavesPerRay, r.TestsPerRay)
+		}
+	}
 }
 
 // BenchmarkBVHBuild13M builds the BVH of the 1.3M triangle icosphere and

@@ -164,9 +164,37 @@ func (rb *rayBox) enterPairGeneral(p *[2]BVHNode, tMax float32) (ta, tb float32,
 	return ta, tb, ta <= ta1, tb <= tb1
 }
 
+// TraversalCounts counts the work of BVH traversals, for `trace bench`.
+type TraversalCounts struct {
+	// Nodes is the interior nodes visited: each is one fetch of its
+	// children's boxes and one slab test of them.
+	Nodes uint64
+	// Leaves is the leaves visited, Tests the primitives tested in them.
+	Leaves, Tests uint64
+}
+
+// Add adds o to c.
+func (c *TraversalCounts) Add(o TraversalCounts) {
+	c.Nodes += o.Nodes
+	c.Leaves += o.Leaves
+	c.Tests += o.Tests
+}
+
 // Intersect returns the nearest hit along r within (0, r.TMax), Kind
 // HitNone when there is none.
-func (s *Scene) Intersect(r Ray) Hit {
+func (s *Scene) Intersect(r Ray) Hit { return s.intersect(r, nil) }
+
+// IntersectCounted is Intersect, adding its traversal's work to c.
+func (s *Scene) IntersectCounted(r Ray, c *TraversalCounts) Hit { return s.intersect(r, c) }
+
+// Occluded reports whether anything lies along r within (0, r.TMax).
+func (s *Scene) Occluded(r Ray) bool { return s.occluded(r, nil) }
+
+// OccludedCounted is Occluded, adding its traversal's work to c.
+func (s *Scene) OccludedCounted(r Ray, c *TraversalCounts) bool { return s.occluded(r, c) }
+
+// intersect is Intersect, counting into c unless it is nil.
+func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 	h := Hit{T: r.TMax}
 	for i := s.FirstPlane; i < len(s.Shapes); i++ {
 		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
@@ -182,7 +210,7 @@ func (s *Scene) Intersect(r Ray) Hit {
 	// the same hits, bit for bit.
 	if vecTraversal {
 		if rv, ok := newRayVec(&r); ok {
-			return s.intersectVec(r, h, &rv)
+			return s.intersectVec(r, h, &rv, c)
 		}
 	}
 	// The root's own box is not tested: its children's boxes, tested
@@ -201,6 +229,9 @@ func (s *Scene) Intersect(r Ray) Hit {
 	node := uint32(0)
 	for {
 		n := &nodes[node]
+		if c != nil {
+			c.count(n)
+		}
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
 			// enterPair, by hand: the compiler does not inline it.
@@ -265,8 +296,8 @@ func (s *Scene) Intersect(r Ray) Hit {
 	}
 }
 
-// Occluded reports whether anything lies along r within (0, r.TMax).
-func (s *Scene) Occluded(r Ray) bool {
+// occluded is Occluded, counting into c unless it is nil.
+func (s *Scene) occluded(r Ray, c *TraversalCounts) bool {
 	for i := s.FirstPlane; i < len(s.Shapes); i++ {
 		if _, _, _, ok := s.Shapes[i].intersect(&r); ok {
 			return true
@@ -278,7 +309,7 @@ func (s *Scene) Occluded(r Ray) bool {
 	}
 	if vecTraversal {
 		if rv, ok := newRayVec(&r); ok {
-			return s.occludedVec(r, &rv)
+			return s.occludedVec(r, &rv, c)
 		}
 	}
 	rb := newRayBox(&r)
@@ -291,6 +322,9 @@ func (s *Scene) Occluded(r Ray) bool {
 	node := uint32(0)
 	for {
 		n := &nodes[node]
+		if c != nil {
+			c.count(n)
+		}
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
 			var hitA, hitB bool
@@ -405,4 +439,15 @@ func (s *Scene) occludedLeafSSE(r *Ray, lr *sseRay, first, end uint32) bool {
 		}
 	}
 	return false
+}
+
+// count counts a visit of node n: an interior node, or a leaf and its
+// primitive tests.
+func (c *TraversalCounts) count(n *BVHNode) {
+	if n.Count == 0 {
+		c.Nodes++
+		return
+	}
+	c.Leaves++
+	c.Tests += uint64(n.Count)
 }

@@ -14,6 +14,6 @@ type rayVec struct{}
 
 func newRayVec(*Ray) (rayVec, bool) { return rayVec{}, false }
 
-func (s *Scene) intersectVec(Ray, Hit, *rayVec) Hit { panic("unreachable") }
+func (s *Scene) intersectVec(Ray, Hit, *rayVec, *TraversalCounts) Hit { panic("unreachable") }
 
-func (s *Scene) occludedVec(Ray, *rayVec) bool { panic("unreachable") }
+func (s *Scene) occludedVec(Ray, *rayVec, *TraversalCounts) bool { panic("unreachable") }

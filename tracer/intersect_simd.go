@@ -132,7 +132,7 @@ func (rv *rayVec) enterPairVec(p *[2]BVHNode, clamp archsimd.Float32x8) (ta, tb 
 
 // intersectVec is Intersect's BVH traversal with enterPairVec; h is the
 // nearest hit so far (the planes'), r.TMax its distance.
-func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
+func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec, c *TraversalCounts) Hit {
 	nodes := s.Nodes
 	lr := newLeafRay(&r)
 	clamp := clampVec(r.TMax)
@@ -145,6 +145,9 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec) Hit {
 	node := uint32(0)
 	for {
 		n := &nodes[node]
+		if c != nil {
+			c.count(n)
+		}
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
 			ta, tb, hitA, hitB := rv.enterPairVec(pairAt(nodes, a), clamp)
@@ -206,7 +209,7 @@ func pairAt(nodes []BVHNode, a uint32) *[2]BVHNode {
 }
 
 // occludedVec is Occluded's BVH traversal with enterPairVec.
-func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
+func (s *Scene) occludedVec(r Ray, rv *rayVec, c *TraversalCounts) bool {
 	nodes := s.Nodes
 	lr := newLeafRay(&r)
 	clamp := clampVec(r.TMax)
@@ -215,6 +218,9 @@ func (s *Scene) occludedVec(r Ray, rv *rayVec) bool {
 	node := uint32(0)
 	for {
 		n := &nodes[node]
+		if c != nil {
+			c.count(n)
+		}
 		if n.Count == 0 {
 			a, b := n.Index, n.Index+1
 			_, _, hitA, hitB := rv.enterPairVec(pairAt(nodes, a), clamp)

@@ -110,8 +110,3 @@ func TestVecTraversalMatchesScalar(t *testing.T) {
 		}
 	}
 }
-
-func sameHit(a, b Hit) bool {
-	return math.Float32bits(a.T) == math.Float32bits(b.T) && a.Kind == b.Kind && a.Index == b.Index &&
-		math.Float32bits(a.B1) == math.Float32bits(b.B1) && math.Float32bits(a.B2) == math.Float32bits(b.B2)
-}

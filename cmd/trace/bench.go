@@ -25,7 +25,9 @@ coherent primary rays (one per pixel of a 1024×1024 camera) and incoherent
 random rays (2^20), against a procedural mesh of 50,000 triangles and one of
 1,300,500 (or a mesh of yours, --mesh); then every gallery scene in
 --gallery rendered at 256×256 with 16 samples per pixel. Rays/s are per
-thread.
+thread; nodes/ray and tests/ray are the ray workloads' BVH work per ray
+(interior node fetches, primitives tested in leaves; the JSON also gives
+leaves visited), counted in a pass of their own.
 
 Flags:
 `
@@ -62,10 +64,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	const row = "%-36s %7s %9s %8s %15s %15s %9s\n"
+	const row = "%-36s %7s %9s %8s %15s %15s %9s %10s %10s\n"
 	if !*asJSON {
 		fmt.Fprintf(stdout, "BVH traversal: %s\n", tracer.Traversal())
-		fmt.Fprintf(stdout, row, "workload", "threads", "rays", "seconds", "M rays/s/thread", "build M tris/s", "bytes/tri")
+		fmt.Fprintf(stdout, row, "workload", "threads", "rays", "seconds", "M rays/s/thread", "build M tris/s", "bytes/tri", "nodes/ray", "tests/ray")
 	}
 	enc := json.NewEncoder(stdout)
 	err := bench.Run(ctx, opt, func(r bench.Result) {
@@ -88,7 +90,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if r.Rays > 0 {
 			rays = fmt.Sprint(r.Rays)
 		}
-		fmt.Fprintf(stdout, row, r.Workload, fmt.Sprint(r.Threads), rays, fmt.Sprintf("%.3f", r.Seconds), rate, build, bpt)
+		nodes, tests := "", ""
+		if r.NodesPerRay > 0 {
+			nodes, tests = fmt.Sprintf("%.2f", r.NodesPerRay), fmt.Sprintf("%.2f", r.TestsPerRay)
+		}
+		fmt.Fprintf(stdout, row, r.Workload, fmt.Sprint(r.Threads), rays, fmt.Sprintf("%.3f", r.Seconds), rate, build, bpt, nodes, tests)
 	})
 	if ctx.Err() != nil {
 		return errInterrupted
