@@ -1,8 +1,9 @@
 /*
  * intersect.h: the nearest hit and the shadow test over the planes and the
  * BVH; a port of tracer/intersect.go. The traversal visits nodes in the
- * same order as the Go (nearer child first, ties to the first child), with
- * the same fixed stack, so it finds the same hit among equal ones.
+ * same order as the Go binary traversal (nearer child first, ties to the
+ * first child), with the same fixed stack; of equal hits it keeps the one
+ * the tie rule picks, as every Go traversal does.
  */
 #ifndef TRACE_INTERSECT_H
 #define TRACE_INTERSECT_H
@@ -25,6 +26,24 @@ DEVFN Hit hit(float t, u32 kind, u32 index, float b1, float b2) {
     h.B1 = b1;
     h.B2 = b2;
     return h;
+}
+
+/* The tie rule (tracer/tie.go, docs/traversal.md): of hits at the same t
+ * the smaller primitive reference wins, shapes (planes included) before
+ * triangles, then the smaller index, so the hit does not depend on the
+ * order the traversal meets them in. After a hit at t the ray's TMax is
+ * tie_bound(t), the next float above t, so hits at t are still tested and
+ * boxes entered at t still visited. */
+DEVFN float tie_bound(float t) { return u2f(f2u(t) + 1u); }
+
+/* takes_triangle: whether a hit on triangle i at t <= h->T replaces *h. */
+DEVFN int takes_triangle(const Hit* h, float t, u32 i) {
+    return t < h->T || (h->Kind == HitTriangle && i < h->Index);
+}
+
+/* takes_shape: whether a hit on shape i at t <= h->T replaces *h. */
+DEVFN int takes_shape(const Hit* h, float t, u32 i) {
+    return t < h->T || h->Kind == HitTriangle || (h->Kind == HitShape && i < h->Index);
 }
 
 /* RayBox is tracer's rayBox: a ray prepared for slab tests. */
@@ -90,8 +109,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
     Hit h = hit(r.TMax, HitNone, 0, 0.0f, 0.0f);
     for (u32 i = s->FirstPlane; i < s->NumShapes; i++) {
         float t, b1, b2;
-        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
-            r.TMax = t;
+        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
+            r.TMax = tie_bound(t);
             h = hit(t, HitShape, i, b1, b2);
         }
     }
@@ -138,8 +157,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             u32 end = n->Index + (u32)n->Count;
             for (u32 i = n->Index; i < end; i++) {
                 float t, b1, b2;
-                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2)) {
-                    r.TMax = t;
+                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2) && takes_triangle(&h, t, i)) {
+                    r.TMax = tie_bound(t);
                     h = hit(t, HitTriangle, i, b1, b2);
                 }
             }
@@ -147,8 +166,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             u32 end = n->Index + (u32)n->Count;
             for (u32 i = n->Index; i < end; i++) {
                 float t, b1, b2;
-                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
-                    r.TMax = t;
+                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
+                    r.TMax = tie_bound(t);
                     h = hit(t, HitShape, i, b1, b2);
                 }
             }

@@ -108,19 +108,22 @@ func TestBVHInvariants(t *testing.T) {
 	}
 }
 
-// bruteForce intersects every primitive.
+// bruteForce intersects every primitive in the tie rule's order (tie.go):
+// shapes, then triangles, each by index, so that of equal hits the first
+// found, the one a strictly nearer hit alone replaces, is the one the rule
+// picks.
 func bruteForce(s *Scene, r Ray) Hit {
 	h := Hit{T: r.TMax}
-	for i := range s.Triangles {
-		if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
-			r.TMax = t
-			h = Hit{T: t, Kind: HitTriangle, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
-		}
-	}
 	for i := range s.Shapes {
 		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
 			r.TMax = t
 			h = Hit{T: t, Kind: HitShape, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
+		}
+	}
+	for i := range s.Triangles {
+		if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
+			r.TMax = t
+			h = Hit{T: t, Kind: HitTriangle, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 		}
 	}
 	return h
@@ -144,7 +147,7 @@ func TestBVHAgainstBruteForce(t *testing.T) {
 				r.TMax = rng.Float32() * 5
 			}
 			want, got := bruteForce(s, r), s.Intersect(r)
-			if got.Kind != want.Kind || got.T != want.T {
+			if !sameHit(got, want) {
 				t.Fatalf("seed %d ray %d: BVH hit %+v, brute force %+v", seed, i, got, want)
 			}
 			if occ := s.Occluded(r); occ != (want.Kind != HitNone) {

@@ -197,8 +197,8 @@ func (s *Scene) OccludedCounted(r Ray, c *TraversalCounts) bool { return s.occlu
 func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 	h := Hit{T: r.TMax}
 	for i := s.FirstPlane; i < len(s.Shapes); i++ {
-		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
-			r.TMax = t
+		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok && h.takesShape(t, uint32(i)) {
+			r.TMax = tieBound(t)
 			h = Hit{T: t, Kind: HitShape, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 		}
 	}
@@ -267,8 +267,8 @@ func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 				s.leafSSE(&r, &h, &lr, n.Index, end)
 			} else {
 				for i := n.Index; i < end; i++ {
-					if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok {
-						r.TMax = t
+					if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok && h.takesTriangle(t, i) {
+						r.TMax = tieBound(t)
 						h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 					}
 				}
@@ -276,8 +276,8 @@ func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 		} else {
 			end := n.Index + uint32(n.Count)
 			for i := n.Index; i < end; i++ {
-				if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
-					r.TMax = t
+				if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok && h.takesShape(t, i) {
+					r.TMax = tieBound(t)
 					h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 				}
 			}
@@ -407,10 +407,10 @@ func group4SSE(tris []Triangle, i int) (a, b, c, d *Triangle, n int) {
 }
 
 // leafSSE is Intersect's loop over the leaf's triangles Triangles[first:end]
-// with hit4SSE, four at a time, for a ray with nearest hit *h (distance
-// r.TMax) so far. The hits are taken in the leaf's order with the scalar
-// loop's rule, t < TMax as it shrinks, so the nearest hit, and of equal
-// ones the first, is the one the scalar loop keeps.
+// with hit4SSE, four at a time, for a ray with nearest hit *h so far
+// (r.TMax its tieBound). The hits are taken in the leaf's order with the
+// scalar loop's rule, t < TMax as it shrinks and the tie rule, so the hit
+// the scalar loop keeps.
 func (s *Scene) leafSSE(r *Ray, h *Hit, lr *sseRay, first, end uint32) {
 	tris := s.Triangles[first:end]
 	for i := 0; i < len(tris); i += 4 {
@@ -420,8 +420,8 @@ func (s *Scene) leafSSE(r *Ray, h *Hit, lr *sseRay, first, end uint32) {
 		for hits != 0 {
 			k := bits.TrailingZeros32(hits)
 			hits &= hits - 1
-			if t := out[0][k&3]; t < r.TMax {
-				r.TMax = t
+			if t := out[0][k&3]; t < r.TMax && h.takesTriangle(t, first+uint32(i+k)) {
+				r.TMax = tieBound(t)
 				*h = Hit{T: t, Kind: HitTriangle, Index: first + uint32(i+k), HitCoords: HitCoords{B1: out[1][k&3], B2: out[2][k&3]}}
 			}
 		}

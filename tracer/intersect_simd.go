@@ -175,8 +175,8 @@ func (s *Scene) intersectVec(r Ray, h Hit, rv *rayVec, c *TraversalCounts) Hit {
 			} else {
 				end := n.Index + uint32(n.Count)
 				for i := n.Index; i < end; i++ {
-					if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok {
-						r.TMax = t
+					if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok && h.takesShape(t, i) {
+						r.TMax = tieBound(t)
 						h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
 					}
 				}

@@ -14,9 +14,9 @@ import (
 // bits the scalar test computes for its triangle. In place of the scalar
 // test's two unpredictable branches per triangle there is one, on whether
 // any lane hit. The hits are then taken in the leaf's order with the
-// scalar loop's rule, t < TMax as it shrinks, so the nearest hit, and of
-// equal ones the first, is the one the scalar loop keeps
-// (TestLeafVecMatchesScalar, TestVecTraversalMatchesScalar).
+// scalar loop's rule, t < TMax as it shrinks and the tie rule (tie.go), so
+// the hit kept is the one the scalar loop keeps (TestLeafVecMatchesScalar,
+// TestVecTraversalMatchesScalar).
 
 // leafRay is a ray's origin and direction, each component in every lane.
 type leafRay struct {
@@ -83,7 +83,7 @@ func hit4(lr *leafRay, a, b, c, d *Triangle, tMax float32) (bits uint8, t, b1, b
 }
 
 // leafVec is Intersect's loop over the leaf's triangles Triangles[first:end]
-// for a ray with nearest hit *h (distance r.TMax) so far.
+// for a ray with nearest hit *h so far (r.TMax its tieBound).
 func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
 	tris := s.Triangles[first:end]
 	for i := 0; i < len(tris); i += 4 {
@@ -98,8 +98,8 @@ func (s *Scene) leafVec(r *Ray, h *Hit, lr *leafRay, first, end uint32) {
 		b1.Store(&b1s)
 		b2.Store(&b2s)
 		for k := 0; k < n; k++ {
-			if bits&(1<<k) != 0 && ts[k] < r.TMax {
-				r.TMax = ts[k]
+			if bits&(1<<k) != 0 && ts[k] < r.TMax && h.takesTriangle(ts[k], first+uint32(i+k)) {
+				r.TMax = tieBound(ts[k])
 				*h = Hit{T: ts[k], Kind: HitTriangle, Index: first + uint32(i+k), HitCoords: HitCoords{B1: b1s[k], B2: b2s[k]}}
 			}
 		}

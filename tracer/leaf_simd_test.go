@@ -69,8 +69,8 @@ func TestLeafVecMatchesScalar(t *testing.T) {
 		want, wr := Hit{T: r.TMax}, r
 		seen := map[float32]int{}
 		for i := range tris {
-			if tt, b1, b2, ok := tris[i].intersect(&wr); ok {
-				wr.TMax = tt
+			if tt, b1, b2, ok := tris[i].intersect(&wr); ok && want.takesTriangle(tt, uint32(i)) {
+				wr.TMax = tieBound(tt)
 				want = Hit{T: tt, Kind: HitTriangle, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
 			}
 			if tt, _, _, ok := tris[i].intersect(&r); ok {

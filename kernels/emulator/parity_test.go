@@ -336,9 +336,18 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	for i := 0; i < 1+rng.IntN(3); i++ {
 		d.Quads = append(d.Quads, tracer.QuadDesc{Corner: v(-2, 2), Edge1: v(-1.5, 1.5), Edge2: v(-1.5, 1.5), Material: mat()})
 	}
+	// A quad and a triangle twice each, the copies in other materials:
+	// every hit on them is a tie, which the tie rule settles (the smaller
+	// primitive reference) whatever the order the traversal meets them in.
+	dupQuad := d.Quads[len(d.Quads)-1]
+	dupQuad.Material = mat()
+	d.Quads = append(d.Quads, dupQuad)
 	// An emissive quad above, so path tracing has an area light.
 	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: mgl32.Vec3{-1, 3, -1}, Edge1: mgl32.Vec3{2, 0, 0}, Edge2: mgl32.Vec3{0, 0, 2}, Material: 3})
-	d.Triangles = append(d.Triangles, twoTriangles(f, v, mat)...)
+	tris := twoTriangles(f, v, mat)
+	dupTri := tris[1]
+	dupTri.Material = mat()
+	d.Triangles = append(d.Triangles, append(tris, dupTri)...)
 	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.4, 1), 6+rng.IntN(6), mat(), true, true))
 	d.Meshes = append(d.Meshes, sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 5, 3, false, true)) // emissive, UVs only
 	soup := sphereMesh(v(-1.5, 1.5), f(0.3, 0.8), 4, 0, rng.IntN(2) == 0, false)
