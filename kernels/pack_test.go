@@ -82,6 +82,7 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"SeeThrough",   // TraceScene.SeeThrough
 			"UV1", "Colors",
 			"Tangents",
+			"wide", // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
 	} {

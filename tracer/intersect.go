@@ -216,6 +216,9 @@ func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 	// The root's own box is not tested: its children's boxes, tested
 	// next, lie inside it.
 	rb := newRayBox(&r)
+	if rb.finite && len(s.wide) > 0 && wideTraversal {
+		return s.intersectWide(r, h, &rb, c)
+	}
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
 		lr.set(&r)
@@ -313,6 +316,9 @@ func (s *Scene) occluded(r Ray, c *TraversalCounts) bool {
 		}
 	}
 	rb := newRayBox(&r)
+	if rb.finite && len(s.wide) > 0 && wideTraversal {
+		return s.occludedWide(r, &rb, c)
+	}
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
 		lr.set(&r)

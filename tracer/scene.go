@@ -58,6 +58,9 @@ type Scene struct {
 	// vertices: Tangents[i] is Vertices[i]'s, those vertices coming first
 	// (see TriangleTangent).
 	Tangents []Tangent
+	// wide is Nodes collapsed into a 4-wide BVH (bvh4.go), which the CPU
+	// traverses; the GPU reads Nodes.
+	wide []bvh4Node
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
@@ -83,7 +86,8 @@ func (s *Scene) Bytes() int {
 		len(s.Lights)*int(unsafe.Sizeof(PointLight{})) +
 		len(s.Emitters)*int(unsafe.Sizeof(Emitter{})) +
 		len(s.UV1)*8 + len(s.Colors)*12 +
-		len(s.Tangents)*int(unsafe.Sizeof(Tangent{}))
+		len(s.Tangents)*int(unsafe.Sizeof(Tangent{})) +
+		s.wideBytes()
 }
 
 // Compile checks a scene description and builds its render-time form.
@@ -184,6 +188,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 			}
 		})
 	}
+	s.wide = collapseBVH4(s.Nodes)
 	s.BVHBuildTime = time.Since(start)
 
 	s.FirstPlane = len(s.Shapes)

@@ -1,0 +1,174 @@
+package tracer
+
+import "unsafe"
+
+// bvh4Node is a node of the 4-wide BVH that the CPU traverses: up to four
+// children, their boxes stored plane by plane (structure of arrays), so
+// that one 4-lane load fetches one bound of all four and one slab test
+// (enter4) tests them together. 128 bytes, two cache lines.
+//
+// The 4-wide tree is the binary one (Scene.Nodes, which the GPU keeps)
+// collapsed: each wide node's children are the nodes two or so levels
+// down the binary tree, with the same boxes, and its leaves are the binary
+// leaves. So it finds the same hits (docs/traversal.md).
+type bvh4Node struct {
+	// bounds[p][k] is plane p of child k's box: p = 0, 1, 2 the Min x,
+	// y, z; 3, 4, 5 the Max. A missing child has Min +∞ and Max −∞, which
+	// no finite ray enters.
+	bounds [6][4]float32
+	// child[k] is child k: an interior child's index in Scene's wide
+	// array, or a leaf (see wideLeaf).
+	child [4]uint32
+	_     [4]uint32 // to 128 bytes
+}
+
+// Wide child references: bit 31 set for a leaf, which holds count
+// (bits 28-30, count−1: 1 to 8) primitives of kind bit 27 (LeafTriangles,
+// LeafShapes) from index bits 0-26 in Scene.Triangles or Scene.Shapes.
+const (
+	wideLeaf      = 1 << 31
+	wideKindShift = 27
+	wideIndexMask = 1<<wideKindShift - 1
+)
+
+// wideLeafRef returns the reference to binary leaf n.
+func wideLeafRef(n *BVHNode) uint32 {
+	return wideLeaf | uint32(n.Count-1)<<28 | uint32(n.Info)<<wideKindShift | n.Index
+}
+
+// wideLeafOf returns the kind, first primitive and end of leaf ref.
+func wideLeafOf(ref uint32) (kind uint16, first, end uint32) {
+	first = ref & wideIndexMask
+	return uint16(ref>>wideKindShift) & 1, first, first + (ref>>28)&7 + 1
+}
+
+// collapseBVH4 returns the 4-wide BVH of the binary one, nodes, root
+// first and every node's subtree after it (depth first, children in
+// order), or nil when the binary tree is empty or a lone leaf, or its
+// leaves' indices do not fit a wide reference (then the binary traversal
+// runs). Each wide node takes a
+// binary node's two children and, while it has fewer than four, replaces
+// the interior one with the largest surface area by its two children (the
+// rule of Embree's and pbrt's collapses, which keeps the boxes that rays
+// enter most often apart).
+func collapseBVH4(nodes []BVHNode) []bvh4Node {
+	if len(nodes) == 0 {
+		return nil
+	}
+	for i := range nodes {
+		if n := &nodes[i]; n.Count > 0 && (n.Index+uint32(n.Count) > wideIndexMask || n.Count > 8 || n.Info > 1) {
+			return nil
+		}
+	}
+	if nodes[0].Count > 0 {
+		// A root leaf: the binary traversal tests its primitives without
+		// testing its box, which a wide node would test.
+		return nil
+	}
+	wide := make([]bvh4Node, 1, len(nodes)/5+1)
+	var fill func(w int, b uint32)
+	fill = func(w int, b uint32) {
+		kids := []uint32{nodes[b].Index, nodes[b].Index + 1}
+		for len(kids) < 4 {
+			best, bestArea := -1, float32(-1)
+			for k, c := range kids {
+				if n := &nodes[c]; n.Count == 0 {
+					box := bvhBox{n.Min, n.Max}
+					if a := box.area(); a > bestArea {
+						best, bestArea = k, a
+					}
+				}
+			}
+			if best < 0 {
+				break
+			}
+			c := nodes[kids[best]].Index
+			kids[best] = c
+			kids = append(kids, c+1)
+		}
+		refs := make([]uint32, len(kids))
+		for k, c := range kids {
+			if n := &nodes[c]; n.Count > 0 {
+				refs[k] = wideLeafRef(n)
+				continue
+			}
+			refs[k] = uint32(len(wide))
+			wide = append(wide, bvh4Node{})
+			fill(int(refs[k]), c)
+		}
+		wide[w] = wideNodeOf(nodes, kids, refs)
+	}
+	fill(0, 0)
+	return wide
+}
+
+// wideNodeOf returns the wide node whose children are the binary nodes
+// kids, referred to as refs.
+func wideNodeOf(nodes []BVHNode, kids, refs []uint32) bvh4Node {
+	var w bvh4Node
+	for k := 0; k < 4; k++ {
+		lo, hi := vec3{infinity, infinity, infinity}, vec3{-infinity, -infinity, -infinity}
+		if k < len(kids) {
+			lo, hi = nodes[kids[k]].Min, nodes[kids[k]].Max
+			w.child[k] = refs[k]
+		}
+		for a := 0; a < 3; a++ {
+			w.bounds[a][k], w.bounds[3+a][k] = lo[a], hi[a]
+		}
+	}
+	return w
+}
+
+// wideBytes is the memory of the wide BVH.
+func (s *Scene) wideBytes() int { return len(s.wide) * int(unsafe.Sizeof(bvh4Node{})) }
+
+// ray4 is a ray prepared for enter4: origin and inverse direction per
+// axis in all four lanes, and per axis the byte offset in a bvh4Node of
+// the plane row the ray enters the slab by (Min's where inv ≥ 0, Max's
+// where inv < 0) and of the one it leaves by.
+type ray4 struct {
+	o, inv    [3][4]float32
+	near, far [3]uint32
+}
+
+// newRay4 prepares rb's ray (finite: see rayBox.finite) for enter4.
+func newRay4(rb *rayBox) ray4 {
+	var r ray4
+	for a := 0; a < 3; a++ {
+		o, inv := rb.o[a], rb.inv[a]
+		r.o[a] = [4]float32{o, o, o, o}
+		r.inv[a] = [4]float32{inv, inv, inv, inv}
+		near, far := uint32(a), uint32(a+3)
+		if inv < 0 {
+			near, far = far, near
+		}
+		r.near[a], r.far[a] = near*16, far*16
+	}
+	return r
+}
+
+// enter4Go is enter4 in Go: the slab test of a wide node's four boxes.
+// On each axis it takes the product of the plane the ray enters by and of
+// the one it leaves by, as enterPairSigned does, so its distances are
+// enterPairGeneral's values (up to the sign of a zero, which only
+// comparisons see): tnear[k] is where the ray enters box k, clamped to 0,
+// and bit k of the result is set when it does so by tMax.
+func (r *ray4) enter4Go(n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32) {
+	nx, ny, nz := &n.bounds[r.near[0]>>4], &n.bounds[r.near[1]>>4], &n.bounds[r.near[2]>>4]
+	fx, fy, fz := &n.bounds[r.far[0]>>4], &n.bounds[r.far[1]>>4], &n.bounds[r.far[2]>>4]
+	for k := 0; k < 4; k++ {
+		x0 := (nx[k] - r.o[0][k]) * r.inv[0][k]
+		x1 := (fx[k] - r.o[0][k]) * r.inv[0][k]
+		y0 := (ny[k] - r.o[1][k]) * r.inv[1][k]
+		y1 := (fy[k] - r.o[1][k]) * r.inv[1][k]
+		z0 := (nz[k] - r.o[2][k]) * r.inv[2][k]
+		z1 := (fz[k] - r.o[2][k]) * r.inv[2][k]
+		t0 := max(max(x0, y0), max(z0, 0))
+		t1 := min(min(x1, y1), min(z1, tMax))
+		tnear[k] = t0
+		if t0 <= t1 {
+			mask |= 1 << k
+		}
+	}
+	return mask
+}

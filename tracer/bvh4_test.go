@@ -1,0 +1,271 @@
+package tracer
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEnter4MatchesGo: the wide slab test in SSE (amd64) and in Go return
+// the same hits and entry distances, and both the hits and distances of
+// enterPairGeneral, the binary traversal's reference test, for the same
+// boxes: random pairs of boxes with slabTestCase's edge cases, put in
+// lanes 0 and 1 and again in lanes 2 and 3, on a million finite rays.
+func TestEnter4MatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	n := 1000000
+	if testing.Short() {
+		n = 100000
+	}
+	hits := 0
+	for i := 0; i < n; i++ {
+		p, r, tMax := slabTestCase(rng)
+		rb := newRayBox(&r)
+		if !rb.finite {
+			continue
+		}
+		q := [2]BVHNode{p[1], p[0]}
+		if rng.IntN(2) == 0 {
+			q = p
+		}
+		nodes := []BVHNode{p[0], p[1], q[0], q[1]}
+		w := wideNodeOf(nodes, []uint32{0, 1, 2, 3}, []uint32{0, 0, 0, 0})
+		if rng.IntN(4) == 0 { // a missing child
+			w = wideNodeOf(nodes, []uint32{0, 1, 2}, []uint32{0, 0, 0})
+		}
+		rw := newRay4(&rb)
+		var tg [4]float32
+		mg := rw.enter4Go(&w, tMax, &tg)
+		ta, tb, hitA, hitB := rb.enterPairGeneral(&p, tMax)
+		tc, td, hitC, hitD := rb.enterPairGeneral(&q, tMax)
+		want := uint32(b2i(hitA) | b2i(hitB)<<1 | b2i(hitC)<<2 | b2i(hitD)<<3)
+		if w.bounds[0][3] == infinity {
+			want &^= 8
+		}
+		if mg != want {
+			t.Fatalf("case %d %+v %+v tMax %v: enter4Go hits %04b, enterPairGeneral %04b", i, p, r, tMax, mg, want)
+		}
+		for k, tw := range [4]float32{ta, tb, tc, td} {
+			if mg&(1<<k) != 0 && tg[k] != tw {
+				t.Fatalf("case %d: lane %d enters at %v, enterPairGeneral at %v", i, k, tg[k], tw)
+			}
+		}
+		if slabSSE {
+			var ts [4]float32
+			ms := enter4SSE(&rw, &w, tMax, &ts)
+			if ms != mg {
+				t.Fatalf("case %d %+v %+v tMax %v: enter4SSE hits %04b, enter4Go %04b", i, p, r, tMax, ms, mg)
+			}
+			for k := range ts {
+				if mg&(1<<k) != 0 && ts[k] != tg[k] {
+					t.Fatalf("case %d: lane %d: enter4SSE %v, enter4Go %v", i, k, ts[k], tg[k])
+				}
+			}
+		}
+		if mg != 0 {
+			hits++
+		}
+	}
+	if hits < n/10 {
+		t.Errorf("only %d of %d cases hit a box", hits, n)
+	}
+}
+
+// TestCollapseBVH4: the wide tree holds every binary leaf once, missing
+// children have empty boxes, and nodes come after their parents; a tree
+// that is one leaf is not collapsed.
+func TestCollapseBVH4(t *testing.T) {
+	// A lone leaf, whose box the binary traversal never tests, keeps the
+	// binary traversal.
+	lone := []BVHNode{{Min: vec3{0, 0, 0}, Max: vec3{1, 0, 1}, Index: 0, Count: 1}, {}}
+	if w := collapseBVH4(lone); w != nil {
+		t.Errorf("a lone leaf collapsed into %d wide nodes", len(w))
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		s := randomScene(t, seed, int(seed*seed*1500), int(seed*9))
+		leaves := map[uint32]int{}
+		for i := range s.Nodes {
+			if n := &s.Nodes[i]; n.Count > 0 {
+				leaves[wideLeafRef(n)]++
+			}
+		}
+		seen := map[uint32]int{}
+		var walk func(w uint32)
+		walk = func(w uint32) {
+			n := &s.wide[w]
+			for k := 0; k < 4; k++ {
+				if n.bounds[0][k] == infinity {
+					if n.bounds[3][k] != -infinity || n.child[k] != 0 {
+						t.Fatalf("seed %d: node %d lane %d: half-empty %+v", seed, w, k, n)
+					}
+					continue
+				}
+				c := n.child[k]
+				if c&wideLeaf != 0 {
+					seen[c]++
+					continue
+				}
+				if c <= w {
+					t.Fatalf("seed %d: node %d's child %d before it", seed, w, c)
+				}
+				walk(c)
+			}
+		}
+		walk(0)
+		if len(seen) != len(leaves) {
+			t.Fatalf("seed %d: %d wide leaves, %d binary", seed, len(seen), len(leaves))
+		}
+		for ref, k := range seen {
+			if k != 1 || leaves[ref] != 1 {
+				t.Fatalf("seed %d: leaf %#x seen %d times, %d in the binary tree", seed, ref, k, leaves[ref])
+			}
+		}
+		// Interior binary nodes number leaves − 1; a wide node replaces
+		// one to three of them.
+		if got, min := len(s.wide), (len(leaves)-1+2)/3; got < min || got > len(leaves) {
+			t.Errorf("seed %d: %d wide nodes for %d leaves", seed, got, len(leaves))
+		}
+	}
+}
+
+// loadTestOBJ reads the vertices and faces (as fans) of an OBJ file.
+func loadTestOBJ(t testing.TB, path string) MeshDesc {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var m MeshDesc
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "v":
+			var p vec3
+			for a := 0; a < 3; a++ {
+				x, err := strconv.ParseFloat(fields[1+a], 32)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p[a] = float32(x)
+			}
+			m.Positions = append(m.Positions, p)
+		case "f":
+			var idx []uint32
+			for _, v := range fields[1:] {
+				k, err := strconv.Atoi(strings.Split(v, "/")[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				idx = append(idx, uint32(k-1))
+			}
+			for j := 2; j < len(idx); j++ {
+				m.Indices = append(m.Indices, idx[0], idx[j-1], idx[j])
+			}
+		}
+	}
+	if len(m.Indices) == 0 {
+		t.Fatalf("%s: no faces", path)
+	}
+	return m
+}
+
+// TestWideMatchesBinary: the wide traversal returns the binary one's
+// nearest hit, bit for bit (t, primitive, barycentrics), and the same
+// occlusion answers, on millions of rays (random origins in and around
+// the scene, random and axis-aligned directions, some with a short TMax,
+// some starting on a surface) against random triangle soups with shapes,
+// a smooth sphere mesh, the gallery's knot and a lattice of coplanar,
+// axis-aligned quads of triangles, whose hits tie and graze box faces.
+func TestWideMatchesBinary(t *testing.T) {
+	type sceneCase struct {
+		name string
+		s    *Scene
+	}
+	desc := func(meshes ...MeshDesc) *Scene {
+		s, err := Compile(&SceneDesc{
+			Settings:  Settings{Width: 1, Height: 1, Samples: 1},
+			Camera:    CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+			Materials: []Material{{Texture: NoTexture}},
+			Meshes:    meshes,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	var lattice MeshDesc
+	for i := 0; i < 30; i++ {
+		for j := 0; j < 30; j++ {
+			for z := 0; z < 3; z++ {
+				b := uint32(len(lattice.Positions))
+				x, y := float32(i)*0.5, float32(j)*0.5
+				lattice.Positions = append(lattice.Positions, vec3{x, y, float32(z)}, vec3{x + 0.5, y, float32(z)}, vec3{x, y + 0.5, float32(z)}, vec3{x + 0.5, y + 0.5, float32(z)})
+				lattice.Indices = append(lattice.Indices, b, b+1, b+2, b+1, b+3, b+2)
+			}
+		}
+	}
+	cases := []sceneCase{
+		{"random soup 1", randomScene(t, 11, 20000, 40)},
+		{"random soup 2", randomScene(t, 12, 3000, 200)},
+		{"sphere mesh", desc(sphereMesh(300))},
+		{"knot", desc(loadTestOBJ(t, "../scenes/examples/assets/knot.obj"))},
+		{"lattice", desc(lattice)},
+	}
+	perScene := 500000
+	if testing.Short() {
+		perScene = 20000
+	}
+	defer func() { wideTraversal = true }()
+	for ci, sc := range cases {
+		s := sc.s
+		if len(s.wide) == 0 {
+			t.Fatalf("%s: no wide BVH", sc.name)
+		}
+		lo, hi := s.Nodes[0].Min, s.Nodes[0].Max
+		rng := rand.New(rand.NewPCG(uint64(ci), 43))
+		hits := 0
+		var last Hit
+		var lastRay Ray
+		for i := 0; i < perScene; i++ {
+			var r Ray
+			for a := 0; a < 3; a++ {
+				ext := hi[a] - lo[a]
+				r.Origin[a] = lo[a] - ext/4 + rng.Float32()*ext*1.5
+			}
+			r.Dir = uniformSphere(rng.Float32(), rng.Float32())
+			r.TMax = infinity
+			switch rng.IntN(8) {
+			case 0:
+				r.Dir = vec3{}
+				r.Dir[rng.IntN(3)] = float32(1 - 2*rng.IntN(2))
+			case 1:
+				r.TMax = rng.Float32() * (hi[0] - lo[0])
+			case 2:
+				if last.Kind != HitNone { // from the last hit, as a bounce
+					r.Origin = lastRay.At(last.T)
+				}
+			}
+			wideTraversal = false
+			want, wantOcc := s.Intersect(r), s.Occluded(r)
+			wideTraversal = true
+			got, gotOcc := s.Intersect(r), s.Occluded(r)
+			if !sameHit(got, want) || gotOcc != wantOcc {
+				t.Fatalf("%s ray %d %+v: wide %+v occluded %v, binary %+v occluded %v", sc.name, i, r, got, gotOcc, want, wantOcc)
+			}
+			if want.Kind != HitNone {
+				hits++
+			}
+			last, lastRay = want, r
+		}
+		if hits < perScene/20 {
+			t.Errorf("%s: only %d of %d rays hit", sc.name, hits, perScene)
+		}
+	}
+}

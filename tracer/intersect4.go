@@ -1,0 +1,200 @@
+package tracer
+
+import "math/bits"
+
+// The CPU's traversal of the 4-wide BVH (bvh4.go) for finite rays: the
+// same hits as the binary traversal, bit for bit, under the tie rule
+// (docs/traversal.md; TestWideMatchesBinary).
+
+// wideStackSize bounds the wide traversal's stack: a node pushes at most
+// three children, and the wide tree is no deeper than the binary one.
+const wideStackSize = 3 * bvhStackSize
+
+// wideTraversal turns the wide traversal on; tests turn it off to compare.
+var wideTraversal = true
+
+// enter4 is the slab test of wide node n's four boxes: enter4SSE on amd64,
+// enter4Go elsewhere.
+func (r *ray4) enter4(n *bvh4Node, tMax float32, tnear *[4]float32) uint32 {
+	if slabSSE {
+		return enter4SSE(r, n, tMax, tnear)
+	}
+	return r.enter4Go(n, tMax, tnear)
+}
+
+// intersectWide is Intersect's traversal of the wide BVH for a finite ray
+// (rb), h the nearest hit so far (the planes'). It visits the children a
+// ray enters nearest first (of equal entries, the first child first), as
+// the binary traversal does.
+func (s *Scene) intersectWide(r Ray, h Hit, rb *rayBox, c *TraversalCounts) Hit {
+	wide := s.wide
+	rw := newRay4(rb)
+	var lr sseRay
+	if slabSSE && len(s.Triangles) > 0 {
+		lr.set(&r)
+	}
+	type entry struct {
+		ref uint32
+		t   float32
+	}
+	var stack [wideStackSize]entry
+	sp := 0
+	ref := uint32(0)
+	for {
+		if ref&wideLeaf == 0 {
+			n := &wide[ref]
+			if c != nil {
+				c.Nodes++
+			}
+			var tn [4]float32
+			if mask := rw.enter4(n, r.TMax, &tn); mask != 0 {
+				k0 := bits.TrailingZeros32(mask)
+				mask &= mask - 1
+				if mask == 0 {
+					ref = n.child[k0&3]
+					continue
+				}
+				k1 := bits.TrailingZeros32(mask)
+				mask &= mask - 1
+				if mask == 0 {
+					if tn[k1&3] < tn[k0&3] {
+						k0, k1 = k1, k0
+					}
+					stack[sp] = entry{n.child[k1&3], tn[k1&3]}
+					sp++
+					ref = n.child[k0&3]
+					continue
+				}
+				// Three or four: sorted by entry (insertion, stable), the
+				// farther ones pushed farthest first.
+				ks := [4]int{k0, k1}
+				m := 2
+				for ; mask != 0; m++ {
+					ks[m&3] = bits.TrailingZeros32(mask)
+					mask &= mask - 1
+				}
+				for i := 1; i < m; i++ {
+					for j := i; j > 0 && tn[ks[j]&3] < tn[ks[j-1]&3]; j-- {
+						ks[j], ks[j-1] = ks[j-1], ks[j]
+					}
+				}
+				for i := m - 1; i > 0; i-- {
+					stack[sp] = entry{n.child[ks[i]&3], tn[ks[i]&3]}
+					sp++
+				}
+				ref = n.child[ks[0]&3]
+				continue
+			}
+		} else {
+			kind, first, end := wideLeafOf(ref)
+			if c != nil {
+				c.Leaves++
+				c.Tests += uint64(end - first)
+			}
+			s.leafNearest(&r, &h, &lr, kind, first, end)
+		}
+		// Pop the next subtree that may still hold a nearer hit.
+		for {
+			if sp == 0 {
+				return h
+			}
+			sp--
+			if stack[sp].t <= r.TMax {
+				ref = stack[sp].ref
+				break
+			}
+		}
+	}
+}
+
+// occludedWide is Occluded's traversal of the wide BVH for a finite ray.
+func (s *Scene) occludedWide(r Ray, rb *rayBox, c *TraversalCounts) bool {
+	wide := s.wide
+	rw := newRay4(rb)
+	var lr sseRay
+	if slabSSE && len(s.Triangles) > 0 {
+		lr.set(&r)
+	}
+	var stack [wideStackSize]uint32
+	sp := 0
+	ref := uint32(0)
+	for {
+		if ref&wideLeaf == 0 {
+			n := &wide[ref]
+			if c != nil {
+				c.Nodes++
+			}
+			var tn [4]float32
+			if mask := rw.enter4(n, r.TMax, &tn); mask != 0 {
+				k := bits.TrailingZeros32(mask)
+				mask &= mask - 1
+				for mask != 0 {
+					stack[sp] = n.child[bits.TrailingZeros32(mask)&3]
+					sp++
+					mask &= mask - 1
+				}
+				ref = n.child[k&3]
+				continue
+			}
+		} else {
+			kind, first, end := wideLeafOf(ref)
+			if c != nil {
+				c.Leaves++
+				c.Tests += uint64(end - first)
+			}
+			if s.leafAny(&r, &lr, kind, first, end) {
+				return true
+			}
+		}
+		if sp == 0 {
+			return false
+		}
+		sp--
+		ref = stack[sp]
+	}
+}
+
+// leafNearest tests the leaf's primitives of kind, first to end, for a
+// nearer hit than *h, under the tie rule, as the binary traversal does.
+func (s *Scene) leafNearest(r *Ray, h *Hit, lr *sseRay, kind uint16, first, end uint32) {
+	if kind == LeafTriangles {
+		if slabSSE {
+			s.leafSSE(r, h, lr, first, end)
+			return
+		}
+		for i := first; i < end; i++ {
+			if t, b1, b2, ok := s.Triangles[i].intersect(r); ok && h.takesTriangle(t, i) {
+				r.TMax = tieBound(t)
+				*h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
+			}
+		}
+		return
+	}
+	for i := first; i < end; i++ {
+		if t, b1, b2, ok := s.Shapes[i].intersect(r); ok && h.takesShape(t, i) {
+			r.TMax = tieBound(t)
+			*h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
+		}
+	}
+}
+
+// leafAny reports whether r hits any of the leaf's primitives.
+func (s *Scene) leafAny(r *Ray, lr *sseRay, kind uint16, first, end uint32) bool {
+	if kind == LeafTriangles {
+		if slabSSE {
+			return s.occludedLeafSSE(r, lr, first, end)
+		}
+		for i := first; i < end; i++ {
+			if _, _, _, ok := s.Triangles[i].intersect(r); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for i := first; i < end; i++ {
+		if _, _, _, ok := s.Shapes[i].intersect(r); ok {
+			return true
+		}
+	}
+	return false
+}

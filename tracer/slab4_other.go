@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package tracer
+
+func enter4SSE(*ray4, *bvh4Node, float32, *[4]float32) uint32 { panic("unreachable") }
