@@ -1,6 +1,9 @@
 package tracer
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // bvh4Node is a node of the 4-wide BVH that the CPU traverses: up to four
 // children, their boxes stored plane by plane (structure of arrays), so
@@ -132,18 +135,16 @@ type ray4 struct {
 }
 
 // newRay4 prepares rb's ray (finite: see rayBox.finite) for enter4.
-func newRay4(rb *rayBox) ray4 {
-	var r ray4
-	for a := 0; a < 3; a++ {
-		o, inv := rb.o[a], rb.inv[a]
-		r.o[a] = [4]float32{o, o, o, o}
-		r.inv[a] = [4]float32{inv, inv, inv, inv}
-		near, far := uint32(a), uint32(a+3)
-		if inv < 0 {
-			near, far = far, near
-		}
-		r.near[a], r.far[a] = near*16, far*16
-	}
+func newRay4(rb *rayBox) (r ray4) {
+	ox, oy, oz := rb.o[0], rb.o[1], rb.o[2]
+	ix, iy, iz := rb.inv[0], rb.inv[1], rb.inv[2]
+	r.o = [3][4]float32{{ox, ox, ox, ox}, {oy, oy, oy, oy}, {oz, oz, oz, oz}}
+	r.inv = [3][4]float32{{ix, ix, ix, ix}, {iy, iy, iy, iy}, {iz, iz, iz, iz}}
+	// Row a (Min) where inv ≥ 0, a+3 (Max) where inv < 0, as byte offsets
+	// (16 per row), from the sign bits, without a branch on them.
+	sx, sy, sz := math.Float32bits(ix)>>31*48, math.Float32bits(iy)>>31*48, math.Float32bits(iz)>>31*48
+	r.near = [3]uint32{sx, 16 + sy, 32 + sz}
+	r.far = [3]uint32{48 - sx, 64 - sy, 80 - sz}
 	return r
 }
 

@@ -13,6 +13,19 @@ const wideStackSize = 3 * bvhStackSize
 // wideTraversal turns the wide traversal on; tests turn it off to compare.
 var wideTraversal = true
 
+// wideName names the wide traversal for Traversal: "bvh4-sse" with the
+// SSE box test (amd64), "bvh4" with the Go one; "scalar" (the binary
+// traversal) when it is off.
+func wideName() string {
+	switch {
+	case !wideTraversal:
+		return "scalar"
+	case slabSSE:
+		return "bvh4-sse"
+	}
+	return "bvh4"
+}
+
 // enter4 is the slab test of wide node n's four boxes: enter4SSE on amd64,
 // enter4Go elsewhere.
 func (r *ray4) enter4(n *bvh4Node, tMax float32, tnear *[4]float32) uint32 {

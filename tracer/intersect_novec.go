@@ -7,8 +7,9 @@ package tracer
 
 const vecTraversal = false
 
-// Traversal names the BVH traversal this build and CPU run: "scalar" here.
-func Traversal() string { return "scalar" }
+// Traversal names the BVH traversal this build and CPU run: the wide one
+// here (see wideName).
+func Traversal() string { return wideName() }
 
 type rayVec struct{}
 

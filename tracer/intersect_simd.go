@@ -35,12 +35,12 @@ import (
 var vecTraversal = archsimd.X86.AVX2()
 
 // Traversal names the BVH traversal this build and CPU run: "avx2", or
-// "scalar" on a CPU without AVX2.
+// on a CPU without AVX2 the wide one (wideName).
 func Traversal() string {
 	if vecTraversal {
 		return "avx2"
 	}
-	return "scalar"
+	return wideName()
 }
 
 // rayVec is a ray prepared for vector slab tests.
