@@ -71,10 +71,12 @@ func collapseBVH4(nodes []BVHNode) []bvh4Node {
 	wide := make([]bvh4Node, 1, len(nodes)/5+1)
 	var fill func(w int, b uint32)
 	fill = func(w int, b uint32) {
-		kids := []uint32{nodes[b].Index, nodes[b].Index + 1}
-		for len(kids) < 4 {
+		var kids, refs [4]uint32
+		kids[0], kids[1] = nodes[b].Index, nodes[b].Index+1
+		nk := 2
+		for nk < 4 {
 			best, bestArea := -1, float32(-1)
-			for k, c := range kids {
+			for k, c := range kids[:nk] {
 				if n := &nodes[c]; n.Count == 0 {
 					box := bvhBox{n.Min, n.Max}
 					if a := box.area(); a > bestArea {
@@ -86,11 +88,10 @@ func collapseBVH4(nodes []BVHNode) []bvh4Node {
 				break
 			}
 			c := nodes[kids[best]].Index
-			kids[best] = c
-			kids = append(kids, c+1)
+			kids[best], kids[nk] = c, c+1
+			nk++
 		}
-		refs := make([]uint32, len(kids))
-		for k, c := range kids {
+		for k, c := range kids[:nk] {
 			if n := &nodes[c]; n.Count > 0 {
 				refs[k] = wideLeafRef(n)
 				continue
@@ -99,7 +100,7 @@ func collapseBVH4(nodes []BVHNode) []bvh4Node {
 			wide = append(wide, bvh4Node{})
 			fill(int(refs[k]), c)
 		}
-		wide[w] = wideNodeOf(nodes, kids, refs)
+		wide[w] = wideNodeOf(nodes, kids[:nk], refs[:nk])
 	}
 	fill(0, 0)
 	return wide
