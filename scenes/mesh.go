@@ -68,7 +68,18 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 	if d.failed() {
 		return
 	}
-	mf := d.meshFile(f, fv, file, mats, s)
+	crease := float64(objCreaseDegrees)
+	if f.lookup("crease_angle") != nil {
+		crease = float64(f.float("crease_angle", objCreaseDegrees, within(0, 180)))
+		if ext := strings.ToLower(filepath.Ext(file)); ext != ".obj" && !d.failed() {
+			d.failAt(f.offset("crease_angle"), f.at("crease_angle").String(),
+				"crease_angle applies to OBJ files, whose normals trace computes; %s is a %s file", quoteFile(file), ext)
+		}
+	}
+	if d.failed() {
+		return
+	}
+	mf := d.meshFile(f, fv, file, crease, mats, s)
 	if mf == nil {
 		return
 	}
@@ -258,12 +269,12 @@ func (d *decoder) sceneAssets() (*assets, error) {
 // meshFile returns the mesh file named by the object f's file member fv,
 // reading it and adding its materials to s at its first use. It returns
 // nil after recording an error.
-func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable, s *tracer.SceneDesc) *meshFile {
+func (d *decoder) meshFile(f fields, fv *value, file string, crease float64, mats materialTable, s *tracer.SceneDesc) *meshFile {
 	l := f.at("file")
 	var load func(*assets, string) (*importedMesh, error)
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".obj":
-		load = loadOBJ
+		load = func(a *assets, path string) (*importedMesh, error) { return loadOBJCrease(a, path, crease) }
 	case ".gltf", ".glb":
 		load = loadGLTF
 	default:
@@ -282,10 +293,14 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 		d.err.Err = err
 		return nil
 	}
-	if mf := d.meshFiles[path]; mf != nil {
+	key := path
+	if crease != objCreaseDegrees {
+		key = fmt.Sprintf("%s\x00crease %g", path, crease)
+	}
+	if mf := d.meshFiles[key]; mf != nil {
 		return mf
 	}
-	im, err := d.importFile(a, path, load)
+	im, err := d.importFileAs(a, path, key, load)
 	if err != nil {
 		d.importFailed(f, fv, l, path, file, err)
 		return nil
@@ -301,14 +316,21 @@ func (d *decoder) meshFile(f fields, fv *value, file string, mats materialTable,
 	if d.meshFiles == nil {
 		d.meshFiles = map[string]*meshFile{}
 	}
-	d.meshFiles[path] = mf
+	d.meshFiles[key] = mf
 	return mf
 }
 
 // importFile loads the mesh file at path with load, once per scene: a
 // glTF file that the camera section also reads is decoded once.
 func (d *decoder) importFile(a *assets, path string, load func(*assets, string) (*importedMesh, error)) (*importedMesh, error) {
-	if im := d.imported[path]; im != nil {
+	return d.importFileAs(a, path, path, load)
+}
+
+// importFileAs is importFile under the cache key key (the path, and how
+// the file is read when an object asks for something else than the
+// default: its crease angle).
+func (d *decoder) importFileAs(a *assets, path, key string, load func(*assets, string) (*importedMesh, error)) (*importedMesh, error) {
+	if im := d.imported[key]; im != nil {
 		return im, nil
 	}
 	im, err := load(a, path)
@@ -318,7 +340,7 @@ func (d *decoder) importFile(a *assets, path string, load func(*assets, string) 
 	if d.imported == nil {
 		d.imported = map[string]*importedMesh{}
 	}
-	d.imported[path] = im
+	d.imported[key] = im
 	return im, nil
 }
 

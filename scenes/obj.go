@@ -49,12 +49,22 @@ import (
 // with its material libraries. Its errors are *Error values whose File is
 // the OBJ (or MTL) file and whose Line is the offending line.
 func loadOBJ(a *assets, path string) (*importedMesh, error) {
+	return loadOBJCrease(a, path, objCreaseDegrees)
+}
+
+// loadOBJCrease is loadOBJ with a crease angle of degrees for computed
+// normals in a file without smoothing groups.
+func loadOBJCrease(a *assets, path string, degrees float64) (*importedMesh, error) {
 	t, err := a.openText(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer t.close()
-	return newOBJParser(a, path).parse(t)
+	p := newOBJParser(a, path)
+	if degrees != objCreaseDegrees {
+		p.creaseCos = math.Cos(degrees * math.Pi / 180)
+	}
+	return p.parse(t)
 }
 
 // objVertex is one distinct (v, vt, vn) triple of a face: a vertex of the
@@ -75,6 +85,9 @@ type objParser struct {
 	a    *assets
 	path string
 	line int // the line of the statement being read, 1-based
+	// creaseCos is the cosine of the crease angle for files without
+	// smoothing groups (objCreaseCos unless the scene object sets one).
+	creaseCos float64
 
 	positions []mgl32.Vec3
 	texcoords []mgl32.Vec2
@@ -124,7 +137,7 @@ func parseOBJ(a *assets, path string, data []byte) (*importedMesh, error) {
 
 // newOBJParser returns a parser for the OBJ file at path.
 func newOBJParser(a *assets, path string) *objParser {
-	return &objParser{a: a, path: path, mat: -1, matIndex: map[string]int32{}}
+	return &objParser{a: a, path: path, mat: -1, matIndex: map[string]int32{}, creaseCos: objCreaseCos}
 }
 
 // parse reads the text t (see objstream.go) and builds the mesh.

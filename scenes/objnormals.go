@@ -22,7 +22,8 @@ import (
 // two faces share a normal at a position only when their normals are
 // within objCreaseDegrees of each other. Corners that give vn keep it.
 
-// objCreaseDegrees is the crease angle of files without smoothing groups.
+// objCreaseDegrees is the crease angle of files without smoothing groups,
+// unless a scene's mesh object gives its own crease_angle.
 const objCreaseDegrees = 60
 
 // objCreaseCos is cos(objCreaseDegrees).
@@ -188,7 +189,7 @@ func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angl
 			if p.anyGroup && p.groupOf(u) != g {
 				continue
 			}
-			if crease && u != t && !(vec64.Dot(faceN[u], faceN[t]) >= objCreaseCos) {
+			if crease && u != t && !(vec64.Dot(faceN[u], faceN[t]) >= p.creaseCos) {
 				continue
 			}
 			w := float64(angle[c])

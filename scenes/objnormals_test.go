@@ -3,6 +3,7 @@ package scenes
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -224,5 +225,47 @@ func TestOBJSmoothingGroupSyntax(t *testing.T) {
 	_, err := parseOBJ(testAssets(t, dir), filepath.Join(dir, "t.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\ns on\nf 1 2 3\n"))
 	if err == nil || !strings.Contains(err.Error(), `t.obj:4: s: smoothing group "on" is not off or a number`) {
 		t.Errorf("s on: error %v", err)
+	}
+}
+
+// TestOBJCreaseAngleSetting: a mesh object's crease_angle replaces the
+// 60° crease of a file without s: a fold of 70° is smoothed under a crease
+// of 80° and kept sharp under the default, and objects placing one file
+// with two crease angles get one reading of it each; a crease angle is
+// refused outside [0, 180] and for glTF files.
+func TestOBJCreaseAngleSetting(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fold.obj"), []byte(foldOBJ(70, "", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(objects string) (*tracer.SceneDesc, error) {
+		path := filepath.Join(dir, "scene.json")
+		if err := os.WriteFile(path, []byte(meshScene(`"grey": {"type": "diffuse"}`, objects)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Load(path)
+	}
+	s, err := load(`{"type": "mesh", "file": "fold.obj", "material": "grey"},
+		{"type": "mesh", "file": "fold.obj", "material": "grey", "crease_angle": 80}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Meshes) != 2 {
+		t.Fatalf("%d meshes, want 2", len(s.Meshes))
+	}
+	for i, smooth := range []bool{false, true} {
+		en := edgeNormals(&s.Meshes[i])
+		shared := len(en[0]) > 0 && len(en[1]) > 0 && closeVec3(en[0][0], en[1][0])
+		if shared != smooth {
+			t.Errorf("object %d: edge normals %v; smoothed %v, want %v", i, en, shared, smooth)
+		}
+	}
+	for _, tt := range []struct{ obj, err string }{
+		{`{"type": "mesh", "file": "fold.obj", "material": "grey", "crease_angle": 181}`, "crease_angle: must be in [0, 180]"},
+		{`{"type": "mesh", "file": "fold.gltf", "material": "grey", "crease_angle": 30}`, `crease_angle applies to OBJ files, whose normals trace computes; "fold.gltf" is a .gltf file`},
+	} {
+		if _, err := load(tt.obj); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: error %v, want %q", tt.obj, err, tt.err)
+		}
 	}
 }
