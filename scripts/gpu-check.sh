@@ -1,275 +1,657 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016 # single-quoted bash -c commands expand in the inner shell
-# GPU check, for a machine with an NVIDIA GPU and the CUDA toolkit but no Go
-# and no network (the lent H200 machine of ../shared/GPU.md). Prepare here:
+# GPU check: everything about trace that needs an NVIDIA GPU, in one call on
+# a lent GPU machine (../shared/GPU.md): one command of at most 10 minutes,
+# 15 minutes of device time in all, at most 8 files back from $OUT, at most
+# 64 MiB carried, no Go, no git and no network there. Prepare here:
 #
-#   ../shared/device/pack-go.sh      # Go toolchain + modules into .gpu/
+#   scripts/gpu-pack.sh              # Go toolchain + compressed modules into .gpu/
 #
-# then run on the GPU machine, from the repository root, with .gpu carried:
+# then run on the GPU machine, from the repository root, with .gpu carried
+# (device tool: carry [".gpu"], timeout_s = the deadline + 60):
 #
-#   bash scripts/gpu-check.sh        # logs, images and summary.txt in $OUT
+#   bash scripts/gpu-check.sh        # $OUT/summary.txt and $OUT/gpu-check.tar.gz
 #
-# Steps: nvidia-smi; ptxas on the committed PTX for sm_90; the cuda build;
-# the cuda-tagged GPU tests (device against the Go tracer, bit for bit);
-# every gallery scene rendered on the GPU alone, on the CPU alone and on both,
-# compared byte for byte and by PSNR; trace bench on the CPU; the GPU
-# benchmarks. Every step runs under a time limit, a failure does not stop
-# the next step, and the summary at the end lists PASS/FAIL per step. The
-# exit status is 0 only if every step passed. Total: about 3 to 5 minutes.
+# What comes back whatever happens: $OUT/summary.txt (the verdict, the
+# figures, PASS/FAIL/SKIP per step, the step running now) and
+# $OUT/gpu-check.tar.gz (every step's log, the figures, the environment,
+# images that differ), both rewritten after every step, so a call killed at
+# its limit still returns everything done so far. Nothing else is written
+# to $OUT (a killed rewrite can leave a .tmp file beside them).
+#
+# Steps, the cheap and most valuable first; the Go build runs in the
+# background while the first ones run:
+#
+#   find-cuda, find-driver, find-go   what the machine has (seconds)
+#   nvidia-smi
+#   ptxas-sm_90       the committed PTX assembled by the toolkit's ptxas:
+#                     registers, stack, spills, warps/SM (scripts/ptx-report.sh)
+#   driver-jit        the driver loads the PTX (scripts/gpu-check/driver-jit.c:
+#                     needs only cc and libcuda.so.1) and reports the JIT's
+#                     registers, stack and occupancy; fills the JIT cache
+#   go-toolchain, build-cu, build, build-tests, build-psnr   (background)
+#                     gorgonia.org/cu alone first, so that a cuda.h problem
+#                     shows in seconds, not after minutes of compiling
+#   gpu-tests         the cuda-tagged tests, TRACE_GPU_REQUIRED=1, -short:
+#                     every gallery scene on the device against the Go tracer
+#   same-SCENE        every gallery scene rendered by trace on the CPU, on
+#                     the GPU alone and on both: the same PFM bytes
+#   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
+#                     GPU and the same machine's cores
+#   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
+#   ncu               one launch's summary, if ncu is there
+#   gpu-tests-full    the tests at the scenes' own sizes
+#
+# The failure modes this is built against: an overall deadline (every step's
+# limit is cut to what is left of it, a step that cannot start is SKIPped,
+# the summary says so); CUDA found from nvcc or ptxas on the PATH, CUDA_HOME,
+# CUDA_PATH, /usr/local/cuda*, /opt/cuda; linking against the toolkit's stub
+# libcuda.so or, without one, the driver's libcuda.so.1 (through a
+# libcuda.so link in the run's folder); binaries built into a fresh folder
+# per call, so a failed build never leaves an old binary to be tested;
+# -buildvcs=false (no git there); CUDA_CACHE_PATH kept between calls on a
+# warm machine, so each GPU process after the first skips the JIT; the
+# vendored modules unpacked from .gpu/vendor.tar.gz into a fresh vendor/.
+# The project's fake cuda.h (kernels/cudastub/fake) is never used for a real
+# build: it lacks the real header's _v2 remapping.
+#
+# Settings (environment):
+#   OUT                    where the two files go (default ./gpu-check-out)
+#   GPU_CHECK_DEADLINE     seconds for the whole check (default 300)
+#   GPU_CHECK_STATE        kept between calls on a warm machine: the unpacked
+#                          Go toolchain, GOCACHE, the JIT cache
+#                          (default ${TMPDIR:-/tmp}/trace-gpu-check)
+#   GPU_CHECK_CUDA_DIRS    toolkit folders to try after the PATH, CUDA_HOME and
+#                          CUDA_PATH (default /usr/local/cuda /usr/local/cuda-* /opt/cuda)
+#   GPU_CHECK_CUDA_INCLUDE the folder holding cuda.h (default: the toolkit's)
+#   GPU_CHECK_DRIVER_DIRS  the only folders searched for libcuda.so.1 (default:
+#                          LD_LIBRARY_PATH, ldconfig's cache, /usr/local/nvidia/lib64
+#                          and the usual library folders)
+#   GPU_CHECK_STUB=1       the "GPU" is the project's stub driver
+#                          (kernels/cudastub/fake: its cuda.h, and libcuda.c built
+#                          here, with one emulated device that runs trace.cu as C),
+#                          at small sizes: how scripts/gpu-check-test.sh runs the
+#                          whole check without a GPU
+#   GPU_CHECK_FAKE_SLOW=N  a step that sleeps N seconds after driver-jit (tests)
+#   GPU_CHECK_GALLERY_ARGS, GPU_CHECK_FRAME_ARGS, GPU_CHECK_BENCH_GPU,
+#   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME   sizes and benchmark selections
+#
+# Exit status 0 when every step passed or was skipped for a reason that is
+# not a failure (no ncu); 1 otherwise, also when the deadline left steps
+# unrun.
 set -u
 
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 OUT=${OUT:-$ROOT/gpu-check-out}
-mkdir -p "$OUT/log" "$OUT/img"
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH="$CUDA_HOME/bin:$PATH"
+DEADLINE=${GPU_CHECK_DEADLINE:-300}
+STATE=${GPU_CHECK_STATE:-${TMPDIR:-/tmp}/trace-gpu-check}
+STUB=${GPU_CHECK_STUB:-0}
 export HOME=${HOME:-/tmp}
-SECONDS=0
+printf -v START '%(%s)T' -1
+RESERVE=4  # seconds kept back at the deadline for the last summary and archive
+MIN_STEP=3 # a step that would get less is not started
 
-RESULTS=()
-FAILED=0
-record() { # record PASS|FAIL NAME DETAIL
-	RESULTS+=("$(printf '%-4s  %-32s %s' "$1" "$2" "$3")")
-	[ "$1" = PASS ] || FAILED=$((FAILED + 1))
-	echo "== $1 $2 $3"
+elapsed() {
+	local now
+	printf -v now '%(%s)T' -1
+	echo $((now - START))
 }
 
-# step NAME LIMIT_S CMD...: runs CMD with a time limit, output to log/NAME.log.
-step() {
-	local name=$1 limit=$2 rc start
-	shift 2
-	start=$SECONDS
-	echo "== $name: $*" | tee "$OUT/log/$name.log"
-	timeout --kill-after=10 "$limit" "$@" >>"$OUT/log/$name.log" 2>&1
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		record PASS "$name" "$((SECONDS - start))s"
-	else
-		[ $rc -eq 124 ] && echo "(timed out after ${limit}s)" >>"$OUT/log/$name.log"
-		record FAIL "$name" "exit $rc after $((SECONDS - start))s, log/$name.log"
-		tail -n 15 "$OUT/log/$name.log"
-	fi
-	return $rc
+case $DEADLINE in
+'' | *[!0-9]*)
+	echo "gpu-check: GPU_CHECK_DEADLINE=$DEADLINE is not a whole number of seconds" >&2
+	exit 2
+	;;
+esac
+mkdir -p "$OUT" "$STATE" || exit 2
+WORK=$(mktemp -d "$STATE/run.XXXXXX") || exit 2
+REPORT=$WORK/report
+BIN=$WORK/bin
+mkdir -p "$REPORT/log" "$REPORT/img" "$BIN" "$WORK/running" || exit 2
+: >"$WORK/results" && : >"$REPORT/figures.txt" && : >"$REPORT/env.txt" || exit 2
+# A warm machine keeps this folder: drop earlier runs' binaries and logs.
+for old in "$STATE"/run.*; do
+	[ "$old" = "$WORK" ] || rm -rf "$old"
+done
+rm -f "$OUT/summary.txt" "$OUT/gpu-check.tar.gz" "$OUT"/.*.tmp
+
+# ---- results, the summary and the archive ----------------------------------
+# Every step's outcome is a line of $WORK/results, written by whichever
+# process ran it (the background build too); a step in progress is a file
+# in $WORK/running. summary and archive rebuild the two files of $OUT from
+# them, each through a temporary name and a rename, so that $OUT never holds
+# half a file.
+
+result() { # result PASS|FAIL|SKIP NAME DETAIL
+	printf '%-4s  %-22s %s\n' "$1" "$2" "$3" >>"$WORK/results"
+	echo "== $1 $2 $3" >&2
+}
+
+figure() { # figure LINE: a headline figure for the summary
+	printf '%s\n' "$*" >>"$REPORT/figures.txt"
+}
+
+env_note() {
+	printf '%s\n' "$*" >>"$REPORT/env.txt"
 }
 
 summary() {
+	local verdict=${1:-RUNNING} tmp="$OUT/.summary.$BASHPID.tmp" f name since limit
 	{
-		echo "gpu-check: $(date -u +%Y-%m-%dT%H:%M:%SZ), ${SECONDS}s, $FAILED failed"
-		printf '%s\n' "${RESULTS[@]}"
-	} | tee "$OUT/summary.txt"
+		printf 'gpu-check: %s after %ss of a %ss deadline, %s%s\n' "$verdict" "$(elapsed)" "$DEADLINE" \
+			"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$([ "$STUB" = 1 ] && echo ', stub driver (no GPU)')"
+		echo "the logs: gpu-check.tar.gz (report/log/STEP.log)"
+		echo
+		cat "$REPORT/env.txt"
+		echo
+		echo "figures:"
+		sed 's/^/  /' "$REPORT/figures.txt"
+		echo
+		echo "steps:"
+		cat "$WORK/results"
+		for f in "$WORK"/running/*; do
+			[ -e "$f" ] || continue
+			read -r since limit <"$f"
+			name=${f##*/}
+			printf '%-4s  %-22s started at %ss, limit %ss\n' RUN "$name" "$since" "$limit"
+		done
+	} >"$tmp" 2>/dev/null
+	cp "$tmp" "$REPORT/.summary.$BASHPID" 2>/dev/null && mv -f "$REPORT/.summary.$BASHPID" "$REPORT/summary.txt"
+	mv -f "$tmp" "$OUT/summary.txt"
 }
 
-# ---- the Go toolchain and modules packed by ../shared/device/pack-go.sh ----
-GOTC=${GOTC:-$HOME/gotc}
-mkdir -p "$GOTC" 2>/dev/null || GOTC=${TMPDIR:-/tmp}/gotc
-if [ -s .gpu/go.tar.xz ] && [ ! -x "$GOTC/go/bin/go" ]; then
-	mkdir -p "$GOTC"
-	if command -v xz >/dev/null 2>&1; then
-		tar -C "$GOTC" -xJf .gpu/go.tar.xz
+ARCHIVE_MAX=$((15 << 20)) # the device tool returns files of up to 16 MiB
+archive() {
+	local tmp="$OUT/.gpu-check.$BASHPID.tmp"
+	tar -czf "$tmp" -C "$WORK" report 2>/dev/null
+	if [ "$(stat -c %s "$tmp" 2>/dev/null || echo 0)" -gt "$ARCHIVE_MAX" ]; then
+		tar -czf "$tmp" -C "$WORK" --exclude=report/img report 2>/dev/null
+	fi
+	mv -f "$tmp" "$OUT/gpu-check.tar.gz"
+}
+
+publish() {
+	summary
+	archive
+}
+
+# log_tail LOG: the line of a failed step's log that says why, for the
+# summary: its first error, or else its last line.
+log_tail() {
+	local l
+	l=$(grep -v '^== ' "$1" 2>/dev/null | grep -m 1 -E 'error|Error|ERROR|FAIL|fatal|cannot|undefined|refused|panic' ||
+		grep -v '^[[:space:]]*$' "$1" 2>/dev/null | grep -v '^== ' | tail -n 1)
+	printf '%s' "$l" | tr -s ' \t' ' ' | cut -c1-200
+}
+
+# step NAME LIMIT CMD...: runs CMD with its output in log/NAME.log, under
+# LIMIT seconds or what is left before the deadline, whichever is less.
+# Returns CMD's status, or 125 when the step was not started.
+step() {
+	local name=$1 limit=$2 left start rc took cut=0 log
+	shift 2
+	log=$REPORT/log/$name.log
+	left=$((DEADLINE - $(elapsed) - RESERVE))
+	if [ "$left" -lt "$MIN_STEP" ]; then
+		result SKIP "$name" "not started: ${left}s left before the ${DEADLINE}s deadline (deadline)"
+		publish
+		return 125
+	fi
+	if [ "$left" -lt "$limit" ]; then
+		limit=$left
+		cut=1
+	fi
+	start=$(elapsed)
+	echo "$start $limit" >"$WORK/running/$name"
+	publish
+	printf '== %s at %ss, limit %ss: %s\n' "$name" "$start" "$limit" "$*" >"$log"
+	timeout --kill-after=3 "$limit" "$@" >>"$log" 2>&1 </dev/null
+	rc=$?
+	rm -f "$WORK/running/$name"
+	took=$(($(elapsed) - start))
+	if [ $rc -eq 0 ]; then
+		result PASS "$name" "${took}s"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		if [ $cut = 1 ]; then
+			echo "== stopped at the ${DEADLINE}s deadline" >>"$log"
+			result FAIL "$name" "stopped at the ${DEADLINE}s deadline after ${took}s (deadline)"
+		else
+			echo "== timed out after ${limit}s" >>"$log"
+			result FAIL "$name" "timed out after ${limit}s"
+		fi
 	else
-		python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' .gpu/go.tar.xz "$GOTC"
+		result FAIL "$name" "exit $rc after ${took}s: $(log_tail "$log")"
+	fi
+	publish
+	return $rc
+}
+
+skip() { # skip NAME REASON
+	result SKIP "$1" "$2"
+	publish
+}
+
+note_fail() { # note_fail NAME DETAIL: a failure found without running a command
+	result FAIL "$1" "$2"
+	publish
+}
+
+# ---- sizes: the real GPU, or the stub driver's emulated one -----------------
+if [ "$STUB" = 1 ]; then
+	: "${GPU_CHECK_GALLERY_ARGS:=--width 48 --height 40 --samples 4}"
+	: "${GPU_CHECK_FRAME_ARGS:=--width 64 --height 36 --samples 2}"
+	: "${GPU_CHECK_BENCH_GPU:=^BenchmarkGPUGallery\$/^cornell-box\$}"
+	: "${GPU_CHECK_BENCH_CPU:=}" # the same code as bench-gpu, on the CPU: not needed here
+	: "${GPU_CHECK_BENCHTIME:=1x}"
+	export TRACE_CUDASTUB_DEVICES=1
+else
+	: "${GPU_CHECK_GALLERY_ARGS:=}"
+	: "${GPU_CHECK_FRAME_ARGS:=--width 1920 --height 1080 --samples 64}"
+	: "${GPU_CHECK_BENCH_GPU:=^BenchmarkGPU}"
+	: "${GPU_CHECK_BENCH_CPU:=^BenchmarkCPU}"
+	: "${GPU_CHECK_BENCHTIME:=3x}"
+fi
+NPROC=$(nproc 2>/dev/null || echo 1)
+BLOCK=$(sed -n 's/^[[:space:]]*cudaBlockDim[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\1/p' kernels/cuda.go | head -n 1)
+ENTRIES=$(sed -n 's/^\.visible \.entry \([A-Za-z_0-9]*\).*/\1/p' kernels/trace.ptx | tr '\n' ' ')
+env_note "machine: $(uname -srm 2>/dev/null), $NPROC cores; block size $BLOCK; PTX entries: $ENTRIES"
+publish
+
+# ---- find-cuda: the toolkit's headers, ptxas, the stub libcuda --------------
+CUDA_ROOT="" CUDA_INCLUDE="" CUDA_STUBS="" PTXAS="" NVCC="" CC_BIN=""
+find_cuda() {
+	local cands=() d root inc f
+	NVCC=$(command -v nvcc 2>/dev/null)
+	PTXAS=$(command -v ptxas 2>/dev/null)
+	[ -n "$NVCC" ] && cands+=("$(dirname "$(dirname "$(readlink -f "$NVCC")")")")
+	[ -n "$PTXAS" ] && cands+=("$(dirname "$(dirname "$(readlink -f "$PTXAS")")")")
+	[ -n "${CUDA_HOME:-}" ] && cands+=("$CUDA_HOME")
+	[ -n "${CUDA_PATH:-}" ] && cands+=("$CUDA_PATH")
+	# /usr/local/cuda first, then the versioned folders newest first.
+	for d in ${GPU_CHECK_CUDA_DIRS-/usr/local/cuda $(printf '%s\n' /usr/local/cuda-* | sort -rV) /opt/cuda}; do
+		[ -d "$d" ] && cands+=("$d")
+	done
+	for root in "${cands[@]}"; do
+		for inc in "$root/include" "$root"/targets/*/include; do
+			if [ -z "$CUDA_INCLUDE" ] && [ -f "$inc/cuda.h" ]; then
+				CUDA_INCLUDE=$inc
+				CUDA_ROOT=$root
+			fi
+		done
+		[ -z "$PTXAS" ] && [ -x "$root/bin/ptxas" ] && PTXAS=$root/bin/ptxas
+		[ -z "$NVCC" ] && [ -x "$root/bin/nvcc" ] && NVCC=$root/bin/nvcc
+	done
+	if [ -n "$CUDA_ROOT" ]; then
+		for f in "$CUDA_ROOT/lib64/stubs/libcuda.so" "$CUDA_ROOT"/targets/*/lib/stubs/libcuda.so "$CUDA_ROOT/lib/stubs/libcuda.so"; do
+			if [ -z "$CUDA_STUBS" ] && [ -f "$f" ]; then
+				CUDA_STUBS=$(dirname "$f")
+			fi
+		done
+	fi
+	echo "candidates: ${cands[*]:-none}"
+	echo "nvcc: ${NVCC:-none}"
+	[ -n "$NVCC" ] && "$NVCC" --version 2>&1 | tail -n 2
+	echo "ptxas: ${PTXAS:-none}"
+	echo "toolkit: ${CUDA_ROOT:-none}, cuda.h in ${CUDA_INCLUDE:-none}, stub libcuda.so in ${CUDA_STUBS:-none}"
+}
+CC_BIN=$(command -v cc 2>/dev/null || command -v gcc 2>/dev/null || command -v clang 2>/dev/null)
+find_cuda >"$REPORT/log/find-cuda.log" 2>&1
+if [ "$STUB" = 1 ]; then
+	CUDA_INCLUDE=${GPU_CHECK_CUDA_INCLUDE:-$ROOT/kernels/cudastub/fake}
+	CUDA_STUBS=""
+	echo "stub mode: cuda.h from $CUDA_INCLUDE" >>"$REPORT/log/find-cuda.log"
+elif [ -n "${GPU_CHECK_CUDA_INCLUDE:-}" ]; then
+	CUDA_INCLUDE=$GPU_CHECK_CUDA_INCLUDE
+fi
+HAVE_HEADER=0
+if [ -n "$CUDA_INCLUDE" ] && [ -f "$CUDA_INCLUDE/cuda.h" ]; then
+	HAVE_HEADER=1
+	cuda_version=$(sed -n 's/^#define CUDA_VERSION \([0-9]*\).*/\1/p' "$CUDA_INCLUDE/cuda.h" | head -n 1)
+	result PASS find-cuda "cuda.h $CUDA_INCLUDE (CUDA_VERSION ${cuda_version:-?}); ptxas ${PTXAS:-none}; stub libcuda.so ${CUDA_STUBS:-none}"
+else
+	dirs=${GPU_CHECK_CUDA_DIRS-/usr/local/cuda*, /opt/cuda}
+	result FAIL find-cuda "no CUDA toolkit: no cuda.h from nvcc or ptxas on the PATH, CUDA_HOME, CUDA_PATH, ${dirs:-(GPU_CHECK_CUDA_DIRS empty)}; the cuda build cannot be made (ptxas: ${PTXAS:-none})"
+fi
+env_note "toolkit: ${CUDA_ROOT:-none}; cuda.h: ${CUDA_INCLUDE:-none}; ptxas: ${PTXAS:-none}; nvcc: ${NVCC:-none}; cc: ${CC_BIN:-none}"
+
+# ---- find-driver: libcuda.so.1, and a libcuda.so to link against ------------
+LIBCUDA=""
+# build_stub: the stub driver, built as the real one is installed
+# (libcuda.so.1 alone, no unversioned libcuda.so beside it), into a fixed
+# folder kept while its sources are unchanged, so that a second call finds
+# its builds in GOCACHE.
+build_stub() {
+	local stamp
+	stamp=$(cat kernels/cudastub/fake/* kernels/cudastub/compat/* kernels/*.h kernels/trace.cu | cksum)
+	if [ -s "$STATE/stub/libcuda.so.1" ] && [ "$(cat "$STATE/stub/stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "the stub driver of an earlier call, from the same sources"
+		return 0
+	fi
+	rm -rf "$STATE/stub" && mkdir -p "$STATE/stub" &&
+		"$CC_BIN" -shared -fPIC -std=c11 -O2 -pthread -Wno-unused-parameter \
+			-I"$ROOT/kernels/cudastub/compat" -I"$ROOT/kernels/cudastub/fake" -Wl,-soname,libcuda.so.1 \
+			-o "$STATE/stub/libcuda.so.1" "$ROOT/kernels/cudastub/fake/libcuda.c" -lm &&
+		echo "$stamp" >"$STATE/stub/stamp"
+}
+if [ "$STUB" = 1 ]; then
+	export -f build_stub
+	export STATE CC_BIN ROOT
+	if [ -n "$CC_BIN" ] && step stub-driver 180 bash -c build_stub; then
+		GPU_CHECK_DRIVER_DIRS=$STATE/stub
+	else
+		GPU_CHECK_DRIVER_DIRS=/nonexistent
 	fi
 fi
-if [ -d .gpu/vendor ] && [ ! -d vendor ]; then
-	mv .gpu/vendor vendor
+find_driver() {
+	local dirs=() d
+	if [ -n "${GPU_CHECK_DRIVER_DIRS+set}" ]; then
+		read -r -a dirs <<<"$GPU_CHECK_DRIVER_DIRS"
+	else
+		IFS=: read -r -a dirs <<<"${LD_LIBRARY_PATH:-}"
+		local ldc
+		ldc=$(command -v ldconfig 2>/dev/null || echo /sbin/ldconfig)
+		if [ -x "$ldc" ]; then
+			while read -r d; do dirs+=("$(dirname "$d")"); done < <("$ldc" -p 2>/dev/null | sed -n 's/.*libcuda\.so\.1 .*=> \(.*\)/\1/p')
+		fi
+		dirs+=(/usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib /lib/x86_64-linux-gnu /lib64 /usr/lib/wsl/lib)
+	fi
+	for d in "${dirs[@]}"; do
+		case $d in '' | */stubs | */stubs/) continue ;; esac
+		if [ -e "$d/libcuda.so.1" ]; then
+			LIBCUDA=$d/libcuda.so.1
+			return
+		fi
+	done
+}
+find_driver
+HAVE_DRIVER=0 LINKDIR=""
+if [ -n "$LIBCUDA" ]; then
+	HAVE_DRIVER=1
+	LD_LIBRARY_PATH="$(dirname "$LIBCUDA")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	if [ -n "$CUDA_STUBS" ]; then
+		LINKDIR=$CUDA_STUBS
+		how="the toolkit's stub $CUDA_STUBS/libcuda.so"
+	else
+		# A fixed folder, made afresh, so that a second call's cgo flags
+		# are the first's and GOCACHE still holds the build.
+		rm -rf "$STATE/link" && mkdir -p "$STATE/link" && ln -s "$(readlink -f "$LIBCUDA")" "$STATE/link/libcuda.so"
+		LINKDIR=$STATE/link
+		how="the driver's $LIBCUDA (the toolkit has no stub libcuda.so)"
+	fi
+	result PASS find-driver "$LIBCUDA; linking against $how"
+	env_note "driver: $LIBCUDA; link: $how"
+elif [ -n "$CUDA_STUBS" ]; then
+	result FAIL find-driver "no NVIDIA driver: no libcuda.so.1 (the toolkit's stub is for linking only, never for running)"
+else
+	result FAIL find-driver "no NVIDIA driver: no libcuda.so.1 in ${GPU_CHECK_DRIVER_DIRS-LD_LIBRARY_PATH, ldconfig -p, /usr/local/nvidia/lib64, /usr/lib*}"
 fi
-if [ -x "$GOTC/go/bin/go" ]; then
-	export GOROOT=$GOTC/go PATH=$GOTC/go/bin:$PATH
+
+# ---- find-go: the carried toolchain, or one on the PATH ---------------------
+GO_TARBALL="" HAVE_GO=0
+if [ -s .gpu/go.tar.xz ]; then
+	GO_TARBALL=.gpu/go.tar.xz
+	HAVE_GO=1
+	result PASS find-go ".gpu/go.tar.xz ($(cat .gpu/go.version 2>/dev/null || echo 'version unknown'))"
+elif command -v go >/dev/null 2>&1; then
+	HAVE_GO=1
+	result PASS find-go "$(command -v go) ($(go env GOVERSION 2>/dev/null))"
+else
+	result FAIL find-go "no Go toolchain: no .gpu/go.tar.xz and no go on the PATH; run scripts/gpu-pack.sh here and carry .gpu"
 fi
-if [ -d vendor ]; then
-	export GOFLAGS=-mod=vendor
+if [ -s .gpu/vendor.tar.gz ]; then
+	env_note "modules: .gpu/vendor.tar.gz"
+elif [ $HAVE_GO = 1 ]; then
+	env_note "modules: the module cache (no .gpu/vendor.tar.gz), GOPROXY=off"
 fi
-export GOTOOLCHAIN=local GOPROXY=off CGO_ENABLED=1
-export GOCACHE=${GOCACHE:-${TMPDIR:-/tmp}/trace-gocache}
-if ! command -v go >/dev/null 2>&1; then
-	record FAIL go "no Go toolchain: run ../shared/device/pack-go.sh here and carry .gpu"
-	summary
+publish
+
+# A machine with neither driver nor toolkit has nothing to check: say so at
+# once (the summary lists what is missing) instead of building for minutes.
+if [ $HAVE_DRIVER = 0 ] && [ $HAVE_HEADER = 0 ] && [ -z "$PTXAS" ]; then
+	result FAIL gpu-check "nothing to check on this machine: no NVIDIA driver and no CUDA toolkit"
+	summary FAIL
+	archive
 	exit 1
 fi
 
-# ---- the machine -----------------------------------------------------------
-NPROC=$(nproc)
-step versions 30 bash -c 'go version; go env GOROOT GOFLAGS GOCACHE; gcc --version | head -1; nvcc --version | tail -2; uname -a; echo "cores: $(nproc)"'
-step nvidia-smi 30 bash -c 'nvidia-smi && nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm --format=csv'
+# ---- the Go side: environment, then the build in the background -------------
+export GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS="-buildvcs=false" CGO_ENABLED=1
+export GOCACHE=${GOCACHE:-$STATE/gocache}
+export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-$STATE/cuda-cache} CUDA_CACHE_MAXSIZE=${CUDA_CACHE_MAXSIZE:-4294967296}
+export CGO_CFLAGS="-O2 -g -I$ROOT/kernels/cudastub/compat -I${CUDA_INCLUDE:-/nonexistent}"
+export CGO_LDFLAGS="-L${LINKDIR:-/nonexistent}"
+mkdir -p "$CUDA_CACHE_PATH"
+env_note "CUDA_CACHE_PATH=$CUDA_CACHE_PATH GOCACHE=$GOCACHE"
 
-# ---- the committed PTX, assembled for the H200 (sm_90) ---------------------
-step ptxas 120 ptxas --gpu-name sm_90 -O3 -v -o "$OUT/trace.sm_90.cubin" kernels/trace.ptx
-
-# ---- the cuda build: the compat shim first, then the real toolkit -----------
-export CGO_CFLAGS="-O2 -g -I$ROOT/kernels/cudastub/compat -I$CUDA_HOME/include"
-export CGO_LDFLAGS="-L$CUDA_HOME/lib64/stubs -L$CUDA_HOME/lib64"
-mkdir -p bin
-step build 300 go build -tags cuda -o bin/trace-cuda ./cmd/trace
-step build-tests 300 go test -tags cuda -c -o bin/kernels-cuda.test ./kernels/
-TRACE=$ROOT/bin/trace-cuda
-HAVE_TRACE=0
-[ -x "$TRACE" ] && HAVE_TRACE=1
-
-# ---- GPU tests: each gallery scene on the device against the Go tracer -----
-# TRACE_GPU_REQUIRED turns "no device" skips into failures.
-if [ -x bin/kernels-cuda.test ]; then
-	step gpu-tests 180 bash -c 'cd kernels && TRACE_GPU_REQUIRED=1 exec ../bin/kernels-cuda.test \
-		-test.run "^TestGPU" -test.v -test.count=1 -test.timeout 170s'
-else
-	record FAIL gpu-tests "no test binary"
-fi
-
-# ---- the comparison tool: bytes, then PSNR over linear values in [0, 1] -----
-PSNR_DIR=$(mktemp -d)
-cat >"$PSNR_DIR/main.go" <<'EOF'
-// Command psnr compares two linear PFM images written by trace render:
-// identical bytes, or the PSNR of values clamped to [0, 1], the largest
-// difference, how many floats differ and where the first one is.
-package main
-
-import (
-	"bufio"
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"math"
-	"os"
-)
-
-func readPFM(path string) (w, h int, pix []float32, err error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	r := bufio.NewReader(bytes.NewReader(data))
-	var magic string
-	var scale float64
-	if _, err = fmt.Fscan(r, &magic, &w, &h, &scale); err != nil || magic != "PF" {
-		return 0, 0, nil, fmt.Errorf("%s: not a colour PFM", path)
-	}
-	r.ReadByte() // the single whitespace after the scale; rows run bottom to top
-	var order binary.ByteOrder = binary.LittleEndian
-	if scale > 0 {
-		order = binary.BigEndian
-	}
-	pix = make([]float32, 3*w*h)
-	if err = binary.Read(r, order, pix); err != nil {
-		return 0, 0, nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return w, h, pix, nil
+go_toolchain() {
+	local gotc=$STATE/go stamp
+	stamp=$( (cat .gpu/go.version 2>/dev/null; stat -c %s "$GO_TARBALL") | tr '\n' ' ')
+	if [ ! -x "$gotc/go/bin/go" ] || [ "$(cat "$gotc/stamp" 2>/dev/null)" != "$stamp" ]; then
+		rm -rf "$gotc" && mkdir -p "$gotc" || return 1
+		if command -v xz >/dev/null 2>&1; then
+			tar -C "$gotc" -xJf "$GO_TARBALL" || return 1
+		else
+			python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$GO_TARBALL" "$gotc" || return 1
+		fi
+		echo "$stamp" >"$gotc/stamp"
+	fi
+	"$gotc/go/bin/go" version
 }
 
-func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: psnr A.pfm B.pfm")
-		os.Exit(2)
-	}
-	wa, ha, a, err := readPFM(os.Args[1])
-	if err != nil {
-		fmt.Println(err)
-		os.Exit(2)
-	}
-	wb, hb, b, err := readPFM(os.Args[2])
-	if err != nil {
-		fmt.Println(err)
-		os.Exit(2)
-	}
-	if wa != wb || ha != hb {
-		fmt.Printf("sizes differ: %dx%d and %dx%d\n", wa, ha, wb, hb)
-		os.Exit(2)
-	}
-	clamp := func(x float32) float64 { return math.Min(math.Max(float64(x), 0), 1) }
-	var se, maxd float64
-	differ, first := 0, -1
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			differ++
-			if first < 0 {
-				first = i
-			}
-		}
-		d := clamp(a[i]) - clamp(b[i])
-		se += d * d
-		maxd = math.Max(maxd, math.Abs(float64(a[i])-float64(b[i])))
-	}
-	if differ == 0 {
-		fmt.Println("identical")
-		return
-	}
-	psnr := math.Inf(1)
-	if se > 0 {
-		psnr = 10 * math.Log10(float64(len(a))/se)
-	}
-	px := first / 3
-	fmt.Printf("PSNR %.2f dB, %d of %d floats differ, max |diff| %.3g, first at pixel (%d, %d) channel %d: %g vs %g\n",
-		psnr, differ, len(a), maxd, px%wa, ha-1-px/wa, first%3, a[first], b[first])
-	if psnr < 50 {
-		os.Exit(1)
-	}
+modules() {
+	rm -rf vendor
+	if [ -s .gpu/vendor.tar.gz ]; then
+		tar -xzf .gpu/vendor.tar.gz || return 1
+		[ -f vendor/modules.txt ] || { echo "no vendor/modules.txt in .gpu/vendor.tar.gz"; return 1; }
+	fi
+	go env GOVERSION GOROOT GOFLAGS GOCACHE CGO_CFLAGS CGO_LDFLAGS
+	go list -deps -tags cuda ./cmd/trace ./kernels >/dev/null && echo "the modules match go.mod"
 }
-EOF
-PSNR=$PSNR_DIR/psnr
-(cd "$PSNR_DIR" && GOFLAGS='' go build -o psnr main.go) >"$OUT/log/psnr-build.log" 2>&1 ||
-	record FAIL psnr-build "log/psnr-build.log"
 
-# compare NAME A B: PASS if identical bytes (B is then deleted, to keep $OUT
-# small), PASS noted "NOT identical" if PSNR >= 50 dB, else FAIL. Pixel
-# coordinates in the report count from the top left, as in the PNG.
-compare() {
-	local name=$1 a=$2 b=$3 verdict
-	if [ ! -s "$a" ] || [ ! -s "$b" ]; then
-		record FAIL "$name" "missing image"
-		return
+# build_go: the background chain. Each build writes into the fresh $BIN and
+# the next step runs only if the file is there.
+build_go() {
+	local failed=""
+	if [ -n "$GO_TARBALL" ]; then
+		step go-toolchain 90 bash -c go_toolchain || failed=go-toolchain
+		export GOROOT=$STATE/go/go PATH=$STATE/go/go/bin:$PATH
 	fi
-	if cmp -s "$a" "$b"; then
-		record PASS "$name" "bit-identical"
-		rm -f "$b"
-		return
+	if [ -s .gpu/vendor.tar.gz ]; then
+		export GOFLAGS="$GOFLAGS -mod=vendor"
 	fi
-	if [ ! -x "$PSNR" ]; then
-		record FAIL "$name" "differ (no psnr tool)"
-		return
-	fi
-	if verdict=$("$PSNR" "$a" "$b"); then
-		if [ "$verdict" = identical ]; then
-			record PASS "$name" "bit-identical"
-			rm -f "$b"
+	chain() { # chain NAME LIMIT CMD...: step, unless an earlier one failed
+		if [ -n "$failed" ]; then
+			skip "$1" "not run: $failed failed"
 			return
 		fi
-		record PASS "$name" "NOT identical: $verdict"
-	else
-		record FAIL "$name" "$verdict"
-	fi
+		step "$@" || failed=$1
+	}
+	chain modules 60 bash -c modules
+	chain build-cu 120 go build -tags cuda gorgonia.org/cu
+	chain build 300 go build -tags cuda -o "$BIN/trace" ./cmd/trace
+	local built=$failed # the two last need only the build
+	chain build-tests 240 go test -tags cuda -c -o "$BIN/kernels.test" ./kernels/
+	failed=$built
+	chain build-psnr 60 go build -o "$BIN/psnr" ./scripts/gpu-check/psnr
 }
+export -f go_toolchain modules
+CHAIN=""
+if [ $HAVE_GO = 1 ] && [ $HAVE_HEADER = 1 ] && [ $HAVE_DRIVER = 1 ]; then
+	export GO_TARBALL STATE
+	build_go &
+	CHAIN=$!
+else
+	skip build "needs Go, cuda.h and a driver to link against (see find-go, find-cuda, find-driver)"
+fi
 
-# ---- the gallery: GPU alone, CPU alone, both together ----------------------
-if [ $HAVE_TRACE = 1 ]; then
+# ---- the machine and the PTX: no Go needed ----------------------------------
+if command -v nvidia-smi >/dev/null 2>&1; then
+	step nvidia-smi 30 bash -c 'nvidia-smi && nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm --format=csv'
+	gpu=$(sed -n '/^name, compute_cap/{n;p}' "$REPORT/log/nvidia-smi.log" | head -n 1)
+	[ -n "$gpu" ] && env_note "GPU: $gpu"
+elif [ "$STUB" = 1 ]; then
+	skip nvidia-smi "stub driver: no nvidia-smi"
+else
+	note_fail nvidia-smi "no nvidia-smi on the PATH"
+fi
+
+if [ -n "$PTXAS" ]; then
+	step ptxas-sm_90 120 scripts/ptx-report.sh --ptxas "$PTXAS" --block "$BLOCK" kernels/trace.ptx sm_90
+	v=$(sed -n 's/^ptxas \(CUDA [^:]*\):.*/\1/p' "$REPORT/log/ptxas-sm_90.log")
+	grep '^| [a-z_]* | sm_90' "$REPORT/log/ptxas-sm_90.log" | sed 's/ *| */|/g' | while IFS='|' read -r _ e a r s st sl w _; do
+		figure "ptxas ($v) $a: $e $r registers, stack $s, spills $st stored/$sl loaded, warps/SM $w"
+	done
+else
+	note_fail ptxas-sm_90 "no ptxas (not on the PATH, not in the toolkit)"
+fi
+
+if [ $HAVE_DRIVER = 1 ] && [ -n "$CC_BIN" ]; then
+	if step driver-jit-build 60 "$CC_BIN" -std=c11 -O2 -Wall -o "$BIN/driver-jit" scripts/gpu-check/driver-jit.c -ldl; then
+		# shellcheck disable=SC2086 # ENTRIES is a list
+		step driver-jit 180 "$BIN/driver-jit" "$LIBCUDA" kernels/trace.ptx "$BLOCK" $ENTRIES
+		sed -n 's/^\(entry .*\)/driver JIT: \1/p; s/^\(loaded .* in [0-9.]* s\).*/driver JIT: \1/p' "$REPORT/log/driver-jit.log" |
+			while read -r l; do figure "$l"; done
+	fi
+elif [ $HAVE_DRIVER = 1 ]; then
+	note_fail driver-jit "no C compiler (cc, gcc or clang) for scripts/gpu-check/driver-jit.c"
+else
+	skip driver-jit "no driver"
+fi
+
+if [ -n "${GPU_CHECK_FAKE_SLOW:-}" ]; then
+	step fake-slow "$GPU_CHECK_FAKE_SLOW" bash -c 'sleep "$1" & wait' _ "$GPU_CHECK_FAKE_SLOW"
+fi
+
+if [ -n "$CHAIN" ]; then
+	wait "$CHAIN"
+fi
+TRACE=$BIN/trace TESTBIN=$BIN/kernels.test PSNR=$BIN/psnr
+HAVE_TRACE=0 HAVE_TESTBIN=0
+[ -x "$TRACE" ] && HAVE_TRACE=1
+[ -x "$TESTBIN" ] && HAVE_TESTBIN=1
+
+# ---- the GPU tests: the device against the Go tracer, bit for bit -----------
+gpu_tests() { # gpu_tests [-test.short]
+	cd kernels && TRACE_GPU_REQUIRED=1 exec "$TESTBIN" -test.run '^TestGPU' -test.v -test.count=1 "$@"
+}
+export -f gpu_tests
+export TESTBIN TRACE PSNR
+if [ $HAVE_TESTBIN = 1 ]; then
+	step gpu-tests 120 bash -c 'gpu_tests -test.short'
+	n=$(grep -c -- '^    --- PASS: TestGPUGallery/' "$REPORT/log/gpu-tests.log")
+	figure "GPU tests (-short): $(grep -c '^--- PASS' "$REPORT/log/gpu-tests.log") passed, $(grep -c -- '--- FAIL' "$REPORT/log/gpu-tests.log") failed; gallery scenes bit-identical to the Go tracer: $n"
+else
+	skip gpu-tests "no test binary (see build-tests)"
+fi
+
+# ---- the gallery: trace on the CPU, the GPU and both, PFM bytes compared ----
+# same_scene SCENE: renders SCENE three ways, compares the GPU's and the
+# mixed frames with the CPU's; identical bytes pass, anything else fails
+# with the PSNR and the first differing pixel (and the PFMs are kept).
+same_scene() {
+	local scene=$1 n img=$REPORT/img rc=0 v size
+	n=$(basename "$scene" .json)
+	read -r -a size <<<"$GPU_CHECK_GALLERY_ARGS"
+	"$TRACE" render "$scene" "${size[@]}" -o "$WORK/$n.cpu.pfm" --threads "$NPROC" || return 1
+	"$TRACE" render "$scene" "${size[@]}" -o "$WORK/$n.gpu.pfm" --gpus 1 --threads 0 || return 1
+	"$TRACE" render "$scene" "${size[@]}" -o "$WORK/$n.mixed.pfm" --gpus 1 --threads "$NPROC" --tile 16 || return 1
+	for v in gpu mixed; do
+		if cmp -s "$WORK/$n.cpu.pfm" "$WORK/$n.$v.pfm"; then
+			echo "$v: the same bytes as the CPU's"
+		else
+			echo "$v: DIFFERS from the CPU's: $("$PSNR" "$WORK/$n.cpu.pfm" "$WORK/$n.$v.pfm")"
+			cp "$WORK/$n.cpu.pfm" "$WORK/$n.$v.pfm" "$img/" 2>/dev/null
+			rc=1
+		fi
+	done
+	rm -f "$WORK/$n".*.pfm
+	return $rc
+}
+export -f same_scene
+export WORK REPORT NPROC GPU_CHECK_GALLERY_ARGS
+if [ $HAVE_TRACE = 1 ] && [ -x "$PSNR" ]; then
 	for scene in scenes/examples/*.json; do
 		n=$(basename "$scene" .json)
-		step "cpu-$n" 120 "$TRACE" render "$scene" -o "$OUT/img/$n.cpu.pfm" --threads "$NPROC"
-		step "gpu-$n" 120 "$TRACE" render "$scene" -o "$OUT/img/$n.gpu.pfm" --gpus 1 --threads 0
-		step "gpu-png-$n" 60 "$TRACE" render "$scene" -o "$OUT/img/$n.gpu.png" --gpus 1 --threads 0 -q
-		step "mixed-$n" 120 "$TRACE" render "$scene" -o "$OUT/img/$n.mixed.pfm" --gpus 1 --threads "$NPROC" --tile 16
-		compare "same-gpu-cpu-$n" "$OUT/img/$n.cpu.pfm" "$OUT/img/$n.gpu.pfm"
-		compare "same-mixed-cpu-$n" "$OUT/img/$n.cpu.pfm" "$OUT/img/$n.mixed.pfm"
-		# The CPU's frame is kept only as the reference of a difference.
-		[ -e "$OUT/img/$n.gpu.pfm" ] || [ -e "$OUT/img/$n.mixed.pfm" ] || rm -f "$OUT/img/$n.cpu.pfm"
+		step "same-$n" 90 bash -c 'same_scene "$1"' _ "$scene"
+		r=$(grep -h 'rays/s' "$REPORT/log/same-$n.log" | sed 's/^[^:]*: //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+		[ -n "$r" ] && figure "$n (cpu; gpu; gpu+cpu): $r"
 	done
-	# A larger path-traced frame: the GPU against every CPU core.
-	big=(scenes/examples/cornell-box.json --width 512 --height 512 --samples 64)
-	step big-cpu 180 "$TRACE" render "${big[@]}" -o "$OUT/img/big.cpu.pfm" --threads "$NPROC"
-	step big-gpu 180 "$TRACE" render "${big[@]}" -o "$OUT/img/big.gpu.pfm" --gpus 1 --threads 0
-	compare same-big "$OUT/img/big.cpu.pfm" "$OUT/img/big.gpu.pfm"
-	[ -e "$OUT/img/big.gpu.pfm" ] || rm -f "$OUT/img/big.cpu.pfm"
+else
+	skip same-gallery "no trace binary or psnr tool (see build, build-psnr)"
 fi
 
-# ---- benchmarks: trace bench on the CPU; GPU and same-machine CPU figures ------------------------------------------------------------
+# ---- speed: rays/s, GPU and CPU, then a 1080p frame ------------------------
+bench() { # bench REGEX
+	cd kernels && TRACE_GPU_REQUIRED=1 exec "$TESTBIN" -test.run '^$' -test.bench "$1" \
+		-test.benchtime "$GPU_CHECK_BENCHTIME" -test.timeout 0
+}
+export -f bench
+export GPU_CHECK_BENCHTIME
+if [ $HAVE_TESTBIN = 1 ]; then
+	for which in gpu cpu; do
+		re=$GPU_CHECK_BENCH_GPU
+		[ $which = cpu ] && re=$GPU_CHECK_BENCH_CPU
+		if [ -z "$re" ]; then
+			skip "bench-$which" "no benchmarks selected"
+			continue
+		fi
+		step "bench-$which" 150 bash -c 'bench "$1"' _ "$re"
+		grep 'rays/s' "$REPORT/log/bench-$which.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "%s %.4g rays/s\n", $1, r}' |
+			while read -r l; do figure "$l"; done
+	done
+else
+	skip bench "no test binary (see build-tests)"
+fi
+
+frame() { # frame OUT.pfm TRACE-FLAGS...
+	local out=$1 size
+	shift
+	read -r -a size <<<"$GPU_CHECK_FRAME_ARGS"
+	"$TRACE" render scenes/examples/cornell-box.json "${size[@]}" -o "$out" "$@"
+}
+export -f frame
+export GPU_CHECK_FRAME_ARGS
 if [ $HAVE_TRACE = 1 ]; then
-	step bench-cpu 240 "$TRACE" bench --threads "$NPROC"
-fi
-if [ -x bin/kernels-cuda.test ]; then
-	step bench-gpu 240 bash -c 'cd kernels && TRACE_GPU_REQUIRED=1 exec ../bin/kernels-cuda.test \
-		-test.run "^$" -test.bench "^Benchmark(GPU|CPU)" -test.benchtime 3x -test.timeout 230s'
+	step frame-gpu 120 bash -c 'frame "$WORK/frame.gpu.pfm" --gpus 1 --threads 0'
+	step frame-mixed 120 bash -c 'frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
+		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
+	for v in gpu mixed; do
+		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
+		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
+	done
+	rm -f "$WORK"/frame.*.pfm
+else
+	skip frame "no trace binary (see build)"
 fi
 
-# The render summaries (rays/s) side by side, for the note.
-grep -h 'rays/s' "$OUT"/log/cpu-*.log "$OUT"/log/gpu-*.log "$OUT"/log/mixed-*.log "$OUT"/log/big-*.log >"$OUT/rays.txt" 2>/dev/null
-rm -rf "$PSNR_DIR"
-summary
-[ "$FAILED" -eq 0 ]
+# ---- one launch under Nsight Compute, if it is there ------------------------
+if [ $HAVE_TRACE = 1 ] && command -v ncu >/dev/null 2>&1; then
+	step ncu 120 ncu --clock-control none --launch-count 1 --section SpeedOfLight --section Occupancy \
+		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
+		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q
+else
+	skip ncu "no ncu on the PATH (or no trace binary)"
+fi
+
+# ---- last, the long form of the tests ---------------------------------------
+if [ $HAVE_TESTBIN = 1 ] && [ "$STUB" != 1 ]; then
+	step gpu-tests-full 150 bash -c 'gpu_tests'
+fi
+
+# ---- the verdict --------------------------------------------------------------
+rm -rf vendor
+fails=$(grep -c '^FAIL' "$WORK/results")
+unrun=$(grep -c '^SKIP.*(deadline)$' "$WORK/results")
+if [ "$fails" -eq 0 ] && [ "$unrun" -eq 0 ]; then
+	verdict=PASS
+else
+	verdict="FAIL ($fails failed, $unrun not run before the deadline)"
+fi
+summary "$verdict"
+archive
+cat "$OUT/summary.txt"
+[ "$verdict" = PASS ]

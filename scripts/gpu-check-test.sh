@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Tests scripts/gpu-check.sh here, without a GPU, end to end:
+#
+#   stub      the whole check against the project's stub driver
+#             (GPU_CHECK_STUB=1: kernels/cudastub's cuda.h and libcuda.c, one
+#             emulated device running trace.cu as C) and a fake ptxas: it
+#             passes, $OUT holds exactly summary.txt and gpu-check.tar.gz,
+#             the archive holds every step's log, and the figures and steps
+#             are the ones a GPU run reports
+#   header    the next call on the same warm machine with a broken cuda.h:
+#             build-cu fails in seconds, nothing after it runs, and no
+#             binary of the first call is tested
+#   deadline  a fake slow step under a 15 s deadline: the check ends by the
+#             deadline, says which step it stopped and which it never ran,
+#             and still returns both files
+#   bare      a machine with no toolkit, no driver and no Go: it fails in
+#             seconds with its summary written
+#   pack      scripts/gpu-pack.sh in a git worktree (a fake, small Go root),
+#             and the check unpacking that .gpu: the toolchain and the
+#             compressed modules, which must match go.mod
+#
+# About a minute on 2 cores with a warm GOCACHE; CI runs it (.ci/run).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+tmp=$(mktemp -d)
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	git -C "$ROOT" worktree remove --force "$tmp/worktree" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() {
+	echo "FAIL $*"
+	fail=1
+}
+# want CASE PATTERN FILE: FILE has a line matching the extended regex.
+want() {
+	if grep -Eq -- "$2" "$3"; then ok "$1: /$2/"; else bad "$1: no line /$2/ in $3:" && sed 's/^/     | /' "$3"; fi
+}
+# wantnot CASE PATTERN FILE
+wantnot() {
+	if grep -Eq -- "$2" "$3"; then bad "$1: a line /$2/ in $3:" && grep -E -- "$2" "$3" | sed 's/^/     | /'; else ok "$1: no /$2/"; fi
+}
+# outfiles CASE DIR: $OUT holds summary.txt and gpu-check.tar.gz and nothing else.
+outfiles() {
+	local got
+	got=$(cd "$2" && find . -mindepth 1 | sort | tr '\n' ' ')
+	if [ "$got" = "./gpu-check.tar.gz ./summary.txt " ]; then ok "$1: \$OUT holds $got"; else bad "$1: \$OUT holds $got"; fi
+}
+# run CASE ENV...: runs the check with ENV, timing it; status in $rc, seconds in $took.
+run() {
+	local name=$1 start end
+	shift
+	mkdir -p "$tmp/$name"
+	start=$(date +%s)
+	env "$@" OUT="$tmp/$name/out" bash "$CHECK" >"$tmp/$name/stdout" 2>"$tmp/$name/stderr"
+	rc=$?
+	end=$(date +%s)
+	took=$((end - start))
+	echo "---- $name: exit $rc after ${took}s"
+}
+CHECK=$ROOT/scripts/gpu-check.sh
+
+# A ptxas that answers as CUDA 11.8's does for the committed kernel.
+mkdir -p "$tmp/fakebin"
+cat >"$tmp/fakebin/ptxas" <<'FAKE'
+#!/bin/sh
+case "$*" in *--version*) echo "Cuda compilation tools, release 11.8, V11.8.89"; exit 0 ;; esac
+cat >&2 <<'OUT'
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'trace_pixels' for 'sm_90'
+ptxas info    : Function properties for trace_pixels
+    3920 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 241 registers
+OUT
+FAKE
+chmod +x "$tmp/fakebin/ptxas"
+before=$(git status --porcelain)
+gallery=(scenes/examples/*.json)
+# Kept under bin/ between runs, as a warm machine keeps it: GOCACHE then
+# holds the cgo builds of the last run, whose flags name these folders.
+state=$ROOT/bin/gpu-check-test/state
+rm -rf "$state/run."*
+gocache=$(go env GOCACHE)
+
+# ---- stub ----
+run stub GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" GPU_CHECK_DEADLINE=240
+s=$tmp/stub/out/summary.txt
+if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
+outfiles stub "$tmp/stub/out"
+want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
+want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests bench-gpu frame-gpu frame-mixed; do
+	want stub "^PASS  $st " "$s"
+done
+for scene in "${gallery[@]}"; do
+	want stub "^PASS  same-$(basename "$scene" .json) " "$s"
+done
+want stub 'ptxas \(CUDA 11.8, V11.8.89\) sm_90: trace_pixels 241 registers, stack 3920 B, spills 0 B stored/0 B loaded, warps/SM 8 of 64' "$s"
+want stub 'GPU tests \(-short\): [1-9][0-9]* passed, 0 failed; gallery scenes bit-identical to the Go tracer: '"${#gallery[@]}"'$' "$s"
+want stub '^  BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
+want stub '^  cornell-box .*, mixed: .*rays/s' "$s"
+wantnot stub '^(FAIL|RUN) ' "$s"
+mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
+for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do
+	if [ -s "$tmp/stub/x/report/$f" ]; then ok "stub: the archive has report/$f"; else bad "stub: no report/$f in the archive"; fi
+done
+want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/gpu-tests.log"
+want stub 'gpu: the same bytes as the CPU' "$tmp/stub/x/report/log/same-mesh.log"
+if [ "$(git status --porcelain)" = "$before" ]; then ok "stub: the working tree is as it was"; else bad "stub: the check changed the working tree: $(git status --porcelain)"; fi
+
+# ---- header: the same warm state, a cuda.h that does not compile ----
+mkdir -p "$tmp/badinclude" && echo '#error this cuda.h is broken' >"$tmp/badinclude/cuda.h"
+run header GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" GPU_CHECK_CUDA_INCLUDE="$tmp/badinclude"
+s=$tmp/header/out/summary.txt
+if [ "$rc" = 1 ]; then ok "header: exit 1"; else bad "header: exit $rc"; fi
+outfiles header "$tmp/header/out"
+want header '^FAIL  build-cu .*this cuda.h is broken' "$s"
+want header '^SKIP  build +not run: build-cu failed' "$s"
+want header '^SKIP  gpu-tests +no test binary' "$s"
+wantnot header '^PASS  (build|build-tests|gpu-tests|same-|bench-|frame-)' "$s"
+# build-cu gets there in seconds (the cgo of one package), not minutes.
+cu=$(sed -n 's/^FAIL  build-cu *exit [0-9]* after \([0-9]*\)s.*/\1/p' "$s")
+if [ -n "$cu" ] && [ "$cu" -le 30 ]; then ok "header: build-cu failed after ${cu}s"; else bad "header: build-cu took '${cu}' s"; fi
+
+# ---- deadline: a step that would sleep 10 minutes, a 15 s deadline ----
+run deadline GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" \
+	GPU_CHECK_DEADLINE=15 GPU_CHECK_FAKE_SLOW=600
+s=$tmp/deadline/out/summary.txt
+if [ "$rc" = 1 ]; then ok "deadline: exit 1"; else bad "deadline: exit $rc"; fi
+if [ "$took" -le 20 ]; then ok "deadline: ended after ${took}s"; else bad "deadline: ended after ${took}s, deadline 15 s"; fi
+outfiles deadline "$tmp/deadline/out"
+want deadline '^gpu-check: FAIL \([0-9]+ failed, [1-9][0-9]* not run before the deadline\) after 1[0-9]s of a 15s deadline' "$s"
+want deadline '^FAIL  fake-slow +stopped at the 15s deadline after [0-9]+s \(deadline\)' "$s"
+want deadline '^SKIP  gpu-tests|^SKIP  same-cornell-box +not started' "$s"
+wantnot deadline '^RUN ' "$s"
+
+# ---- bare: no toolkit, no driver, no Go, no C compiler ----
+mkdir -p "$tmp/barebin"
+for t in bash sh env cat date mkdir rm mv cp ln ls tar gzip sed awk grep sort head tail tr cut wc basename dirname \
+	readlink timeout sleep nproc uname find du stat mktemp tee xargs; do
+	p=$(command -v "$t") && ln -s "$p" "$tmp/barebin/$t"
+done
+run bare -i PATH="$tmp/barebin" HOME="$tmp" GPU_CHECK_STATE="$tmp/state-bare" GPU_CHECK_CUDA_DIRS= GPU_CHECK_DRIVER_DIRS=/nonexistent
+s=$tmp/bare/out/summary.txt
+if [ "$rc" = 1 ]; then ok "bare: exit 1"; else bad "bare: exit $rc"; fi
+if [ "$took" -le 10 ]; then ok "bare: ended after ${took}s"; else bad "bare: ended after ${took}s"; fi
+outfiles bare "$tmp/bare/out"
+want bare '^gpu-check: FAIL ' "$s"
+want bare '^FAIL  find-cuda +no CUDA toolkit' "$s"
+want bare '^FAIL  find-driver +no NVIDIA driver' "$s"
+[ -s .gpu/go.tar.xz ] || want bare '^FAIL  find-go +no Go toolchain' "$s"
+want bare '^FAIL  gpu-check +nothing to check on this machine' "$s"
+
+# ---- pack: gpu-pack.sh in a worktree, and the check unpacking its .gpu ----
+git worktree add -q --detach "$tmp/worktree" HEAD
+# The working tree's uncommitted scripts, so that the test tests them.
+cp scripts/gpu-pack.sh scripts/gpu-check.sh "$tmp/worktree/scripts/"
+cp -r scripts/gpu-check "$tmp/worktree/scripts/"
+mkdir -p "$tmp/fakego/bin"
+realgo=$(command -v go)
+printf '#!/bin/sh\n# a stand-in toolchain: the real one, wherever GOROOT points\nunset GOROOT\nexec %s "$@"\n' "$realgo" >"$tmp/fakego/bin/go"
+chmod +x "$tmp/fakego/bin/go"
+if (cd "$tmp/worktree" && GPU_PACK_GOROOT="$tmp/fakego" scripts/gpu-pack.sh) >"$tmp/pack.log" 2>&1; then
+	ok "pack: gpu-pack.sh in a worktree"
+else
+	bad "pack: gpu-pack.sh in a worktree failed:" && sed 's/^/     | /' "$tmp/pack.log"
+fi
+for f in go.tar.xz go.version vendor.tar.gz; do
+	if [ -s "$tmp/worktree/.gpu/$f" ]; then ok "pack: .gpu/$f"; else bad "pack: no .gpu/$f"; fi
+done
+if [ -z "$(git -C "$tmp/worktree" status --porcelain --ignored=no -- .gpu)" ]; then ok "pack: .gpu is ignored in the worktree"; else bad "pack: git status shows .gpu"; fi
+want pack 'of the 64 MiB the device tool carries' "$tmp/pack.log"
+# The check in that worktree, with the carried toolchain and modules and no
+# go on the PATH, until just after the modules are checked.
+nogo=$tmp/nogo
+mkdir -p "$nogo"
+for d in ${PATH//:/ }; do
+	for f in "$d"/*; do
+		n=${f##*/}
+		[ "$n" = go ] || [ "$n" = gofmt ] || [ -e "$nogo/$n" ] || ln -s "$f" "$nogo/$n" 2>/dev/null
+	done
+done
+CHECK=$tmp/worktree/scripts/gpu-check.sh run pack GPU_CHECK_STUB=1 GPU_CHECK_STATE="$tmp/state-pack" GOCACHE="$gocache" \
+	PATH="$tmp/fakebin:$nogo" GPU_CHECK_DEADLINE=15
+s=$tmp/pack/out/summary.txt
+want pack '^PASS  find-go +\.gpu/go\.tar\.xz' "$s"
+want pack '^PASS  go-toolchain ' "$s"
+want pack '^PASS  modules ' "$s"
+want pack '^modules: \.gpu/vendor\.tar\.gz' "$s"
+if [ ! -e "$tmp/worktree/vendor" ]; then ok "pack: the check removed the vendor folder it unpacked"; else bad "pack: vendor/ left behind"; fi
+
+[ $fail = 0 ] && echo "gpu-check: all checks passed"
+exit $fail
