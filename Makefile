@@ -4,7 +4,8 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto
+.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto \
+	ptxas ptx-report check-ptxas test-gpu-check
 
 all: build
 
@@ -44,6 +45,7 @@ test:
 	$(GO) test -race -short ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
 	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector traversal (make build SIMD=simd)
+	scripts/ptx-report-test.sh >/dev/null
 	@$(MAKE) --no-print-directory vet-cuda
 
 test-short:
@@ -131,6 +133,33 @@ check-ptx:
 		echo "Run 'make kernels' and commit kernels/trace.ptx. First lines of the difference:"; \
 		diff -u kernels/trace.ptx "$$tmp" | head -40; exit 1; \
 	fi; echo "kernels/trace.ptx is up to date"
+
+# NVIDIA's ptxas (CUDA 11.8: sm_80 to sm_90) from Debian bookworm's non-free
+# nvidia-cuda-toolkit .deb, unpacked into CUDATK (not installed: its
+# dependencies are 2.8 GB), fetched once and kept under bin/
+# (scripts/fetch-ptxas.sh). PTXAS=FILE uses another.
+CUDATK ?= $(CURDIR)/bin/cudatk
+PTXAS  ?= $(CUDATK)/usr/bin/ptxas
+ptxas: $(PTXAS)
+$(PTXAS):
+	scripts/fetch-ptxas.sh $(CUDATK)
+
+# The committed PTX as ptxas assembles it for the H200 (sm_90): registers,
+# stack frame, spills and the warps per multiprocessor they allow at the
+# block size kernels/cuda.go launches (README, Speed).
+ptx-report: $(PTXAS)
+	@scripts/ptx-report.sh --ptxas $(PTXAS) $(PTX) sm_90 2>/dev/null
+
+# CI: ptxas must accept the committed PTX for sm_80 and sm_90 without spills.
+check-ptxas: $(PTXAS)
+	@scripts/ptx-report.sh --check --ptxas $(PTXAS) $(PTX) sm_80 sm_90 2>/dev/null && \
+	echo "ptxas accepts $(PTX) for sm_80 and sm_90 without spills"
+
+# scripts/gpu-check.sh run here against the stub driver, under a deadline,
+# on a bare machine, and with a .gpu packed in a worktree (CI).
+test-gpu-check:
+	scripts/ptx-report-test.sh
+	scripts/gpu-check-test.sh
 
 # bin/trace with CUDA GPU workers, against an installed CUDA toolkit (11.x to
 # 13.x; CUDA_HOME). The compat folder comes first so that its cuda.h can
