@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/tracerender/trace/tracer"
 	"gorgonia.org/cu"
 )
 
@@ -20,8 +21,12 @@ import (
 // device, and which links against libcuda.
 
 const (
-	// cudaKernel is the entry point in PTX (trace.cu).
-	cudaKernel = "trace_pixels"
+	// cudaKernelPath and cudaKernelWhitted are the entry points in PTX
+	// (trace.cu) for scenes of each integrator: trace_pixels with the
+	// integrator fixed, so that each holds one integrator's registers and
+	// stack only.
+	cudaKernelPath    = "trace_pixels_path"
+	cudaKernelWhitted = "trace_pixels_whitted"
 	// cudaBlockDim is the threads per block of a launch, unless the loaded
 	// function allows fewer. The kernel works with any block size.
 	cudaBlockDim = 128
@@ -35,6 +40,9 @@ const (
 	// minComputeMajor is the oldest GPU generation the PTX (sm_80) runs on.
 	minComputeMajor = 8
 )
+
+// cudaKernels are the entries by integrator: path, then Whitted.
+var cudaKernels = [2]string{cudaKernelPath, cudaKernelWhitted}
 
 // cudaInfo describes one device the driver reports.
 type cudaInfo struct {
@@ -130,7 +138,9 @@ type cudaDevice struct {
 	dev    cu.Device
 	ctx    cu.CUContext
 	mod    cu.Module
-	fn     cu.Function
+	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
+	fn     cu.Function    // the uploaded scene's entry
+	kernel string         // its name
 	stream cu.Stream
 	block  int            // threads per block
 	scene  []cu.DevicePtr // the uploaded scene's arrays and header
@@ -205,12 +215,14 @@ func (d *cudaDevice) setup(ordinal int) error {
 	if d.mod, err = loadPTX(PTX); err != nil {
 		return err
 	}
-	if d.fn, err = d.mod.Function(cudaKernel); err != nil {
-		return fmt.Errorf("kernel %s: %w", cudaKernel, err)
-	}
 	d.block = cudaBlockDim
-	if most, err := d.fn.Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
-		d.block = most
+	for i, name := range cudaKernels {
+		if d.fns[i], err = d.mod.Function(name); err != nil {
+			return fmt.Errorf("kernel %s: %w", name, err)
+		}
+		if most, err := d.fns[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
+			d.block = most
+		}
 	}
 	if d.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
 		return fmt.Errorf("creating a stream: %w", err)
@@ -286,6 +298,12 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 			return fmt.Errorf("uploading the scene header: %w", err)
 		}
 		d.header = ptr
+		// Pack accepts only the two integrators.
+		i := 0
+		if h.Integrator == uint32(tracer.IntegratorWhitted) {
+			i = 1
+		}
+		d.fn, d.kernel = d.fns[i], cudaKernels[i]
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
@@ -343,7 +361,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		}
 		grid := (n + d.block - 1) / d.block
 		if err := d.fn.Launch(grid, 1, 1, d.block, 1, 1, 0, d.stream, params); err != nil {
-			return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", cudaKernel, n, grid, d.block, err)
+			return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", d.kernel, n, grid, d.block, err)
 		}
 		// Into pageable Go memory each copy returns only when complete;
 		// the synchronisation below reports errors of the launch itself.
@@ -357,7 +375,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 			return fmt.Errorf("copying the non-finite counts out: %w", err)
 		}
 		if err := d.stream.Synchronize(); err != nil {
-			return fmt.Errorf("running %s on %d pixels: %w", cudaKernel, n, err)
+			return fmt.Errorf("running %s on %d pixels: %w", d.kernel, n, err)
 		}
 		return nil
 	})

@@ -6,7 +6,7 @@
  * triangle.go, sample.go's sphere cone), intersect.h, texture.h, surface.h
  * (surface.go, material.go, bsdf.go, sample.go), environment.h, light.h,
  * path.h and whitted.h; this file holds
- * RenderPixel and the kernel entry. Any change to the Go ray path must be
+ * RenderPixel and the kernel entries. Any change to the Go ray path must be
  * made here too, operation for operation: the emulator's tests
  * (kernels/emulator) compare every pixel bit for bit.
  *
@@ -19,6 +19,15 @@
  *       float* out,                    // 3·npixels: linear RGB radiance
  *       unsigned long long* rays,      // npixels: ray-scene queries
  *       unsigned long long* nonfinite) // npixels: samples replaced by black
+ *
+ * and two entries of the same ABI with the integrator fixed:
+ * trace_pixels_path renders scene->Integrator == IntegratorPath scenes,
+ * trace_pixels_whitted IntegratorWhitted ones. Each is the same C as
+ * trace_pixels with the integrator a constant (render_pixel), so they give
+ * trace_pixels' bits; but each holds one integrator's code, registers and
+ * stack only (the Whitted branch stack is not in the path entry's frame).
+ * The cuda build launches the one for the uploaded scene's integrator;
+ * the emulator runs trace_pixels.
  *
  * One thread per pixel, a 1-D grid of 1-D blocks of any size: thread
  * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel (pixels[2i],
@@ -36,10 +45,11 @@
 #include "path.h"
 #include "whitted.h"
 
-/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y); adds
- * its ray-scene queries to *rays and its non-finite samples to
- * *nonfinite. */
-DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
+/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y) with
+ * the integrator given (s->Integrator, or a constant in the entries that
+ * fix it); adds its ray-scene queries to *rays and its non-finite samples
+ * to *nonfinite. */
+DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite, u32 integrator) {
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
     for (int i = 0; i < n; i++) {
@@ -55,7 +65,7 @@ DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfi
         sampler_float2(&rng, &lu, &lv);
         Ray r = camera_ray(&s->Camera, px, py, lu, lv);
         vec3 c;
-        if (s->Integrator == IntegratorWhitted) {
+        if (integrator == IntegratorWhitted) {
             c = trace_whitted(s, r, &rng, rays);
         } else {
             c = trace_path(s, r, &rng, rays);
@@ -70,17 +80,35 @@ DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfi
     return v3(sum.x / inv, sum.y / inv, sum.z / inv);
 }
 
-PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels,
-                                           float* out, unsigned long long* rays, unsigned long long* nonfinite) {
+/* trace_thread: the work of one thread of any of the entries. */
+DEVFN void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
+                        unsigned long long* rays, unsigned long long* nonfinite, u32 integrator) {
     u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
     if (i >= npixels) {
         return;
     }
     u64 nrays = 0, nnonfinite = 0;
-    vec3 c = render_pixel(scene, pixels[2 * (u64)i], pixels[2 * (u64)i + 1], &nrays, &nnonfinite);
+    vec3 c = render_pixel(scene, pixels[2 * (u64)i], pixels[2 * (u64)i + 1], &nrays, &nnonfinite, integrator);
     out[3 * (u64)i] = c.x;
     out[3 * (u64)i + 1] = c.y;
     out[3 * (u64)i + 2] = c.z;
     rays[i] = nrays;
     nonfinite[i] = nnonfinite;
+}
+
+PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels,
+                                           float* out, unsigned long long* rays, unsigned long long* nonfinite) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, scene->Integrator);
+}
+
+PORT_EXTERN_C __global__ void trace_pixels_path(const TraceScene* scene, const unsigned int* pixels,
+                                                unsigned int npixels, float* out, unsigned long long* rays,
+                                                unsigned long long* nonfinite) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorPath);
+}
+
+PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, const unsigned int* pixels,
+                                                   unsigned int npixels, float* out, unsigned long long* rays,
+                                                   unsigned long long* nonfinite) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorWhitted);
 }

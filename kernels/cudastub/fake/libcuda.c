@@ -38,16 +38,44 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The kernel, renamed so that it cannot clash with the emulator package's
- * copy in the same program. */
+/* The kernel, its entries renamed so that they cannot clash with the
+ * emulator package's copy in the same program. */
 #define trace_pixels cudastub_trace_pixels
+#define trace_pixels_path cudastub_trace_pixels_path
+#define trace_pixels_whitted cudastub_trace_pixels_whitted
 #include "../../trace.cu"
 #undef trace_pixels
+#undef trace_pixels_path
+#undef trace_pixels_whitted
 
 #define NO_DEVICE CUDA_ERROR_NO_DEVICE
 
 /* Distinct non-null handles. */
-static char the_context, the_module, the_function, the_stream;
+static char the_context, the_module, the_stream;
+
+/* The kernel's entries, by name; a CUfunction is a pointer to one. */
+typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
+                      unsigned long long*);
+typedef struct {
+    const char* name;
+    Entry entry;
+} Function;
+static const Function functions[] = {
+    {"trace_pixels", cudastub_trace_pixels},
+    {"trace_pixels_path", cudastub_trace_pixels_path},
+    {"trace_pixels_whitted", cudastub_trace_pixels_whitted},
+};
+enum { NFunctions = sizeof functions / sizeof functions[0] };
+
+static const Function* function_of(CUfunction f)
+{
+    for (int i = 0; i < NFunctions; i++) {
+        if (f == (CUfunction)(void*)&functions[i]) {
+            return &functions[i];
+        }
+    }
+    return 0;
+}
 static size_t stack_limit = 1024;
 
 static int device_count(void)
@@ -163,11 +191,13 @@ CUresult cuModuleUnload(CUmodule hmod) { return CUDA_SUCCESS; }
 
 CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)
 {
-    if (strcmp(name, "trace_pixels") != 0) {
-        return CUDA_ERROR_NOT_FOUND;
+    for (int i = 0; i < NFunctions; i++) {
+        if (strcmp(name, functions[i].name) == 0) {
+            *hfunc = (CUfunction)(void*)&functions[i];
+            return CUDA_SUCCESS;
+        }
     }
-    *hfunc = (CUfunction)(void*)&the_function;
-    return CUDA_SUCCESS;
+    return CUDA_ERROR_NOT_FOUND;
 }
 
 CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc)
@@ -226,11 +256,12 @@ CUresult cuMemcpyDtoHAsync(void* dstHost, CUdeviceptr srcDevice, size_t ByteCoun
     return cuMemcpyDtoH(dstHost, srcDevice, ByteCount);
 }
 
-/* A launch of trace_pixels: the arguments as the driver reads them from
+/* A launch of one of the entries: the arguments as the driver reads them from
  * the parameter slots (a .u64 reads 8 bytes, the .u32 npixels 4), then the
  * grid's blocks shared out among a few threads, each running its blocks'
  * threads one after another. */
 typedef struct {
+    Entry entry;
     const TraceScene* scene;
     const unsigned int* pixels;
     unsigned int npixels;
@@ -247,7 +278,7 @@ static void* run_blocks(void* arg)
         port_block_idx = b;
         for (unsigned int t = 0; t < l->block; t++) {
             port_thread_idx = t;
-            cudastub_trace_pixels(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
+            l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
         }
     }
     return 0;
@@ -257,7 +288,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)
 {
-    if (f != (CUfunction)(void*)&the_function || !kernelParams || extra) {
+    const Function* fn = function_of(f);
+    if (!fn || !kernelParams || extra) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     if (gridDimX == 0 || gridDimY != 1 || gridDimZ != 1 || blockDimX == 0 || blockDimX > 1024 || blockDimY != 1 ||
@@ -265,6 +297,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
         return CUDA_ERROR_INVALID_VALUE;
     }
     Launch base;
+    base.entry = fn->entry;
     base.scene = (const TraceScene*)(uintptr_t) * (const unsigned long long*)kernelParams[0];
     base.pixels = (const unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[1];
     base.npixels = *(const unsigned int*)kernelParams[2];
