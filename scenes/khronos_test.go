@@ -1,7 +1,6 @@
-package scenes_test
+package scenes
 
 import (
-	"context"
 	"encoding/json"
 	"image"
 	"math"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -28,7 +26,15 @@ type khronosImage struct {
 
 func renderKhronos(t *testing.T, scene string) *khronosImage {
 	t.Helper()
-	d, err := scenes.Load(scene)
+	d, pix := renderSceneFile(t, scene)
+	return &khronosImage{w: d.Settings.Width, h: d.Settings.Height, pix: pix, cam: d.Camera}
+}
+
+// renderSceneFile loads the scene file at path and renders it whole, in
+// linear radiance.
+func renderSceneFile(t *testing.T, path string) (*tracer.SceneDesc, []float32) {
+	t.Helper()
+	d, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +44,10 @@ func renderKhronos(t *testing.T, scene string) *khronosImage {
 	}
 	w, h := d.Settings.Width, d.Settings.Height
 	pix := make([]float32, 3*w*h)
-	var st tracer.Stats
-	if err := s.RenderBlock(context.Background(), image.Rect(0, 0, w, h), pix, &st); err != nil {
+	if err := s.RenderBlock(t.Context(), image.Rect(0, 0, w, h), pix, &tracer.Stats{}); err != nil {
 		t.Fatal(err)
 	}
-	return &khronosImage{w: w, h: h, pix: pix, cam: d.Camera}
+	return d, pix
 }
 
 // project returns the pixel that sees the point (x, y, 0) of a camera on

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"image"
 	"math"
 	"os"
 	"path/filepath"
@@ -623,19 +622,7 @@ func TestOBJConcaveRing(t *testing.T) {
 				"materials": {"white": {"type": "diffuse", "color": [0.8, 0.8, 0.8]}},
 				"objects": [{"type": "mesh", "file": "m.obj", "material": "white"}]}`,
 		})
-		d, err := Load(filepath.Join(dir, "scene.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := tracer.Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, h := d.Settings.Width, d.Settings.Height
-		pix := make([]float32, 3*w*h)
-		if err := s.RenderBlock(t.Context(), image.Rect(0, 0, w, h), pix, &tracer.Stats{}); err != nil {
-			t.Fatal(err)
-		}
+		_, pix := renderSceneFile(t, filepath.Join(dir, "scene.json"))
 		return pix
 	}
 	ringPix, handPix := render(ringOBJ+ringFace), render(ringOBJ+ringByHand)

@@ -213,16 +213,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except SystemExit as e:
-        if e.code not in (None, 0):
-            print("gltf_render.py: %s" % e.code, file=sys.stderr)
-            sys.stdout.flush()
-            os._exit(2)
-        raise
-    except Exception:
-        import traceback
-        traceback.print_exc()
-        sys.stdout.flush()
-        os._exit(1)
+    render.run(main, "gltf_render.py")

@@ -719,12 +719,15 @@ def main():
     print("render.py: %s %d spp, render %.2f s CPU, %.2f s wall" % (opt["out"], bpy.context.scene.cycles.samples, cpu, w1 - w0))
 
 
-if __name__ == "__main__":
+def run(main, name):
+    """Runs main inside Blender, which keeps running after an uncaught
+    error: a SystemExit with a message exits 2 with it, any other error 1
+    with its traceback."""
     try:
         main()
     except SystemExit as e:
         if e.code not in (None, 0):
-            print("render.py: %s" % e.code, file=sys.stderr)
+            print("%s: %s" % (name, e.code), file=sys.stderr)
             sys.stdout.flush()
             os._exit(2)
         raise
@@ -733,3 +736,7 @@ if __name__ == "__main__":
         traceback.print_exc()
         sys.stdout.flush()
         os._exit(1)
+
+
+if __name__ == "__main__":
+    run(main, "render.py")
