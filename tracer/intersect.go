@@ -264,26 +264,8 @@ func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 				node = b
 				continue
 			}
-		} else if n.Info == LeafTriangles {
-			end := n.Index + uint32(n.Count)
-			if slabSSE {
-				s.leafSSE(&r, &h, &lr, n.Index, end)
-			} else {
-				for i := n.Index; i < end; i++ {
-					if t, b1, b2, ok := s.Triangles[i].intersect(&r); ok && h.takesTriangle(t, i) {
-						r.TMax = tieBound(t)
-						h = Hit{T: t, Kind: HitTriangle, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
-					}
-				}
-			}
 		} else {
-			end := n.Index + uint32(n.Count)
-			for i := n.Index; i < end; i++ {
-				if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok && h.takesShape(t, i) {
-					r.TMax = tieBound(t)
-					h = Hit{T: t, Kind: HitShape, Index: i, HitCoords: HitCoords{B1: b1, B2: b2}}
-				}
-			}
+			s.leafNearest(&r, &h, &lr, n.Info, n.Index, n.Index+uint32(n.Count))
 		}
 		// Pop the next subtree that may still hold a nearer hit.
 		for {
@@ -354,26 +336,8 @@ func (s *Scene) occluded(r Ray, c *TraversalCounts) bool {
 				node = b
 				continue
 			}
-		} else if n.Info == LeafTriangles {
-			end := n.Index + uint32(n.Count)
-			if slabSSE {
-				if s.occludedLeafSSE(&r, &lr, n.Index, end) {
-					return true
-				}
-			} else {
-				for i := n.Index; i < end; i++ {
-					if _, _, _, ok := s.Triangles[i].intersect(&r); ok {
-						return true
-					}
-				}
-			}
-		} else {
-			end := n.Index + uint32(n.Count)
-			for i := n.Index; i < end; i++ {
-				if _, _, _, ok := s.Shapes[i].intersect(&r); ok {
-					return true
-				}
-			}
+		} else if s.leafAny(&r, &lr, n.Info, n.Index, n.Index+uint32(n.Count)) {
+			return true
 		}
 		if sp == 0 {
 			return false

@@ -168,7 +168,8 @@ func (s *Scene) occludedWide(r Ray, rb *rayBox, c *TraversalCounts) bool {
 }
 
 // leafNearest tests the leaf's primitives of kind, first to end, for a
-// nearer hit than *h, under the tie rule, as the binary traversal does.
+// nearer hit than *h, under the tie rule, for the binary and the wide
+// traversal.
 func (s *Scene) leafNearest(r *Ray, h *Hit, lr *sseRay, kind uint16, first, end uint32) {
 	if kind == LeafTriangles {
 		if slabSSE {
