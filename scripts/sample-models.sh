@@ -18,7 +18,7 @@
 #
 # TextureTransformTest is in scenes/testdata/khronos and checked by
 # `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
-# is made by scripts/gltfgen after AlphaBlendModeTest (glTF's alpha modes
+# is made by scenes/examples/assets/gen -alpha-modes after AlphaBlendModeTest (glTF's alpha modes
 # and cutoffs), which neither package holds: Cycles is its reference.
 #
 # Output in --out (default /tmp/trace-sample-models): NAME.png (trace),
@@ -156,9 +156,9 @@ for m in $models; do
 		model $m "$atm/BoxTextured-glTF" BoxTextured.gltf "" \
 			'{"position": [1.5, 1.3, 1.9], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	AlphaModes)
-		# Made here (scripts/gltfgen), after AlphaBlendModeTest, which is
+		# Made here (assets/gen -alpha-modes), after AlphaBlendModeTest, which is
 		# in neither package: no screenshot, Cycles is the reference.
-		rm -rf "$out/.gen" && (cd "$root" && go run ./scripts/gltfgen -o "$out/.gen")
+		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -alpha-modes "$out/.gen")
 		model $m "$out/.gen" AlphaModes.gltf "" \
 			'{"position": [0, 0, 9], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	TextureTransformTest)

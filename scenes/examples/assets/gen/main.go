@@ -8,6 +8,14 @@
 //
 //	go run ./scenes/examples/assets/gen
 //
+// With -alpha-modes DIR it writes instead, for scripts/sample-models.sh,
+// DIR/AlphaModes.gltf and DIR/alpha.png, after the Khronos sample model
+// AlphaBlendModeTest: six quads in a row before an opaque backdrop, with
+// a base colour texture whose alpha rises from 0 at the left to 1 at the
+// right, as OPAQUE, MASK (the default cutoff 0.5), MASK with cutoff 0.25,
+// BLEND, BLEND with a base colour factor alpha of 0.5, and BLEND with no
+// texture and a factor alpha of 0.3.
+//
 // The output is deterministic; the committed files are its output.
 package main
 
@@ -17,6 +25,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -30,6 +39,14 @@ import (
 const dir = "scenes/examples/assets"
 
 func main() {
+	alpha := flag.String("alpha-modes", "", "write only AlphaModes.gltf and alpha.png, into this folder")
+	flag.Parse()
+	if *alpha != "" {
+		if err := writeAlphaModesModel(*alpha); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := writeKnot(filepath.Join(dir, "knot.obj"), 144, 12); err != nil {
 		log.Fatal(err)
 	}
@@ -158,18 +175,8 @@ func writeSpheres(path string, n, seg, rings int) error {
 			idx = append(idx, a, a+1, b, a+1, b+1, b)
 		}
 	}
-	var buf bytes.Buffer
-	views := []map[string]any{}
-	add := func(data any, target int) int {
-		for buf.Len()%4 != 0 {
-			buf.WriteByte(0)
-		}
-		off := buf.Len()
-		binary.Write(&buf, binary.LittleEndian, data)
-		views = append(views, map[string]any{"buffer": 0, "byteOffset": off, "byteLength": buf.Len() - off, "target": target})
-		return len(views) - 1
-	}
-	vp, vn, vt, vi := add(pos, 34962), add(nor, 34962), add(uv, 34962), add(idx, 34963)
+	var b gltfBuffer
+	vp, vn, vt, vi := b.add(pos, 34962), b.add(nor, 34962), b.add(uv, 34962), b.add(idx, 34963)
 	nv := len(pos) / 3
 	accessors := []map[string]any{
 		{"bufferView": vp, "componentType": 5126, "count": nv, "type": "VEC3", "min": []float64{-1, -1, -1}, "max": []float64{1, 1, 1}},
@@ -195,17 +202,42 @@ func writeSpheres(path string, n, seg, rings int) error {
 		}
 	}
 	doc := map[string]any{
-		"asset":       map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
-		"scene":       0,
-		"scenes":      []map[string]any{{"nodes": children}},
-		"nodes":       nodes,
-		"meshes":      meshes,
-		"materials":   materials,
-		"accessors":   accessors,
-		"bufferViews": views,
-		"buffers": []map[string]any{{"byteLength": buf.Len(),
-			"uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}},
+		"asset":     map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"scene":     0,
+		"scenes":    []map[string]any{{"nodes": children}},
+		"nodes":     nodes,
+		"meshes":    meshes,
+		"materials": materials,
+		"accessors": accessors,
 	}
+	return b.write(path, doc)
+}
+
+// gltfBuffer is a glTF file's one buffer and its views, built as arrays
+// are added.
+type gltfBuffer struct {
+	buf   bytes.Buffer
+	views []map[string]any
+}
+
+// add appends data (little-endian, 4-byte aligned) as a buffer view for
+// target and returns the view's index.
+func (b *gltfBuffer) add(data any, target int) int {
+	for b.buf.Len()%4 != 0 {
+		b.buf.WriteByte(0)
+	}
+	off := b.buf.Len()
+	binary.Write(&b.buf, binary.LittleEndian, data)
+	b.views = append(b.views, map[string]any{"buffer": 0, "byteOffset": off, "byteLength": b.buf.Len() - off, "target": target})
+	return len(b.views) - 1
+}
+
+// write writes doc to path as indented JSON, with the buffer embedded as
+// a data: URI and its views.
+func (b *gltfBuffer) write(path string, doc map[string]any) error {
+	doc["bufferViews"] = b.views
+	doc["buffers"] = []map[string]any{{"byteLength": b.buf.Len(),
+		"uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(b.buf.Bytes())}}
 	data, err := json.MarshalIndent(doc, "", " ")
 	if err != nil {
 		return err
@@ -257,4 +289,104 @@ func rgbe(c vec) []byte {
 	f, e := math.Frexp(m)
 	s := f * 256 / m
 	return []byte{byte(c[0] * s), byte(c[1] * s), byte(c[2] * s), byte(e + 128)}
+}
+
+// writeAlphaModesModel writes AlphaModes.gltf and alpha.png into dir.
+func writeAlphaModesModel(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeAlphaTexture(filepath.Join(dir, "alpha.png"), 64); err != nil {
+		return err
+	}
+	return writeAlphaModes(filepath.Join(dir, "AlphaModes.gltf"))
+}
+
+// writeAlphaTexture writes a size×size RGBA image: a light green whose
+// alpha is x/(size−1), with a darker stripe every eighth row so that
+// what shows through can be told from what is drawn.
+func writeAlphaTexture(path string, size int) error {
+	img := image.NewNRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			c := color.NRGBA{150, 230, 100, uint8((255*x + (size-1)/2) / (size - 1))}
+			if y%8 == 0 {
+				c.R, c.G, c.B = 60, 110, 40
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+func writeAlphaModes(path string) error {
+	// One unit quad in the xy-plane facing +z, and a backdrop 9 × 2.5.
+	quad := []float32{-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0}
+	back := []float32{-4.5, -1.25, 0, 4.5, -1.25, 0, 4.5, 1.25, 0, -4.5, 1.25, 0}
+	normals := []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}
+	uvs := []float32{0, 1, 1, 1, 1, 0, 0, 0} // glTF's v runs down the image
+	idx := []uint16{0, 1, 2, 0, 2, 3}
+
+	var b gltfBuffer
+	vq, vb, vn, vt, vi := b.add(quad, 34962), b.add(back, 34962), b.add(normals, 34962), b.add(uvs, 34962), b.add(idx, 34963)
+	accessors := []map[string]any{
+		{"bufferView": vq, "componentType": 5126, "count": 4, "type": "VEC3", "min": []float64{-0.5, -0.5, 0}, "max": []float64{0.5, 0.5, 0}},
+		{"bufferView": vb, "componentType": 5126, "count": 4, "type": "VEC3", "min": []float64{-4.5, -1.25, 0}, "max": []float64{4.5, 1.25, 0}},
+		{"bufferView": vn, "componentType": 5126, "count": 4, "type": "VEC3"},
+		{"bufferView": vt, "componentType": 5126, "count": 4, "type": "VEC2"},
+		{"bufferView": vi, "componentType": 5123, "count": 6, "type": "SCALAR"},
+	}
+	tex := map[string]any{"index": 0}
+	type variant struct {
+		name string
+		mode string
+		pbr  map[string]any
+		more map[string]any
+	}
+	variants := []variant{
+		{"opaque", "OPAQUE", map[string]any{"baseColorTexture": tex}, nil},
+		{"mask", "MASK", map[string]any{"baseColorTexture": tex}, nil},
+		{"mask cutoff 0.25", "MASK", map[string]any{"baseColorTexture": tex}, map[string]any{"alphaCutoff": 0.25}},
+		{"blend", "BLEND", map[string]any{"baseColorTexture": tex}, nil},
+		{"blend factor 0.5", "BLEND", map[string]any{"baseColorTexture": tex, "baseColorFactor": []float64{1, 1, 1, 0.5}}, nil},
+		{"blend no texture 0.3", "BLEND", map[string]any{"baseColorFactor": []float64{0.6, 0.9, 0.4, 0.3}}, nil},
+	}
+	materials := []map[string]any{{
+		"name": "backdrop", "doubleSided": true,
+		"pbrMetallicRoughness": map[string]any{"baseColorFactor": []float64{0.7, 0.15, 0.1, 1}, "metallicFactor": 0},
+	}}
+	meshes := []map[string]any{{"name": "backdrop", "primitives": []map[string]any{{
+		"attributes": map[string]int{"POSITION": 1, "NORMAL": 2, "TEXCOORD_0": 3}, "indices": 4, "material": 0}}}}
+	nodes := []map[string]any{{"name": "backdrop", "mesh": 0, "translation": []float64{0, 0, -0.5}}}
+	children := []int{0}
+	for i, v := range variants {
+		v.pbr["metallicFactor"] = 0
+		m := map[string]any{"name": v.name, "alphaMode": v.mode, "doubleSided": true, "pbrMetallicRoughness": v.pbr}
+		for k, x := range v.more {
+			m[k] = x
+		}
+		materials = append(materials, m)
+		meshes = append(meshes, map[string]any{"name": v.name, "primitives": []map[string]any{{
+			"attributes": map[string]int{"POSITION": 0, "NORMAL": 2, "TEXCOORD_0": 3}, "indices": 4, "material": len(materials) - 1}}})
+		nodes = append(nodes, map[string]any{"name": v.name, "mesh": len(meshes) - 1,
+			"translation": []float64{1.25 * (float64(i) - 2.5), 0, 0}})
+		children = append(children, len(nodes)-1)
+	}
+	doc := map[string]any{
+		"asset":     map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"scene":     0,
+		"scenes":    []map[string]any{{"nodes": children}},
+		"nodes":     nodes,
+		"meshes":    meshes,
+		"materials": materials,
+		"textures":  []map[string]any{{"source": 0, "sampler": 0}},
+		"samplers":  []map[string]any{{"wrapS": 33071, "wrapT": 33071, "magFilter": 9729, "minFilter": 9729}},
+		"images":    []map[string]any{{"uri": "alpha.png"}},
+		"accessors": accessors,
+	}
+	return b.write(path, doc)
 }
