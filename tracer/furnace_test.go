@@ -78,15 +78,8 @@ func TestWhiteFurnace(t *testing.T) {
 				Materials:  []Material{tc.m},
 				Spheres:    []SphereDesc{{Radius: 1}},
 			})
-			// Rays spread over the sphere, from head-on to grazing.
-			var sum vec3
-			const rays = 64
-			for i := 0; i < rays; i++ {
-				y := float32(i) / rays * 0.999
-				r := Ray{Origin: vec3{0, y, -5}, Dir: vec3{0, 0, 1}, TMax: infinity}
-				sum = sum.Add(meanRadiance(s, r, 256))
-			}
-			mean := sum[0] / rays
+			sum := furnaceSum(s, 0)
+			mean := sum[0] / furnaceRays
 			if mean < tc.lo || mean > tc.hi || sum[0] != sum[1] || sum[1] != sum[2] {
 				t.Errorf("mean radiance %v (rgb %v), want in [%v, %v] and grey", mean, sum, tc.lo, tc.hi)
 			}
@@ -199,4 +192,20 @@ func TestPhongWhittedExact(t *testing.T) {
 			t.Errorf("channel %d: %v, want %v", i, got[i], want)
 		}
 	}
+}
+
+// furnaceRays is how many rays furnaceSum traces.
+const furnaceRays = 64
+
+// furnaceSum returns the sum of the mean radiances (256 samples each)
+// along furnaceRays rays toward +z from z = −5 at x, spread over a unit
+// sphere at the origin from head-on to grazing.
+func furnaceSum(s *Scene, x float32) vec3 {
+	var sum vec3
+	for i := 0; i < furnaceRays; i++ {
+		y := float32(i) / furnaceRays * 0.999
+		r := Ray{Origin: vec3{x, y, -5}, Dir: vec3{0, 0, 1}, TMax: infinity}
+		sum = sum.Add(meanRadiance(s, r, 256))
+	}
+	return sum
 }

@@ -199,14 +199,8 @@ func TestWhiteFurnaceNormalMapped(t *testing.T) {
 				Materials:  []Material{tc.m},
 				Spheres:    []SphereDesc{{Radius: 1}},
 			})
-			var sum vec3
-			const rays = 64
-			for i := 0; i < rays; i++ {
-				y := float32(i) / rays * 0.999
-				r := Ray{Origin: vec3{0.1, y, -5}, Dir: vec3{0, 0, 1}, TMax: infinity}
-				sum = sum.Add(meanRadiance(s, r, 256))
-			}
-			mean := sum[0] / rays
+			sum := furnaceSum(s, 0.1)
+			mean := sum[0] / furnaceRays
 			if mean < tc.lo || mean > 1.01 {
 				t.Errorf("mean radiance %v (rgb %v), want in [%v, 1.01]", mean, sum, tc.lo)
 			}
