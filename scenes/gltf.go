@@ -697,21 +697,8 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	}
 
 	if ai, ok := gp.Attributes[gltf.TEXCOORD_0]; ok {
-		acc, err := l.accessor(ai, where+".attributes.TEXCOORD_0")
-		if err != nil {
+		if p.uvs, err = l.texCoords(ai, where, gltf.TEXCOORD_0, nv); err != nil {
 			return nil, err
-		}
-		if acc.Count != nv {
-			return nil, l.errorf(nil, "%s: TEXCOORD_0 has %d elements, POSITION %d", where, acc.Count, nv)
-		}
-		if p.uvs, err = modeler.ReadTextureCoord(l.doc, acc, nil); err != nil {
-			return nil, l.errorf(err, "%s: TEXCOORD_0: accessors[%d]: %v", where, ai, err)
-		}
-		for i, uv := range p.uvs {
-			if !gltfFinite(mgl32.Vec3{uv[0], uv[1], 0}) {
-				return nil, l.errorf(nil, "%s: TEXCOORD_0 %d is not finite", where, i)
-			}
-			p.uvs[i][1] = 1 - uv[1]
 		}
 	}
 
@@ -785,7 +772,7 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 			if !ok {
 				return nil, l.errorf(nil, "%s: materials[%d] has a texture with texCoord 1, but the primitive has no TEXCOORD_1 attribute", where, *gp.Material)
 			}
-			if p.uv1s, err = l.texCoords(ai, where+".attributes.TEXCOORD_1", nv); err != nil {
+			if p.uv1s, err = l.texCoords(ai, where, gltf.TEXCOORD_1, nv); err != nil {
 				return nil, err
 			}
 		}
@@ -1071,23 +1058,24 @@ func gltfFilter(mag gltf.MagFilter, min gltf.MinFilter) tracer.Filter {
 	return tracer.FilterLinear
 }
 
-// texCoords reads a TEXCOORD_n accessor of nv elements (FLOAT, or
-// normalised UNSIGNED_BYTE or UNSIGNED_SHORT VEC2), v flipped.
-func (l *gltfLoader) texCoords(ai int, where string, nv int) ([][2]float32, error) {
-	acc, err := l.accessor(ai, where)
+// texCoords reads the attribute name (TEXCOORD_0 or TEXCOORD_1) of the
+// primitive at where: an accessor of nv elements (FLOAT, or normalised
+// UNSIGNED_BYTE or UNSIGNED_SHORT VEC2), v flipped.
+func (l *gltfLoader) texCoords(ai int, where, name string, nv int) ([][2]float32, error) {
+	acc, err := l.accessor(ai, where+".attributes."+name)
 	if err != nil {
 		return nil, err
 	}
 	if acc.Count != nv {
-		return nil, l.errorf(nil, "%s has %d elements, POSITION %d", where, acc.Count, nv)
+		return nil, l.errorf(nil, "%s: %s has %d elements, POSITION %d", where, name, acc.Count, nv)
 	}
 	uvs, err := modeler.ReadTextureCoord(l.doc, acc, nil)
 	if err != nil {
-		return nil, l.errorf(err, "%s: accessors[%d]: %v", where, ai, err)
+		return nil, l.errorf(err, "%s: %s: accessors[%d]: %v", where, name, ai, err)
 	}
 	for i, uv := range uvs {
 		if !gltfFinite(mgl32.Vec3{uv[0], uv[1], 0}) {
-			return nil, l.errorf(nil, "%s: element %d is not finite", where, i)
+			return nil, l.errorf(nil, "%s: %s %d is not finite", where, name, i)
 		}
 		uvs[i][1] = 1 - uv[1]
 	}
