@@ -172,7 +172,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 func check(s *tracer.Scene) error {
 	st := s.Settings
 	switch {
-	case st.Integrator != tracer.IntegratorPath && st.Integrator != tracer.IntegratorWhitted:
+	case st.Integrator >= tracer.NumIntegrators:
 		return fmt.Errorf("integrator %d", st.Integrator)
 	case st.Samples < 1 || st.Samples > tracer.MaxSamples:
 		return fmt.Errorf("%d samples per pixel", st.Samples)
@@ -204,7 +204,7 @@ func check(s *tracer.Scene) error {
 	}
 	nm := len(s.Materials)
 	for i, m := range s.Materials {
-		if m.Kind > tracer.MaterialPBR {
+		if m.Kind >= tracer.NumMaterialKinds {
 			return fmt.Errorf("materials[%d]: kind %d", i, m.Kind)
 		}
 		if int(m.RoughMap) > len(s.Textures) || int(m.EmissionMap) > len(s.Textures) || int(m.NormalMap) > len(s.Textures) {
@@ -213,7 +213,7 @@ func check(s *tracer.Scene) error {
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
 		}
-		if m.AlphaMode > tracer.AlphaBlend || int(m.AlphaMap) > len(s.Textures) {
+		if m.AlphaMode >= tracer.NumAlphaModes || int(m.AlphaMap) > len(s.Textures) {
 			return fmt.Errorf("materials[%d]: alpha mode %d, alpha map %d of %d textures", i, m.AlphaMode, m.AlphaMap, len(s.Textures))
 		}
 		if (m.AlphaMode != tracer.AlphaOpaque || m.SingleSided != 0) && !s.SeeThrough {
@@ -221,9 +221,10 @@ func check(s *tracer.Scene) error {
 		}
 	}
 	for i, t := range s.Textures {
-		switch t.Kind {
-		case tracer.TextureChecker:
-		case tracer.TextureImage:
+		if t.Kind >= tracer.NumTextureKinds {
+			return fmt.Errorf("textures[%d]: kind %d", i, t.Kind)
+		}
+		if t.Kind == tracer.TextureImage {
 			texels := 3 * uint64(t.Width) * uint64(t.Height)
 			if t.Width < 1 || t.Height < 1 || uint64(t.Offset)+texels > uint64(len(s.Texels)) || uint64(t.Offset)+texels > math.MaxInt32 {
 				return fmt.Errorf("textures[%d]: image %d×%d at texel %d of %d", i, t.Width, t.Height, t.Offset, len(s.Texels))
@@ -231,16 +232,14 @@ func check(s *tracer.Scene) error {
 			if alpha := uint64(t.Width) * uint64(t.Height); t.AlphaOffset != 0 && (uint64(t.AlphaOffset)+alpha > uint64(len(s.Texels)) || uint64(t.AlphaOffset)+alpha > math.MaxInt32) {
 				return fmt.Errorf("textures[%d]: alpha of %d×%d at texel %d of %d", i, t.Width, t.Height, t.AlphaOffset, len(s.Texels))
 			}
-		default:
-			return fmt.Errorf("textures[%d]: kind %d", i, t.Kind)
 		}
-		if t.WrapS > tracer.WrapMirror || t.WrapT > tracer.WrapMirror || t.Filter > tracer.FilterNearest || t.TexCoord > 1 {
+		if t.WrapS >= tracer.NumWraps || t.WrapT >= tracer.NumWraps || t.Filter >= tracer.NumFilters || t.TexCoord > 1 {
 			return fmt.Errorf("textures[%d]: wrap %d, %d, filter %d, coordinate set %d", i, t.WrapS, t.WrapT, t.Filter, t.TexCoord)
 		}
 	}
-	switch b := s.Background; b.Kind {
-	case tracer.BackgroundColor, tracer.BackgroundGradient:
-	case tracer.BackgroundImage:
+	if b := s.Background; b.Kind >= tracer.NumBackgroundKinds {
+		return fmt.Errorf("background: kind %d", b.Kind)
+	} else if b.Kind == tracer.BackgroundImage {
 		if b.Texture < 0 || int(b.Texture) >= len(s.Textures) || s.Textures[b.Texture].Kind != tracer.TextureImage {
 			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
 		}
@@ -248,17 +247,15 @@ func check(s *tracer.Scene) error {
 		if n := uint64(t.Height) + uint64(t.Width)*uint64(t.Height); b.Distribution != 0 && uint64(b.Distribution)+n > uint64(len(s.Texels)) {
 			return fmt.Errorf("background: distribution of %d values at texel %d of %d", n, b.Distribution, len(s.Texels))
 		}
-	default:
-		return fmt.Errorf("background: kind %d", b.Kind)
 	}
 	for i, l := range s.Lights {
-		if l.Falloff != tracer.FalloffInverseSquare && l.Falloff != tracer.FalloffNone && l.Falloff != tracer.FalloffDirectional {
+		if l.Falloff >= tracer.NumFalloffs {
 			return fmt.Errorf("lights[%d]: falloff %d", i, l.Falloff)
 		}
 	}
 	for i, sh := range s.Shapes {
 		if i < s.FirstPlane {
-			if sh.Kind != tracer.ShapeSphere && sh.Kind != tracer.ShapeQuad {
+			if sh.Kind >= tracer.NumShapeKinds || sh.Kind == tracer.ShapePlane {
 				return fmt.Errorf("shapes[%d]: kind %d among the bounded shapes", i, sh.Kind)
 			}
 		} else if sh.Kind != tracer.ShapePlane {

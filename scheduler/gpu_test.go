@@ -141,7 +141,7 @@ func TestGPUWorkerLaunchFails(t *testing.T) {
 // GPU worker before it leases a tile, with the reason.
 func TestGPUWorkerRefusesScene(t *testing.T) {
 	s := loadScene(t, "whitted", 16, 16, 1)
-	s.Materials[0].Kind = tracer.MaterialPBR + 1 // a material the kernel does not know
+	s.Materials[0].Kind = tracer.NumMaterialKinds // a material the kernel does not know
 	_, err := Render(context.Background(), s, Options{Workers: []Worker{&GPUWorker{Device: newEmulator(t)}}})
 	if !errors.Is(err, kernels.ErrUnsupported) {
 		t.Fatalf("err = %v, want kernels.ErrUnsupported", err)

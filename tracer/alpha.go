@@ -268,7 +268,7 @@ func (s *Scene) compileAlpha(d *SceneDesc) {
 // textures.
 func checkAlpha(m *Material, ntex int) error {
 	switch {
-	case m.AlphaMode > AlphaBlend:
+	case m.AlphaMode >= NumAlphaModes:
 		return fmt.Errorf("unknown alpha mode %d", m.AlphaMode)
 	case int64(m.AlphaMap) > int64(ntex):
 		return fmt.Errorf("alpha map %d out of range", m.AlphaMap)

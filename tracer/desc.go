@@ -11,6 +11,8 @@ const (
 	IntegratorPath Integrator = iota
 	// IntegratorWhitted is classic recursive ray tracing.
 	IntegratorWhitted
+	// NumIntegrators counts the integrators, kept last: every Integrator is below it.
+	NumIntegrators
 )
 
 // Tonemap selects the curve that maps exposed linear radiance to [0, 1].
@@ -37,6 +39,8 @@ const (
 	BackgroundColor    BackgroundKind = iota // one colour in every direction
 	BackgroundGradient                       // (1−t)·Bottom + t·Top, t = 0.5·(d.y+1)
 	BackgroundImage                          // an equirectangular image: Background.Texture
+	// NumBackgroundKinds counts the kinds, kept last: every BackgroundKind is below it.
+	NumBackgroundKinds
 )
 
 // Falloff selects how a point light's radiance decreases with distance.
@@ -50,6 +54,8 @@ const (
 	// the light, the same everywhere, and Intensity the irradiance it
 	// gives a surface facing it; the shadow ray has no far end.
 	FalloffDirectional
+	// NumFalloffs counts the falloffs, kept last: every Falloff is below it.
+	NumFalloffs
 )
 
 // MaterialKind selects a material's scattering model.
@@ -62,6 +68,8 @@ const (
 	MaterialEmissive                       // an area light; does not scatter
 	MaterialPhong                          // ambient + Lambert + Blinn-Phong + mirror reflection
 	MaterialPBR                            // glTF 2.0's metallic-roughness model (Color is the base colour)
+	// NumMaterialKinds counts the kinds, kept last: every MaterialKind is below it.
+	NumMaterialKinds
 )
 
 // TextureKind selects a texture's pattern.
@@ -70,6 +78,8 @@ type TextureKind uint32
 const (
 	TextureChecker TextureKind = iota // Even where ⌊u·Scale⌋+⌊v·Scale⌋ is even, else Odd
 	TextureImage                      // an image, bilinear, repeating: Texture.Image
+	// NumTextureKinds counts the kinds, kept last: every TextureKind is below it.
+	NumTextureKinds
 )
 
 // AlphaMode selects how a material's alpha decides where its surface is
@@ -80,6 +90,8 @@ const (
 	AlphaOpaque AlphaMode = iota // the surface is everywhere; alpha is ignored
 	AlphaMask                    // the surface is there where alpha ≥ AlphaCutoff
 	AlphaBlend                   // the surface is there with probability alpha (stochastic transparency)
+	// NumAlphaModes counts the modes, kept last: every AlphaMode is below it.
+	NumAlphaModes
 )
 
 // Wrap selects how an image texture maps coordinates outside [0, 1] to
@@ -90,6 +102,8 @@ const (
 	WrapRepeat Wrap = iota // period 1: u and u + 1 are the same point
 	WrapClamp              // clamp to the edge: u < 0 is 0, u > 1 is 1
 	WrapMirror             // period 2, every other period mirrored: 1 + x is 1 − x
+	// NumWraps counts the wrap modes, kept last: every Wrap is below it.
+	NumWraps
 )
 
 // Filter selects how an image texture is interpolated between texels.
@@ -98,6 +112,8 @@ type Filter uint32
 const (
 	FilterLinear  Filter = iota // bilinear between the four nearest texel centres
 	FilterNearest               // the texel the point lies in
+	// NumFilters counts the filters, kept last: every Filter is below it.
+	NumFilters
 )
 
 // NoTexture is the Texture index of a material whose colour is constant.

@@ -448,7 +448,7 @@ func checkDesc(d *SceneDesc) error {
 		return fmt.Errorf("samples %d: must be in [1, %d]", st.Samples, MaxSamples)
 	case st.MaxDepth < 0 || st.MaxDepth > MaxDepth:
 		return fmt.Errorf("max depth %d: must be in [0, %d]", st.MaxDepth, MaxDepth)
-	case st.Integrator > IntegratorWhitted:
+	case st.Integrator >= NumIntegrators:
 		return fmt.Errorf("unknown integrator %d", st.Integrator)
 	}
 	c := d.Camera
@@ -483,11 +483,11 @@ func checkDesc(d *SceneDesc) error {
 		switch {
 		case t.Kind == TextureImage && (t.Image < 0 || int(t.Image) >= len(d.Images)):
 			return fmt.Errorf("textures[%d]: image %d out of range", i, t.Image)
-		case t.Kind > TextureImage:
+		case t.Kind >= NumTextureKinds:
 			return fmt.Errorf("textures[%d]: unknown kind %d", i, t.Kind)
-		case t.WrapS > WrapMirror || t.WrapT > WrapMirror:
+		case t.WrapS >= NumWraps || t.WrapT >= NumWraps:
 			return fmt.Errorf("textures[%d]: unknown wrap mode %d or %d", i, t.WrapS, t.WrapT)
-		case t.Filter > FilterNearest:
+		case t.Filter >= NumFilters:
 			return fmt.Errorf("textures[%d]: unknown filter %d", i, t.Filter)
 		case t.TexCoord > 1:
 			return fmt.Errorf("textures[%d]: texture coordinate set %d (at most 1)", i, t.TexCoord)
@@ -497,14 +497,14 @@ func checkDesc(d *SceneDesc) error {
 		if b.Texture < 0 || int(b.Texture) >= len(d.Textures) || d.Textures[b.Texture].Kind != TextureImage {
 			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
 		}
-	} else if b.Kind > BackgroundImage {
+	} else if b.Kind >= NumBackgroundKinds {
 		return fmt.Errorf("background: unknown kind %d", b.Kind)
 	}
 	for i, m := range d.Materials {
 		if m.Texture != NoTexture && (m.Texture < 0 || int(m.Texture) >= len(d.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d out of range", i, m.Texture)
 		}
-		if m.Kind > MaterialPBR {
+		if m.Kind >= NumMaterialKinds {
 			return fmt.Errorf("materials[%d]: unknown kind %d", i, m.Kind)
 		}
 		if int(m.RoughMap) > len(d.Textures) || int(m.EmissionMap) > len(d.Textures) {

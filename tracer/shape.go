@@ -9,6 +9,8 @@ const (
 	ShapeSphere ShapeKind = iota // P0 centre, P1[0] radius
 	ShapeQuad                    // P0 corner, P1 edge1, P2 edge2, W = n/(n·n)
 	ShapePlane                   // P0 point, P1 and P2 the unit tangent axes of (u, v)
+	// NumShapeKinds counts the kinds, kept last: every ShapeKind is below it.
+	NumShapeKinds
 )
 
 // Shape is one analytic surface of the compiled scene (triangles have their
