@@ -9,28 +9,6 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
              unsigned long long* rays, unsigned long long* nonfinite, unsigned int block_dim,
              unsigned int first_block, unsigned int end_block);
 
-/* EmuField is one row of the layout table: the offset and size of a field
- * of one of the kernel's structs (field "" gives the struct's size). */
-typedef struct {
-    const char* type;
-    const char* field;
-    const char* kind; /* the field's type as Go names it, roughly */
-    unsigned long offset;
-    unsigned long size;
-} EmuField;
-
-/* emu_layout returns row i of the layout table, or 0 past its end. */
-const EmuField* emu_layout(int i);
-
-/* EmuConst is one of the kernel's named constants. */
-typedef struct {
-    const char* name;
-    long long value;
-} EmuConst;
-
-/* emu_const returns constant i, or 0 past the end. */
-const EmuConst* emu_const(int i);
-
 /* emu_fmath evaluates fmath function fn (see kernel.c) at (a[i], b[i]) for
  * i < n into out[i]. */
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n);

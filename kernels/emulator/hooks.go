@@ -9,42 +9,6 @@ import "unsafe"
 
 // The functions here expose parts of the compiled kernel to tests.
 
-// Field is one row of the kernel's layout table: the offset and size in
-// bytes of a field of one of its C structs, or with Field "", the struct's
-// size.
-type Field struct {
-	Type, Field  string
-	Kind         string // the field's type: "float32", "[3]float32", "[]uint32", ...
-	Offset, Size uintptr
-}
-
-// Layout returns the kernel's struct layouts as the C compiler laid them
-// out, for comparison with the Go structs.
-func Layout() []Field {
-	var fs []Field
-	for i := 0; ; i++ {
-		f := C.emu_layout(C.int(i))
-		if f == nil {
-			return fs
-		}
-		fs = append(fs, Field{C.GoString(f._type), C.GoString(f.field), C.GoString(f.kind), uintptr(f.offset), uintptr(f.size)})
-	}
-}
-
-// Constants returns the kernel's named constants (scene.h's enumeration):
-// kinds, flags and limits, which must equal the Go constants of the same
-// names.
-func Constants() map[string]int64 {
-	m := map[string]int64{}
-	for i := 0; ; i++ {
-		c := C.emu_const(C.int(i))
-		if c == nil {
-			return m
-		}
-		m[C.GoString(c.name)] = int64(c.value)
-	}
-}
-
 // Func selects one of the kernel's fmath functions.
 type Func int
 
