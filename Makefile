@@ -4,7 +4,7 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx cuda vet-cuda proto check-proto \
+.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx gen check-gen cuda vet-cuda proto check-proto \
 	ptxas ptx-report check-ptxas test-gpu-check
 
 all: build
@@ -133,6 +133,26 @@ check-ptx:
 		echo "Run 'make kernels' and commit kernels/trace.ptx. First lines of the difference:"; \
 		diff -u kernels/trace.ptx "$$tmp" | head -40; exit 1; \
 	fi; echo "kernels/trace.ptx is up to date"
+
+# Regenerate kernels/scene_gen.h, the kernel's declarations of the compiled
+# scene (structs, kinds with their count sentinels, limits, a static
+# assertion per field), from the Go types: what `go generate ./kernels/...`
+# runs (kernels/internal/gendecl). Commit the result, and run make kernels
+# after it. GEN=FILE writes elsewhere.
+GEN ?= kernels/scene_gen.h
+gen:
+	cd kernels && $(GO) run ./internal/gendecl -o $(abspath $(GEN))
+
+# CI's freshness check of the generated header (go test ./kernels/... runs
+# the same comparison: TestHeaderIsFresh).
+check-gen:
+	@tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory gen GEN="$$tmp" >/dev/null && \
+	if ! cmp -s "$$tmp" kernels/scene_gen.h; then \
+		echo "kernels/scene_gen.h is stale: it differs from what 'make gen' writes from the Go types."; \
+		echo "Run 'make gen' (or go generate ./kernels/...) and 'make kernels', and commit both. First lines of the difference:"; \
+		diff -u kernels/scene_gen.h "$$tmp" | head -40; exit 1; \
+	fi; echo "kernels/scene_gen.h is up to date"
 
 # NVIDIA's ptxas (CUDA 11.8: sm_80 to sm_90) from Debian bookworm's non-free
 # nvidia-cuda-toolkit .deb, unpacked into CUDATK (not installed: its
