@@ -190,7 +190,7 @@ var parseErrorTests = []struct {
 	{"materials not an object", `{"version": 1, ` + cam + `, "materials": ` + mark + `[{"type": "diffuse"}]}`, "materials: expected an object, found an array"},
 	{"material not an object", material(mark + `"red"`), "materials.m: expected an object, found a string"},
 	{"material missing type", material(mark + `{"color": [1, 0, 0]}`), `materials.m: missing required field "type"`},
-	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong", "pbr")`},
+	{"unknown material type", material(`{"type": ` + mark + `"lambert"}`), `materials.m.type: unknown material type "lambert" (accepted: "diffuse", "metal", "dielectric", "emissive", "phong", "pbr"`}, // a prefix: a new type may follow
 	{"material unknown field", material(`{"type": "diffuse", ` + mark + `"colour": [1, 0, 0]}`), `materials.m: unknown field "colour"; did you mean "color"?`},
 	{"field of another type", material(`{"type": "metal", ` + mark + `"ior": 1.5}`), `materials.m: unknown field "ior" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"unknown alpha mode", material(`{"type": "diffuse", "alpha_mode": ` + mark + `"cutout"}`), `materials.m.alpha_mode: unknown alpha mode "cutout" (accepted: "opaque", "mask", "blend")`},
