@@ -7,7 +7,9 @@
 // operation as package tracer does it, so that a pixel rendered on a GPU
 // has the same bits as one rendered on a CPU (the determinism
 // contract; see the README). It reads the compiled scene's flat arrays as they are: the C
-// structs in scene.h have the Go structs' layouts.
+// structs have the Go structs' layouts, being generated from them into
+// scene_gen.h with the kinds and limits (go generate; see
+// kernels/internal/gendecl).
 //
 // The kernel source is used three ways. clang compiles it to PTX, which
 // the cuda build embeds and runs through gorgonia.org/cu (files with the

@@ -138,10 +138,11 @@ var ErrUnsupported = errors.New("not supported by the GPU kernel")
 // Pack returns the scene as the kernel reads it, or an error wrapping
 // ErrUnsupported that names what the kernel cannot do: a scene is refused,
 // never drawn differently from the CPU. Today the kernel renders every
-// scene tracer.Compile builds; the checks here guard against a scene
-// feature added to the tracer and not yet to the kernel (an enum value it
-// does not know, a flag it ignores), and against arrays too large for its
-// 32-bit indices. Pack copies nothing; the checks read every array once.
+// scene tracer.Compile builds; the checks here guard against values
+// past a kind's count sentinel (tracer.NumMaterialKinds, ...: the kernel
+// knows every kind below it, scene_gen.h being generated from the Go
+// constants), a flag it ignores, and arrays too large for its 32-bit
+// indices. Pack copies nothing; the checks read every array once.
 func Pack(s *tracer.Scene) (*Packed, error) {
 	p := &Packed{
 		Nodes: s.Nodes, Triangles: s.Triangles, TriangleAttrs: s.TriangleAttrs, Vertices: s.Vertices,
