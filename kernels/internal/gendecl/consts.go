@@ -34,8 +34,8 @@ type goName struct {
 func (n goName) String() string { return path.Base(n.pkg) + "." + n.name }
 
 // enumTypes are the Go types of the kinds and modes the kernel tells
-// apart. Each becomes one C enumeration: every constant of the type, in
-// the order of declaration, then its count sentinel, Num<Type>s, above
+// apart. Each becomes one C enumeration: every exported constant of the
+// type, in the order of declaration, then its count sentinel, Num<Type>s, above
 // every kind. A type may declare the sentinel itself as its last
 // constant (the bound checks in Go use it); the others get it here.
 var enumTypes = []goName{
@@ -137,7 +137,7 @@ func enumGroup(fset *token.FileSet, pkg *types.Package, e goName) (constGroup, e
 	}
 	var cs []*types.Const
 	for _, n := range pkg.Scope().Names() {
-		if c, ok := pkg.Scope().Lookup(n).(*types.Const); ok && types.Identical(c.Type(), tn.Type()) {
+		if c, ok := pkg.Scope().Lookup(n).(*types.Const); ok && c.Exported() && types.Identical(c.Type(), tn.Type()) {
 			cs = append(cs, c)
 		}
 	}

@@ -146,7 +146,7 @@ func TestEnumGroup(t *testing.T) {
 	}{
 		{"declared sentinel", "type K uint32\nconst (\n\tA K = iota\n\tB\n\tC\n\tNumKs\n)\n",
 			[]string{"A", "B", "C", "NumKs"}, []int64{0, 1, 2, 3}, ""},
-		{"sentinel made here", "type K uint32\nconst (\n\tA K = iota\n\tB\n)\nconst Z K = 7\n",
+		{"sentinel made here", "type K uint32\nconst (\n\tA K = iota\n\tB\n)\nconst Z K = 7\nconst hidden K = 9\n",
 			[]string{"A", "B", "Z", "NumKs"}, []int64{0, 1, 7, 8}, ""},
 		{"a kind after the sentinel", "type K uint32\nconst (\n\tA K = iota\n\tNumKs\n\tB\n)\n",
 			nil, nil, "p.NumKs must be the last K"},
