@@ -8,6 +8,7 @@
 #define TRACE_ALPHA_H
 
 #include "surface.h"
+#include "pathstate.h"
 
 /* The alpha streams' roles (tracer's alphaRay*). */
 #define TR_ALPHA_RAY_PATH 0u
@@ -113,56 +114,142 @@ DEVFN int pass_through(const TraceScene* s, const Ray* r, const Hit* h, const Sa
     return !alpha_present(s, sf->m, &sf->tc, smp, stream, pass);
 }
 
+/* The loops of intersect_seen and occluded_seen run as small state
+ * machines over a SeenState (pathstate.h), so that the path integrator can
+ * stop at each of their queries (path.h): *_begin starts one and asks its
+ * first query in q; *_resume takes q's answer and either asks the next
+ * query (it returns 1) or ends with the loop's result (it returns 0).
+ * intersect_seen and occluded_seen drive them, answering each query at
+ * once. */
+#define TR_SEEN_INTERSECT 0u
+#define TR_SEEN_OCCLUDED_FIRST 1u
+#define TR_SEEN_OCCLUDED_PASS 2u
+
+/* query_ask: asks q the query of the kind given along r. */
+DEVFN void query_ask(RayQuery* q, u32 kind, Ray r) {
+    q->kind = kind;
+    q->ray = r;
+}
+
+/* query_answer: answers q's query here and now. */
+DEVFN void query_answer(const TraceScene* s, RayQuery* q) {
+    if (q->kind == QueryClosest) {
+        q->hit = scene_intersect(s, q->ray);
+    } else if (q->kind == QueryAny) {
+        q->occluded = (u32)scene_occluded(s, q->ray);
+    }
+}
+
+/* intersect_begin: starts intersect_seen along r. */
+DEVFN void intersect_begin(SeenState* st, Ray r, u32 stream, RayQuery* q) {
+    st->r = r;
+    st->stream = stream;
+    st->pass = 0u;
+    st->fromLight = 0u;
+    st->phase = TR_SEEN_INTERSECT;
+    query_ask(q, QueryClosest, r);
+}
+
+/* intersect_resume: intersect_seen's loop, one query at a time; at the
+ * end *h is its hit and st->r its ray. */
+DEVFN int intersect_resume(const TraceScene* s, SeenState* st, const Sampler* smp, RayQuery* q, u64* rays, Hit* h) {
+    *h = q->hit;
+    if (!s->SeeThrough || h->Kind == HitNone || st->pass >= MaxAlphaPasses) {
+        return 0;
+    }
+    SurfaceHit sf;
+    if (!pass_through(s, &st->r, h, smp, st->stream, st->pass, 0, &sf)) {
+        return 0;
+    }
+    st->r = spawn(sf.p, sf.ng, sf.eps, st->r.Dir);
+    st->pass++;
+    (*rays)++;
+    query_ask(q, QueryClosest, st->r);
+    return 1;
+}
+
 /* intersect_seen: Scene.intersectSeen. */
 DEVFN Hit intersect_seen(const TraceScene* s, Ray* r, const Sampler* smp, u32 stream, u64* rays) {
-    Hit h = scene_intersect(s, *r);
-    if (!s->SeeThrough) {
-        return h;
-    }
-    for (u32 pass = 0; h.Kind != HitNone && pass < MaxAlphaPasses; pass++) {
-        SurfaceHit sf;
-        if (!pass_through(s, r, &h, smp, stream, pass, 0, &sf)) {
-            break;
-        }
-        *r = spawn(sf.p, sf.ng, sf.eps, r->Dir);
-        h = scene_intersect(s, *r);
-        (*rays)++;
-    }
+    SeenState st;
+    RayQuery q;
+    Hit h;
+    intersect_begin(&st, *r, stream, &q);
+    do {
+        query_answer(s, &q);
+    } while (intersect_resume(s, &st, smp, &q, rays, &h));
+    *r = st.r;
     return h;
+}
+
+/* occluded_begin: starts occluded_seen along r. */
+DEVFN void occluded_begin(SeenState* st, Ray r, u32 stream, int fromLight, RayQuery* q) {
+    st->r = r;
+    st->stream = stream;
+    st->pass = 0u;
+    st->fromLight = (u32)fromLight;
+    st->phase = TR_SEEN_OCCLUDED_FIRST;
+    query_ask(q, QueryAny, r);
+}
+
+/* occluded_resume: occluded_seen's loop, one query at a time; at the end
+ * *occluded is its result. */
+DEVFN int occluded_resume(const TraceScene* s, SeenState* st, const Sampler* smp, RayQuery* q, u64* rays,
+                          int* occluded) {
+    if (st->phase == TR_SEEN_OCCLUDED_FIRST) {
+        if (!q->occluded) {
+            *occluded = 0;
+            return 0;
+        }
+        if (!s->SeeThrough) {
+            *occluded = 1;
+            return 0;
+        }
+        st->end = ray_at(&st->r, st->r.TMax);
+        st->phase = TR_SEEN_OCCLUDED_PASS;
+        (*rays)++;
+        query_ask(q, QueryClosest, st->r);
+        return 1;
+    }
+    Hit h = q->hit;
+    if (h.Kind == HitNone) {
+        *occluded = 0;
+        return 0;
+    }
+    if (st->pass == MaxAlphaPasses) {
+        *occluded = 1;
+        return 0;
+    }
+    SurfaceHit sf;
+    if (!pass_through(s, &st->r, &h, smp, st->stream, st->pass, (int)st->fromLight, &sf)) {
+        *occluded = 1;
+        return 0;
+    }
+    vec3 o = spawn(sf.p, sf.ng, sf.eps, st->r.Dir).Origin;
+    vec3 d = vsub(st->end, o);
+    if (!(dot(d, st->r.Dir) > 0.0f)) {
+        *occluded = 0;
+        return 0;
+    }
+    float l = length(d);
+    st->r.Origin = o;
+    st->r.Dir = v3(d.x / l, d.y / l, d.z / l);
+    st->r.TMax = l;
+    st->pass++;
+    (*rays)++;
+    query_ask(q, QueryClosest, st->r);
+    return 1;
 }
 
 /* occluded_seen: Scene.occludedSeen. */
 DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stream, int fromLight, u64* rays) {
-    if (!scene_occluded(s, r)) {
-        return 0;
-    }
-    if (!s->SeeThrough) {
-        return 1;
-    }
-    vec3 end = ray_at(&r, r.TMax);
-    for (u32 pass = 0;; pass++) {
-        Hit h = scene_intersect(s, r);
-        (*rays)++;
-        if (h.Kind == HitNone) {
-            return 0;
-        }
-        if (pass == MaxAlphaPasses) {
-            return 1;
-        }
-        SurfaceHit sf;
-        if (!pass_through(s, &r, &h, smp, stream, pass, fromLight, &sf)) {
-            return 1;
-        }
-        vec3 o = spawn(sf.p, sf.ng, sf.eps, r.Dir).Origin;
-        vec3 d = vsub(end, o);
-        if (!(dot(d, r.Dir) > 0.0f)) {
-            return 0;
-        }
-        float l = length(d);
-        r.Origin = o;
-        r.Dir = v3(d.x / l, d.y / l, d.z / l);
-        r.TMax = l;
-    }
+    SeenState st;
+    RayQuery q;
+    int occluded;
+    occluded_begin(&st, r, stream, fromLight, &q);
+    do {
+        query_answer(s, &q);
+    } while (occluded_resume(s, &st, smp, &q, rays, &occluded));
+    return occluded;
 }
 
 /* emitter_alpha: Scene.emitterAlpha. */

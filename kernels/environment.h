@@ -90,25 +90,27 @@ DEVFN float environment_pdf(const TraceScene* s, vec3 d) {
     return p / (TR_TWO_PI_SQ * sinT);
 }
 
-/* environment_light: Scene.environmentLight. */
-DEVFN vec3 environment_light(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2,
-                             const Sampler* smp, u32 stream, u64* rays) {
+/* environment_light_prepare: Scene.environmentLight up to its shadow ray.
+ * It returns 1 when the light's contribution *value counts only if the
+ * shadow ray *shadow (occluded_seen, fromLight 0) is not occluded, and 0
+ * when *value is the contribution (black) without one. */
+DEVFN int environment_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2,
+                                    Ray* shadow, vec3* value) {
+    *value = v3(0.0f, 0.0f, 0.0f);
     float pdf;
     vec3 dir = sample_environment(s, u1, u2, &pdf);
     if (!(pdf > 0.0f)) {
-        return v3(0.0f, 0.0f, 0.0f);
+        return 0;
     }
     float bpdf;
     vec3 fcos = eval_scatter(sf, d, dir, c, &bpdf);
     if (vzero(fcos)) {
-        return v3(0.0f, 0.0f, 0.0f);
+        return 0;
     }
-    (*rays)++;
-    if (occluded_seen(s, spawn(sf->p, sf->ng, sf->eps, dir), smp, stream, 0, rays)) {
-        return v3(0.0f, 0.0f, 0.0f);
-    }
+    *shadow = spawn(sf->p, sf->ng, sf->eps, dir);
     float w = power_heuristic(pdf, bpdf) / pdf;
-    return mul(fcos, scale(background(s, dir), w));
+    *value = mul(fcos, scale(background(s, dir), w));
+    return 1;
 }
 
 #endif /* TRACE_ENVIRONMENT_H */

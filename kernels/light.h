@@ -200,9 +200,13 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
     return emitted(s, m, tc);
 }
 
-/* emitter_light: Scene.emitterLight. */
-DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, float u0, float u1,
-                         float u2, const Sampler* smp, u32 stream, u64* rays) {
+/* emitter_light_prepare: Scene.emitterLight up to its shadow ray. It
+ * returns 1 when the contribution *value counts only if the shadow ray
+ * *shadow (occluded_seen, fromLight 1) is not occluded, and 0 when *value
+ * is the contribution (black) without one. */
+DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, float u0,
+                                float u1, float u2, Ray* shadow, vec3* value) {
+    *value = v3(0.0f, 0.0f, 0.0f);
     Emitter e = s->Emitters[pick_emitter(s, u0)];
     vec3 nl;
     float pdf;
@@ -210,7 +214,7 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, const Hit* a
     TexCoords etc;
     vec3 q = sample_emitter(s, e, sf->p, at, u1, u2, &nl, &pdf, &m, &etc);
     if (!(pdf > 0.0f)) {
-        return v3(0.0f, 0.0f, 0.0f);
+        return 0;
     }
     vec3 dq = vsub(q, sf->p);
     float dist = length(dq);
@@ -218,82 +222,156 @@ DEVFN vec3 emitter_light(const TraceScene* s, const SurfaceHit* sf, const Hit* a
     float bpdf;
     vec3 fcos = eval_scatter(sf, d, dir, c, &bpdf);
     if (vzero(fcos)) {
-        return v3(0.0f, 0.0f, 0.0f);
+        return 0;
     }
     float alpha = 1.0f;
     if (see_through(m)) {
         alpha = emitter_alpha(s, m, sf->p, q, nl, &etc);
         if (!(alpha > 0.0f)) {
-            return v3(0.0f, 0.0f, 0.0f);
+            return 0;
         }
     }
-    (*rays)++;
-    if (occluded_seen(s, shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps), smp, stream, 1, rays)) {
-        return v3(0.0f, 0.0f, 0.0f);
-    }
+    *shadow = shadow_ray_from(q, nl, sf->p, sf->ng, sf->eps);
     float w = power_heuristic(pdf, bpdf) / pdf;
     if (alpha != 1.0f) {
         w = w * alpha;
     }
-    return mul(fcos, scale(emitter_radiance(s, m, &etc), w));
+    *value = mul(fcos, scale(emitter_radiance(s, m, &etc), w));
+    return 1;
 }
 
-/* direct_light: Scene.directLight. It uses the next five dimensions of rng
- * and leaves it at the sixth; at is the hit sf is the surface of. */
-DEVFN vec3 direct_light(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, Sampler* rng,
-                        int depth, u64* rays) {
-    vec3 p = sf->p, n = sf->ng;
-    vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    for (u32 i = 0; i < s->NumLights; i++) {
-        const PointLight* l = &s->Lights[i];
-        vec3 dir;
-        float dist;
-        Ray r = light_ray(l, p, n, sf->eps, &dir, &dist);
-        int sun = l->Falloff == FalloffDirectional && l->DiskOneMinusCos > 0.0f;
-        if (sun) {
-            u32 base = rng->dim;
-            sampler_set_dimension(rng, sun_dimension(depth, i));
-            float u1, u2;
-            sampler_float2(rng, &u1, &u2);
-            sampler_set_dimension(rng, base);
-            dir = sample_sun_disk(l->Position, l->DiskOneMinusCos, u1, u2);
-            r = spawn(p, n, sf->eps, dir);
+/* direct_light's stages (PathState.dlStage). */
+#define TR_DIRECT_LIGHTS 0u
+#define TR_DIRECT_LIGHT_WAIT 1u
+#define TR_DIRECT_EMITTER 2u
+#define TR_DIRECT_EMITTER_WAIT 3u
+#define TR_DIRECT_ENV 4u
+#define TR_DIRECT_ENV_WAIT 5u
+#define TR_DIRECT_DONE 6u
+
+/* direct_begin: starts direct_light at the surface p->sf of the hit p->h,
+ * seen along p->r, of colour p->c. */
+DEVFN void direct_begin(PathState* p) {
+    p->sum = v3(0.0f, 0.0f, 0.0f);
+    p->light = 0u;
+    p->dlStage = TR_DIRECT_LIGHTS;
+}
+
+/* direct_step: Scene.directLight as a state machine (pathstate.h): it
+ * returns 1 when it has asked p->q a query, and 0 at the end, p->sum then
+ * the direct light. The sum's terms are added in Go's order: each light's
+ * in light order, then the emitters', then the background's. It uses the
+ * next five dimensions of p->rng and leaves it at the sixth. */
+DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
+    const SurfaceHit* sf = &p->sf;
+    vec3 pp = sf->p, n = sf->ng, d = p->r.Dir;
+    Sampler* rng = &p->rng;
+    int depth = p->depth;
+    for (;;) {
+        switch (p->dlStage) {
+        case TR_DIRECT_LIGHTS:
+            for (; p->light < s->NumLights; p->light++) {
+                u32 i = p->light;
+                const PointLight* l = &s->Lights[i];
+                vec3 dir;
+                float dist;
+                Ray r = light_ray(l, pp, n, sf->eps, &dir, &dist);
+                int sun = l->Falloff == FalloffDirectional && l->DiskOneMinusCos > 0.0f;
+                if (sun) {
+                    u32 base = rng->dim;
+                    sampler_set_dimension(rng, sun_dimension(depth, i));
+                    float u1, u2;
+                    sampler_float2(rng, &u1, &u2);
+                    sampler_set_dimension(rng, base);
+                    dir = sample_sun_disk(l->Position, l->DiskOneMinusCos, u1, u2);
+                    r = spawn(pp, n, sf->eps, dir);
+                }
+                float spot = spot_factor(l, dir);
+                if (!(spot > 0.0f)) {
+                    continue; /* outside a spot light's cone: no shadow ray */
+                }
+                float pdf;
+                vec3 fcos = eval_scatter(sf, d, dir, p->c, &pdf);
+                if (vzero(fcos)) {
+                    continue;
+                }
+                (*rays)++;
+                vec3 li = point_light_radiance(l, dist, spot);
+                if (sun) {
+                    li = scale(li, sun_radiance_scale(l->DiskOneMinusCos));
+                }
+                p->fcos = fcos;
+                p->li = li;
+                occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, &p->q);
+                p->dlStage = TR_DIRECT_LIGHT_WAIT;
+                return 1;
+            }
+            p->dlStage = TR_DIRECT_EMITTER;
+            break;
+        case TR_DIRECT_LIGHT_WAIT: {
+            int occluded;
+            if (occluded_resume(s, &p->seen, rng, &p->q, rays, &occluded)) {
+                return 1;
+            }
+            if (!occluded) {
+                p->sum = maddv(p->sum, p->fcos, p->li);
+            }
+            p->light++;
+            p->dlStage = TR_DIRECT_LIGHTS;
+            break;
         }
-        float spot = spot_factor(l, dir);
-        if (!(spot > 0.0f)) {
-            continue; /* outside a spot light's cone: no shadow ray */
+        case TR_DIRECT_EMITTER:
+            p->dlBase = rng->dim;
+            p->dlStage = TR_DIRECT_ENV;
+            if (s->NumEmitters > 0) {
+                float u0 = sampler_float(rng);
+                float u1, u2;
+                sampler_float2(rng, &u1, &u2);
+                Ray r;
+                vec3 value;
+                if (emitter_light_prepare(s, sf, &p->h, d, p->c, u0, u1, u2, &r, &value)) {
+                    (*rays)++;
+                    p->li = value;
+                    occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_EMITTER), 1, &p->q);
+                    p->dlStage = TR_DIRECT_EMITTER_WAIT;
+                    return 1;
+                }
+                p->sum = vadd(p->sum, value);
+            }
+            break;
+        case TR_DIRECT_EMITTER_WAIT:
+        case TR_DIRECT_ENV_WAIT: {
+            int occluded;
+            if (occluded_resume(s, &p->seen, rng, &p->q, rays, &occluded)) {
+                return 1;
+            }
+            p->sum = vadd(p->sum, occluded ? v3(0.0f, 0.0f, 0.0f) : p->li);
+            p->dlStage = p->dlStage == TR_DIRECT_EMITTER_WAIT ? TR_DIRECT_ENV : TR_DIRECT_DONE;
+            break;
         }
-        float pdf;
-        vec3 fcos = eval_scatter(sf, d, dir, c, &pdf);
-        if (vzero(fcos)) {
-            continue;
+        case TR_DIRECT_ENV:
+            p->dlStage = TR_DIRECT_DONE;
+            if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
+                sampler_set_dimension(rng, p->dlBase + 3u);
+                float e1, e2;
+                sampler_float2(rng, &e1, &e2);
+                Ray r;
+                vec3 value;
+                if (environment_light_prepare(s, sf, d, p->c, e1, e2, &r, &value)) {
+                    (*rays)++;
+                    p->li = value;
+                    occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_ENV), 0, &p->q);
+                    p->dlStage = TR_DIRECT_ENV_WAIT;
+                    return 1;
+                }
+                p->sum = vadd(p->sum, value);
+            }
+            break;
+        default: /* TR_DIRECT_DONE */
+            sampler_set_dimension(rng, p->dlBase + 5u);
+            return 0;
         }
-        (*rays)++;
-        if (occluded_seen(s, r, rng, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, rays)) {
-            continue;
-        }
-        vec3 li = point_light_radiance(l, dist, spot);
-        if (sun) {
-            li = scale(li, sun_radiance_scale(l->DiskOneMinusCos));
-        }
-        sum = maddv(sum, fcos, li);
     }
-    u32 base = rng->dim;
-    if (s->NumEmitters > 0) {
-        float u0 = sampler_float(rng);
-        float u1, u2;
-        sampler_float2(rng, &u1, &u2);
-        u32 stream = alpha_stream(depth, TR_ALPHA_RAY_EMITTER);
-        sum = vadd(sum, emitter_light(s, sf, at, d, c, u0, u1, u2, rng, stream, rays));
-    }
-    if (s->Background.Kind == BackgroundImage && s->Background.Distribution != 0) {
-        sampler_set_dimension(rng, base + 3u);
-        float e1, e2;
-        sampler_float2(rng, &e1, &e2);
-        sum = vadd(sum, environment_light(s, sf, d, c, e1, e2, rng, alpha_stream(depth, TR_ALPHA_RAY_ENV), rays));
-    }
-    sampler_set_dimension(rng, base + 5u);
-    return sum;
 }
 
 #endif /* TRACE_LIGHT_H */

@@ -1,0 +1,79 @@
+/*
+ * pathstate.h: the state of a path in flight, for the resumable path
+ * integrator (path.h) and the wavefront entries (trace.cu). Device-only
+ * structs, with no Go twin except their sizes (kernels.PathSlotSize).
+ *
+ * The path integrator runs as a state machine over a PathState: path_step
+ * runs it until it needs a ray-scene query, stores the query in the
+ * state's RayQuery and returns; the next call, with the answer filled in,
+ * resumes where it stopped. The megakernel answers each query at once
+ * (trace_path); the wavefront entries answer a whole batch's queries in
+ * kernels of their own (wf_intersect, wf_occluded). Either way the same C
+ * performs the same float operations in the same order, so both give the
+ * Go tracer's bits.
+ */
+#ifndef TRACE_PATHSTATE_H
+#define TRACE_PATHSTATE_H
+
+#include "surface.h"
+
+/* The kinds of query, also the bits of the wavefront's flags word. */
+#define QueryNone 0u
+#define QueryClosest 1u /* the nearest hit: scene_intersect */
+#define QueryAny 2u     /* any hit: scene_occluded */
+
+/* RayQuery is a ray-scene query and its answer. */
+typedef struct {
+    Ray ray;
+    u32 kind;     /* QueryNone, QueryClosest or QueryAny */
+    u32 occluded; /* the answer of a QueryAny */
+    Hit hit;      /* the answer of a QueryClosest */
+} RayQuery;
+
+/* SeenState is intersect_seen or occluded_seen (alpha.h) in flight: the
+ * loops that pass rays through the surfaces that are not there. */
+typedef struct {
+    Ray r;
+    vec3 end;      /* occluded_seen: the shadow ray's end */
+    u32 stream;    /* the alpha stream */
+    u32 pass;      /* the pass number */
+    u32 fromLight; /* occluded_seen's fromLight */
+    u32 phase;     /* TR_SEEN_* */
+} SeenState;
+
+/* PathState is trace_path (path.h) in flight, with direct_light (light.h)
+ * inside it. */
+typedef struct {
+    RayQuery q;
+    SeenState seen;
+    Ray r; /* the path's ray */
+    vec3 radiance, beta;
+    float lastPdf;
+    vec3 lastP;
+    Hit lastAt;
+    Hit h;         /* the hit being shaded */
+    SurfaceHit sf; /* its surface */
+    vec3 c;        /* its material colour */
+    Sampler rng;
+    i32 depth;
+    u32 stage;   /* TR_PATH_* */
+    u32 dlStage; /* direct_light's TR_DIRECT_* */
+    u32 light;   /* direct_light's light index */
+    u32 dlBase;  /* direct_light's base dimension */
+    vec3 sum;    /* direct_light's sum so far */
+    vec3 fcos;   /* the pending shadow ray's terms: sum = maddv(sum, fcos, */
+    vec3 li;     /* li) for a light, vadd(sum, li) for the others */
+} PathState;
+
+/* PathSlot is one pixel of a wavefront batch: its path in flight and its
+ * samples' sum (render_pixel's loop). */
+typedef struct {
+    PathState path;
+    vec3 sum; /* the radiance of the pixel's finished samples, in order */
+    u64 rays, nonfinite;
+    u32 x, y;
+    u32 sample; /* the sample in flight */
+    u32 live;   /* 1 while a sample is in flight */
+} PathSlot;
+
+#endif /* TRACE_PATHSTATE_H */
