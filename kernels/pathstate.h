@@ -75,5 +75,7 @@ typedef struct {
     u32 sample; /* the sample in flight */
     u32 live;   /* 1 while a sample is in flight */
 } PathSlot;
+/* kernels.PathSlotSize: the host allocates the slots. */
+PORT_STATIC_ASSERT(sizeof(PathSlot) == 448, "PathSlot is kernels.PathSlotSize bytes");
 
 #endif /* TRACE_PATHSTATE_H */

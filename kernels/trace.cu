@@ -44,6 +44,7 @@
 #include "camera.h"
 #include "path.h"
 #include "whitted.h"
+#include "wavefront.h"
 
 /* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y) with
  * the integrator given (s->Integrator, or a constant in the entries that
@@ -53,31 +54,17 @@ DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfi
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
     for (int i = 0; i < n; i++) {
-        Sampler rng = new_sampler(s->Seed, x, y, (u32)i);
-        float px = (float)x + 0.5f, py = (float)y + 0.5f;
-        float jx, jy;
-        sampler_float2(&rng, &jx, &jy);
-        if (n > 1) {
-            px = (float)x + jx;
-            py = (float)y + jy;
-        }
-        float lu, lv;
-        sampler_float2(&rng, &lu, &lv);
-        Ray r = camera_ray(&s->Camera, px, py, lu, lv);
+        Sampler rng;
+        Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
         vec3 c;
         if (integrator == IntegratorWhitted) {
             c = trace_whitted(s, r, &rng, rays);
         } else {
             c = trace_path(s, r, &rng, rays);
         }
-        if (!finite32(c.x) || !finite32(c.y) || !finite32(c.z)) {
-            (*nonfinite)++;
-            c = v3(0.0f, 0.0f, 0.0f);
-        }
-        sum = vadd(sum, c);
+        sum = add_sample(sum, c, nonfinite);
     }
-    float inv = (float)n;
-    return v3(sum.x / inv, sum.y / inv, sum.z / inv);
+    return pixel_mean(sum, n);
 }
 
 /* trace_thread: the work of one thread of any of the entries. */
@@ -111,4 +98,53 @@ PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, cons
                                                    unsigned int npixels, float* out, unsigned long long* rays,
                                                    unsigned long long* nonfinite) {
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorWhitted);
+}
+
+/* The wavefront entries (path-integrator scenes only): the same ABI for
+ * all five, the arguments an entry does not use ignored. Thread i works on
+ * slot i of n. */
+#define WAVE_ARGS                                                                                                 \
+    const TraceScene *scene, const unsigned int *pixels, unsigned int n, PathSlot *slots, unsigned int *flags,   \
+        float *out, unsigned long long *rays, unsigned long long *nonfinite
+#define WAVE_SLOT()                                                                                               \
+    u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();                                               \
+    if (i >= n) {                                                                                                 \
+        return;                                                                                                   \
+    }                                                                                                             \
+    PathSlot* slot = &slots[i]
+
+PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
+    WAVE_SLOT();
+    wave_init(scene, slot, pixels[2 * (u64)i], pixels[2 * (u64)i + 1]);
+}
+
+PORT_EXTERN_C __global__ void wf_shade(WAVE_ARGS) {
+    WAVE_SLOT();
+    wave_shade(scene, slot, flags);
+}
+
+PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_intersect(WAVE_ARGS) {
+    WAVE_SLOT();
+    RayQuery* q = &slot->path.q;
+    if (q->kind == QueryClosest) {
+        q->hit = scene_intersect(scene, q->ray);
+    }
+}
+
+PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_occluded(WAVE_ARGS) {
+    WAVE_SLOT();
+    RayQuery* q = &slot->path.q;
+    if (q->kind == QueryAny) {
+        q->occluded = (u32)scene_occluded(scene, q->ray);
+    }
+}
+
+PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
+    WAVE_SLOT();
+    vec3 c = pixel_mean(slot->sum, (int)scene->Samples);
+    out[3 * (u64)i] = c.x;
+    out[3 * (u64)i + 1] = c.y;
+    out[3 * (u64)i + 2] = c.z;
+    rays[i] = slot->rays;
+    nonfinite[i] = slot->nonfinite;
 }

@@ -30,6 +30,7 @@ import (
 	"unsafe"
 
 	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/tracer"
 )
 
 // DefaultBlockDim is the number of threads per emulated block.
@@ -44,9 +45,14 @@ type Device struct {
 	// BlockDim is the number of threads per block; 0 means
 	// DefaultBlockDim. The result does not depend on it.
 	BlockDim int
+	// Kernel selects how path-integrator scenes run: the wavefront (the
+	// zero value) or the megakernel. Whitted scenes always run on the
+	// megakernel. The result does not depend on it.
+	Kernel kernels.Kernel
 
-	mem   []unsafe.Pointer // C allocations of the current scene
-	scene unsafe.Pointer   // the TraceScene header, in C memory
+	mem    []unsafe.Pointer   // C allocations of the current scene
+	scene  unsafe.Pointer     // the TraceScene header, in C memory
+	header kernels.TraceScene // its Go copy
 }
 
 var _ kernels.Device = (*Device)(nil)
@@ -84,6 +90,7 @@ func (d *Device) Upload(ctx context.Context, p *kernels.Packed) error {
 		return fmt.Errorf("emulator: scene header: %w", err)
 	}
 	d.scene = m
+	d.header = h
 	return nil
 }
 
@@ -105,8 +112,11 @@ func (d *Device) free() {
 	d.mem, d.scene = nil, nil
 }
 
-// TracePixels implements kernels.Device: it runs the kernel over a grid of
-// ⌈n/BlockDim⌉ blocks, blocks shared out among Workers goroutines.
+// TracePixels implements kernels.Device: it renders the pixels with the
+// wavefront entries (kernels.RunWavefront) for a path-integrator scene, or
+// with one launch of the megakernel trace_pixels for a Whitted scene or
+// when d.Kernel is kernels.KernelMegakernel. Each launch runs a grid of
+// ⌈n/BlockDim⌉ blocks, shared out among Workers goroutines.
 func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	if d.scene == nil {
 		return errors.New("emulator: no scene uploaded")
@@ -122,6 +132,65 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	case n == 0:
 		return nil
 	}
+	px := (*C.uint)(unsafe.Pointer(unsafe.SliceData(pixels)))
+	po := (*C.float)(unsafe.Pointer(unsafe.SliceData(out)))
+	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
+	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
+	if d.Kernel == kernels.KernelMegakernel || d.header.Integrator != uint32(tracer.IntegratorPath) {
+		return d.grid(ctx, n, func(bdim, first, end int) {
+			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(first), C.uint(end))
+		})
+	}
+	slots := C.calloc(C.size_t(n), C.size_t(kernels.PathSlotSize))
+	flags := (*C.uint)(C.calloc(1, C.size_t(unsafe.Sizeof(C.uint(0)))))
+	if slots == nil || flags == nil {
+		C.free(slots)
+		C.free(unsafe.Pointer(flags))
+		return fmt.Errorf("emulator: out of memory for the slots of %d pixels", n)
+	}
+	defer C.free(slots)
+	defer C.free(unsafe.Pointer(flags))
+	w := &wave{d: d, ctx: ctx, px: px, slots: slots, flags: flags, out: po, rays: pr, nonfinite: pn}
+	return kernels.RunWavefront(ctx, w, n, &d.header)
+}
+
+// wave is kernels.Wavefront on the emulator, for one batch.
+type wave struct {
+	d               *Device
+	ctx             context.Context
+	px              *C.uint
+	slots           unsafe.Pointer
+	flags           *C.uint
+	out             *C.float
+	rays, nonfinite *C.ulonglong
+}
+
+// Launch implements kernels.Wavefront.
+func (w *wave) Launch(e kernels.WaveEntry, n int) error {
+	var bad bool
+	err := w.d.grid(w.ctx, n, func(bdim, first, end int) {
+		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(n), w.slots, w.flags, w.out, w.rays, w.nonfinite,
+			C.uint(bdim), C.uint(first), C.uint(end)) != 0 {
+			bad = true
+		}
+	})
+	if bad {
+		return fmt.Errorf("emulator: no wavefront entry %v", e)
+	}
+	return err
+}
+
+// TakeFlags implements kernels.Wavefront. Launch has waited for every
+// block, so the word is read after all of wf_shade's writes.
+func (w *wave) TakeFlags() (uint32, error) {
+	f := uint32(*w.flags)
+	*w.flags = 0
+	return f, nil
+}
+
+// grid runs a grid of ⌈n/BlockDim⌉ blocks: Workers goroutines take blocks
+// one after another and call run(blockDim, b, b+1) for each.
+func (d *Device) grid(ctx context.Context, n int, run func(bdim, first, end int)) error {
 	bdim := d.BlockDim
 	if bdim <= 0 {
 		bdim = DefaultBlockDim
@@ -132,11 +201,6 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, blocks)
-
-	px := (*C.uint)(unsafe.Pointer(unsafe.SliceData(pixels)))
-	po := (*C.float)(unsafe.Pointer(unsafe.SliceData(out)))
-	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
-	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -148,7 +212,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 				if b >= blocks {
 					return
 				}
-				C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(b), C.uint(b+1))
+				run(bdim, b, b+1)
 			}
 		}()
 	}

@@ -9,6 +9,21 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
              unsigned long long* rays, unsigned long long* nonfinite, unsigned int block_dim,
              unsigned int first_block, unsigned int end_block);
 
+/* emu_wave runs wavefront entry number entry (wf_init, wf_shade,
+ * wf_intersect, wf_occluded, wf_finish: kernels.WaveEntry) for the
+ * threads of blocks [first_block, end_block), as emu_run does; slots is an
+ * array of n PathSlot. It returns -1 for an unknown entry, else 0. */
+int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
+             unsigned int* flags, float* out, unsigned long long* rays, unsigned long long* nonfinite,
+             unsigned int block_dim, unsigned int first_block, unsigned int end_block);
+
+/* emu_path_slot_size is sizeof(PathSlot), a wavefront slot's bytes. */
+unsigned long emu_path_slot_size(void);
+
+/* emu_query_kind is QueryClosest (any 0) or QueryAny (any 1), the bits
+ * wf_shade sets in the flags word. */
+unsigned int emu_query_kind(int any);
+
 /* emu_fmath evaluates fmath function fn (see kernel.c) at (a[i], b[i]) for
  * i < n into out[i]. */
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n);

@@ -51,3 +51,14 @@ func Sampler(seed uint64, x, y, s uint32, n int) []float32 {
 	}
 	return out
 }
+
+// PathSlotSize returns the size in bytes of the kernel's wavefront slot
+// (PathSlot), which must equal kernels.PathSlotSize.
+func PathSlotSize() int { return int(C.emu_path_slot_size()) }
+
+// QueryKinds returns the kernel's QueryClosest and QueryAny, the bits of
+// the wavefront's flags word, which must equal kernels.WaveClosest and
+// kernels.WaveAny.
+func QueryKinds() (closest, any uint32) {
+	return uint32(C.emu_query_kind(0)), uint32(C.emu_query_kind(1))
+}

@@ -20,6 +20,33 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
     }
 }
 
+/* The wavefront entries by number: kernels.WaveEntry's order. */
+typedef void (*WaveEntryFn)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*, float*,
+                            unsigned long long*, unsigned long long*);
+static const WaveEntryFn wave_entries[] = {wf_init, wf_shade, wf_intersect, wf_occluded, wf_finish};
+
+int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
+             unsigned int* flags, float* out, unsigned long long* rays, unsigned long long* nonfinite,
+             unsigned int block_dim, unsigned int first_block, unsigned int end_block) {
+    if (entry < 0 || entry >= (int)(sizeof(wave_entries) / sizeof(wave_entries[0]))) {
+        return -1;
+    }
+    WaveEntryFn fn = wave_entries[entry];
+    port_block_dim = block_dim;
+    for (u32 b = first_block; b < end_block; b++) {
+        port_block_idx = b;
+        for (u32 t = 0; t < block_dim; t++) {
+            port_thread_idx = t;
+            fn((const TraceScene*)scene, pixels, n, (PathSlot*)slots, flags, out, rays, nonfinite);
+        }
+    }
+    return 0;
+}
+
+unsigned long emu_path_slot_size(void) { return sizeof(PathSlot); }
+
+unsigned int emu_query_kind(int any) { return any ? QueryAny : QueryClosest; }
+
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n) {
     for (int i = 0; i < n; i++) {
         float x = a[i], y = b[i], r = 0.0f;

@@ -34,11 +34,18 @@ const minPSNR = 50
 // returns the framebuffer and the per-pixel ray and non-finite counts.
 func emulate(t testing.TB, s *tracer.Scene) (*tracer.Framebuffer, []uint64, []uint64) {
 	t.Helper()
+	return emulateWith(t, s, kernels.KernelWavefront)
+}
+
+// emulateWith is emulate with path-integrator scenes run on kernel k.
+func emulateWith(t testing.TB, s *tracer.Scene, k kernels.Kernel) (*tracer.Framebuffer, []uint64, []uint64) {
+	t.Helper()
 	p, err := kernels.Pack(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := New()
+	d.Kernel = k
 	defer d.Close()
 	ctx := context.Background()
 	if err := d.Upload(ctx, p); err != nil {
@@ -104,13 +111,20 @@ func pngPSNR(t testing.TB, a, b *tracer.Framebuffer, film *tracer.Film) float64 
 // equal.
 func checkParity(t *testing.T, name string, s *tracer.Scene) {
 	t.Helper()
+	checkParityWith(t, name, s, kernels.KernelWavefront)
+}
+
+// checkParityWith is checkParity with path-integrator scenes run on
+// kernel k.
+func checkParityWith(t *testing.T, name string, s *tracer.Scene, k kernels.Kernel) {
+	t.Helper()
 	w, h := s.Settings.Width, s.Settings.Height
 	want := tracer.NewFramebuffer(w, h)
 	var st tracer.Stats
 	if err := s.RenderBlock(context.Background(), image.Rect(0, 0, w, h), want.Pix, &st); err != nil {
 		t.Fatal(err)
 	}
-	got, rays, nonfinite := emulate(t, s)
+	got, rays, nonfinite := emulateWith(t, s, k)
 	differ, maxDiff := compare(got.Pix, want.Pix)
 	var sumRays, sumNonFinite uint64
 	for i := range rays {

@@ -1,0 +1,124 @@
+package emulator
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/tracer"
+)
+
+// The parity tests (parity_test.go) run path-integrator scenes on the
+// wavefront, the emulator's default; the tests here check the wavefront's
+// ABI and that the megakernel, which runs the same state machine with its
+// queries answered inline, still gives the same bits.
+
+// TestWavefrontABI: the slot size and flag bits Go knows are the C's.
+func TestWavefrontABI(t *testing.T) {
+	if got := PathSlotSize(); got != kernels.PathSlotSize {
+		t.Errorf("sizeof(PathSlot) = %d, kernels.PathSlotSize = %d", got, kernels.PathSlotSize)
+	}
+	closest, anyHit := QueryKinds()
+	if closest != kernels.WaveClosest || anyHit != kernels.WaveAny {
+		t.Errorf("QueryClosest, QueryAny = %d, %d; kernels.WaveClosest, WaveAny = %d, %d",
+			closest, anyHit, kernels.WaveClosest, kernels.WaveAny)
+	}
+}
+
+// TestMegakernelParity renders the gallery's path-traced scenes and the
+// random path-traced scenes with the megakernel (trace_pixels) against the
+// Go tracer, bit for bit, ray counts included.
+func TestMegakernelParity(t *testing.T) {
+	files, _ := filepath.Glob("../../scenes/examples/*.json")
+	if len(files) == 0 {
+		t.Fatal("no gallery scenes found")
+	}
+	paths := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		d, err := scenes.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Settings.Integrator != tracer.IntegratorPath {
+			continue
+		}
+		paths++
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d.Settings.Width, d.Settings.Height, d.Settings.Samples = 24, 16, 3
+			s, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkParityWith(t, name, s, kernels.KernelMegakernel)
+		})
+	}
+	if paths == 0 {
+		t.Fatal("no path-traced gallery scene")
+	}
+	for seed := uint64(1); seed <= 6; seed++ {
+		name := fmt.Sprintf("seed%d-path", seed)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, err := tracer.Compile(randomScene(seed, tracer.IntegratorPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkParityWith(t, name, s, kernels.KernelMegakernel)
+		})
+	}
+}
+
+// TestWavefrontUnevenBatches: the wavefront's result does not depend on
+// the batch: scrambled pixel lists cut into uneven batches, with blocks of
+// odd sizes, give each pixel the bits and counts of one whole launch.
+func TestWavefrontUnevenBatches(t *testing.T) {
+	s, err := tracer.Compile(randomScene(3, tracer.IntegratorPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantRays, wantNonFinite := emulate(t, s)
+	p, err := kernels.Pack(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := s.Settings.Width, s.Settings.Height
+	pixels := kernels.AppendPixels(nil, image.Rect(0, 0, w, h))
+	n := len(pixels) / 2
+	perm := rand.New(rand.NewPCG(7, 9)).Perm(n)
+	scrambled := make([]uint32, 0, len(pixels))
+	for _, i := range perm {
+		scrambled = append(scrambled, pixels[2*i], pixels[2*i+1])
+	}
+	ctx := context.Background()
+	d := &Device{BlockDim: 7, Workers: 3}
+	defer d.Close()
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	out, rays, nonfinite := make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
+	for lo, size := 0, 1; lo < n; lo, size = lo+size, size*3+1 {
+		hi := min(n, lo+size)
+		if err := d.TracePixels(ctx, scrambled[2*lo:2*hi], out[3*lo:3*hi], rays[lo:hi], nonfinite[lo:hi]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, i := range perm {
+		for c := 0; c < 3; c++ {
+			if math.Float32bits(out[3*k+c]) != math.Float32bits(want.Pix[3*i+c]) {
+				t.Fatalf("pixel (%d, %d) channel %d: %g in uneven batches, %g in one", i%w, i/w, c, out[3*k+c], want.Pix[3*i+c])
+			}
+		}
+		if rays[k] != wantRays[i] || nonfinite[k] != wantNonFinite[i] {
+			t.Fatalf("pixel (%d, %d): counts %d, %d in uneven batches, %d, %d in one", i%w, i/w, rays[k], nonfinite[k], wantRays[i], wantNonFinite[i])
+		}
+	}
+}

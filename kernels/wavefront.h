@@ -1,0 +1,120 @@
+/*
+ * wavefront.h: the pixel loop of Scene.RenderPixel, shared by the
+ * megakernel (render_pixel, trace.cu) and the wavefront entries (wf_*,
+ * trace.cu), and the wavefront's work on one slot.
+ *
+ * In the wavefront, slot i of a batch renders pixel i: its samples one
+ * after another (path regeneration: when a path ends, its radiance joins
+ * the pixel's sum, in sample order, and the slot starts the next sample at
+ * once), each path run by path_step (path.h) one query at a time. The
+ * queries are answered by kernels that only trace rays (wf_intersect,
+ * wf_occluded), so that those hold no surface, texture or light code and
+ * few registers; alpha pass-through stays in wf_shade, which asks again.
+ */
+#ifndef TRACE_WAVEFRONT_H
+#define TRACE_WAVEFRONT_H
+
+#include "camera.h"
+#include "path.h"
+
+/* pixel_ray: the camera ray of sample i of the n of pixel (x, y), its
+ * sampler *rng (left past the camera's dimensions). */
+DEVFN Ray pixel_ray(const TraceScene* s, u32 x, u32 y, u32 i, int n, Sampler* rng) {
+    *rng = new_sampler(s->Seed, x, y, i);
+    float px = (float)x + 0.5f, py = (float)y + 0.5f;
+    float jx, jy;
+    sampler_float2(rng, &jx, &jy);
+    if (n > 1) {
+        px = (float)x + jx;
+        py = (float)y + jy;
+    }
+    float lu, lv;
+    sampler_float2(rng, &lu, &lv);
+    return camera_ray(&s->Camera, px, py, lu, lv);
+}
+
+/* add_sample: the pixel's sum with sample radiance c added, a non-finite
+ * c replaced by black and counted in *nonfinite. */
+DEVFN vec3 add_sample(vec3 sum, vec3 c, u64* nonfinite) {
+    if (!finite32(c.x) || !finite32(c.y) || !finite32(c.z)) {
+        (*nonfinite)++;
+        c = v3(0.0f, 0.0f, 0.0f);
+    }
+    return vadd(sum, c);
+}
+
+/* pixel_mean: the mean of n samples of sum sum. */
+DEVFN vec3 pixel_mean(vec3 sum, int n) {
+    float inv = (float)n;
+    return v3(sum.x / inv, sum.y / inv, sum.z / inv);
+}
+
+/* wave_flag: ORs kind into the batch's flags word, which tells the host
+ * which query kernels the round needs and, when 0, that the batch is
+ * done. The one atomic of the kernel: no pixel depends on it. */
+DEVFN void wave_flag(u32* flags, u32 kind) {
+    if ((*(volatile u32*)flags & kind) == kind) {
+        return;
+    }
+#if defined(__CUDA_ARCH__) && defined(__clang__)
+    __nvvm_atom_or_gen_i((int*)flags, (int)kind);
+#elif defined(__CUDACC__)
+    atomicOr(flags, kind);
+#else
+    __atomic_fetch_or(flags, kind, __ATOMIC_RELAXED);
+#endif
+}
+
+/* wave_start: starts slot's sample slot->sample. */
+DEVFN void wave_start(const TraceScene* s, PathSlot* slot) {
+    Sampler rng;
+    Ray r = pixel_ray(s, slot->x, slot->y, slot->sample, (int)s->Samples, &rng);
+    path_begin(&slot->path, r, &rng);
+}
+
+/* wave_init: slot takes pixel (x, y) and starts its sample 0. */
+DEVFN void wave_init(const TraceScene* s, PathSlot* slot, u32 x, u32 y) {
+    slot->sum = v3(0.0f, 0.0f, 0.0f);
+    slot->rays = 0;
+    slot->nonfinite = 0;
+    slot->x = x;
+    slot->y = y;
+    slot->sample = 0;
+    slot->live = (int)s->Samples > 0;
+    slot->path.q.kind = QueryNone;
+    if (slot->live) {
+        wave_start(s, slot);
+    }
+}
+
+/* wave_shade: runs slot's paths, sample after sample, until one asks a
+ * query (flagged in *flags) or the pixel's last sample ends. */
+DEVFN void wave_shade(const TraceScene* s, PathSlot* slot, u32* flags) {
+    if (!slot->live) {
+        return;
+    }
+    for (;;) {
+        if (path_step(s, &slot->path, &slot->rays)) {
+            wave_flag(flags, slot->path.q.kind);
+            return;
+        }
+        slot->sum = add_sample(slot->sum, slot->path.radiance, &slot->nonfinite);
+        slot->sample++;
+        if ((int)slot->sample >= (int)s->Samples) {
+            slot->live = 0;
+            return;
+        }
+        wave_start(s, slot);
+    }
+}
+
+/* WAVE_QUERY_BOUNDS: the query kernels' launch bounds: blocks of at most
+ * 128 threads, 8 of them per multiprocessor (32 warps of 64), so that
+ * ptxas keeps them to 64 registers. */
+#if defined(PORT_CUDA)
+#define WAVE_QUERY_BOUNDS __attribute__((launch_bounds(128, 8)))
+#else
+#define WAVE_QUERY_BOUNDS
+#endif
+
+#endif /* TRACE_WAVEFRONT_H */
