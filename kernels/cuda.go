@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"unsafe"
@@ -91,6 +92,10 @@ func cudaDevices() ([]cudaInfo, error) {
 
 // openDevices is OpenDevices in the cuda build.
 func openDevices(n int) ([]Device, error) {
+	kernel, err := ParseKernel(os.Getenv(KernelEnv))
+	if err != nil {
+		return nil, err
+	}
 	infos, err := cudaDevices()
 	if err != nil {
 		return nil, err
@@ -113,7 +118,7 @@ func openDevices(n int) ([]Device, error) {
 	}
 	devs := make([]Device, 0, n)
 	for _, info := range usable[:n] {
-		d, err := openCUDADevice(info)
+		d, err := openCUDADevice(info, kernel)
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -141,18 +146,28 @@ type cudaDevice struct {
 	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
 	fn     cu.Function    // the uploaded scene's entry
 	kernel string         // its name
-	stream cu.Stream
-	block  int            // threads per block
-	scene  []cu.DevicePtr // the uploaded scene's arrays and header
-	header cu.DevicePtr   // the TraceScene header, in device memory
-	batch  cudaBatch      // the per-launch buffers
-	closed bool
+	wave   [len(WaveEntries)]cu.Function
+	// useWave: the uploaded scene runs on the wavefront entries
+	// (RunWavefront), path-integrator scenes unless TRACE_GPU_KERNEL says
+	// megakernel; Whitted scenes run on trace_pixels_whitted.
+	useWave bool
+	choice  Kernel     // TRACE_GPU_KERNEL
+	header  TraceScene // the uploaded scene's header, for WaveRounds
+	flag    *[2]uint32 // the flags word read back, and the 0 that clears it (its own allocation: no Go pointers in it, for cgo)
+	stream  cu.Stream
+	block   int            // threads per block
+	scene   []cu.DevicePtr // the uploaded scene's arrays and header
+	hdr     cu.DevicePtr   // the TraceScene header, in device memory
+	batch   cudaBatch      // the per-launch buffers
+	closed  bool
 }
 
-// cudaBatch holds the device buffers of one launch, for up to cap pixels.
+// cudaBatch holds the device buffers of one launch, for up to cap pixels:
+// the wavefront's slots and flags word too.
 type cudaBatch struct {
 	cap                          int
 	pixels, out, rays, nonfinite cu.DevicePtr
+	slots, flags                 cu.DevicePtr
 }
 
 var _ Device = (*cudaDevice)(nil)
@@ -160,8 +175,10 @@ var _ Device = (*cudaDevice)(nil)
 // openCUDADevice starts the goroutine of a device and sets the device up
 // on it: the primary context, the stack size, the kernel from PTX, a
 // stream.
-func openCUDADevice(info cudaInfo) (*cudaDevice, error) {
+func openCUDADevice(info cudaInfo, kernel Kernel) (*cudaDevice, error) {
 	d := &cudaDevice{
+		choice: kernel,
+		flag:   new([2]uint32),
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
 		calls:  make(chan func()),
 		exited: make(chan struct{}),
@@ -221,6 +238,14 @@ func (d *cudaDevice) setup(ordinal int) error {
 			return fmt.Errorf("kernel %s: %w", name, err)
 		}
 		if most, err := d.fns[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
+			d.block = most
+		}
+	}
+	for i, name := range WaveEntries {
+		if d.wave[i], err = d.mod.Function(name); err != nil {
+			return fmt.Errorf("kernel %s: %w", name, err)
+		}
+		if most, err := d.wave[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
 			d.block = most
 		}
 	}
@@ -297,13 +322,18 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 			d.freeScene()
 			return fmt.Errorf("uploading the scene header: %w", err)
 		}
-		d.header = ptr
+		d.hdr = ptr
 		// Pack accepts only the two integrators.
 		i := 0
 		if h.Integrator == uint32(tracer.IntegratorWhitted) {
 			i = 1
 		}
 		d.fn, d.kernel = d.fns[i], cudaKernels[i]
+		d.header = h
+		d.useWave = i == 0 && d.choice == KernelWavefront
+		if d.useWave {
+			d.kernel = "the wavefront"
+		}
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
@@ -341,7 +371,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		return ctx.Err()
 	}
 	err := d.do(ctx, func() error {
-		if d.header == 0 {
+		if d.hdr == 0 {
 			return errors.New("no scene uploaded")
 		}
 		if err := d.reserve(n); err != nil {
@@ -351,10 +381,16 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		if err := cu.MemcpyHtoDAsync(b.pixels, unsafe.Pointer(unsafe.SliceData(pixels)), int64(8*n), d.stream); err != nil {
 			return fmt.Errorf("copying the pixel list in: %w", err)
 		}
+		if d.useWave {
+			if err := RunWavefront(ctx, cudaWave{d}, n, &d.header); err != nil {
+				return fmt.Errorf("running the wavefront on %d pixels: %w", n, err)
+			}
+			return d.copyOut(n, out, rays, nonfinite)
+		}
 		// gorgonia.org/cu reads 8 bytes behind each argument pointer:
 		// every argument has its own uint64 slot (the driver takes the low
 		// 4 bytes of npixels, a little-endian u32).
-		args := [6]uint64{uint64(d.header), uint64(b.pixels), uint64(uint32(n)), uint64(b.out), uint64(b.rays), uint64(b.nonfinite)}
+		args := [6]uint64{uint64(d.hdr), uint64(b.pixels), uint64(uint32(n)), uint64(b.out), uint64(b.rays), uint64(b.nonfinite)}
 		params := make([]unsafe.Pointer, len(args))
 		for i := range args {
 			params[i] = unsafe.Pointer(&args[i])
@@ -363,26 +399,71 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		if err := d.fn.Launch(grid, 1, 1, d.block, 1, 1, 0, d.stream, params); err != nil {
 			return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", d.kernel, n, grid, d.block, err)
 		}
-		// Into pageable Go memory each copy returns only when complete;
-		// the synchronisation below reports errors of the launch itself.
-		if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(out)), b.out, int64(12*n), d.stream); err != nil {
-			return fmt.Errorf("copying the radiance out: %w", err)
-		}
-		if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(rays)), b.rays, int64(8*n), d.stream); err != nil {
-			return fmt.Errorf("copying the ray counts out: %w", err)
-		}
-		if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(nonfinite)), b.nonfinite, int64(8*n), d.stream); err != nil {
-			return fmt.Errorf("copying the non-finite counts out: %w", err)
-		}
-		if err := d.stream.Synchronize(); err != nil {
-			return fmt.Errorf("running %s on %d pixels: %w", d.kernel, n, err)
-		}
-		return nil
+		return d.copyOut(n, out, rays, nonfinite)
 	})
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("%s: %w", d.name, err)
 	}
 	return err
+}
+
+// copyOut copies a batch's results out after its launches, on the device
+// goroutine.
+func (d *cudaDevice) copyOut(n int, out []float32, rays, nonfinite []uint64) error {
+	b := &d.batch
+	// Into pageable Go memory each copy returns only when complete;
+	// the synchronisation below reports errors of the launch itself.
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(out)), b.out, int64(12*n), d.stream); err != nil {
+		return fmt.Errorf("copying the radiance out: %w", err)
+	}
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(rays)), b.rays, int64(8*n), d.stream); err != nil {
+		return fmt.Errorf("copying the ray counts out: %w", err)
+	}
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(nonfinite)), b.nonfinite, int64(8*n), d.stream); err != nil {
+		return fmt.Errorf("copying the non-finite counts out: %w", err)
+	}
+	if err := d.stream.Synchronize(); err != nil {
+		return fmt.Errorf("running %s on %d pixels: %w", d.kernel, n, err)
+	}
+	return nil
+}
+
+// cudaWave is Wavefront on a device's batch buffers, on the device
+// goroutine: the launches and copies go in order on the device's stream.
+type cudaWave struct{ d *cudaDevice }
+
+// Launch implements Wavefront: one launch of ⌈n/block⌉ blocks.
+func (w cudaWave) Launch(e WaveEntry, n int) error {
+	d, b := w.d, &w.d.batch
+	// One uint64 slot per argument, as for trace_pixels.
+	args := [8]uint64{uint64(d.hdr), uint64(b.pixels), uint64(uint32(n)), uint64(b.slots), uint64(b.flags),
+		uint64(b.out), uint64(b.rays), uint64(b.nonfinite)}
+	params := make([]unsafe.Pointer, len(args))
+	for i := range args {
+		params[i] = unsafe.Pointer(&args[i])
+	}
+	grid := (n + d.block - 1) / d.block
+	if err := d.wave[e].Launch(grid, 1, 1, d.block, 1, 1, 0, d.stream, params); err != nil {
+		return fmt.Errorf("launching %v on %d slots (%d blocks of %d): %w", e, n, grid, d.block, err)
+	}
+	return nil
+}
+
+// TakeFlags implements Wavefront: it waits for the launches so far, reads
+// the flags word and clears it.
+func (w cudaWave) TakeFlags() (uint32, error) {
+	d, b := w.d, &w.d.batch
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&d.flag[0]), b.flags, 4, d.stream); err != nil {
+		return 0, fmt.Errorf("reading the wavefront's flags: %w", err)
+	}
+	if err := d.stream.Synchronize(); err != nil {
+		return 0, err
+	}
+	d.flag[1] = 0
+	if err := cu.MemcpyHtoDAsync(b.flags, unsafe.Pointer(&d.flag[1]), 4, d.stream); err != nil {
+		return 0, fmt.Errorf("clearing the wavefront's flags: %w", err)
+	}
+	return d.flag[0], nil
 }
 
 // reserve makes the batch buffers hold at least n pixels.
@@ -402,6 +483,8 @@ func (d *cudaDevice) reserve(n int) error {
 	alloc(&d.batch.out, 12*c)
 	alloc(&d.batch.rays, 8*c)
 	alloc(&d.batch.nonfinite, 8*c)
+	alloc(&d.batch.slots, PathSlotSize*c)
+	alloc(&d.batch.flags, 4)
 	if err != nil {
 		d.freeBatch()
 		return fmt.Errorf("allocating buffers for %d pixels: %w", c, err)
@@ -411,7 +494,7 @@ func (d *cudaDevice) reserve(n int) error {
 }
 
 func (d *cudaDevice) freeBatch() {
-	for _, p := range []cu.DevicePtr{d.batch.pixels, d.batch.out, d.batch.rays, d.batch.nonfinite} {
+	for _, p := range []cu.DevicePtr{d.batch.pixels, d.batch.out, d.batch.rays, d.batch.nonfinite, d.batch.slots, d.batch.flags} {
 		if p != 0 {
 			cu.MemFree(p)
 		}
@@ -423,7 +506,7 @@ func (d *cudaDevice) freeScene() {
 	for _, p := range d.scene {
 		cu.MemFree(p)
 	}
-	d.scene, d.header = nil, 0
+	d.scene, d.hdr = nil, 0
 }
 
 // release frees everything the device holds, on the device goroutine.

@@ -60,6 +60,20 @@ func TestGPUOpenDevicesTooMany(t *testing.T) {
 	t.Log(err)
 }
 
+// TestGPUKernelEnv checks that an unknown TRACE_GPU_KERNEL fails
+// OpenDevices with an error that names the variable, before any device is
+// touched.
+func TestGPUKernelEnv(t *testing.T) {
+	t.Setenv(kernels.KernelEnv, "fastest")
+	devs, err := kernels.OpenDevices(1)
+	for _, d := range devs {
+		d.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), kernels.KernelEnv) {
+		t.Fatalf("%s=fastest: got %v, want an error naming %s", kernels.KernelEnv, err, kernels.KernelEnv)
+	}
+}
+
 // TestGPUErrors checks TracePixels' answers to bad calls.
 func TestGPUErrors(t *testing.T) {
 	dev := openGPU(t)

@@ -542,6 +542,9 @@ if [ $HAVE_TESTBIN = 1 ]; then
 	step gpu-tests 120 bash -c 'gpu_tests -test.short'
 	n=$(grep -c -- '^    --- PASS: TestGPUGallery/' "$REPORT/log/gpu-tests.log")
 	figure "GPU tests (-short): $(grep -c '^--- PASS' "$REPORT/log/gpu-tests.log") passed, $(grep -c -- '--- FAIL' "$REPORT/log/gpu-tests.log") failed; gallery scenes bit-identical to the Go tracer: $n"
+	# The same with path-traced scenes on the megakernel instead of the
+	# wavefront (kernels.KernelEnv).
+	step gpu-tests-megakernel 120 bash -c 'TRACE_GPU_KERNEL=megakernel gpu_tests -test.short'
 else
 	skip gpu-tests "no test binary (see build-tests)"
 fi
@@ -601,6 +604,12 @@ if [ $HAVE_TESTBIN = 1 ]; then
 		grep 'rays/s' "$REPORT/log/bench-$which.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "%s %.4g rays/s\n", $1, r}' |
 			while read -r l; do figure "$l"; done
 	done
+	if [ -n "$GPU_CHECK_BENCH_GPU" ]; then
+		# The GPU's figures again on the megakernel, against the wavefront's.
+		step bench-gpu-megakernel 150 bash -c 'TRACE_GPU_KERNEL=megakernel bench "$1"' _ "$GPU_CHECK_BENCH_GPU"
+		grep 'rays/s' "$REPORT/log/bench-gpu-megakernel.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "megakernel %s %.4g rays/s\n", $1, r}' |
+			while read -r l; do figure "$l"; done
+	fi
 else
 	skip bench "no test binary (see build-tests)"
 fi
@@ -629,7 +638,9 @@ fi
 
 # ---- one launch under Nsight Compute, if it is there ------------------------
 if [ $HAVE_TRACE = 1 ] && command -v ncu >/dev/null 2>&1; then
-	step ncu 120 ncu --clock-control none --launch-count 1 --section SpeedOfLight --section Occupancy \
+	# The launch profiled is the first that traces rays: wf_intersect of
+	# the wavefront (trace_pixels_* with TRACE_GPU_KERNEL=megakernel).
+	step ncu 120 ncu --clock-control none --kernel-name regex:'^(wf_intersect|trace_pixels)' --launch-count 1 --section SpeedOfLight --section Occupancy \
 		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
 		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q

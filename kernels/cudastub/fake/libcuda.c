@@ -43,10 +43,20 @@
 #define trace_pixels cudastub_trace_pixels
 #define trace_pixels_path cudastub_trace_pixels_path
 #define trace_pixels_whitted cudastub_trace_pixels_whitted
+#define wf_init cudastub_wf_init
+#define wf_shade cudastub_wf_shade
+#define wf_intersect cudastub_wf_intersect
+#define wf_occluded cudastub_wf_occluded
+#define wf_finish cudastub_wf_finish
 #include "../../trace.cu"
 #undef trace_pixels
 #undef trace_pixels_path
 #undef trace_pixels_whitted
+#undef wf_init
+#undef wf_shade
+#undef wf_intersect
+#undef wf_occluded
+#undef wf_finish
 
 #define NO_DEVICE CUDA_ERROR_NO_DEVICE
 
@@ -56,14 +66,24 @@ static char the_context, the_module, the_stream;
 /* The kernel's entries, by name; a CUfunction is a pointer to one. */
 typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
                       unsigned long long*);
+/* The wavefront entries' ABI (trace.cu): two more arguments, the slots and
+ * the flags word, between npixels and out. */
+typedef void (*WaveEntry)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*, float*,
+                          unsigned long long*, unsigned long long*);
 typedef struct {
     const char* name;
     Entry entry;
+    WaveEntry wave; /* set instead of entry for a wavefront entry */
 } Function;
 static const Function functions[] = {
-    {"trace_pixels", cudastub_trace_pixels},
-    {"trace_pixels_path", cudastub_trace_pixels_path},
-    {"trace_pixels_whitted", cudastub_trace_pixels_whitted},
+    {"trace_pixels", cudastub_trace_pixels, 0},
+    {"trace_pixels_path", cudastub_trace_pixels_path, 0},
+    {"trace_pixels_whitted", cudastub_trace_pixels_whitted, 0},
+    {"wf_init", 0, cudastub_wf_init},
+    {"wf_shade", 0, cudastub_wf_shade},
+    {"wf_intersect", 0, cudastub_wf_intersect},
+    {"wf_occluded", 0, cudastub_wf_occluded},
+    {"wf_finish", 0, cudastub_wf_finish},
 };
 enum { NFunctions = sizeof functions / sizeof functions[0] };
 
@@ -262,9 +282,12 @@ CUresult cuMemcpyDtoHAsync(void* dstHost, CUdeviceptr srcDevice, size_t ByteCoun
  * threads one after another. */
 typedef struct {
     Entry entry;
+    WaveEntry wave;
     const TraceScene* scene;
     const unsigned int* pixels;
     unsigned int npixels;
+    PathSlot* slots;
+    unsigned int* flags;
     float* out;
     unsigned long long *rays, *nonfinite;
     unsigned int grid, block, first, step;
@@ -278,7 +301,11 @@ static void* run_blocks(void* arg)
         port_block_idx = b;
         for (unsigned int t = 0; t < l->block; t++) {
             port_thread_idx = t;
-            l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
+            if (l->wave) {
+                l->wave(l->scene, l->pixels, l->npixels, l->slots, l->flags, l->out, l->rays, l->nonfinite);
+            } else {
+                l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
+            }
         }
     }
     return 0;
@@ -298,12 +325,20 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     }
     Launch base;
     base.entry = fn->entry;
+    base.wave = fn->wave;
     base.scene = (const TraceScene*)(uintptr_t) * (const unsigned long long*)kernelParams[0];
     base.pixels = (const unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[1];
     base.npixels = *(const unsigned int*)kernelParams[2];
-    base.out = (float*)(uintptr_t) * (const unsigned long long*)kernelParams[3];
-    base.rays = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[4];
-    base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[5];
+    int k = 3;
+    base.slots = 0;
+    base.flags = 0;
+    if (fn->wave) {
+        base.slots = (PathSlot*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+        base.flags = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+    }
+    base.out = (float*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+    base.rays = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+    base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k];
     base.grid = gridDimX;
     base.block = blockDimX;
 
