@@ -39,6 +39,43 @@
  * scene (kernels.TraceScene, scene.h) and every array it points to live in
  * device memory and are only read. The per-thread stack needs about 4 KB
  * (the Whitted branch stack, MaxDepth+1 entries, and the BVH stack).
+ *
+ * The wavefront entries render a batch of path-integrator scenes' pixels
+ * with the same bits, in rounds of small launches (kernels.RunWavefront
+ * drives them; wavefront.h, pathstate.h):
+ *
+ *   extern "C" __global__ void wf_init, wf_shade, wf_intersect,
+ *       wf_occluded, wf_finish(
+ *       const TraceScene* scene,
+ *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
+ *       unsigned int n,                // slots, one per pixel
+ *       PathSlot* slots,               // n: device memory, 448 B each
+ *       unsigned int* flags,           // 1: QueryClosest | QueryAny
+ *       float* out,                    // 3·n, as trace_pixels'
+ *       unsigned long long* rays,      // n
+ *       unsigned long long* nonfinite) // n
+ *
+ * each with thread i on slot i (i ≥ n return at once), any 1-D grid:
+ *   wf_init       slot i takes pixel i (pixels[2i], pixels[2i+1]) and
+ *                 starts its sample 0 (the camera ray);
+ *   wf_shade      every live slot runs its path (path_step) to its next
+ *                 ray-scene query and ORs the query's kind into *flags;
+ *                 a path that ends adds its radiance to the pixel's sum
+ *                 (non-finite: black, counted) and the slot starts the
+ *                 pixel's next sample at once, so samples are summed in
+ *                 index order, as render_pixel sums them; after the last
+ *                 the slot is dead;
+ *   wf_intersect  answers the slots' nearest-hit queries (scene_intersect);
+ *   wf_occluded   answers their any-hit queries (scene_occluded): these
+ *                 two only trace rays (launch bounds: blocks of at most
+ *                 128 threads, 64 registers), alpha pass-through is
+ *                 wf_shade's, which asks again;
+ *   wf_finish     writes out[3i..3i+2], rays[i] and nonfinite[i] as
+ *                 trace_pixels does.
+ * The host runs wf_init, then wf_shade and the query kernels its flags
+ * ask for, clearing *flags before each wf_shade, until a wf_shade sets
+ * none, then wf_finish. *flags is the kernel's one atomic; no pixel
+ * depends on it or on the order in which slots run.
  */
 #include "port.h"
 #include "camera.h"
