@@ -12,8 +12,15 @@ import (
 
 // BenchmarkEmulatorCornellBox renders the Cornell box at 64×64, 4 samples,
 // with the kernel on the emulator, on every core, and reports rays/s (the
-// Go tracer's figure is trace bench's).
+// Go tracer's figure is trace bench's): on the wavefront, the emulator's
+// default, and on the megakernel.
 func BenchmarkEmulatorCornellBox(b *testing.B) {
+	for _, k := range []kernels.Kernel{kernels.KernelWavefront, kernels.KernelMegakernel} {
+		b.Run(k.String(), func(b *testing.B) { benchCornellBox(b, k) })
+	}
+}
+
+func benchCornellBox(b *testing.B, k kernels.Kernel) {
 	d, err := scenes.Load("../../scenes/examples/cornell-box.json")
 	if err != nil {
 		b.Fatal(err)
@@ -28,6 +35,7 @@ func BenchmarkEmulatorCornellBox(b *testing.B) {
 		b.Fatal(err)
 	}
 	dev := New()
+	dev.Kernel = k
 	defer dev.Close()
 	ctx := context.Background()
 	if err := dev.Upload(ctx, p); err != nil {
