@@ -167,14 +167,14 @@ type wave struct {
 
 // Launch implements kernels.Wavefront.
 func (w *wave) Launch(e kernels.WaveEntry, n int) error {
-	var bad bool
+	var bad atomic.Bool
 	err := w.d.grid(w.ctx, n, func(bdim, first, end int) {
 		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(n), w.slots, w.flags, w.out, w.rays, w.nonfinite,
 			C.uint(bdim), C.uint(first), C.uint(end)) != 0 {
-			bad = true
+			bad.Store(true)
 		}
 	})
-	if bad {
+	if bad.Load() {
 		return fmt.Errorf("emulator: no wavefront entry %v", e)
 	}
 	return err
