@@ -62,7 +62,7 @@ DEVFN RayBox new_ray_box(const Ray* r) {
 }
 
 /* enter_pair: rayBox.enterPair, the slab test of both children of an
- * interior node, the pair p[0], p[1].
+ * interior node, a and b.
  *
  * It and new_ray_box take minima and maxima with port_fminf/port_fmaxf
  * (one instruction each on the GPU, where this is the hottest loop)
@@ -80,9 +80,8 @@ DEVFN RayBox new_ray_box(const Ray* r) {
  *     infinite parameter, which its range checks reject. Both find no
  *     hit in the BVH and no occluder: only the work differs, never the
  *     result or the ray count. TestNonFiniteParity traces NaN rays. */
-DEVFN void enter_pair(const RayBox* rb, const BVHNode* p, float tMax, float* ta, float* tb, int* hitA, int* hitB) {
-    const BVHNode* a = &p[0];
-    const BVHNode* b = &p[1];
+DEVFN void enter_pair(const RayBox* rb, const BVHNode* a, const BVHNode* b, float tMax, float* ta, float* tb,
+                      int* hitA, int* hitB) {
     float ax0 = (a->Min.x - rb->o.x) * rb->inv.x;
     float ax1 = (a->Max.x - rb->o.x) * rb->inv.x;
     float bx0 = (b->Min.x - rb->o.x) * rb->inv.x;
@@ -101,6 +100,52 @@ DEVFN void enter_pair(const RayBox* rb, const BVHNode* p, float tMax, float* ta,
     float tb1 = port_fminf(port_fminf(port_fminf(port_fmaxf(bx0, bx1), port_fmaxf(by0, by1)), port_fmaxf(bz0, bz1)), tMax);
     *hitA = *ta <= ta1;
     *hitB = *tb <= tb1;
+}
+
+/* Reading BVH nodes. A node is 32 bytes, two 16-byte halves (Min and
+ * Index; Max, Count and Info), and the nodes array starts a device
+ * allocation (256-byte aligned): every half is 16-byte aligned, so the GPU
+ * reads a node in two read-only vector loads. An interior step of the
+ * traversals loads both children whole (four loads, which give their
+ * boxes for enter_pair and the links of the one it descends into); a node
+ * popped from the stack, or the root, needs only its link, two words. */
+PORT_STATIC_ASSERT(sizeof(BVHNode) == 32, "BVHNode is two 16-byte halves");
+
+/* load_node: the node *p, in two 16-byte read-only loads on the GPU. */
+DEVFN BVHNode load_node(const BVHNode* p) {
+    BVHNode n;
+    port_ldg16(&n, p);
+    port_ldg16((char*)&n + 16, (const char*)p + 16);
+    return n;
+}
+
+/* NodeLink: what a traversal needs of the node it visits: where its
+ * children or primitives are (Index), how many primitives (Count, 0 for
+ * an interior node) and of which kind (Info). */
+typedef struct {
+    u32 Index;
+    u32 Count;
+    u32 Info;
+} NodeLink;
+
+/* link_of: the link of a node already read. */
+DEVFN NodeLink link_of(const BVHNode* n) {
+    NodeLink l;
+    l.Index = n->Index;
+    l.Count = n->Count;
+    l.Info = n->Info;
+    return l;
+}
+
+/* load_link: the link of node *p, in two read-only loads (Index, then
+ * Count and Info, the last word of the node). */
+DEVFN NodeLink load_link(const BVHNode* p) {
+    NodeLink l;
+    l.Index = port_ldg_u(&p->Index);
+    u32 ci = port_ldg_u((const u32*)(const void*)&p->Count);
+    l.Count = ci & 0xffffu; /* little-endian: Count is the word's low half */
+    l.Info = ci >> 16;
+    return l;
 }
 
 /* scene_intersect: Scene.Intersect, the nearest hit along r within
@@ -122,40 +167,39 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
     u32 stackNode[BVHStackSize];
     float stackT[BVHStackSize];
     int sp = 0;
-    u32 node = 0;
+    NodeLink n = load_link(&nodes[0]);
     for (;;) {
-        const BVHNode* n = &nodes[node];
-        if (n->Count == 0) {
-            u32 a = n->Index, b = n->Index + 1;
+        if (n.Count == 0) {
+            u32 a = n.Index, b = n.Index + 1;
+            BVHNode na = load_node(&nodes[a]), nb = load_node(&nodes[b]);
             float ta, tb;
             int hitA, hitB;
-            enter_pair(&rb, &nodes[a], r.TMax, &ta, &tb, &hitA, &hitB);
+            enter_pair(&rb, &na, &nb, r.TMax, &ta, &tb, &hitA, &hitB);
             if (hitA && hitB) {
+                /* Nearer child first, ties to a; the other waits. */
                 if (tb < ta) {
-                    u32 ti = a;
-                    a = b;
-                    b = ti;
-                    float tt = ta;
-                    ta = tb;
-                    tb = tt;
+                    stackNode[sp] = a;
+                    stackT[sp] = ta;
+                    n = link_of(&nb);
+                } else {
+                    stackNode[sp] = b;
+                    stackT[sp] = tb;
+                    n = link_of(&na);
                 }
-                stackNode[sp] = b;
-                stackT[sp] = tb;
                 sp++;
-                node = a;
                 continue;
             }
             if (hitA) {
-                node = a;
+                n = link_of(&na);
                 continue;
             }
             if (hitB) {
-                node = b;
+                n = link_of(&nb);
                 continue;
             }
-        } else if (n->Info == LeafTriangles) {
-            u32 end = n->Index + (u32)n->Count;
-            for (u32 i = n->Index; i < end; i++) {
+        } else if (n.Info == LeafTriangles) {
+            u32 end = n.Index + n.Count;
+            for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
                 if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2) && takes_triangle(&h, t, i)) {
                     r.TMax = tie_bound(t);
@@ -163,8 +207,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
                 }
             }
         } else {
-            u32 end = n->Index + (u32)n->Count;
-            for (u32 i = n->Index; i < end; i++) {
+            u32 end = n.Index + n.Count;
+            for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
                 if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
                     r.TMax = tie_bound(t);
@@ -179,7 +223,7 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             }
             sp--;
             if (stackT[sp] <= r.TMax) {
-                node = stackNode[sp];
+                n = load_link(&nodes[stackNode[sp]]);
                 break;
             }
         }
@@ -202,39 +246,39 @@ DEVFN int scene_occluded(const TraceScene* s, Ray r) {
     RayBox rb = new_ray_box(&r);
     u32 stack[BVHStackSize];
     int sp = 0;
-    u32 node = 0;
+    NodeLink n = load_link(&nodes[0]);
     for (;;) {
-        const BVHNode* n = &nodes[node];
-        if (n->Count == 0) {
-            u32 a = n->Index, b = n->Index + 1;
+        if (n.Count == 0) {
+            u32 a = n.Index, b = n.Index + 1;
+            BVHNode na = load_node(&nodes[a]), nb = load_node(&nodes[b]);
             float ta, tb;
             int hitA, hitB;
-            enter_pair(&rb, &nodes[a], r.TMax, &ta, &tb, &hitA, &hitB);
+            enter_pair(&rb, &na, &nb, r.TMax, &ta, &tb, &hitA, &hitB);
             if (hitA && hitB) {
                 stack[sp] = b;
                 sp++;
-                node = a;
+                n = link_of(&na);
                 continue;
             }
             if (hitA) {
-                node = a;
+                n = link_of(&na);
                 continue;
             }
             if (hitB) {
-                node = b;
+                n = link_of(&nb);
                 continue;
             }
-        } else if (n->Info == LeafTriangles) {
-            u32 end = n->Index + (u32)n->Count;
-            for (u32 i = n->Index; i < end; i++) {
+        } else if (n.Info == LeafTriangles) {
+            u32 end = n.Index + n.Count;
+            for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
                 if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2)) {
                     return 1;
                 }
             }
         } else {
-            u32 end = n->Index + (u32)n->Count;
-            for (u32 i = n->Index; i < end; i++) {
+            u32 end = n.Index + n.Count;
+            for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
                 if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
                     return 1;
@@ -245,7 +289,7 @@ DEVFN int scene_occluded(const TraceScene* s, Ray r) {
             return 0;
         }
         sp--;
-        node = stack[sp];
+        n = load_link(&nodes[stack[sp]]);
     }
 }
 

@@ -67,6 +67,12 @@ typedef unsigned long long u64;
 PORT_STATIC_ASSERT(sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8 && sizeof(void*) == 8,
                    "integer or pointer sizes");
 
+/* Little-endian on every target (x86-64, arm64, nvptx64): a word read
+ * whole has its lowest-addressed bytes in its low bits. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the kernel assumes a little-endian target"
+#endif
+
 /* Thread and block indices along x (the kernel uses a 1-D grid). */
 #if defined(__CUDA_ARCH__) && defined(__clang__)
 #define PORT_THREAD_IDX() __nvvm_read_ptx_sreg_tid_x()
@@ -138,6 +144,52 @@ DEVFN float go_maxf(float x, float y) {
 #else
 DEVFN float port_fminf(float x, float y) { return (x < y || y != y) ? x : y; }
 DEVFN float port_fmaxf(float x, float y) { return (x > y || y != y) ? x : y; }
+#endif
+
+/* PORT_RESTRICT marks a pointer through which, while it is live, nothing
+ * else reads or writes what it points to: the scene's arrays, which the
+ * kernel only reads. __restrict__ in CUDA C++, C99's restrict in C. */
+#ifdef PORT_CUDA
+#define PORT_RESTRICT __restrict__
+#else
+#define PORT_RESTRICT restrict
+#endif
+
+/* Read-only loads of scene data, which no thread writes while a kernel
+ * runs. On the GPU they go through the read-only data path
+ * (ld.global.nc, __ldg: LDG.E.CONSTANT in SASS) from a global address;
+ * in C they are plain reads. port_ldg16 copies the 16 bytes at src to
+ * dst in one vector load (ld.global.nc.v4: LDG.E.128); src must be 16-byte
+ * aligned on the GPU, as the device allocations (256 bytes) and 16-byte
+ * multiples within them are; in C any alignment goes. */
+#if defined(__CUDA_ARCH__) && defined(__clang__)
+typedef float port_float4 __attribute__((ext_vector_type(4)));
+DEVFN float port_ldg_f(const float* p) { return __nvvm_ldg_f(p); }
+DEVFN u32 port_ldg_u(const u32* p) { return __nvvm_ldg_ui(p); }
+DEVFN void port_ldg16(void* dst, const void* src) {
+    port_float4 v = __nvvm_ldg_f4((const port_float4*)src);
+    __builtin_memcpy(dst, &v, 16);
+}
+#elif defined(__CUDA_ARCH__)
+DEVFN float port_ldg_f(const float* p) { return __ldg(p); }
+DEVFN u32 port_ldg_u(const u32* p) { return __ldg(p); }
+DEVFN void port_ldg16(void* dst, const void* src) {
+    float4 v = __ldg((const float4*)src);
+    __builtin_memcpy(dst, &v, 16);
+}
+#else
+/* Through memcpy, so that a word of two u16 fields may be read as one. */
+DEVFN float port_ldg_f(const float* p) {
+    float f;
+    __builtin_memcpy(&f, p, 4);
+    return f;
+}
+DEVFN u32 port_ldg_u(const u32* p) {
+    u32 u;
+    __builtin_memcpy(&u, p, 4);
+    return u;
+}
+DEVFN void port_ldg16(void* dst, const void* src) { __builtin_memcpy(dst, src, 16); }
 #endif
 
 DEVFN int go_mini(int x, int y) { return y < x ? y : x; }
