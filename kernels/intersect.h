@@ -148,19 +148,76 @@ DEVFN NodeLink load_link(const BVHNode* p) {
     return l;
 }
 
+/* Reading primitives. A Triangle is 36 bytes, so in an array only every
+ * fourth one is 16-byte aligned and none is 8-byte aligned for sure: its
+ * nine floats are nine read-only scalar loads, all issued before the test
+ * needs them. A Shape is read as much as shape_intersect's test for its
+ * kind uses, the rest left zero. */
+
+/* load_vec3: *p in three read-only loads. */
+DEVFN vec3 load_vec3(const vec3* p) {
+    vec3 v;
+    v.x = port_ldg_f(&p->x);
+    v.y = port_ldg_f(&p->y);
+    v.z = port_ldg_f(&p->z);
+    return v;
+}
+
+/* load_triangle: the triangle *p. */
+DEVFN Triangle load_triangle(const Triangle* p) {
+    Triangle t;
+    t.P0 = load_vec3(&p->P0);
+    t.E1 = load_vec3(&p->E1);
+    t.E2 = load_vec3(&p->E2);
+    return t;
+}
+
+/* load_shape_geometry: of the shape *p, the fields shape_intersect reads
+ * for its kind (Kind, P0, and P1.x for a sphere; N too for a plane; P1,
+ * P2, N and W too for a quad), the others zero. */
+DEVFN Shape load_shape_geometry(const Shape* p) {
+    vec3 zero = v3(0.0f, 0.0f, 0.0f);
+    Shape sh;
+    sh.Kind = port_ldg_u(&p->Kind);
+    sh.Material = 0;
+    sh.Area = 0.0f;
+    sh.P0 = load_vec3(&p->P0);
+    sh.P1 = zero;
+    sh.P2 = zero;
+    sh.N = zero;
+    sh.W = zero;
+    if (sh.Kind == ShapeSphere) {
+        sh.P1.x = port_ldg_f(&p->P1.x);
+    } else if (sh.Kind == ShapeQuad || sh.Kind == ShapePlane) {
+        sh.N = load_vec3(&p->N);
+        if (sh.Kind == ShapeQuad) {
+            sh.P1 = load_vec3(&p->P1);
+            sh.P2 = load_vec3(&p->P2);
+            sh.W = load_vec3(&p->W);
+        }
+    }
+    return sh;
+}
+
 /* scene_intersect: Scene.Intersect, the nearest hit along r within
  * (0, r.TMax); Kind HitNone when there is none. */
 DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
+    /* The header's fields once, into registers: through s the compiler
+     * would read them again after every store it cannot tell apart. */
+    const BVHNode* PORT_RESTRICT nodes = s->Nodes;
+    const Triangle* PORT_RESTRICT triangles = s->Triangles;
+    const Shape* PORT_RESTRICT shapes = s->Shapes;
+    u32 numNodes = s->NumNodes, firstPlane = s->FirstPlane, numShapes = s->NumShapes;
     Hit h = hit(r.TMax, HitNone, 0, 0.0f, 0.0f);
-    for (u32 i = s->FirstPlane; i < s->NumShapes; i++) {
+    for (u32 i = firstPlane; i < numShapes; i++) {
         float t, b1, b2;
-        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
+        Shape sh = load_shape_geometry(&shapes[i]);
+        if (shape_intersect(&sh, &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
             r.TMax = tie_bound(t);
             h = hit(t, HitShape, i, b1, b2);
         }
     }
-    const BVHNode* nodes = s->Nodes;
-    if (s->NumNodes == 0) {
+    if (numNodes == 0) {
         return h;
     }
     RayBox rb = new_ray_box(&r);
@@ -201,7 +258,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2) && takes_triangle(&h, t, i)) {
+                Triangle tr = load_triangle(&triangles[i]);
+                if (triangle_intersect(&tr, &r, &t, &b1, &b2) && takes_triangle(&h, t, i)) {
                     r.TMax = tie_bound(t);
                     h = hit(t, HitTriangle, i, b1, b2);
                 }
@@ -210,7 +268,8 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
+                Shape sh = load_shape_geometry(&shapes[i]);
+                if (shape_intersect(&sh, &r, &t, &b1, &b2) && takes_shape(&h, t, i)) {
                     r.TMax = tie_bound(t);
                     h = hit(t, HitShape, i, b1, b2);
                 }
@@ -233,14 +292,18 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
 /* scene_occluded: Scene.Occluded, whether anything lies along r within
  * (0, r.TMax). */
 DEVFN int scene_occluded(const TraceScene* s, Ray r) {
-    for (u32 i = s->FirstPlane; i < s->NumShapes; i++) {
+    const BVHNode* PORT_RESTRICT nodes = s->Nodes;
+    const Triangle* PORT_RESTRICT triangles = s->Triangles;
+    const Shape* PORT_RESTRICT shapes = s->Shapes;
+    u32 numNodes = s->NumNodes, firstPlane = s->FirstPlane, numShapes = s->NumShapes;
+    for (u32 i = firstPlane; i < numShapes; i++) {
         float t, b1, b2;
-        if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+        Shape sh = load_shape_geometry(&shapes[i]);
+        if (shape_intersect(&sh, &r, &t, &b1, &b2)) {
             return 1;
         }
     }
-    const BVHNode* nodes = s->Nodes;
-    if (s->NumNodes == 0) {
+    if (numNodes == 0) {
         return 0;
     }
     RayBox rb = new_ray_box(&r);
@@ -272,7 +335,8 @@ DEVFN int scene_occluded(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                if (triangle_intersect(&s->Triangles[i], &r, &t, &b1, &b2)) {
+                Triangle tr = load_triangle(&triangles[i]);
+                if (triangle_intersect(&tr, &r, &t, &b1, &b2)) {
                     return 1;
                 }
             }
@@ -280,7 +344,8 @@ DEVFN int scene_occluded(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                if (shape_intersect(&s->Shapes[i], &r, &t, &b1, &b2)) {
+                Shape sh = load_shape_geometry(&shapes[i]);
+                if (shape_intersect(&sh, &r, &t, &b1, &b2)) {
                     return 1;
                 }
             }

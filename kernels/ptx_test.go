@@ -23,7 +23,8 @@ func ptxOps(ptx string) map[string]int {
 // TestPTXSceneLoads checks that the committed PTX reads the scene the way
 // intersect.h means it to on the GPU: BVH nodes in 16-byte read-only
 // vector loads (ld.global.nc.v4, two per node: a traversal step loads
-// both children), never a node's 16-bit Count or Info on its own.
+// both children), never a node's 16-bit Count or Info on its own, and
+// triangles and shapes in read-only scalar loads (ld.global.nc).
 func TestPTXSceneLoads(t *testing.T) {
 	ops := ptxOps(PTX)
 	for _, c := range []struct {
@@ -32,6 +33,7 @@ func TestPTXSceneLoads(t *testing.T) {
 		min, max int // max -1: no upper bound
 	}{
 		{"16-byte read-only loads (BVH nodes)", "ld.global.nc.v4.f32", 4, -1},
+		{"read-only scalar loads (a triangle's nine floats, shapes)", "ld.global.nc.f32", 9, -1},
 		{"generic 16-bit loads (a node's Count or Info alone)", "ld.u16", 0, 0},
 		{"global 16-bit loads (a node's Count or Info alone)", "ld.global.u16", 0, 0},
 	} {
