@@ -160,6 +160,8 @@ type cudaDevice struct {
 	hdr     cu.DevicePtr   // the TraceScene header, in device memory
 	batch   cudaBatch      // the per-launch buffers
 	closed  bool
+
+	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
 }
 
 // cudaBatch holds the device buffers of one launch, for up to cap pixels:
@@ -249,6 +251,9 @@ func (d *cudaDevice) setup(ordinal int) error {
 			d.block = most
 		}
 	}
+	// The wavefront's batches fill the device for its ray queries
+	// (wf_intersect), the megakernel's for its entries.
+	d.batchPixels = cudaBatchPixels(d.dev, append(d.fns[:], d.wave[WaveIntersect]), d.block)
 	if d.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
 		return fmt.Errorf("creating a stream: %w", err)
 	}

@@ -26,7 +26,9 @@ type GPUWorker struct {
 	// Device renders the batches; the caller opens and closes it.
 	Device kernels.Device
 	// BatchPixels is the number of pixels leased per launch: tiles are
-	// leased until their pixels reach it or no tile is free. 0 means
+	// leased until their pixels reach it or no tile is free. 0 means the
+	// device's own size when it is a kernels.BatchHinter that gives one
+	// (a CUDA GPU: enough for kernels.MinBatchWaves full waves), else
 	// DefaultGPUBatchPixels.
 	BatchPixels int
 
@@ -48,10 +50,15 @@ func (w *GPUWorker) Threads() int {
 }
 
 func (w *GPUWorker) batchPixels() int {
-	if w.BatchPixels <= 0 {
-		return DefaultGPUBatchPixels
+	if w.BatchPixels > 0 {
+		return w.BatchPixels
 	}
-	return w.BatchPixels
+	if h, ok := w.Device.(kernels.BatchHinter); ok {
+		if n := h.BatchPixels(); n > 0 {
+			return n
+		}
+	}
+	return DefaultGPUBatchPixels
 }
 
 // Run implements Worker. A scene the kernel cannot render is an error

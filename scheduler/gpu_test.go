@@ -116,6 +116,48 @@ func TestGPUWorkerBatches(t *testing.T) {
 	}
 }
 
+// hintingDevice is a countingDevice that hints its batch size.
+type hintingDevice struct {
+	*countingDevice
+	hint int
+}
+
+var _ kernels.BatchHinter = hintingDevice{}
+
+func (d hintingDevice) BatchPixels() int { return d.hint }
+
+// TestGPUWorkerBatchHint: with BatchPixels 0 the GPU worker leases the
+// batches its device asks for (kernels.BatchHinter), else its default; a
+// BatchPixels given wins.
+func TestGPUWorkerBatchHint(t *testing.T) {
+	s := loadScene(t, "whitted", 48, 40, 1) // 6×5 = 30 tiles of 8×8
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	for _, c := range []struct {
+		name              string
+		batchPixels, hint int
+		launches, threads int
+	}{
+		{"the device's batch", 0, 10 * 64, 3, 1},
+		{"BatchPixels wins", 8 * 64, 10 * 64, 4, 1},
+		{"a large hint", 0, 8 * DefaultTileSize * DefaultTileSize, 1, 8},
+		{"no hint: the default", 0, 0, 1, DefaultGPUBatchPixels / (DefaultTileSize * DefaultTileSize)},
+		{"a negative hint: the default", 0, -1, 1, DefaultGPUBatchPixels / (DefaultTileSize * DefaultTileSize)},
+	} {
+		dev := hintingDevice{&countingDevice{Device: newEmulator(t)}, c.hint}
+		gpu := &GPUWorker{Device: dev, BatchPixels: c.batchPixels}
+		if got := gpu.Threads(); got != c.threads {
+			t.Errorf("%s: Threads() = %d, want %d", c.name, got, c.threads)
+		}
+		got, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{gpu}})
+		if !bytes.Equal(got, ref) {
+			t.Errorf("%s: frame differs from the CPU frame", c.name)
+		}
+		if dev.launches != c.launches || dev.pixels != 48*40 {
+			t.Errorf("%s: %d launches for %d pixels, want %d for %d", c.name, dev.launches, dev.pixels, c.launches, 48*40)
+		}
+	}
+}
+
 // TestGPUWorkerLaunchFails: a failed launch gives its tiles back; the CPU
 // worker renders them and the frame is whole.
 func TestGPUWorkerLaunchFails(t *testing.T) {
