@@ -149,10 +149,10 @@ DEVFN NodeLink load_link(const BVHNode* p) {
 }
 
 /* Reading primitives. A Triangle is 36 bytes, so in an array only every
- * fourth one is 16-byte aligned and none is 8-byte aligned for sure: its
- * nine floats are nine read-only scalar loads, all issued before the test
- * needs them. A Shape is read as much as shape_intersect's test for its
- * kind uses, the rest left zero. */
+ * fourth one is 16-byte aligned and every other one 8-byte aligned: its
+ * nine floats are nine read-only scalar loads (vector loads would need a
+ * GPU-only layout of 48 bytes, a second array). A Shape is read as far as
+ * shape_intersect's test for its kind uses it, the rest left zero. */
 
 /* load_vec3: *p in three read-only loads. */
 DEVFN vec3 load_vec3(const vec3* p) {
