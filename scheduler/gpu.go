@@ -65,13 +65,7 @@ func (w *GPUWorker) batchPixels() int {
 // before any tile is leased. A failed launch fails its tiles' leases (they
 // go back to the queue for the other workers) and ends the worker with the
 // error.
-func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
-	return w.RunLeases(ctx, scene, q, index)
-}
-
-// RunLeases is Run with the tiles from any lease source: trace worker runs
-// it on the leases of a render stream.
-func (w *GPUWorker) RunLeases(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
+func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	p, err := kernels.Pack(scene)
 	if err != nil {
 		return fmt.Errorf("%s: %w", w.Name(), err)

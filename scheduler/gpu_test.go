@@ -214,8 +214,8 @@ type slowQueueWorker struct {
 	dev *slowDevice
 }
 
-func (w slowQueueWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
-	w.dev.q = q.Remaining
+func (w slowQueueWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
+	w.dev.q = q.(*Queue).Remaining // Render hands its workers the Queue
 	return w.GPUWorker.Run(ctx, s, q, index)
 }
 

@@ -19,7 +19,7 @@ type steppedWorker struct {
 func (w *steppedWorker) Name() string { return "stepped" }
 func (w *steppedWorker) Kind() string { return "cpu" }
 func (w *steppedWorker) Threads() int { return 1 }
-func (w *steppedWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
+func (w *steppedWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
 		if err != nil {
@@ -121,7 +121,7 @@ type blockedWorker struct{}
 func (blockedWorker) Name() string { return "blocked" }
 func (blockedWorker) Kind() string { return "cpu" }
 func (blockedWorker) Threads() int { return 1 }
-func (blockedWorker) Run(ctx context.Context, _ *tracer.Scene, q *Queue, index int) error {
+func (blockedWorker) Run(ctx context.Context, _ *tracer.Scene, q Leases, index int) error {
 	l, err := q.Next(ctx, index)
 	if err != nil {
 		return nil
@@ -137,8 +137,8 @@ type abortingWorker struct{ err error }
 func (abortingWorker) Name() string { return "aborting" }
 func (abortingWorker) Kind() string { return "remote" }
 func (abortingWorker) Threads() int { return 1 }
-func (w abortingWorker) Run(_ context.Context, _ *tracer.Scene, q *Queue, _ int) error {
-	q.Abort(w.err)
+func (w abortingWorker) Run(_ context.Context, _ *tracer.Scene, q Leases, _ int) error {
+	q.(*Queue).Abort(w.err) // Render hands its workers the Queue
 	return w.err
 }
 

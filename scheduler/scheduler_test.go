@@ -93,7 +93,7 @@ type flakyWorker struct {
 func (w *flakyWorker) Name() string { return "flaky" }
 func (w *flakyWorker) Kind() string { return "test" }
 func (w *flakyWorker) Threads() int { return 1 }
-func (w *flakyWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+func (w *flakyWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
 		if err != nil {
@@ -150,7 +150,7 @@ type stallWorker struct{ took atomic.Bool }
 func (w *stallWorker) Name() string { return "stall" }
 func (w *stallWorker) Kind() string { return "test" }
 func (w *stallWorker) Threads() int { return 1 }
-func (w *stallWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+func (w *stallWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	l, err := q.Next(ctx, index)
 	if err != nil {
 		return nil
@@ -208,7 +208,7 @@ type brokenWorker struct{}
 func (brokenWorker) Name() string { return "broken" }
 func (brokenWorker) Kind() string { return "test" }
 func (brokenWorker) Threads() int { return 1 }
-func (brokenWorker) Run(ctx context.Context, s *tracer.Scene, q *Queue, index int) error {
+func (brokenWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	return errors.New("device lost")
 }
 

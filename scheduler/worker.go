@@ -12,9 +12,11 @@ import (
 )
 
 // Worker renders leased tiles. Run pulls leases from q until Next reports
-// ErrNoMoreTiles or ctx is cancelled, ending each lease with Complete or
-// Fail; index is the worker's position in the render's worker list, to be
-// passed to Next.
+// ErrNoMoreTiles or ctx is cancelled, ending each lease with Complete,
+// Fail or Release; index is the worker's position in the render's worker
+// list, to be passed to Next. q is the render's Queue, or, in trace
+// worker, the leases of a render stream: the same Run renders tiles on
+// both ends of the wire.
 type Worker interface {
 	// Name identifies the worker in progress reports, e.g. "cpu".
 	Name() string
@@ -24,7 +26,7 @@ type Worker interface {
 	Kind() string
 	// Threads is how many tiles the worker renders at once.
 	Threads() int
-	Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error
+	Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error
 }
 
 // CPUWorker renders tiles on goroutines of this process, one tile per
@@ -48,17 +50,11 @@ func (w *CPUWorker) Threads() int {
 	return w.N
 }
 
-// Run implements Worker.
-func (w *CPUWorker) Run(ctx context.Context, scene *tracer.Scene, q *Queue, index int) error {
-	return w.RunLeases(ctx, scene, q, index)
-}
-
-// RunLeases is Run with the tiles from any lease source: trace worker runs
-// it on the leases of a render stream. Each goroutine leases a tile,
-// renders it and ends the lease, until Next says there are no more tiles
-// (nil) or ctx ends. A tile that fails, or panics in the tracer, fails its
-// lease; the goroutine goes on.
-func (w *CPUWorker) RunLeases(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
+// Run implements Worker. Each goroutine leases a tile, renders it and
+// ends the lease, until Next says there are no more tiles (nil) or ctx
+// ends. A tile that fails, or panics in the tracer, fails its lease; the
+// goroutine goes on.
+func (w *CPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	var wg sync.WaitGroup
 	errs := make([]error, w.Threads())
 	for i := range errs {

@@ -157,9 +157,14 @@ func (c *Cluster) Stats() ClusterStats {
 // A Cluster's workers compile the scene; the coordinator need not.
 var _ scheduler.RemoteWorker = (*Cluster)(nil)
 
-// Run implements scheduler.Worker: see RunRemote.
-func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, index int) error {
-	return c.RunRemote(ctx, scheduler.CompiledScene(scene), q, index)
+// Run implements scheduler.Worker: see RunRemote. A cluster's machines
+// join the render's own Queue (scheduler.Queue.Join), so q must be one.
+func (c *Cluster) Run(ctx context.Context, scene *tracer.Scene, q scheduler.Leases, index int) error {
+	queue, ok := q.(*scheduler.Queue)
+	if !ok {
+		return fmt.Errorf("worker %s: renders the tiles of a render's queue, not of a %T", c.Name(), q)
+	}
+	return c.RunRemote(ctx, scheduler.CompiledScene(scene), queue, index)
 }
 
 // RunRemote implements scheduler.RemoteWorker: it connects to every

@@ -72,7 +72,7 @@ func TestPermanentErrorFailsAtOnce(t *testing.T) {
 // is still going when a worker's error arrives.
 type slowCPU struct{ scheduler.CPUWorker }
 
-func (w *slowCPU) Run(ctx context.Context, scene *tracer.Scene, q *scheduler.Queue, index int) error {
+func (w *slowCPU) Run(ctx context.Context, scene *tracer.Scene, q scheduler.Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
 		if err != nil {

@@ -62,7 +62,7 @@ func (s *Server) jobDevices(scene *tracer.Scene, log *slog.Logger) ([]gpuJob, er
 // the last to stop fails the job's tiles that keep coming.
 func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, tiles <-chan leased, send func(*pb.RenderReply), js *jobStats, log *slog.Logger, alive *atomic.Int32) {
 	w := &scheduler.GPUWorker{Device: &jobDevice{g: g, scene: scene, batches: &s.gpuBatches}, BatchPixels: s.opt.BatchPixels}
-	err := w.RunLeases(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
+	err := w.Run(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
 	if err == nil || ctx.Err() != nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestStreamLeasesRunTheCPUWorker(t *testing.T) {
 		tiles <- leased{&pb.TileLease{Lease: uint64(100 + i), X0: int32(r.Min.X), Y0: int32(r.Min.Y), X1: int32(r.Max.X), Y1: int32(r.Max.Y)}, time.Now()}
 	}
 	close(tiles)
-	if err := (&scheduler.CPUWorker{N: 3}).RunLeases(context.Background(), scene, src, 0); err != nil {
+	if err := (&scheduler.CPUWorker{N: 3}).Run(context.Background(), scene, src, 0); err != nil {
 		t.Fatal(err)
 	}
 	if len(replies) != len(grid) || len(srv.sem) != 0 || len(src.held) != 0 {
@@ -108,5 +109,20 @@ func TestStreamLeasesContract(t *testing.T) {
 	gpu.Complete(c, make([]float32, 3*8), tracer.Stats{Samples: 8})
 	if r := replies[len(replies)-1].GetResult(); r.GetLease() != 9 || len(r.GetPixels()) != 12*8 || r.GetSamples() != 8 {
 		t.Errorf("a GPU's Complete sent %v", replies[len(replies)-1])
+	}
+}
+
+// A cluster joins its machines to the render's Queue: given the leases of
+// a render stream (a cluster worker nested in trace worker, say), Run
+// refuses them with an error, without a panic and without a connection.
+func TestClusterRunNeedsTheQueue(t *testing.T) {
+	_, scene := testScene(t, 8, 1)
+	tiles := make(chan leased)
+	close(tiles)
+	src := newStreamLeases(NewServer(ServerOptions{Threads: 1}), tiles, func(*pb.RenderReply) {}, nil, false)
+	c := NewCluster([]string{"127.0.0.1:1"}, nil, ClientOptions{})
+	err := c.Run(context.Background(), scene, src, 0)
+	if err == nil || !strings.Contains(err.Error(), "render's queue") {
+		t.Errorf("Run on a render stream's leases: %v, want an error saying it needs the render's queue", err)
 	}
 }

@@ -546,7 +546,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 		// The CPU threads render as a local render's do: the scheduler's
 		// CPUWorker, on the stream's leases.
 		src := newStreamLeases(s, tiles, send, js, false)
-		wg.Go(func() { (&scheduler.CPUWorker{N: s.opt.Threads}).RunLeases(ctx, scene, src, 0) })
+		wg.Go(func() { (&scheduler.CPUWorker{N: s.opt.Threads}).Run(ctx, scene, src, 0) })
 	}
 
 	reqs := make(chan *pb.RenderRequest)

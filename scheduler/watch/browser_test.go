@@ -214,7 +214,7 @@ type heldWorker struct {
 func (*heldWorker) Name() string { return "cpu" }
 func (*heldWorker) Kind() string { return "cpu" }
 func (*heldWorker) Threads() int { return 1 }
-func (w *heldWorker) Run(ctx context.Context, s *tracer.Scene, q *scheduler.Queue, index int) error {
+func (w *heldWorker) Run(ctx context.Context, s *tracer.Scene, q scheduler.Leases, index int) error {
 	for n := 0; ; n++ {
 		if n == w.hold {
 			select {

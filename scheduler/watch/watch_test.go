@@ -237,7 +237,7 @@ type slowWorker struct{}
 func (slowWorker) Name() string { return "slow" }
 func (slowWorker) Kind() string { return "cpu" }
 func (slowWorker) Threads() int { return 1 }
-func (w *slowWorker) Run(ctx context.Context, s *tracer.Scene, q *scheduler.Queue, index int) error {
+func (w *slowWorker) Run(ctx context.Context, s *tracer.Scene, q scheduler.Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
 		if err != nil {
