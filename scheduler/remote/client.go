@@ -479,6 +479,7 @@ func (l *leaseWindow) setLimit(n int) {
 	l.mu.Unlock()
 }
 
+// outstanding is a lease sent to the worker and not yet answered.
 type outstanding struct {
 	lease scheduler.Lease
 	sent  time.Time
@@ -493,214 +494,278 @@ func (w *session) run(ctx context.Context) (progressed bool, err error) {
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stream, err := w.client.Render(sctx)
+	s, err := w.open(sctx, cancel)
 	if err != nil {
 		return false, err
+	}
+	go func() { s.sent <- s.send() }()
+	go s.watch()
+	err = s.receive()
+	return s.progressed, s.finish(ctx, err)
+}
+
+// renderStream is one render stream of a session. Three goroutines share
+// it: the sender keeps the lease window full of leases (send), the
+// receiver hands the worker's replies to the queue (receive), and a
+// watchdog ends the stream when a lease has been out too long (watch);
+// finish ends the leases left when the stream is over.
+type renderStream struct {
+	w       *session
+	stream  pb.Worker_RenderClient
+	ctx     context.Context         // the stream's, ended by cancel
+	cancel  context.CancelCauseFunc // ends the stream with a cause
+	threads int                     // the worker's, from its Ready
+	win     *leaseWindow
+	sent    chan error // the sender's result
+
+	// mu guards out, noMore and next, and the session's tile times
+	// (slowest, and the means of observe) that the watchdog reads.
+	mu     sync.Mutex
+	out    map[uint64]outstanding // by the lease number sent
+	noMore bool                   // the queue has no more tiles for the stream
+	next   uint64                 // the last lease number sent
+
+	closeOnce sync.Once
+	closeErr  error
+	// progressed says whether any tile came back; only the receiver
+	// writes it, and run reads it once the receiver is done.
+	progressed bool
+}
+
+// open opens a render stream on ctx, which cancel ends, sends Open and
+// checks the worker's Ready. The session's first stream joins the worker
+// to the render's progress reports.
+func (w *session) open(ctx context.Context, cancel context.CancelCauseFunc) (*renderStream, error) {
+	stream, err := w.client.Render(ctx)
+	if err != nil {
+		return nil, err
 	}
 	set, _ := w.scene.Settings.MarshalBinary() // never fails
 	err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Open{Open: &pb.Open{
 		Job: w.c.job, BundleSha256: w.c.bundle.Hash[:], Settings: set, PixelVersion: tracer.PixelVersion,
 	}}})
 	if err != nil {
-		return false, streamErr(stream, err)
+		return nil, streamErr(stream, err)
 	}
 	first, err := stream.Recv()
 	if err != nil {
-		return false, cleanErr(err)
+		return nil, cleanErr(err)
 	}
 	ready := first.GetReady()
 	if ready == nil || ready.Threads < 1 {
-		return false, fmt.Errorf("worker's first reply is not Ready")
+		return nil, fmt.Errorf("worker's first reply is not Ready")
 	}
 	if v := ready.GetPixelVersion(); v != tracer.PixelVersion {
-		return false, &pixelVersionError{v}
+		return nil, &pixelVersionError{v}
 	}
 	if w.index < 0 {
 		w.index = w.q.Join(w.addr, "remote", int(ready.Threads))
 	}
-	threads := int(ready.Threads)
-	win := newWindow(w.c.opt.Window)
+	s := &renderStream{
+		w: w, stream: stream, ctx: ctx, cancel: cancel, threads: int(ready.Threads),
+		win: newWindow(w.c.opt.Window), sent: make(chan error, 1), out: map[uint64]outstanding{},
+	}
 	if w.c.opt.Window <= 0 {
-		win.setLimit(w.window(threads))
+		s.win.setLimit(w.window(s.threads))
 	}
-
-	var (
-		mu     sync.Mutex
-		out    = map[uint64]outstanding{}
-		noMore bool
-		next   uint64
-	)
-	var closeOnce sync.Once
-	var closeErr error
-	closeSend := func() error {
-		closeOnce.Do(func() { closeErr = stream.CloseSend() })
-		return closeErr
-	}
-	sendErr := make(chan error, 1)
-	go func() { // the sender: keeps the window full of leases
-		sendErr <- func() error {
-			for {
-				if !win.acquire(sctx) {
-					return nil
-				}
-				l, err := w.q.Next(sctx, w.index)
-				if errors.Is(err, scheduler.ErrNoMoreTiles) {
-					mu.Lock()
-					noMore = true
-					empty := len(out) == 0
-					mu.Unlock()
-					if empty {
-						return closeSend()
-					}
-					return nil
-				}
-				if err != nil {
-					return nil // sctx ended
-				}
-				r := l.Tile.Rect
-				mu.Lock()
-				next++
-				id := next
-				out[id] = outstanding{l, time.Now()}
-				mu.Unlock()
-				err = stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Tile{Tile: &pb.TileLease{
-					Lease: id, X0: int32(r.Min.X), Y0: int32(r.Min.Y), X1: int32(r.Max.X), Y1: int32(r.Max.Y)}}})
-				if err == io.EOF {
-					return nil // the stream has ended: the receiver gets its status
-				}
-				if err != nil {
-					cancel(err)
-					return err
-				}
-			}
-		}()
-	}()
-	go w.watch(sctx, cancel, &mu, out)
-
-	err = func() error { // the receiver
-		for {
-			r, err := stream.Recv()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				if cause := context.Cause(sctx); cause != nil && !errors.Is(cause, context.Canceled) {
-					return cause
-				}
-				return err
-			}
-			var id uint64
-			switch k := r.Kind.(type) {
-			case *pb.RenderReply_Result:
-				id = k.Result.Lease
-			case *pb.RenderReply_Error:
-				id = k.Error.Lease
-			default:
-				return fmt.Errorf("protocol error: unexpected %T", r.Kind)
-			}
-			mu.Lock()
-			o, ok := out[id]
-			delete(out, id)
-			mu.Unlock()
-			if !ok {
-				return fmt.Errorf("protocol error: reply for unknown lease %d", id)
-			}
-			if res := r.GetResult(); res != nil {
-				pixels := o.lease.Tile.Rect.Dx() * o.lease.Tile.Rect.Dy()
-				pix, err := decodePixels(res.Pixels, pixels)
-				if err == nil {
-					err = checkPixels(pix)
-				}
-				if err != nil {
-					// Refused: the tile goes back to the queue, for
-					// another worker (or another try) to render.
-					w.badTiles.warn(w.c.log, time.Now(), "worker sent a bad tile; refused", "worker", w.addr, "tile", o.lease.Tile.ID, "err", err)
-					w.q.Fail(o.lease, fmt.Errorf("worker %s: tile refused: %w", w.addr, err))
-				} else {
-					st, clamped := tileStats(res, pixels, w.scene.Settings, w.scene.PointLights)
-					if clamped {
-						w.badCounts.warn(w.c.log, time.Now(), "worker reported impossible counts for a tile; cut to the most it could cost", "worker", w.addr, "tile", o.lease.Tile.ID,
-							"rays", res.Rays, "samples", res.Samples, "non_finite", res.NonFinite)
-					}
-					w.q.Complete(o.lease, pix, st)
-					w.c.tiles.Add(1)
-					progressed = true
-					trip := time.Since(o.sent)
-					mu.Lock()
-					w.slowest = max(w.slowest, trip)
-					w.observe(trip, reportedTime(res.HeldSeconds), reportedTime(res.Seconds))
-					mu.Unlock()
-					if w.c.opt.Window <= 0 {
-						win.setLimit(w.window(threads))
-					}
-				}
-			} else {
-				w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, clean(r.GetError().GetMessage(), maxRemoteText)))
-			}
-			win.release()
-			mu.Lock()
-			finished := noMore && len(out) == 0
-			mu.Unlock()
-			if finished {
-				if err := closeSend(); err != nil {
-					return err
-				}
-			}
-		}
-	}()
-	err = cleanErr(err)
-	if err == nil {
-		mu.Lock()
-		if len(out) > 0 { // the worker closed the stream early
-			err = errors.New("the worker ended the stream with tiles outstanding")
-		}
-		mu.Unlock()
-	}
-	cancel(err)
-	if serr := <-sendErr; err == nil {
-		err = serr
-	}
-	// Nothing else touches out now: end the leases still in it.
-	release := ctx.Err() != nil || isDrain(err)
-	for _, o := range out {
-		if release || err == nil {
-			w.q.Release(o.lease)
-		} else {
-			w.q.Fail(o.lease, fmt.Errorf("worker %s: %w", w.addr, err))
-		}
-	}
-	if err == nil && !noMore {
-		err = errors.New("the worker ended the stream")
-	}
-	return progressed, err
+	return s, nil
 }
 
-// watch fails the session when a lease has been out longer than the lease
+// closeSend closes the sending side of the stream, once: the worker
+// finishes the tiles it has, then ends the stream.
+func (s *renderStream) closeSend() error {
+	s.closeOnce.Do(func() { s.closeErr = s.stream.CloseSend() })
+	return s.closeErr
+}
+
+// send keeps the lease window full: it leases tiles from the queue and
+// sends them until the queue has no more, closing the sending side if
+// every lease is answered by then (else the receiver closes it), or until
+// the stream ends. A failed Send ends the stream with its error.
+func (s *renderStream) send() error {
+	w := s.w
+	for {
+		if !s.win.acquire(s.ctx) {
+			return nil
+		}
+		l, err := w.q.Next(s.ctx, w.index)
+		if errors.Is(err, scheduler.ErrNoMoreTiles) {
+			s.mu.Lock()
+			s.noMore = true
+			empty := len(s.out) == 0
+			s.mu.Unlock()
+			if empty {
+				return s.closeSend()
+			}
+			return nil
+		}
+		if err != nil {
+			return nil // the stream has ended
+		}
+		r := l.Tile.Rect
+		s.mu.Lock()
+		s.next++
+		id := s.next
+		s.out[id] = outstanding{l, time.Now()}
+		s.mu.Unlock()
+		err = s.stream.Send(&pb.RenderRequest{Kind: &pb.RenderRequest_Tile{Tile: &pb.TileLease{
+			Lease: id, X0: int32(r.Min.X), Y0: int32(r.Min.Y), X1: int32(r.Max.X), Y1: int32(r.Max.Y)}}})
+		if err == io.EOF {
+			return nil // the stream has ended: the receiver gets its status
+		}
+		if err != nil {
+			s.cancel(err)
+			return err
+		}
+	}
+}
+
+// receive hands the worker's replies to the queue until the worker ends
+// the stream (nil) or the stream fails, and closes the sending side once
+// the queue has no more tiles and every lease is answered.
+func (s *renderStream) receive() error {
+	for {
+		r, err := s.stream.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if cause := context.Cause(s.ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+				return cause
+			}
+			return err
+		}
+		if err := s.reply(r); err != nil {
+			return err
+		}
+		s.win.release()
+		s.mu.Lock()
+		finished := s.noMore && len(s.out) == 0
+		s.mu.Unlock()
+		if finished {
+			if err := s.closeSend(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// reply ends the lease that r answers: Complete with the tile's pixels,
+// or Fail with the worker's error or the reason its pixels are refused.
+// The error is a protocol error, which ends the stream.
+func (s *renderStream) reply(r *pb.RenderReply) error {
+	var id uint64
+	switch k := r.Kind.(type) {
+	case *pb.RenderReply_Result:
+		id = k.Result.Lease
+	case *pb.RenderReply_Error:
+		id = k.Error.Lease
+	default:
+		return fmt.Errorf("protocol error: unexpected %T", r.Kind)
+	}
+	s.mu.Lock()
+	o, ok := s.out[id]
+	delete(s.out, id)
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("protocol error: reply for unknown lease %d", id)
+	}
+	w := s.w
+	res := r.GetResult()
+	if res == nil {
+		w.q.Fail(o.lease, fmt.Errorf("worker %s: %s", w.addr, clean(r.GetError().GetMessage(), maxRemoteText)))
+		return nil
+	}
+	pixels := o.lease.Tile.Rect.Dx() * o.lease.Tile.Rect.Dy()
+	pix, err := decodePixels(res.Pixels, pixels)
+	if err == nil {
+		err = checkPixels(pix)
+	}
+	if err != nil {
+		// Refused: the tile goes back to the queue, for another worker
+		// (or another try) to render.
+		w.badTiles.warn(w.c.log, time.Now(), "worker sent a bad tile; refused", "worker", w.addr, "tile", o.lease.Tile.ID, "err", err)
+		w.q.Fail(o.lease, fmt.Errorf("worker %s: tile refused: %w", w.addr, err))
+		return nil
+	}
+	st, clamped := tileStats(res, pixels, w.scene.Settings, w.scene.PointLights)
+	if clamped {
+		w.badCounts.warn(w.c.log, time.Now(), "worker reported impossible counts for a tile; cut to the most it could cost", "worker", w.addr, "tile", o.lease.Tile.ID,
+			"rays", res.Rays, "samples", res.Samples, "non_finite", res.NonFinite)
+	}
+	w.q.Complete(o.lease, pix, st)
+	w.c.tiles.Add(1)
+	s.progressed = true
+	trip := time.Since(o.sent)
+	s.mu.Lock()
+	w.slowest = max(w.slowest, trip)
+	w.observe(trip, reportedTime(res.HeldSeconds), reportedTime(res.Seconds))
+	s.mu.Unlock()
+	if w.c.opt.Window <= 0 {
+		s.win.setLimit(w.window(s.threads))
+	}
+	return nil
+}
+
+// finish ends the stream once the receiver has returned err: it stops the
+// sender and the watchdog, waits for the sender, and ends the leases still
+// out — released when ctx (the render) is over or the worker is shutting
+// down, failed otherwise. It returns why the stream ended: nil when the
+// frame is done.
+func (s *renderStream) finish(ctx context.Context, err error) error {
+	err = cleanErr(err)
+	if err == nil {
+		s.mu.Lock()
+		if len(s.out) > 0 { // the worker closed the stream early
+			err = errors.New("the worker ended the stream with tiles outstanding")
+		}
+		s.mu.Unlock()
+	}
+	s.cancel(err)
+	if serr := <-s.sent; err == nil {
+		err = serr
+	}
+	// Nothing adds to out or takes from it now: end the leases still in it.
+	release := ctx.Err() != nil || isDrain(err)
+	for _, o := range s.out {
+		if release || err == nil {
+			s.w.q.Release(o.lease)
+		} else {
+			s.w.q.Fail(o.lease, fmt.Errorf("worker %s: %w", s.w.addr, err))
+		}
+	}
+	if err == nil && !s.noMore {
+		err = errors.New("the worker ended the stream")
+	}
+	return err
+}
+
+// watch ends the stream when a lease has been out longer than the lease
 // timeout: the worker is stalled or far too slow.
-func (w *session) watch(ctx context.Context, cancel context.CancelCauseFunc, mu *sync.Mutex, out map[uint64]outstanding) {
+func (s *renderStream) watch() {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
+		case <-s.ctx.Done():
 			return
 		case <-tick.C:
 		}
-		mu.Lock()
-		limit := w.c.opt.LeaseTimeout
+		s.mu.Lock()
+		limit := s.w.c.opt.LeaseTimeout
 		if limit <= 0 {
-			limit = max(time.Minute, 20*w.slowest)
+			limit = max(time.Minute, 20*s.w.slowest)
 		}
 		var late *outstanding
-		for _, o := range out {
+		for _, o := range s.out {
 			if time.Since(o.sent) > limit {
 				late = &o
 				break
 			}
 		}
-		mu.Unlock()
+		s.mu.Unlock()
 		if late != nil {
-			cancel(fmt.Errorf("tile %d timed out after %s", late.lease.Tile.ID, limit))
+			s.cancel(fmt.Errorf("tile %d timed out after %s", late.lease.Tile.ID, limit))
 			return
 		}
 	}
