@@ -454,26 +454,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 		return status.Error(codes.Unavailable, drainMessage)
 	default:
 	}
-	req, err := stream.Recv()
-	if err != nil {
-		return err
-	}
-	open := req.GetOpen()
-	if open == nil {
-		return status.Error(codes.InvalidArgument, "the first message of a render must be Open")
-	}
-	job, err := jobOf(stream.Context(), open.GetJob())
-	if err != nil {
-		return err
-	}
-	if v := open.GetPixelVersion(); v != tracer.PixelVersion {
-		return status.Error(codes.FailedPrecondition, pixelVersionRefusal(v))
-	}
-	h, err := hashOf(open.GetBundleSha256())
-	if err != nil {
-		return err
-	}
-	scene, err := s.scene(h, open.GetSettings())
+	job, h, scene, err := s.openJob(stream)
 	if err != nil {
 		return err
 	}
@@ -500,55 +481,93 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	// One reply is sent at a time. A reply that waits ReplyTimeout to be
-	// sent (the coordinator reads none) stalls the stream: it is cancelled,
-	// the others waiting to send give up, and the handler returns without
-	// waiting for the blocked Send, which returning ends.
-	sending := make(chan struct{}, 1)
-	stalled := make(chan struct{})
-	var leases, replied atomic.Int64 // tile leases taken and answered, for the log
-	var stallOnce sync.Once
-	send := func(r *pb.RenderReply) {
-		select {
-		case sending <- struct{}{}:
-		case <-ctx.Done():
-			return
-		}
-		defer func() { <-sending }()
-		if ctx.Err() != nil {
-			return
-		}
-		timer := time.AfterFunc(s.opt.ReplyTimeout, func() {
-			cancel()
-			stallOnce.Do(func() { close(stalled) })
-		})
-		err := stream.Send(r)
-		timer.Stop()
-		if err != nil {
-			cancel()
-		} else {
-			if r.GetResult() != nil {
-				js.sent(proto.Size(r))
-			}
-			if r.GetResult() != nil || r.GetError() != nil {
-				replied.Add(1)
-			}
-		}
-	}
+	replies := &replySender{ctx: ctx, cancel: cancel, stream: stream, timeout: s.opt.ReplyTimeout, js: js,
+		sending: make(chan struct{}, 1), stalled: make(chan struct{})}
 	tiles := make(chan leased, capacity)
+	rendered := s.renderJob(ctx, scene, gpus, tiles, replies.send, js, log)
+	end := s.takeLeases(ctx, stream, scene.Settings, tiles, &replies.leases)
+	select {
+	case <-replies.stalled:
+		end = replies.stallError()
+	default:
+	}
+	if end != nil && status.Code(end) != codes.Unavailable {
+		cancel() // the stream is broken: stop rendering for it
+	}
+	close(tiles)
+	select {
+	case <-rendered:
+	case <-replies.stalled:
+		// A Send is blocked on a coordinator that reads nothing; the
+		// other loops end as they find ctx cancelled.
+		end = replies.stallError()
+	}
+	log.Info("job closed", "reason", closeReason(end, replies.leases.Load()-replies.replied.Load()))
+	if errors.Is(end, context.Canceled) {
+		return status.FromContextError(end).Err()
+	}
+	return end
+}
+
+// openJob reads a render stream's Open message and returns the job it
+// names, its bundle and the scene compiled with its settings. A
+// coordinator with another PixelVersion is refused.
+func (s *Server) openJob(stream pb.Worker_RenderServer) (job string, h Hash, scene *tracer.Scene, err error) {
+	req, err := stream.Recv()
+	if err != nil {
+		return "", h, nil, err
+	}
+	open := req.GetOpen()
+	if open == nil {
+		return "", h, nil, status.Error(codes.InvalidArgument, "the first message of a render must be Open")
+	}
+	job, err = jobOf(stream.Context(), open.GetJob())
+	if err != nil {
+		return "", h, nil, err
+	}
+	if v := open.GetPixelVersion(); v != tracer.PixelVersion {
+		return "", h, nil, status.Error(codes.FailedPrecondition, pixelVersionRefusal(v))
+	}
+	h, err = hashOf(open.GetBundleSha256())
+	if err != nil {
+		return "", h, nil, err
+	}
+	scene, err = s.scene(h, open.GetSettings())
+	if err != nil {
+		return "", h, nil, err
+	}
+	return job, h, scene, nil
+}
+
+// renderJob starts a job's renderers on the leases that come through
+// tiles — the scheduler's GPUWorker on each GPU, and its CPUWorker on the
+// CPU threads, as a local render runs them — and returns a channel closed
+// when they have all stopped: when tiles is closed and drained, or ctx
+// ends.
+func (s *Server) renderJob(ctx context.Context, scene *tracer.Scene, gpus []gpuJob, tiles <-chan leased, send func(*pb.RenderReply), js *jobStats, log *slog.Logger) <-chan struct{} {
 	var wg sync.WaitGroup
-	var alive atomic.Int32
+	alive := new(atomic.Int32)
 	alive.Store(int32(s.opt.Threads + len(gpus)))
 	for _, g := range gpus {
-		wg.Go(func() { s.gpuLoop(ctx, g, scene, tiles, send, js, log, &alive) })
+		wg.Go(func() { s.gpuLoop(ctx, g, scene, tiles, send, js, log, alive) })
 	}
 	if s.opt.Threads > 0 {
-		// The CPU threads render as a local render's do: the scheduler's
-		// CPUWorker, on the stream's leases.
 		src := newStreamLeases(s, tiles, send, js, false)
 		wg.Go(func() { (&scheduler.CPUWorker{N: s.opt.Threads}).Run(ctx, scene, src, 0) })
 	}
+	rendered := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(rendered)
+	}()
+	return rendered
+}
 
+// takeLeases passes the coordinator's tile leases to the renderers
+// through tiles, counting them in leases, until the coordinator closes
+// its side of the stream (nil), or a bad message, a failed stream, the
+// worker's draining or the end of ctx stops it (the reason).
+func (s *Server) takeLeases(ctx context.Context, stream pb.Worker_RenderServer, set tracer.Settings, tiles chan<- leased, leases *atomic.Int64) error {
 	reqs := make(chan *pb.RenderRequest)
 	recvErr := make(chan error, 1)
 	go func() {
@@ -565,66 +584,85 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 			}
 		}
 	}()
-	var end error
-loop:
 	for {
 		select {
 		case r := <-reqs:
 			t := r.GetTile()
 			if t == nil {
-				end = status.Error(codes.InvalidArgument, "a render's messages after Open must be tile leases")
-				break loop
+				return status.Error(codes.InvalidArgument, "a render's messages after Open must be tile leases")
 			}
-			if err := checkTile(t, scene.Settings); err != nil {
-				end = status.Errorf(codes.InvalidArgument, "tile lease %d: %v", t.GetLease(), err)
-				break loop
+			if err := checkTile(t, set); err != nil {
+				return status.Errorf(codes.InvalidArgument, "tile lease %d: %v", t.GetLease(), err)
 			}
 			select {
 			case tiles <- leased{t, time.Now()}:
 				leases.Add(1)
 			case <-ctx.Done():
-				end = ctx.Err()
-				break loop
+				return ctx.Err()
 			}
 		case err := <-recvErr:
 			if err != io.EOF {
-				end = err
+				return err
 			}
-			break loop
+			return nil
 		case <-s.drain:
-			end = status.Error(codes.Unavailable, drainMessage)
-			break loop
+			return status.Error(codes.Unavailable, drainMessage)
 		case <-ctx.Done():
-			end = ctx.Err()
-			break loop
+			return ctx.Err()
 		}
 	}
+}
+
+// replySender sends a render stream's replies, one at a time. A reply
+// that waits timeout to be sent (the coordinator reads none) stalls the
+// stream: ctx is cancelled, the other replies waiting to send give up,
+// and the handler returns without waiting for the blocked Send, which
+// returning ends.
+type replySender struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	stream  pb.Worker_RenderServer
+	timeout time.Duration
+	js      *jobStats
+	sending chan struct{} // holds a token while a Send runs
+	stalled chan struct{} // closed when a Send has waited timeout
+
+	stallOnce       sync.Once
+	leases, replied atomic.Int64 // tile leases taken and answered, for the log
+}
+
+// send sends r, unless the stream has ended; a failed Send ends it.
+func (p *replySender) send(r *pb.RenderReply) {
 	select {
-	case <-stalled:
-		end = status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", s.opt.ReplyTimeout)
-	default:
+	case p.sending <- struct{}{}:
+	case <-p.ctx.Done():
+		return
 	}
-	if end != nil && status.Code(end) != codes.Unavailable {
-		cancel() // the stream is broken: stop rendering for it
+	defer func() { <-p.sending }()
+	if p.ctx.Err() != nil {
+		return
 	}
-	close(tiles)
-	rendered := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(rendered)
-	}()
-	select {
-	case <-rendered:
-	case <-stalled:
-		// A Send is blocked on a coordinator that reads nothing; the
-		// other loops end as they find ctx cancelled.
-		end = status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", s.opt.ReplyTimeout)
+	timer := time.AfterFunc(p.timeout, func() {
+		p.cancel()
+		p.stallOnce.Do(func() { close(p.stalled) })
+	})
+	err := p.stream.Send(r)
+	timer.Stop()
+	if err != nil {
+		p.cancel()
+		return
 	}
-	log.Info("job closed", "reason", closeReason(end, leases.Load()-replied.Load()))
-	if errors.Is(end, context.Canceled) {
-		return status.FromContextError(end).Err()
+	if r.GetResult() != nil {
+		p.js.sent(proto.Size(r))
 	}
-	return end
+	if r.GetResult() != nil || r.GetError() != nil {
+		p.replied.Add(1)
+	}
+}
+
+// stallError is the status of a stream whose coordinator took no reply.
+func (p *replySender) stallError() error {
+	return status.Errorf(codes.DeadlineExceeded, "the coordinator took no reply for %s (--reply-timeout)", p.timeout)
 }
 
 // leased is a tile lease and when it arrived.
