@@ -42,7 +42,7 @@ func (w *GPUWorker) Batches() int64 { return w.batches.Load() }
 func (w *GPUWorker) Name() string { return w.Device.Name() }
 
 // Kind implements Worker.
-func (w *GPUWorker) Kind() string { return "gpu" }
+func (w *GPUWorker) Kind() WorkerKind { return KindGPU }
 
 // Threads implements Worker: the tiles of the default size in one batch.
 func (w *GPUWorker) Threads() int {

@@ -18,7 +18,7 @@ type elsewhere struct {
 	scene *tracer.Scene
 }
 
-func (w *elsewhere) Kind() string { return "remote" }
+func (w *elsewhere) Kind() WorkerKind { return "remote" }
 
 func (w *elsewhere) RunRemote(ctx context.Context, _ *LazyScene, q *Queue, index int) error {
 	return w.CPUWorker.Run(ctx, w.scene, q, index)

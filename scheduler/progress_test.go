@@ -16,9 +16,9 @@ type steppedWorker struct {
 	step chan struct{} // one pixel per receive
 }
 
-func (w *steppedWorker) Name() string { return "stepped" }
-func (w *steppedWorker) Kind() string { return "cpu" }
-func (w *steppedWorker) Threads() int { return 1 }
+func (w *steppedWorker) Name() string     { return "stepped" }
+func (w *steppedWorker) Kind() WorkerKind { return "cpu" }
+func (w *steppedWorker) Threads() int     { return 1 }
 func (w *steppedWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
@@ -118,9 +118,9 @@ func TestCPUWorkerAdvances(t *testing.T) {
 // blockedWorker takes a lease and waits for the render to stop.
 type blockedWorker struct{}
 
-func (blockedWorker) Name() string { return "blocked" }
-func (blockedWorker) Kind() string { return "cpu" }
-func (blockedWorker) Threads() int { return 1 }
+func (blockedWorker) Name() string     { return "blocked" }
+func (blockedWorker) Kind() WorkerKind { return "cpu" }
+func (blockedWorker) Threads() int     { return 1 }
 func (blockedWorker) Run(ctx context.Context, _ *tracer.Scene, q Leases, index int) error {
 	l, err := q.Next(ctx, index)
 	if err != nil {
@@ -134,9 +134,9 @@ func (blockedWorker) Run(ctx context.Context, _ *tracer.Scene, q Leases, index i
 // abortingWorker fails the render at once.
 type abortingWorker struct{ err error }
 
-func (abortingWorker) Name() string { return "aborting" }
-func (abortingWorker) Kind() string { return "remote" }
-func (abortingWorker) Threads() int { return 1 }
+func (abortingWorker) Name() string     { return "aborting" }
+func (abortingWorker) Kind() WorkerKind { return "remote" }
+func (abortingWorker) Threads() int     { return 1 }
 func (w abortingWorker) Run(_ context.Context, _ *tracer.Scene, q Leases, _ int) error {
 	q.(*Queue).Abort(w.err) // Render hands its workers the Queue
 	return w.err

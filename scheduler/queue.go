@@ -140,7 +140,7 @@ func (q *Queue) broadcast() {
 // Join adds a worker that appeared during the render — one machine of a
 // worker pool that was found later, say — to the progress reports, and
 // returns the index it passes to Next.
-func (q *Queue) Join(name, kind string, threads int) int {
+func (q *Queue) Join(name string, kind WorkerKind, threads int) int {
 	q.mu.Lock()
 	i := q.workers
 	q.workers++

@@ -57,7 +57,7 @@ type TileDone struct {
 // WorkerProgress is one worker's share of the render so far.
 type WorkerProgress struct {
 	Name    string
-	Kind    string
+	Kind    WorkerKind
 	Threads int
 	Tiles   int           // tiles accepted from this worker
 	Pixels  int           // pixels in those tiles
@@ -220,7 +220,7 @@ func RenderLazy(ctx context.Context, scene *LazyScene, opt Options) (*Result, er
 	for i, err := range werrs {
 		switch {
 		case err == nil || errors.Is(err, context.Canceled):
-		case workers[i].Kind() == "cluster":
+		case !workers[i].Kind().Renders():
 			// A cluster's errors are its machines', each named already.
 			if j, ok := err.(interface{ Unwrap() []error }); ok {
 				res.WorkerErrors = append(res.WorkerErrors, j.Unwrap()...)

@@ -74,9 +74,9 @@ func TestFinishedTiles(t *testing.T) {
 // runCounter is a worker that counts its runs and renders nothing.
 type runCounter struct{ runs atomic.Int32 }
 
-func (w *runCounter) Name() string { return "counter" }
-func (w *runCounter) Kind() string { return "test" }
-func (w *runCounter) Threads() int { return 1 }
+func (w *runCounter) Name() string     { return "counter" }
+func (w *runCounter) Kind() WorkerKind { return "test" }
+func (w *runCounter) Threads() int     { return 1 }
 func (w *runCounter) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	w.runs.Add(1)
 	return nil

@@ -90,9 +90,9 @@ type flakyWorker struct {
 	seen     [1024]atomic.Int32
 }
 
-func (w *flakyWorker) Name() string { return "flaky" }
-func (w *flakyWorker) Kind() string { return "test" }
-func (w *flakyWorker) Threads() int { return 1 }
+func (w *flakyWorker) Name() string     { return "flaky" }
+func (w *flakyWorker) Kind() WorkerKind { return "test" }
+func (w *flakyWorker) Threads() int     { return 1 }
 func (w *flakyWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
@@ -147,9 +147,9 @@ func TestTileFailsTooOften(t *testing.T) {
 // stallWorker takes one lease and never finishes it until cancelled.
 type stallWorker struct{ took atomic.Bool }
 
-func (w *stallWorker) Name() string { return "stall" }
-func (w *stallWorker) Kind() string { return "test" }
-func (w *stallWorker) Threads() int { return 1 }
+func (w *stallWorker) Name() string     { return "stall" }
+func (w *stallWorker) Kind() WorkerKind { return "test" }
+func (w *stallWorker) Threads() int     { return 1 }
 func (w *stallWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	l, err := q.Next(ctx, index)
 	if err != nil {
@@ -205,9 +205,9 @@ func TestCancelIsPrompt(t *testing.T) {
 // brokenWorker stops at once with an error, as a GPU whose upload fails.
 type brokenWorker struct{}
 
-func (brokenWorker) Name() string { return "broken" }
-func (brokenWorker) Kind() string { return "test" }
-func (brokenWorker) Threads() int { return 1 }
+func (brokenWorker) Name() string     { return "broken" }
+func (brokenWorker) Kind() WorkerKind { return "test" }
+func (brokenWorker) Threads() int     { return 1 }
 func (brokenWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
 	return errors.New("device lost")
 }

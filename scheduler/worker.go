@@ -20,10 +20,8 @@ import (
 type Worker interface {
 	// Name identifies the worker in progress reports, e.g. "cpu".
 	Name() string
-	// Kind is "cpu", "gpu" or "remote"; or "cluster" for a worker made of
-	// machines that join the render with Queue.Join and report their own
-	// progress, and whose errors name the machine.
-	Kind() string
+	// Kind says what renders the tiles (see WorkerKind).
+	Kind() WorkerKind
 	// Threads is how many tiles the worker renders at once.
 	Threads() int
 	Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error
@@ -40,7 +38,7 @@ type CPUWorker struct {
 func (w *CPUWorker) Name() string { return "cpu" }
 
 // Kind implements Worker.
-func (w *CPUWorker) Kind() string { return "cpu" }
+func (w *CPUWorker) Kind() WorkerKind { return KindCPU }
 
 // Threads implements Worker.
 func (w *CPUWorker) Threads() int {

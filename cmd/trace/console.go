@@ -83,14 +83,14 @@ func (c *console) summary(p scheduler.Progress, out *tracer.Output, set tracer.S
 	threads := 0
 	var workers []any
 	for _, w := range p.Workers {
-		if w.Kind == "cluster" {
+		if !w.Kind.Renders() {
 			continue
 		}
-		if w.Kind == "cpu" {
+		if w.Kind == scheduler.KindCPU {
 			threads += w.Threads
 		}
 		workers = append(workers, map[string]any{
-			"name": w.Name, "kind": w.Kind, "threads": w.Threads, "tiles": w.Tiles,
+			"name": w.Name, "kind": string(w.Kind), "threads": w.Threads, "tiles": w.Tiles,
 			"share": roundTo(float64(w.Pixels)/float64(max(p.Pixels, 1)), 4), "retries": w.Retries,
 		})
 	}

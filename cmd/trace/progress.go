@@ -221,7 +221,7 @@ func progressLine(p scheduler.Progress, spp, width int) string {
 	// each one's share is in the summary at the end.
 	workers, retries := 0, 0
 	for _, w := range p.Workers {
-		if w.Kind != "cluster" {
+		if w.Kind.Renders() {
 			workers++
 			retries += w.Retries
 		}

@@ -476,15 +476,15 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	cpuThreads := 0
 	var shares []string
 	for _, w := range p.Workers {
-		if w.Kind == "cluster" {
+		if !w.Kind.Renders() {
 			continue // its machines report under their own names
 		}
-		if w.Kind == "cpu" {
+		if w.Kind == scheduler.KindCPU {
 			cpuThreads += w.Threads
 		}
 		if len(p.Workers) > 1 {
 			share := fmt.Sprintf("%s %.0f%%", w.Name, 100*float64(w.Pixels)/float64(max(p.Pixels, 1)))
-			if w.Kind == "remote" {
+			if w.Kind == scheduler.KindRemote {
 				share += fmt.Sprintf(" at %.1f tiles/s", float64(w.Tiles)/secs)
 			}
 			if w.Retries > 0 {

@@ -144,7 +144,7 @@ func (c *Cluster) Name() string { return "workers" }
 
 // Kind implements scheduler.Worker: the cluster itself renders nothing;
 // its machines report under their own names.
-func (c *Cluster) Kind() string { return "cluster" }
+func (c *Cluster) Kind() scheduler.WorkerKind { return scheduler.KindCluster }
 
 // Threads implements scheduler.Worker.
 func (c *Cluster) Threads() int { return 0 }
@@ -559,7 +559,7 @@ func (w *session) open(ctx context.Context, cancel context.CancelCauseFunc) (*re
 		return nil, &pixelVersionError{v}
 	}
 	if w.index < 0 {
-		w.index = w.q.Join(w.addr, "remote", int(ready.Threads))
+		w.index = w.q.Join(w.addr, scheduler.KindRemote, int(ready.Threads))
 	}
 	s := &renderStream{
 		w: w, stream: stream, ctx: ctx, cancel: cancel, threads: int(ready.Threads),

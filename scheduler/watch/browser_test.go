@@ -211,9 +211,9 @@ type heldWorker struct {
 	release chan struct{}
 }
 
-func (*heldWorker) Name() string { return "cpu" }
-func (*heldWorker) Kind() string { return "cpu" }
-func (*heldWorker) Threads() int { return 1 }
+func (*heldWorker) Name() string               { return "cpu" }
+func (*heldWorker) Kind() scheduler.WorkerKind { return "cpu" }
+func (*heldWorker) Threads() int               { return 1 }
 func (w *heldWorker) Run(ctx context.Context, s *tracer.Scene, q scheduler.Leases, index int) error {
 	for n := 0; ; n++ {
 		if n == w.hold {

@@ -47,7 +47,7 @@ func (s *Server) workerKind(i int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i < len(s.last.Workers) {
-		return s.last.Workers[i].Kind
+		return string(s.last.Workers[i].Kind)
 	}
 	return ""
 }
@@ -74,15 +74,16 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
 	for _, w := range p.Workers {
-		if w.Kind == "cluster" {
+		if !w.Kind.Renders() {
 			continue
 		}
-		c(m.tiles, float64(w.Tiles), w.Name, w.Kind)
-		c(m.retries, float64(w.Retries), w.Name, w.Kind)
-		c(m.dropped, float64(w.Dropped), w.Name, w.Kind)
-		c(m.rays, float64(w.Stats.Rays), w.Name, w.Kind)
-		c(m.samples, float64(w.Stats.Samples), w.Name, w.Kind)
-		c(m.busy, w.Busy.Seconds(), w.Name, w.Kind)
+		kind := string(w.Kind)
+		c(m.tiles, float64(w.Tiles), w.Name, kind)
+		c(m.retries, float64(w.Retries), w.Name, kind)
+		c(m.dropped, float64(w.Dropped), w.Name, kind)
+		c(m.rays, float64(w.Stats.Rays), w.Name, kind)
+		c(m.samples, float64(w.Stats.Samples), w.Name, kind)
+		c(m.busy, w.Busy.Seconds(), w.Name, kind)
 	}
 	g(m.tilesLeft, float64(p.TilesDone), "done")
 	g(m.tilesLeft, float64(total-p.TilesDone), "remaining")

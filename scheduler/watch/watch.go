@@ -254,10 +254,10 @@ func (s *Server) progressLocked(ended bool) progressEvent {
 		Workers: []workerRow{},
 	}
 	for i, w := range p.Workers {
-		if w.Kind == "cluster" {
+		if !w.Kind.Renders() {
 			continue // its machines have rows of their own
 		}
-		row := workerRow{Name: w.Name, Kind: w.Kind, Threads: w.Threads, Tiles: w.Tiles,
+		row := workerRow{Name: w.Name, Kind: string(w.Kind), Threads: w.Threads, Tiles: w.Tiles,
 			TilesPerSec: float64(w.Tiles) / secs, Share: float64(w.Pixels) / float64(max(p.Pixels, 1)),
 			Retries: w.Retries, Dropped: w.Dropped, State: "idle"}
 		switch {

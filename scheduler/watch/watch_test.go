@@ -234,9 +234,9 @@ trace_tiles_done_total{kind="cpu",worker="cpu"} 15
 // slowWorker is a one-thread CPU worker that takes at least 2 ms a tile.
 type slowWorker struct{}
 
-func (slowWorker) Name() string { return "slow" }
-func (slowWorker) Kind() string { return "cpu" }
-func (slowWorker) Threads() int { return 1 }
+func (slowWorker) Name() string               { return "slow" }
+func (slowWorker) Kind() scheduler.WorkerKind { return "cpu" }
+func (slowWorker) Threads() int               { return 1 }
 func (w *slowWorker) Run(ctx context.Context, s *tracer.Scene, q scheduler.Leases, index int) error {
 	for {
 		l, err := q.Next(ctx, index)
