@@ -96,7 +96,118 @@ type renderFlags struct {
 }
 
 func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
-	var f renderFlags
+	f, fs := newRenderFlags(stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(fs); err != nil {
+		return err
+	}
+	enc, err := outputEncoding(fs, f)
+	if err != nil {
+		return err
+	}
+	if _, err := newLogger(io.Discard, f.logFormat, f.logLevel); err != nil {
+		return err
+	}
+	// From here on, what the render prints on stderr goes through con:
+	// above the progress line while it is shown, and as JSON records
+	// with --log-format json.
+	con := newConsole(stderr, f.logFormat == "json", f.quiet)
+	defer func() { err = con.reported(err) }()
+	log, _ := newLogger(con.display, f.logFormat, f.logLevel)
+	job, bundle, err := newRenderJob(fs, f, log)
+	if err != nil {
+		return err
+	}
+	defer job.closeGPUs()
+	var out *tracer.Output
+	if f.output == "-" {
+		out, err = tracer.StreamOutput(stdout, enc)
+	} else {
+		out, err = tracer.CreateOutput(f.output, enc)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	defer out.Abort()
+	if err := refuseInputs(out, job.path, bundle, cmp.Or(f.resume, f.checkpoint)); err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// What the render reports goes to a list of sinks, each called in
+	// turn: its progress to the progress line and the live view, its
+	// tiles to the live view and the checkpoint.
+	bar := con.display
+	progress := fanOut[scheduler.Progress]{bar.update}
+	var tiles fanOut[scheduler.TileDone]
+	set := job.scene.Settings
+	var view *liveView
+	if f.serve != "" {
+		view, err = startView(f.serve, f.serveLinger, watch.Options{
+			Scene: job.path, Output: f.output, Film: &job.film, Width: set.Width, Height: set.Height,
+			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(job.workers),
+		}, con)
+		if err != nil {
+			return err
+		}
+		progress = append(progress, view.Progress)
+		tiles = append(tiles, view.Tile)
+	}
+	ck, err := openCheckpoint(f, bundle, set, con)
+	if err != nil {
+		return view.end(ctx, err, con)
+	}
+	opt := scheduler.Options{
+		TileSize:      f.tile,
+		MaxAttempts:   f.maxAttempts,
+		Workers:       job.workers,
+		Duplicates:    job.remote, // a slow machine's last tiles are raced
+		ProgressEvery: progressEvery,
+	}
+	if ck != nil {
+		opt.Finished = ck.finished
+		if view != nil {
+			view.Resumed(scheduler.Tiles(set.Width, set.Height, f.tile), ck.finished)
+		}
+		tiles = append(tiles, ck.add)
+	}
+	opt.Progress, opt.Tile = progress.callback(), tiles.callback()
+	if job.dark {
+		con.warn(fmt.Sprintf("%s: %s", job.path, noLightWarning))
+	}
+	bar.start(set.Samples)
+	res, err := scheduler.RenderLazy(ctx, job.scene, opt)
+	bar.finish()
+	if ck != nil {
+		ck.close(con, err != nil)
+	}
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			return view.end(ctx, errInterrupted, con)
+		}
+		if _, ok := errors.AsType[*scheduler.CompileError](err); ok {
+			return view.end(ctx, usageError{fmt.Errorf("%s: %w", job.path, err)}, con)
+		}
+		return view.end(ctx, err, con)
+	}
+	if err := out.Commit(res.Framebuffer, &job.film); err != nil {
+		return view.end(ctx, err, con)
+	}
+	for _, werr := range res.WorkerErrors {
+		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
+	}
+	con.summary(res.Progress, out, set, job.scene.Compiled())
+	view.end(ctx, nil, con) // the live view lingers after the summary
+	return nil
+}
+
+// newRenderFlags returns render's flags and the set that parses them,
+// printing its usage on stderr.
+func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
+	f := new(renderFlags)
 	fs := pflag.NewFlagSet("render", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVarP(&f.output, "output", "o", "", "output image `path`: .png, .jpg, .exr, .hdr or .pfm; - for standard output")
@@ -126,9 +237,12 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "record finished tiles in a new checkpoint `file`, to continue a stopped render with --resume")
 	fs.StringVar(&f.resume, "resume", "", "continue the render recorded in checkpoint `file`, rendering only the missing tiles and recording them there")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", renderUsage, fs.FlagUsages()) }
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+	return f, fs
+}
+
+// check checks the parsed flags against each other, before anything is
+// read.
+func (f *renderFlags) check(fs *pflag.FlagSet) error {
 	switch {
 	case fs.NArg() != 1:
 		fs.Usage()
@@ -152,155 +266,80 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	case f.checkpoint != "" && f.resume != "" && filepath.Clean(f.checkpoint) != filepath.Clean(f.resume):
 		return usagef("--checkpoint %s and --resume %s name different files: --resume FILE keeps recording into FILE", f.checkpoint, f.resume)
 	}
-	enc, err := outputEncoding(fs, &f)
-	if err != nil {
-		return err
-	}
-	if _, err := newLogger(io.Discard, f.logFormat, f.logLevel); err != nil {
-		return err
-	}
-	// From here on, what the render prints on stderr goes through con:
-	// above the progress line while it is shown, and as JSON records
-	// with --log-format json.
-	con := newConsole(stderr, f.logFormat == "json", f.quiet)
-	defer func() { err = con.reported(err) }()
-	log, _ := newLogger(con.display, f.logFormat, f.logLevel)
+	return nil
+}
+
+// renderJob is what trace render renders: the scene, with the flags'
+// overrides, and the workers that render it.
+type renderJob struct {
+	path      string               // the scene file
+	scene     *scheduler.LazyScene // compiled when a worker here first traces it
+	film      tracer.Film
+	dark      bool // nothing in the scene emits light
+	workers   []scheduler.Worker
+	remote    bool   // a cluster of --workers is among them
+	closeGPUs func() // closes the devices of --gpus
+}
+
+// newRenderJob reads the scene of the flags and builds its workers: the
+// CPU threads, the GPUs of --gpus (refusing a scene the kernel cannot
+// render exactly) and the machines of --workers, which render the scene
+// in the bundle it returns too. Of several mistakes, the first in this
+// order is reported: the --workers list, the GPUs, the scene, the
+// overrides, the kernel's refusal, the cluster's credentials.
+func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger) (job *renderJob, bundle *scenes.Bundle, err error) {
 	var targets []string
 	if f.workers != "" {
-		var err error
 		if targets, err = remote.ParseTargets(f.workers); err != nil {
-			return usagef("--workers: %v", err)
+			return nil, nil, usagef("--workers: %v", err)
 		}
 	}
 	workers, closeGPUs, err := gpuWorkers(f.gpus)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer closeGPUs()
+	defer func() {
+		if err != nil {
+			closeGPUs()
+		}
+	}()
 	if f.threads > 0 {
 		workers = append([]scheduler.Worker{&scheduler.CPUWorker{N: f.threads}}, workers...)
 	}
 	path := fs.Arg(0)
 	bundle, desc, err := scenes.ReadBundle(path, scenes.Options{AllowOutsideAssets: f.outside})
 	if err != nil {
-		return usageError{err}
+		return nil, nil, usageError{err}
 	}
-	if err := applyOverrides(fs, &f, &desc.Settings); err != nil {
-		return err
+	if err := applyOverrides(fs, f, &desc.Settings); err != nil {
+		return nil, nil, err
 	}
 	// The scene is compiled when a worker of this process first traces a
 	// ray of it: with --threads 0 --workers, never (the workers compile it).
 	scene := scheduler.NewLazyScene(desc, compileScene)
-	film := desc.Film // desc itself need not outlive the compile
 	if f.gpus > 0 {
 		// A scene the kernel cannot render exactly is refused before any
 		// work, rather than rendered by the CPU alone behind the user's back.
 		sc, err := scene.Scene()
 		if err != nil {
-			return usageError{fmt.Errorf("%s: %w", path, err)}
+			return nil, nil, usageError{fmt.Errorf("%s: %w", path, err)}
 		}
 		if _, err := kernels.Pack(sc); err != nil {
-			return usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
+			return nil, nil, usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
 		}
 	}
 	if len(targets) > 0 {
-		cluster, err := newCluster(&f, targets, bundle, log)
+		cluster, err := newCluster(f, targets, bundle, log)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		workers = append(workers, cluster)
 	}
-	var out *tracer.Output
-	if f.output == "-" {
-		out, err = tracer.StreamOutput(stdout, enc)
-	} else {
-		out, err = tracer.CreateOutput(f.output, enc)
-	}
-	if err != nil {
-		return usageError{err}
-	}
-	defer out.Abort()
-	if err := refuseInputs(out, path, bundle, cmp.Or(f.resume, f.checkpoint)); err != nil {
-		return err
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	bar := con.display
-	opt := scheduler.Options{
-		TileSize:      f.tile,
-		MaxAttempts:   f.maxAttempts,
-		Workers:       workers,
-		Duplicates:    len(targets) > 0, // a slow machine's last tiles are raced
-		Progress:      bar.update,
-		ProgressEvery: progressEvery,
-	}
-	end := func(err error) error { return err }
-	var view *liveView
-	if f.serve != "" {
-		set := scene.Settings
-		view, err = startView(f.serve, f.serveLinger, watch.Options{
-			Scene: path, Output: f.output, Film: &film, Width: set.Width, Height: set.Height,
-			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(workers),
-		}, con)
-		if err != nil {
-			return err
-		}
-		opt.Progress = func(p scheduler.Progress) { bar.update(p); view.Progress(p) }
-		opt.Tile = view.Tile
-		end = func(err error) error {
-			if err != nil && view.linger > 0 {
-				// Say what went wrong before the view lingers.
-				err = con.reported(err)
-			}
-			view.finish(ctx, err, con)
-			return err
-		}
-	}
-	ck, err := openCheckpoint(&f, bundle, scene.Settings, con)
-	if err != nil {
-		return end(err)
-	}
-	if ck != nil {
-		opt.Finished = ck.finished
-		if view != nil {
-			view.Resumed(scheduler.Tiles(scene.Settings.Width, scene.Settings.Height, f.tile), ck.finished)
-		}
-		show := opt.Tile
-		opt.Tile = func(d scheduler.TileDone) {
-			if show != nil {
-				show(d)
-			}
-			ck.w.Add(d.Tile, d.Pixels) // an error stops the writer; Close reports it
-		}
-	}
-	if countLights(desc, scene.Compiled()).none() {
-		con.warn(fmt.Sprintf("%s: %s", path, noLightWarning))
-	}
-	bar.start(scene.Settings.Samples)
-	res, err := scheduler.RenderLazy(ctx, scene, opt)
-	bar.finish()
-	if ck != nil {
-		ck.close(con, err != nil)
-	}
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return end(errInterrupted)
-		}
-		if _, ok := errors.AsType[*scheduler.CompileError](err); ok {
-			return end(usageError{fmt.Errorf("%s: %w", path, err)})
-		}
-		return end(err)
-	}
-	if err := out.Commit(res.Framebuffer, &film); err != nil {
-		return end(err)
-	}
-	for _, werr := range res.WorkerErrors {
-		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
-	}
-	con.summary(res.Progress, out, scene.Settings, scene.Compiled())
-	end(nil) // the live view lingers after the summary
-	return nil
+	// desc itself need not outlive the compile: the job keeps what it
+	// needs of it.
+	job = &renderJob{path: path, scene: scene, film: desc.Film, dark: countLights(desc, scene.Compiled()).none(),
+		workers: workers, remote: len(targets) > 0, closeGPUs: closeGPUs}
+	return job, bundle, nil
 }
 
 // compileScene compiles the scene of a render: tracer.Compile, but for
@@ -371,6 +410,12 @@ func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, set tracer.Settings, 
 	}
 	ck.finished = c.Tiles
 	return ck, nil
+}
+
+// add records a finished tile. An error stops the writer; close reports
+// it.
+func (ck *renderCheckpoint) add(d scheduler.TileDone) {
+	ck.w.Add(d.Tile, d.Pixels)
 }
 
 // close ends the checkpoint after the render; when the render stopped

@@ -67,6 +67,21 @@ func (v *liveView) finish(ctx context.Context, err error, con *console) {
 	<-v.served
 }
 
+// end ends the view with the render's outcome err (see finish) and
+// returns err. With a linger time, err is reported first, so that the user
+// reads what went wrong while the view lingers. A nil view (no --serve)
+// just returns err.
+func (v *liveView) end(ctx context.Context, err error, con *console) error {
+	if v == nil {
+		return err
+	}
+	if err != nil && v.linger > 0 {
+		err = con.reported(err)
+	}
+	v.finish(ctx, err, con)
+	return err
+}
+
 // viewCollectors are the metrics of workers beyond the render's progress:
 // GPU batches and the bytes a cluster sent and received.
 func viewCollectors(workers []scheduler.Worker) []prometheus.Collector {
