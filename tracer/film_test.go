@@ -2,7 +2,6 @@ package tracer
 
 import (
 	"bytes"
-	"encoding/binary"
 	"image/png"
 	"math"
 	"testing"
@@ -84,29 +83,5 @@ func TestImageDepths(t *testing.T) {
 	}
 	if err := fb.WritePNG(&b8, &film, 12); err == nil {
 		t.Error("depth 12 accepted")
-	}
-}
-
-func TestPFM(t *testing.T) {
-	fb := NewFramebuffer(2, 2)
-	for i := range fb.Pix {
-		fb.Pix[i] = float32(i) + 0.5
-	}
-	var buf bytes.Buffer
-	if err := fb.WritePFM(&buf); err != nil {
-		t.Fatal(err)
-	}
-	header := "PF\n2 2\n-1.0\n"
-	if !bytes.HasPrefix(buf.Bytes(), []byte(header)) {
-		t.Fatalf("header %q", buf.Bytes()[:12])
-	}
-	data := buf.Bytes()[len(header):]
-	if len(data) != 2*2*3*4 {
-		t.Fatalf("%d data bytes, want 48", len(data))
-	}
-	// The first stored row is the image's bottom row (y = 1).
-	first := math.Float32frombits(binary.LittleEndian.Uint32(data))
-	if first != fb.Pix[6] {
-		t.Errorf("first value %v, want bottom-left red %v", first, fb.Pix[6])
 	}
 }

@@ -1,14 +1,11 @@
 package tracer
 
 import (
-	"bufio"
-	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
-	"math"
 )
 
 // Image converts the framebuffer to an 8-bit (depth 8) or 16-bit (depth 16)
@@ -47,29 +44,11 @@ func quantize(v float32, maxv float32) uint16 {
 }
 
 // WritePNG encodes the framebuffer as a PNG of the given bit depth (8 or 16).
+// Package imageio writes it, and the other formats, to files.
 func (f *Framebuffer) WritePNG(w io.Writer, film *Film, depth int) error {
 	if depth != 8 && depth != 16 {
 		return fmt.Errorf("PNG bit depth %d: must be 8 or 16", depth)
 	}
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	return enc.Encode(w, f.Image(film, depth))
-}
-
-// WritePFM writes the framebuffer's linear radiance, before exposure and
-// tone mapping, as a little-endian colour Portable Float Map (rows bottom to
-// top, as the format says).
-func (f *Framebuffer) WritePFM(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "PF\n%d %d\n-1.0\n", f.Width, f.Height)
-	var b [4]byte
-	for y := f.Height - 1; y >= 0; y-- {
-		row := f.Pix[3*y*f.Width : 3*(y+1)*f.Width]
-		for _, v := range row {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-			if _, err := bw.Write(b[:]); err != nil {
-				return err
-			}
-		}
-	}
-	return bw.Flush()
 }

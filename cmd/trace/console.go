@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/tracerender/trace/imageio"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/tracer"
 )
@@ -71,7 +72,7 @@ func (c *console) reported(err error) error {
 
 // summary prints the line (or record) that sums a finished render up;
 // scene is the scene as compiled here, or nil if it was not.
-func (c *console) summary(p scheduler.Progress, out *tracer.Output, set tracer.Settings, scene *tracer.Scene) {
+func (c *console) summary(p scheduler.Progress, out *imageio.Output, set tracer.Settings, scene *tracer.Scene) {
 	if c.quiet {
 		return
 	}

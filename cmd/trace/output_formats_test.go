@@ -81,11 +81,11 @@ func TestRenderOutputFormats(t *testing.T) {
 
 // TestRenderEXROpenEXR renders the Cornell box to a PFM and to EXRs of
 // half and float, compressed with ZIP and not, and reads each EXR with
-// the OpenEXR library (tracer/testdata/exrcheck.cc): the same pixels as
+// the OpenEXR library (imageio/testdata/exrcheck.cc): the same pixels as
 // the PFM, bit for bit in float, rounded by the library's own half in
 // half.
 func TestRenderEXROpenEXR(t *testing.T) {
-	check := exrtest.Build(t, "../../tracer/testdata/exrcheck.cc", false)
+	check := exrtest.Build(t, "../../imageio/testdata/exrcheck.cc", false)
 	dir := t.TempDir()
 	size := []string{"--width", "37", "--height", "29", "--samples", "8", "-q"} // odd sizes: a partial ZIP block
 	pfm := filepath.Join(dir, "ref.pfm")

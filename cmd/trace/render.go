@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/tracerender/trace/imageio"
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
@@ -121,11 +122,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	defer job.closeGPUs()
-	var out *tracer.Output
+	var out *imageio.Output
 	if f.output == "-" {
-		out, err = tracer.StreamOutput(stdout, enc)
+		out, err = imageio.Stream(stdout, enc)
 	} else {
-		out, err = tracer.CreateOutput(f.output, enc)
+		out, err = imageio.Create(f.output, enc)
 	}
 	if err != nil {
 		return usageError{err}
@@ -349,7 +350,7 @@ var compileScene = tracer.Compile
 // refuseInputs refuses an output that is one of the render's inputs —
 // the scene file, a file the scene reads, or the checkpoint — which
 // writing the image would destroy.
-func refuseInputs(out *tracer.Output, scene string, bundle *scenes.Bundle, checkpoint string) error {
+func refuseInputs(out *imageio.Output, scene string, bundle *scenes.Bundle, checkpoint string) error {
 	if out.IsFile(scene) {
 		return usagef("output %s: is the scene file; refusing to overwrite it", out.Path())
 	}
@@ -483,8 +484,8 @@ func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error
 
 // outputEncoding checks the output flags against the output's format
 // before anything is read or rendered, naming the flag at fault.
-func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (tracer.Encoding, error) {
-	enc := tracer.Encoding{Format: f.format, Depth: f.depth, Compression: f.compression, Quality: f.quality}
+func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (imageio.Encoding, error) {
+	enc := imageio.Encoding{Format: f.format, Depth: f.depth, Compression: f.compression, Quality: f.quality}
 	// 0 is the Encoding's "the default": one given on the command line
 	// is checked as the value it is.
 	const given0 = -1 << 30
@@ -501,8 +502,8 @@ func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (tracer.Encoding, error) 
 	if path == "-" {
 		path = ""
 	}
-	res, err := tracer.CheckEncoding(path, enc)
-	if e, ok := errors.AsType[*tracer.EncodingError](err); ok {
+	res, err := imageio.CheckEncoding(path, enc)
+	if e, ok := errors.AsType[*imageio.EncodingError](err); ok {
 		if e.Value == fmt.Sprint(given0) {
 			e.Value = "0"
 		}

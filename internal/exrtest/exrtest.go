@@ -1,5 +1,5 @@
 // Package exrtest builds the OpenEXR reader the EXR tests check trace's
-// files with (tracer/testdata/exrcheck.cc), for the tracer's and the
+// files with (imageio/testdata/exrcheck.cc), for imageio's and the
 // command's tests alike.
 package exrtest
 

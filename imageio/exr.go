@@ -1,4 +1,4 @@
-package tracer
+package imageio
 
 import (
 	"bufio"
@@ -7,9 +7,11 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+
+	"github.com/tracerender/trace/tracer"
 )
 
-// WriteEXR writes the framebuffer's linear radiance, before exposure and
+// WriteEXR writes the framebuffer f's linear radiance, before exposure and
 // tone mapping (as WritePFM), as a single-part scanline OpenEXR file: R, G
 // and B channels of half floats, or of 32-bit floats when float is set;
 // compressed with ZIP (zlib over blocks of 16 scanlines, OpenEXR's
@@ -23,7 +25,7 @@ import (
 // its first scanline's y, its size and its data; inside a chunk, each
 // scanline holds the channels in alphabetical order (B, G, R), each
 // channel's pixels left to right, little-endian.
-func (f *Framebuffer) WriteEXR(w io.Writer, float, zip bool) error {
+func WriteEXR(w io.Writer, f *tracer.Framebuffer, float, zip bool) error {
 	bw := bufio.NewWriter(w)
 	pixelType, size := uint32(exrHalf), 2
 	if float {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tracer
+package imageio
 
 import (
 	"bytes"
@@ -15,20 +15,22 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tracerender/trace/tracer"
 )
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-// commitOutput renders a black 4×2 image into path through CreateOutput
+// commitOutput renders a black 4×2 image into path through Create
 // and Commit.
 func commitOutput(t *testing.T, path string) error {
 	t.Helper()
-	o, err := CreateOutput(path, Encoding{})
+	o, err := Create(path, Encoding{})
 	if err != nil {
 		return err
 	}
 	defer o.Abort()
-	return o.Commit(NewFramebuffer(4, 2), &Film{})
+	return o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{})
 }
 
 // TestOutputRegularFile: a new file appears whole with no temporary file
@@ -73,7 +75,7 @@ func TestOutputNotRegular(t *testing.T) {
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 			t.Skip("mkfifo:", err)
 		}
-		o, err := CreateOutput(fifo, Encoding{}) // no reader yet: must not block
+		o, err := Create(fifo, Encoding{}) // no reader yet: must not block
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +86,7 @@ func TestOutputNotRegular(t *testing.T) {
 			got <- data
 		}()
 		done := make(chan error, 1)
-		go func() { done <- o.Commit(NewFramebuffer(4, 2), &Film{}) }()
+		go func() { done <- o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{}) }()
 		select {
 		case err := <-done:
 			if err != nil {
@@ -214,8 +216,8 @@ func TestOutputStaleTemps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The temporary file CreateOutput makes is named so, too.
-	o, err := CreateOutput(filepath.Join(dir, "out.png"), Encoding{})
+	// The temporary file Create makes is named so, too.
+	o, err := Create(filepath.Join(dir, "out.png"), Encoding{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +236,13 @@ func TestOutputStaleTemps(t *testing.T) {
 }
 
 // TestOutputKilled: a render killed with SIGKILL leaves its temporary file;
-// the next CreateOutput of the same path removes it.
+// the next Create of the same path removes it.
 func TestOutputKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the test binary as a child process")
 	}
 	if p := os.Getenv("TRACE_OUTPUT_CHILD"); p != "" {
-		if _, err := CreateOutput(p, Encoding{}); err != nil {
+		if _, err := Create(p, Encoding{}); err != nil {
 			os.Exit(3)
 		}
 		os.Stdout.WriteString("ready\n")

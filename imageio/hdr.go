@@ -1,19 +1,21 @@
-package tracer
+package imageio
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/tracerender/trace/tracer"
 )
 
-// WriteHDR writes the framebuffer's linear radiance, before exposure and
+// WriteHDR writes the framebuffer f's linear radiance, before exposure and
 // tone mapping (as WritePFM), as a Radiance RGBE picture (.hdr): the
 // "#?RADIANCE" header, rows top to bottom ("-Y H +X W"), each pixel a
 // shared 8-bit exponent and three 8-bit mantissas, about 1% of relative
 // precision. Rows 8 to 32767 pixels wide are run-length encoded a
 // component at a time, as Radiance writes them; others are written flat.
-func (f *Framebuffer) WriteHDR(w io.Writer) error {
+func WriteHDR(w io.Writer, f *tracer.Framebuffer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "#?RADIANCE\n# trace\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n", f.Height, f.Width)
 	row := make([]byte, 4*f.Width)

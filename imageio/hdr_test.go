@@ -1,4 +1,4 @@
-package tracer_test
+package imageio_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracerender/trace/imageio"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/tracer"
 )
@@ -39,7 +40,7 @@ func TestWriteHDR(t *testing.T) {
 	for _, w := range []int{40, 5} { // RLE rows, and rows too short for it
 		fb := hdrTestImage(w, 7)
 		var buf bytes.Buffer
-		if err := fb.WriteHDR(&buf); err != nil {
+		if err := imageio.WriteHDR(&buf, fb); err != nil {
 			t.Fatal(err)
 		}
 		if w == 40 && buf.Len() >= 4*w*7 {
@@ -86,7 +87,7 @@ func TestWriteJPEG(t *testing.T) {
 	sizes := map[int]int{}
 	for _, q := range []int{95, 30} {
 		var buf bytes.Buffer
-		if err := fb.WriteJPEG(&buf, film, q); err != nil {
+		if err := imageio.WriteJPEG(&buf, fb, film, q); err != nil {
 			t.Fatal(err)
 		}
 		sizes[q] = buf.Len()

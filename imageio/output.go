@@ -1,4 +1,4 @@
-package tracer
+package imageio
 
 import (
 	"errors"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/tracerender/trace/tracer"
 )
 
 // Image file formats of an Output.
@@ -173,14 +175,14 @@ func (e Encoding) resolve(path string) (Encoding, error) {
 
 // CheckEncoding returns enc resolved for an output at path ("" for a
 // stream): its format found, its defaults filled in; or the error
-// CreateOutput would return for it. A bad setting is an *EncodingError.
+// Create would return for it. A bad setting is an *EncodingError.
 func CheckEncoding(path string, enc Encoding) (Encoding, error) {
 	return enc.resolve(path)
 }
 
 // Output is an image being made, written by Commit once the render is done.
 //
-// Into a file (CreateOutput on a path that does not exist, or names a
+// Into a file (Create on a path that does not exist, or names a
 // regular file or a symbolic link to one): a temporary file beside the
 // final file, renamed over it by Commit, so that no reader ever sees half
 // an image and a failed or cancelled render leaves nothing behind. A
@@ -189,8 +191,8 @@ func CheckEncoding(path string, enc Encoding) (Encoding, error) {
 // folder's default ACL) gives 0666; a replaced file keeps its permissions
 // (not its owner or group, which only root could keep).
 //
-// Into a stream: standard output (StreamOutput), or a character device or
-// named pipe that CreateOutput is given (/dev/null, /dev/stdout, a FIFO),
+// Into a stream: standard output (Stream), or a character device or
+// named pipe that Create is given (/dev/null, /dev/stdout, a FIFO),
 // which is written through, never replaced. Directories, sockets and block
 // devices are refused.
 type Output struct {
@@ -201,7 +203,7 @@ type Output struct {
 	tmp    *os.File    // the temporary file, or nil
 
 	w    io.Writer // the stream, or nil
-	dev  *os.File  // the device or pipe opened by CreateOutput, which Commit closes; nil for standard output
+	dev  *os.File  // the device or pipe opened by Create, which Commit closes; nil for standard output
 	fifo string    // a named pipe that had no reader yet: Commit opens it
 	// truncate says that dev is a regular file reached through a link
 	// (written through, not replaced), which Commit empties first.
@@ -243,13 +245,13 @@ func isStream(path string) bool {
 	return err == nil && fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
-// CreateOutput checks that path can be written and opens what Commit will
+// Create checks that path can be written and opens what Commit will
 // fill, an image encoded as enc says (see Encoding and OutputFormat). Call
 // it before rendering so an unwritable path or an encoding the format
 // does not have fails at once. It also removes the temporary files that
 // renders of the same path killed before their end left behind (those of
 // processes of this machine that are gone).
-func CreateOutput(path string, enc Encoding) (*Output, error) {
+func Create(path string, enc Encoding) (*Output, error) {
 	enc, err := enc.resolve(path)
 	if err != nil {
 		return nil, err
@@ -288,10 +290,10 @@ func CreateOutput(path string, enc Encoding) (*Output, error) {
 	return o, nil
 }
 
-// StreamOutput returns an Output that Commit writes to w (standard output,
+// Stream returns an Output that Commit writes to w (standard output,
 // say), encoded as enc says (a PNG unless enc.Format says otherwise).
 // Commit does not close w.
-func StreamOutput(w io.Writer, enc Encoding) (*Output, error) {
+func Stream(w io.Writer, enc Encoding) (*Output, error) {
 	enc, err := enc.resolve("")
 	if err != nil {
 		return nil, err
@@ -300,7 +302,7 @@ func StreamOutput(w io.Writer, enc Encoding) (*Output, error) {
 }
 
 // openDevice sets o up to write through the existing file described by
-// fi, which is not a directory or a regular file CreateOutput can replace.
+// fi, which is not a directory or a regular file Create can replace.
 func (o *Output) openDevice(fi fs.FileInfo) (*Output, error) {
 	o.target = ""
 	m := fi.Mode()
@@ -337,7 +339,7 @@ func pathErr(err error) error {
 	return err
 }
 
-// Path returns the path as given (for a StreamOutput, "standard output").
+// Path returns the path as given (for a Stream, "standard output").
 func (o *Output) Path() string { return o.name }
 
 // Format returns the output's format, one of Formats' names.
@@ -348,7 +350,7 @@ func (o *Output) Encoding() Encoding { return o.enc }
 
 // IsFile reports whether the output is the file at path p: the same file
 // (os.SameFile) where both exist, else the same cleaned absolute path. A
-// StreamOutput is no file.
+// Stream is no file.
 func (o *Output) IsFile(p string) bool {
 	if o.target == "" && o.dev == nil && o.fifo == "" {
 		return false
@@ -364,7 +366,7 @@ func (o *Output) IsFile(p string) bool {
 
 // Commit writes the framebuffer: into the temporary file, then renamed
 // into place, or into the stream.
-func (o *Output) Commit(fb *Framebuffer, film *Film) error {
+func (o *Output) Commit(fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.tmp == nil {
 		return o.commitStream(fb, film)
 	}
@@ -395,7 +397,7 @@ func (o *Output) Commit(fb *Framebuffer, film *Film) error {
 }
 
 // commitStream is Commit for a stream.
-func (o *Output) commitStream(fb *Framebuffer, film *Film) error {
+func (o *Output) commitStream(fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.fifo != "" && o.dev == nil {
 		f, err := os.OpenFile(o.fifo, os.O_WRONLY, 0) // waits for a reader
 		if err != nil {
@@ -423,16 +425,16 @@ func (o *Output) commitStream(fb *Framebuffer, film *Film) error {
 }
 
 // encode writes the image to w in o's format.
-func (o *Output) encode(w io.Writer, fb *Framebuffer, film *Film) error {
+func (o *Output) encode(w io.Writer, fb *tracer.Framebuffer, film *tracer.Film) error {
 	switch o.enc.Format {
 	case FormatPFM:
-		return fb.WritePFM(w)
+		return WritePFM(w, fb)
 	case FormatEXR:
-		return fb.WriteEXR(w, o.enc.Depth == 32, o.enc.Compression == CompressionZIP)
+		return WriteEXR(w, fb, o.enc.Depth == 32, o.enc.Compression == CompressionZIP)
 	case FormatHDR:
-		return fb.WriteHDR(w)
+		return WriteHDR(w, fb)
 	case FormatJPEG:
-		return fb.WriteJPEG(w, film, o.enc.Quality)
+		return WriteJPEG(w, fb, film, o.enc.Quality)
 	}
 	return fb.WritePNG(w, film, o.enc.Depth)
 }
@@ -453,7 +455,7 @@ func (o *Output) Abort() {
 // Temporary files are named .NAME.trace-tmp-HOST-PID-N, beside the output
 // NAME: HOST a hash of this machine's name, PID the process making it and
 // N a counter. A render that is killed (SIGKILL, a crash, a power loss)
-// cannot remove its file; the next CreateOutput of the same NAME removes
+// cannot remove its file; the next Create of the same NAME removes
 // those whose HOST is this machine and whose process no longer runs. (The
 // folder may be shared with other machines, whose processes this one
 // cannot see: their files are left alone.)

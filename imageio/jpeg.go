@@ -1,16 +1,18 @@
-package tracer
+package imageio
 
 import (
 	"image"
 	"image/jpeg"
 	"io"
+
+	"github.com/tracerender/trace/tracer"
 )
 
-// WriteJPEG encodes the framebuffer as a baseline JPEG of the given
+// WriteJPEG encodes the framebuffer f as a baseline JPEG of the given
 // quality (1 to 100): the pixels of an 8-bit PNG (the film's exposure,
 // tone curve and transfer, sRGB by default), with JPEG's 4:2:0 chroma
 // subsampling.
-func (f *Framebuffer) WriteJPEG(w io.Writer, film *Film, quality int) error {
+func WriteJPEG(w io.Writer, f *tracer.Framebuffer, film *tracer.Film, quality int) error {
 	img := f.Image(film, 8).(*image.NRGBA)
 	// Every pixel is opaque, so the non-premultiplied pixels are the
 	// premultiplied ones, which the encoder reads fastest.

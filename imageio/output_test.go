@@ -1,4 +1,4 @@
-package tracer
+package imageio
 
 import (
 	"bytes"
@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracerender/trace/tracer"
 )
 
-// TestOutputStream: StreamOutput writes the image to the writer in the
+// TestOutputStream: Stream writes the image to the writer in the
 // format asked for, a PNG by default.
 func TestOutputStream(t *testing.T) {
 	for _, tc := range []struct{ format, magic string }{
@@ -16,14 +18,14 @@ func TestOutputStream(t *testing.T) {
 		{FormatHDR, "#?RADIANCE\n"}, {FormatJPEG, "\xff\xd8\xff"}, {"jpeg", "\xff\xd8\xff"},
 	} {
 		var buf bytes.Buffer
-		o, err := StreamOutput(&buf, Encoding{Format: tc.format})
+		o, err := Stream(&buf, Encoding{Format: tc.format})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if o.IsFile(".") {
 			t.Error("a stream claims to be a file")
 		}
-		if err := o.Commit(NewFramebuffer(4, 2), &Film{}); err != nil {
+		if err := o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{}); err != nil {
 			t.Fatal(err)
 		}
 		o.Abort()
@@ -31,7 +33,7 @@ func TestOutputStream(t *testing.T) {
 			t.Errorf("format %q: output starts %q, want %q", tc.format, buf.String()[:min(buf.Len(), 8)], tc.magic)
 		}
 	}
-	if _, err := StreamOutput(&bytes.Buffer{}, Encoding{Format: "tiff"}); err == nil || !strings.Contains(err.Error(), "png, pfm, exr, hdr or jpg") {
+	if _, err := Stream(&bytes.Buffer{}, Encoding{Format: "tiff"}); err == nil || !strings.Contains(err.Error(), "png, pfm, exr, hdr or jpg") {
 		t.Errorf("format tiff: %v, want an error listing the formats", err)
 	}
 }
@@ -83,7 +85,7 @@ func TestOutputEncoding(t *testing.T) {
 		{"a.pfm", Encoding{Depth: 32}, Encoding{}},
 	} {
 		dir := t.TempDir()
-		o, err := CreateOutput(filepath.Join(dir, tc.path), tc.enc)
+		o, err := Create(filepath.Join(dir, tc.path), tc.enc)
 		if tc.want.Format == "" {
 			if err == nil {
 				o.Abort()
@@ -111,7 +113,7 @@ func TestOutputIsFile(t *testing.T) {
 	os.WriteFile(existing, []byte("x"), 0o644)
 	link := filepath.Join(dir, "link.png")
 	os.Symlink("old.png", link)
-	o, err := CreateOutput(link, Encoding{})
+	o, err := Create(link, Encoding{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func TestOutputIsFile(t *testing.T) {
 	if !o.IsFile(existing) || !o.IsFile(link) || o.IsFile(filepath.Join(dir, "other.png")) {
 		t.Errorf("existing output: IsFile wrong")
 	}
-	n, err := CreateOutput(filepath.Join(dir, "new.png"), Encoding{})
+	n, err := Create(filepath.Join(dir, "new.png"), Encoding{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package tracer
+package imageio
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/tracerender/trace/internal/exrtest"
+	"github.com/tracerender/trace/tracer"
 )
 
 // halfValue decodes an IEEE binary16.
@@ -86,8 +87,8 @@ func TestHalfBits(t *testing.T) {
 // exrTestImage is a framebuffer with what a render can hold: black, dim
 // values that are half subnormals, ordinary values, bright ones past the
 // largest half, and noise that does not compress.
-func exrTestImage(w, h int) *Framebuffer {
-	fb := NewFramebuffer(w, h)
+func exrTestImage(w, h int) *tracer.Framebuffer {
+	fb := tracer.NewFramebuffer(w, h)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range fb.Pix {
 		switch y := i / (3 * w); {
@@ -225,7 +226,7 @@ func TestWriteEXR(t *testing.T) {
 		for _, float := range []bool{false, true} {
 			for _, zip := range []bool{false, true} {
 				var buf bytes.Buffer
-				if err := fb.WriteEXR(&buf, float, zip); err != nil {
+				if err := WriteEXR(&buf, fb, float, zip); err != nil {
 					t.Fatal(err)
 				}
 				w, h, gotFloat, comp, pix := readEXR(t, buf.Bytes())
@@ -260,13 +261,13 @@ func TestEXROpenEXR(t *testing.T) {
 		fb := exrTestImage(size[0], size[1])
 		pfm := filepath.Join(dir, "image.pfm")
 		var buf bytes.Buffer
-		fb.WritePFM(&buf)
+		WritePFM(&buf, fb)
 		os.WriteFile(pfm, buf.Bytes(), 0o644)
 		for _, float := range []bool{false, true} {
 			for _, zip := range []bool{false, true} {
 				exr := filepath.Join(dir, "image.exr")
 				buf.Reset()
-				if err := fb.WriteEXR(&buf, float, zip); err != nil {
+				if err := WriteEXR(&buf, fb, float, zip); err != nil {
 					t.Fatal(err)
 				}
 				os.WriteFile(exr, buf.Bytes(), 0o644)
