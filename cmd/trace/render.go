@@ -138,29 +138,6 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// What the render reports goes to a list of sinks, each called in
-	// turn: its progress to the progress line and the live view, its
-	// tiles to the live view and the checkpoint.
-	bar := con.display
-	progress := fanOut[scheduler.Progress]{bar.update}
-	var tiles fanOut[scheduler.TileDone]
-	set := job.scene.Settings
-	var view *liveView
-	if f.serve != "" {
-		view, err = startView(f.serve, f.serveLinger, watch.Options{
-			Scene: job.path, Output: f.output, Film: &job.film, Width: set.Width, Height: set.Height,
-			Tiles: len(scheduler.Tiles(set.Width, set.Height, f.tile)), Collectors: viewCollectors(job.workers),
-		}, con)
-		if err != nil {
-			return err
-		}
-		progress = append(progress, view.Progress)
-		tiles = append(tiles, view.Tile)
-	}
-	ck, err := openCheckpoint(f, bundle, set, con)
-	if err != nil {
-		return view.end(ctx, err, con)
-	}
 	opt := scheduler.Options{
 		TileSize:      f.tile,
 		MaxAttempts:   f.maxAttempts,
@@ -168,14 +145,12 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		Duplicates:    job.remote, // a slow machine's last tiles are raced
 		ProgressEvery: progressEvery,
 	}
-	if ck != nil {
-		opt.Finished = ck.finished
-		if view != nil {
-			view.Resumed(scheduler.Tiles(set.Width, set.Height, f.tile), ck.finished)
-		}
-		tiles = append(tiles, ck.add)
+	bar := con.display
+	view, ck, err := attachSinks(&opt, f, job, bundle, con)
+	if err != nil {
+		return view.end(ctx, err, con)
 	}
-	opt.Progress, opt.Tile = progress.callback(), tiles.callback()
+	set := job.scene.Settings
 	if job.dark {
 		con.warn(fmt.Sprintf("%s: %s", job.path, noLightWarning))
 	}
@@ -203,6 +178,46 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	con.summary(res.Progress, out, set, job.scene.Compiled())
 	view.end(ctx, nil, con) // the live view lingers after the summary
 	return nil
+}
+
+// attachSinks sets opt's Progress and Tile to fan-outs of the sinks of
+// what the render reports, each called in turn: its progress goes to the
+// progress line and the live view of --serve, its tiles to the live view
+// and the checkpoint of --checkpoint or --resume, whose tiles opt.Finished
+// then holds. It returns the view and the checkpoint (nil without their
+// flags); the view also when the checkpoint cannot be opened, to be ended
+// with the error.
+func attachSinks(opt *scheduler.Options, f *renderFlags, job *renderJob, bundle *scenes.Bundle, con *console) (*liveView, *renderCheckpoint, error) {
+	progress := fanOut[scheduler.Progress]{con.display.update}
+	var tiles fanOut[scheduler.TileDone]
+	set := job.scene.Settings
+	grid := scheduler.Tiles(set.Width, set.Height, f.tile)
+	var view *liveView
+	if f.serve != "" {
+		var err error
+		view, err = startView(f.serve, f.serveLinger, watch.Options{
+			Scene: job.path, Output: f.output, Film: &job.film, Width: set.Width, Height: set.Height,
+			Tiles: len(grid), Collectors: viewCollectors(job.workers),
+		}, con)
+		if err != nil {
+			return nil, nil, err
+		}
+		progress = append(progress, view.Progress)
+		tiles = append(tiles, view.Tile)
+	}
+	ck, err := openCheckpoint(f, bundle, set, con)
+	if err != nil {
+		return view, nil, err
+	}
+	if ck != nil {
+		opt.Finished = ck.finished
+		if view != nil {
+			view.Resumed(grid, ck.finished)
+		}
+		tiles = append(tiles, ck.add)
+	}
+	opt.Progress, opt.Tile = progress.callback(), tiles.callback()
+	return view, ck, nil
 }
 
 // newRenderFlags returns render's flags and the set that parses them,
