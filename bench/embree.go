@@ -28,13 +28,30 @@ import (
 // per query: mesh index, query (build, primary, primary-occluded, random,
 // random-occluded), rays (or triangles) per second, workload name.
 
-// embreeRuns is how many times each query is timed; the median is reported.
+// embreeRuns is how many times each query is timed by default; the median
+// is reported.
 const embreeRuns = 5
 
+// EmbreeOptions choose what ExportEmbree does.
+type EmbreeOptions struct {
+	// Quick shrinks the workloads, for tests.
+	Quick bool
+	// Runs is how many times each query (and each build) is timed, the
+	// median written to trace.tsv; 0 means embreeRuns.
+	Runs int
+	// TimingOnly skips writing the ray files (a later round of
+	// scripts/embree-bench.sh, which alternates trace and Embree).
+	TimingOnly bool
+}
+
 // ExportEmbree writes the ray files for the Embree harness into dir (which
-// must exist) and measures trace on the same rays on one thread. Quick
-// shrinks the workloads, for tests.
-func ExportEmbree(ctx context.Context, dir string, quick bool) error {
+// must exist) and measures trace on the same rays on one thread.
+func ExportEmbree(ctx context.Context, dir string, opt EmbreeOptions) error {
+	runs := opt.Runs
+	if runs <= 0 {
+		runs = embreeRuns
+	}
+	quick := opt.Quick
 	meshes := []tracer.MeshDesc{Icosphere(50), Icosphere(255)}
 	names := []string{"icosphere 50k", "icosphere 1.3M"}
 	side, nrand := 1024, 1<<20
@@ -50,9 +67,9 @@ func ExportEmbree(ctx context.Context, dir string, quick bool) error {
 	defer tsv.Close()
 	for i, m := range meshes {
 		prev := runtime.GOMAXPROCS(1)
-		times := make([]time.Duration, 0, embreeRuns)
+		times := make([]time.Duration, 0, runs)
 		var s *tracer.Scene
-		for range embreeRuns {
+		for range runs {
 			s = nil
 			runtime.GC()
 			if s, err = meshScene(m); err != nil {
@@ -64,8 +81,10 @@ func ExportEmbree(ctx context.Context, dir string, quick bool) error {
 		runtime.GOMAXPROCS(prev)
 		slices.Sort(times)
 		primary, random := primaryRays(s, side), randomRays(s, nrand)
-		if err := writeRayFile(filepath.Join(dir, fmt.Sprintf("mesh-%d.bin", i)), s, primary, random); err != nil {
-			return err
+		if !opt.TimingOnly {
+			if err := writeRayFile(filepath.Join(dir, fmt.Sprintf("mesh-%d.bin", i)), s, primary, random); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(tsv, "%d\tbuild\t%g\tbvh build, %s (tris/s)\n", i, float64(len(s.Triangles))/times[len(times)/2].Seconds(), names[i])
 		for _, q := range []struct {
@@ -78,7 +97,7 @@ func ExportEmbree(ctx context.Context, dir string, quick bool) error {
 			{"random", "random rays, " + names[i], random, false},
 			{"random-occluded", "random occluded, " + names[i], random, true},
 		} {
-			rate, err := medianRate(ctx, s, q.rays, q.occluded)
+			rate, err := medianRate(ctx, s, q.rays, q.occluded, runs)
 			if err != nil {
 				return err
 			}
@@ -88,12 +107,12 @@ func ExportEmbree(ctx context.Context, dir string, quick bool) error {
 	return tsv.Close()
 }
 
-// medianRate returns the median over embreeRuns runs of the rays per second
+// medianRate returns the median over runs runs of the rays per second
 // of CPU time of Intersect (or Occluded) on one thread.
-func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occluded bool) (float64, error) {
+func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occluded bool, runs int) (float64, error) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
-	rates := make([]float64, embreeRuns)
+	rates := make([]float64, runs)
 	hits := 0
 	for k := range rates {
 		if err := ctx.Err(); err != nil {

@@ -4,14 +4,16 @@
  * trace's figures. Built and run by scripts/embree-bench.sh, which installs
  * Debian's libembree-dev; not part of `make test`.
  *
- *     harness DIR
+ *     harness [-runs N] [-tsv] DIR
  *
  * DIR holds what `go run ./bench/embree/export DIR` wrote: for each mesh
  * workload a file mesh-N.bin (format in bench/embree.go) and trace.tsv, one
  * line per workload with trace's own rays/s on the same rays. The harness
  * prints one table: each workload's rays/s for trace and Embree and their
- * ratio, every figure the median of five runs, in rays per second of CPU
- * time.
+ * ratio, every figure the median of N runs (default 5), in rays per second
+ * of CPU time. With -tsv it prints Embree's figures in trace.tsv's format
+ * instead, for scripts/embree-bench.sh, which alternates rounds of trace
+ * and Embree and takes the medians over the rounds.
  */
 #include <embree3/rtcore.h>
 #include <stdint.h>
@@ -20,7 +22,10 @@
 #include <string.h>
 #include <time.h>
 
-#define RUNS 5
+#define MAX_RUNS 64
+
+/* runs is how many times each query and build is timed. */
+static int runs = 5;
 
 /* now returns the process's CPU time, in seconds: on a shared machine the
  * wall clock also counts the time other processes hold the core. The
@@ -94,9 +99,9 @@ static void on_error(void* user, enum RTCError code, const char* str) {
 
 /* build returns the committed scene of the mesh, and the median build time. */
 static RTCScene build(RTCDevice dev, const Workload* w, double* secs) {
-    double t[RUNS];
+    double t[MAX_RUNS];
     RTCScene scene = NULL;
-    for (int run = 0; run < RUNS; run++) {
+    for (int run = 0; run < runs; run++) {
         if (scene) {
             rtcReleaseScene(scene);
         }
@@ -115,7 +120,7 @@ static RTCScene build(RTCDevice dev, const Workload* w, double* secs) {
         rtcCommitScene(scene);
         t[run] = now() - t0;
     }
-    *secs = median(t, RUNS);
+    *secs = median(t, runs);
     return scene;
 }
 
@@ -125,8 +130,8 @@ static volatile unsigned sink;
  * rtcOccluded1 (occluded 1) over the ray set. */
 static double trace(RTCScene scene, const RaySet* rs, int occluded) {
     struct RTCIntersectContext ctx;
-    double t[RUNS];
-    for (int run = 0; run < RUNS; run++) {
+    double t[MAX_RUNS];
+    for (int run = 0; run < runs; run++) {
         unsigned hits = 0;
         double t0 = now();
         for (uint32_t i = 0; i < rs->n; i++) {
@@ -153,16 +158,30 @@ static double trace(RTCScene scene, const RaySet* rs, int occluded) {
         t[run] = now() - t0;
         sink += hits;
     }
-    return rs->n / median(t, RUNS);
+    return rs->n / median(t, runs);
 }
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: harness DIR\n");
+    int tsv = 0;
+    const char* dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-tsv") == 0) {
+            tsv = 1;
+        } else if (strcmp(argv[i], "-runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+        } else if (!dir && argv[i][0] != '-') {
+            dir = argv[i];
+        } else {
+            dir = NULL;
+            break;
+        }
+    }
+    if (!dir || runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "usage: harness [-runs N (1-%d)] [-tsv] DIR\n", MAX_RUNS);
         return 2;
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s/trace.tsv", argv[1]);
+    snprintf(path, sizeof path, "%s/trace.tsv", dir);
     FILE* tf = fopen(path, "r");
     if (!tf) {
         perror(path);
@@ -175,7 +194,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     rtcSetDeviceErrorFunction(dev, on_error, NULL);
-    printf("%-34s %12s %12s %7s\n", "workload (one thread)", "trace M/s", "Embree M/s", "ratio");
+    if (!tsv) {
+        printf("%-34s %12s %12s %7s\n", "workload (one thread)", "trace M/s", "Embree M/s", "ratio");
+    }
     char line[512];
     int cur = -1;
     Workload w;
@@ -196,7 +217,7 @@ int main(int argc, char** argv) {
                 free(w.tri), free(w.primary.r), free(w.random.r);
             }
             char mp[4096];
-            snprintf(mp, sizeof mp, "%s/mesh-%d.bin", argv[1], mesh);
+            snprintf(mp, sizeof mp, "%s/mesh-%d.bin", dir, mesh);
             w = load(mp);
             scene = build(dev, &w, &buildSecs);
             cur = mesh;
@@ -208,7 +229,11 @@ int main(int argc, char** argv) {
             const RaySet* rs = strncmp(query, "primary", 7) == 0 ? &w.primary : &w.random;
             e = trace(scene, rs, strstr(query, "occluded") != NULL);
         }
-        printf("%-34s %12.2f %12.2f %7.2f\n", name, traceRate / 1e6, e / 1e6, traceRate / e);
+        if (tsv) {
+            printf("%d\t%s\t%g\t%s\n", mesh, query, e, name);
+        } else {
+            printf("%-34s %12.2f %12.2f %7.2f\n", name, traceRate / 1e6, e / 1e6, traceRate / e);
+        }
         fflush(stdout);
     }
     return 0;

@@ -2,7 +2,7 @@
 // harness (bench/embree/harness.c) into a folder, with trace's own figures
 // on them: see scripts/embree-bench.sh.
 //
-//	go run ./bench/embree/export [-quick] DIR
+//	go run ./bench/embree/export [-quick] [-runs N] [-timing-only] DIR
 package main
 
 import (
@@ -15,13 +15,16 @@ import (
 )
 
 func main() {
-	quick := flag.Bool("quick", false, "small workloads, for a quick check")
+	var opt bench.EmbreeOptions
+	flag.BoolVar(&opt.Quick, "quick", false, "small workloads, for a quick check")
+	flag.IntVar(&opt.Runs, "runs", 0, "timed runs per query, the median written (default 5)")
+	flag.BoolVar(&opt.TimingOnly, "timing-only", false, "only time trace, without writing the ray files")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: export [-quick] DIR")
+	if flag.NArg() != 1 || opt.Runs < 0 {
+		fmt.Fprintln(os.Stderr, "usage: export [-quick] [-runs N] [-timing-only] DIR")
 		os.Exit(2)
 	}
-	if err := bench.ExportEmbree(context.Background(), flag.Arg(0), *quick); err != nil {
+	if err := bench.ExportEmbree(context.Background(), flag.Arg(0), opt); err != nil {
 		fmt.Fprintln(os.Stderr, "export:", err)
 		os.Exit(1)
 	}
