@@ -10,8 +10,9 @@ GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go
 all: build
 
 # SIMD=simd builds with Go's experimental simd/archsimd (GOEXPERIMENT=simd):
-# on amd64 with AVX2 the BVH traversal tests boxes with vector instructions,
-# with the same hits bit for bit (tracer/intersect_simd.go). The default,
+# on amd64 with AVX2 the BVH build bins primitives with vector instructions,
+# giving the same tree byte for byte (tracer/bvh_simd.go); the traversal is
+# the same in both builds (docs/traversal.md). The default,
 # SIMD=, builds the portable code, which `go build ./cmd/trace` gives too:
 # on the 2-core AMD EPYC VMs this project runs on, scalar code that follows
 # the 256-bit vector code pays for its dirty upper register state, and the

@@ -1,9 +1,22 @@
 package tracer
 
 import (
+	"errors"
 	"math"
 	"unsafe"
 )
+
+// wideBVH is the 4-wide BVH that the CPU traverses (Scene.wide).
+type wideBVH struct {
+	// nodes are the wide nodes, the root first and every node's subtree
+	// after it (depth first, children in order); empty when the binary
+	// tree is a lone leaf.
+	nodes []bvh4Node
+	// root is where a traversal starts: wide node 0, or, for a binary
+	// tree that is a lone leaf, that leaf (a wide leaf reference), whose
+	// box the traversal then does not test, as it never tests the root's.
+	root uint32
+}
 
 // bvh4Node is a node of the 4-wide BVH that the CPU traverses: up to four
 // children, their boxes stored plane by plane (structure of arrays), so
@@ -45,28 +58,25 @@ func wideLeafOf(ref uint32) (kind uint16, first, end uint32) {
 	return uint16(ref>>wideKindShift) & 1, first, first + (ref>>28)&7 + 1
 }
 
-// collapseBVH4 returns the 4-wide BVH of the binary one, nodes, root
-// first and every node's subtree after it (depth first, children in
-// order), or nil when the binary tree is empty or a lone leaf, or its
-// leaves' indices do not fit a wide reference (then the binary traversal
-// runs). Each wide node takes a
+// errWideRefs: a leaf that a wide reference cannot hold. Compile's limits
+// (MaxTriangles, MaxShapes, bvhMaxLeaf) keep every leaf within them.
+var errWideRefs = errors.New("bvh: a leaf beyond the 4-wide BVH's references")
+
+// collapseBVH4 returns the 4-wide BVH of the binary one, nodes (not
+// empty). Each wide node takes a
 // binary node's two children and, while it has fewer than four, replaces
 // the interior one with the largest surface area by its two children (the
 // rule of Embree's and pbrt's collapses, which keeps the boxes that rays
 // enter most often apart).
-func collapseBVH4(nodes []BVHNode) []bvh4Node {
-	if len(nodes) == 0 {
-		return nil
-	}
+func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 	for i := range nodes {
 		if n := &nodes[i]; n.Count > 0 && (n.Index+uint32(n.Count) > wideIndexMask || n.Count > 8 || n.Info > 1) {
-			return nil
+			return wideBVH{}, errWideRefs
 		}
 	}
 	if nodes[0].Count > 0 {
-		// A root leaf: the binary traversal tests its primitives without
-		// testing its box, which a wide node would test.
-		return nil
+		// A root leaf: tested without its box.
+		return wideBVH{root: wideLeafRef(&nodes[0])}, nil
 	}
 	wide := make([]bvh4Node, 1, len(nodes)/5+1)
 	var fill func(w int, b uint32)
@@ -103,7 +113,7 @@ func collapseBVH4(nodes []BVHNode) []bvh4Node {
 		wide[w] = wideNodeOf(nodes, kids[:nk], refs[:nk])
 	}
 	fill(0, 0)
-	return wide
+	return wideBVH{nodes: wide}, nil
 }
 
 // wideNodeOf returns the wide node whose children are the binary nodes
@@ -124,21 +134,32 @@ func wideNodeOf(nodes []BVHNode, kids, refs []uint32) bvh4Node {
 }
 
 // wideBytes is the memory of the wide BVH.
-func (s *Scene) wideBytes() int { return len(s.wide) * int(unsafe.Sizeof(bvh4Node{})) }
+func (s *Scene) wideBytes() int { return len(s.wide.nodes) * int(unsafe.Sizeof(bvh4Node{})) }
 
 // ray4 is a ray prepared for enter4: origin and inverse direction per
 // axis in all four lanes, and per axis the byte offset in a bvh4Node of
 // the plane row the ray enters the slab by (Min's where inv ≥ 0, Max's
-// where inv < 0) and of the one it leaves by.
+// where inv < 0) and of the one it leaves by. The layout up to finite is
+// enter4SSE's (slab4_amd64.s).
 type ray4 struct {
 	o, inv    [3][4]float32
 	near, far [3]uint32
+	// finite is false for a ray with a non-finite origin or direction,
+	// which takes enter4General.
+	finite bool
 }
 
-// newRay4 prepares rb's ray (finite: see rayBox.finite) for enter4.
-func newRay4(rb *rayBox) (r ray4) {
-	ox, oy, oz := rb.o[0], rb.o[1], rb.o[2]
-	ix, iy, iz := rb.inv[0], rb.inv[1], rb.inv[2]
+// newRay4 prepares r for enter4. The inverse direction is clamped to
+// ±maxInvDir, so that a finite ray parallel to a slab gets a huge finite
+// slope, never NaN distances.
+func newRay4(ray *Ray) (r ray4) {
+	o, d := &ray.Origin, &ray.Dir
+	ox, oy, oz := o[0], o[1], o[2]
+	ix := max(min(1/d[0], maxInvDir), -maxInvDir)
+	iy := max(min(1/d[1], maxInvDir), -maxInvDir)
+	iz := max(min(1/d[2], maxInvDir), -maxInvDir)
+	// x−x is 0 for a finite x and NaN for an infinite or NaN one.
+	r.finite = (ox-ox)+(oy-oy)+(oz-oz)+(d[0]-d[0])+(d[1]-d[1])+(d[2]-d[2]) == 0
 	r.o = [3][4]float32{{ox, ox, ox, ox}, {oy, oy, oy, oy}, {oz, oz, oz, oz}}
 	r.inv = [3][4]float32{{ix, ix, ix, ix}, {iy, iy, iy, iy}, {iz, iz, iz, iz}}
 	// Row a (Min) where inv ≥ 0, a+3 (Max) where inv < 0, as byte offsets
@@ -149,12 +170,17 @@ func newRay4(rb *rayBox) (r ray4) {
 	return r
 }
 
-// enter4Go is enter4 in Go: the slab test of a wide node's four boxes.
-// On each axis it takes the product of the plane the ray enters by and of
-// the one it leaves by, as enterPairSigned does, so its distances are
-// enterPairGeneral's values (up to the sign of a zero, which only
-// comparisons see): tnear[k] is where the ray enters box k, clamped to 0,
-// and bit k of the result is set when it does so by tMax.
+// enter4Go is enter4 in Go for a finite ray: the slab test of a wide
+// node's four boxes. For boxes with Min ≤ Max it takes on each axis only
+// the product of the plane the ray enters by and of the one it leaves by,
+// chosen once per ray by the sign of inv: subtraction and multiplication
+// round monotonically, so that plane's product is exactly the min (the
+// other's the max) that enter4General computes, and the two return the
+// same values (up to the sign of a zero, which only comparisons see) with
+// none of Go's NaN-aware min and max of the two products: tnear[k] is
+// where the ray enters box k, clamped to 0, and bit k of the result is set
+// when it does so by tMax. A missing child (Min +∞, Max −∞) is entered at
+// +∞: never.
 func (r *ray4) enter4Go(n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32) {
 	nx, ny, nz := &n.bounds[r.near[0]>>4], &n.bounds[r.near[1]>>4], &n.bounds[r.near[2]>>4]
 	fx, fy, fz := &n.bounds[r.far[0]>>4], &n.bounds[r.far[1]>>4], &n.bounds[r.far[2]>>4]
@@ -169,6 +195,29 @@ func (r *ray4) enter4Go(n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint
 		t1 := min(min(x1, y1), min(z1, tMax))
 		tnear[k] = t0
 		if t0 <= t1 {
+			mask |= 1 << k
+		}
+	}
+	return mask
+}
+
+// enter4General is enter4 for any ray, finite or not: on each axis both
+// products, ordered by Go's min and max, which carry a NaN through to a
+// miss (the binary slab test the kernel runs, operation for operation, on
+// each box). Missing children, whose products it would order into an
+// entered box, are masked off.
+func (r *ray4) enter4General(n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32) {
+	for k := 0; k < 4; k++ {
+		x0 := (n.bounds[0][k] - r.o[0][k]) * r.inv[0][k]
+		x1 := (n.bounds[3][k] - r.o[0][k]) * r.inv[0][k]
+		y0 := (n.bounds[1][k] - r.o[1][k]) * r.inv[1][k]
+		y1 := (n.bounds[4][k] - r.o[1][k]) * r.inv[1][k]
+		z0 := (n.bounds[2][k] - r.o[2][k]) * r.inv[2][k]
+		z1 := (n.bounds[5][k] - r.o[2][k]) * r.inv[2][k]
+		t0 := max(max(min(x0, x1), min(y0, y1)), max(min(z0, z1), 0))
+		t1 := min(min(max(x0, x1), max(y0, y1)), min(max(z0, z1), tMax))
+		tnear[k] = t0
+		if t0 <= t1 && n.bounds[0][k] <= n.bounds[3][k] {
 			mask |= 1 << k
 		}
 	}

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"bufio"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -9,11 +10,12 @@ import (
 	"testing"
 )
 
-// TestEnter4MatchesGo: the wide slab test in SSE (amd64) and in Go return
-// the same hits and entry distances, and both the hits and distances of
-// enterPairGeneral, the binary traversal's reference test, for the same
-// boxes: random pairs of boxes with slabTestCase's edge cases, put in
-// lanes 0 and 1 and again in lanes 2 and 3, on a million finite rays.
+// TestEnter4MatchesGo: the wide slab test in SSE (amd64), in Go and in
+// its general form return the same hits and entry distances, and all the
+// hits and distances of enterPairGeneral, the binary traversal's test, for
+// the same boxes: random pairs of boxes with slabTestCase's edge cases, put
+// in lanes 0 and 1 and again in lanes 2 and 3, on a million finite rays;
+// and enter4General those of enterPairGeneral on rays made non-finite.
 func TestEnter4MatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	n := 1000000
@@ -23,9 +25,19 @@ func TestEnter4MatchesGo(t *testing.T) {
 	hits := 0
 	for i := 0; i < n; i++ {
 		p, r, tMax := slabTestCase(rng)
-		rb := newRayBox(&r)
-		if !rb.finite {
-			continue
+		nonFinite := i%16 == 0
+		if nonFinite {
+			bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
+			if c := rng.IntN(6); c < 3 {
+				r.Origin[c] = bad
+			} else {
+				r.Dir[c-3] = bad
+			}
+		}
+		rb := newRefRay(&r)
+		rw := newRay4(&r)
+		if rw.finite == nonFinite {
+			t.Fatalf("case %d: ray %+v: finite %v", i, r, rw.finite)
 		}
 		q := [2]BVHNode{p[1], p[0]}
 		if rng.IntN(2) == 0 {
@@ -36,9 +48,8 @@ func TestEnter4MatchesGo(t *testing.T) {
 		if rng.IntN(4) == 0 { // a missing child
 			w = wideNodeOf(nodes, []uint32{0, 1, 2}, []uint32{0, 0, 0})
 		}
-		rw := newRay4(&rb)
 		var tg [4]float32
-		mg := rw.enter4Go(&w, tMax, &tg)
+		mg := rw.enter4General(&w, tMax, &tg)
 		ta, tb, hitA, hitB := rb.enterPairGeneral(&p, tMax)
 		tc, td, hitC, hitD := rb.enterPairGeneral(&q, tMax)
 		want := uint32(b2i(hitA) | b2i(hitB)<<1 | b2i(hitC)<<2 | b2i(hitD)<<3)
@@ -46,12 +57,19 @@ func TestEnter4MatchesGo(t *testing.T) {
 			want &^= 8
 		}
 		if mg != want {
-			t.Fatalf("case %d %+v %+v tMax %v: enter4Go hits %04b, enterPairGeneral %04b", i, p, r, tMax, mg, want)
+			t.Fatalf("case %d %+v %+v tMax %v: enter4General hits %04b, enterPairGeneral %04b", i, p, r, tMax, mg, want)
 		}
 		for k, tw := range [4]float32{ta, tb, tc, td} {
 			if mg&(1<<k) != 0 && tg[k] != tw {
 				t.Fatalf("case %d: lane %d enters at %v, enterPairGeneral at %v", i, k, tg[k], tw)
 			}
+		}
+		if nonFinite {
+			continue
+		}
+		var tgo [4]float32
+		if mgo := rw.enter4Go(&w, tMax, &tgo); mgo != mg || !sameEntries(mg, tgo, tg) {
+			t.Fatalf("case %d %+v %+v tMax %v: enter4Go hits %04b at %v, enter4General %04b at %v", i, p, r, tMax, mgo, tgo, mg, tg)
 		}
 		if slabSSE {
 			var ts [4]float32
@@ -74,15 +92,34 @@ func TestEnter4MatchesGo(t *testing.T) {
 	}
 }
 
+// sameEntries reports whether a and b hold the same entry distances in
+// the lanes of mask.
+func sameEntries(mask uint32, a, b [4]float32) bool {
+	for k := range a {
+		if mask&(1<<k) != 0 && a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // TestCollapseBVH4: the wide tree holds every binary leaf once, missing
 // children have empty boxes, and nodes come after their parents; a tree
-// that is one leaf is not collapsed.
+// that is one leaf is that leaf, with no node; a leaf that a reference
+// cannot hold is an error.
 func TestCollapseBVH4(t *testing.T) {
-	// A lone leaf, whose box the binary traversal never tests, keeps the
-	// binary traversal.
-	lone := []BVHNode{{Min: vec3{0, 0, 0}, Max: vec3{1, 0, 1}, Index: 0, Count: 1}, {}}
-	if w := collapseBVH4(lone); w != nil {
-		t.Errorf("a lone leaf collapsed into %d wide nodes", len(w))
+	// A lone leaf, whose box the binary traversal never tests, is the
+	// root itself.
+	lone := []BVHNode{{Min: vec3{0, 0, 0}, Max: vec3{1, 0, 1}, Index: 5, Count: 3, Info: LeafShapes}, {}}
+	if w, err := collapseBVH4(lone); err != nil || len(w.nodes) != 0 || w.root != wideLeafRef(&lone[0]) {
+		t.Errorf("a lone leaf: %d wide nodes, root %#x, %v; want none, root %#x", len(w.nodes), w.root, err, wideLeafRef(&lone[0]))
+	}
+	if k, first, end := wideLeafOf(wideLeafRef(&lone[0])); k != LeafShapes || first != 5 || end != 8 {
+		t.Errorf("a lone leaf's reference: kind %d, %d to %d", k, first, end)
+	}
+	big := []BVHNode{{Index: 2}, {}, {Index: wideIndexMask, Count: 2}, {Count: 1}}
+	if _, err := collapseBVH4(big); err == nil {
+		t.Error("a leaf past the references' index: no error")
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		s := randomScene(t, seed, int(seed*seed*1500), int(seed*9))
@@ -95,7 +132,7 @@ func TestCollapseBVH4(t *testing.T) {
 		seen := map[uint32]int{}
 		var walk func(w uint32)
 		walk = func(w uint32) {
-			n := &s.wide[w]
+			n := &s.wide.nodes[w]
 			for k := 0; k < 4; k++ {
 				if n.bounds[0][k] == infinity {
 					if n.bounds[3][k] != -infinity || n.child[k] != 0 {
@@ -125,7 +162,7 @@ func TestCollapseBVH4(t *testing.T) {
 		}
 		// Interior binary nodes number leaves − 1; a wide node replaces
 		// one to three of them.
-		if got, min := len(s.wide), (len(leaves)-1+2)/3; got < min || got > len(leaves) {
+		if got, min := len(s.wide.nodes), (len(leaves)-1+2)/3; got < min || got > len(leaves) {
 			t.Errorf("seed %d: %d wide nodes for %d leaves", seed, got, len(leaves))
 		}
 	}
@@ -176,13 +213,15 @@ func loadTestOBJ(t testing.TB, path string) MeshDesc {
 	return m
 }
 
-// TestWideMatchesBinary: the wide traversal returns the binary one's
-// nearest hit, bit for bit (t, primitive, barycentrics), and the same
-// occlusion answers, on millions of rays (random origins in and around
-// the scene, random and axis-aligned directions, some with a short TMax,
-// some starting on a surface) against random triangle soups with shapes,
-// a smooth sphere mesh, the gallery's knot and a lattice of coplanar,
-// axis-aligned quads of triangles, whose hits tie and graze box faces.
+// TestWideMatchesBinary: the wide traversal returns the nearest hit of
+// the binary tree's traversal (the kernel's, binaryQuery), bit for bit
+// (t, primitive, barycentrics), and the same occlusion answers, on
+// millions of rays (random origins in and around the scene, random and
+// axis-aligned directions, some with a short TMax, some starting on a
+// surface, some with a NaN or infinite component) against random triangle
+// soups with shapes, a smooth sphere mesh, the gallery's knot, a lattice
+// of coplanar, axis-aligned quads of triangles, whose hits tie and graze
+// box faces, and a scene that is one leaf.
 func TestWideMatchesBinary(t *testing.T) {
 	type sceneCase struct {
 		name string
@@ -211,22 +250,26 @@ func TestWideMatchesBinary(t *testing.T) {
 			}
 		}
 	}
+	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 	cases := []sceneCase{
 		{"random soup 1", randomScene(t, 11, 20000, 40)},
 		{"random soup 2", randomScene(t, 12, 3000, 200)},
 		{"sphere mesh", desc(sphereMesh(300))},
 		{"knot", desc(loadTestOBJ(t, "../scenes/examples/assets/knot.obj"))},
 		{"lattice", desc(lattice)},
+		{"one leaf", desc(tetrahedron)},
 	}
 	perScene := 500000
 	if testing.Short() {
 		perScene = 20000
 	}
-	defer func() { wideTraversal = true }()
 	for ci, sc := range cases {
 		s := sc.s
-		if len(s.wide) == 0 {
-			t.Fatalf("%s: no wide BVH", sc.name)
+		if (len(s.wide.nodes) == 0) != (s.Nodes[0].Count > 0) {
+			t.Fatalf("%s: %d wide nodes for a root of %d primitives", sc.name, len(s.wide.nodes), s.Nodes[0].Count)
+		}
+		if sc.name == "one leaf" && s.Nodes[0].Count == 0 {
+			t.Fatalf("%s: the root is not a leaf", sc.name)
 		}
 		lo, hi := s.Nodes[0].Min, s.Nodes[0].Max
 		rng := rand.New(rand.NewPCG(uint64(ci), 43))
@@ -251,10 +294,17 @@ func TestWideMatchesBinary(t *testing.T) {
 				if last.Kind != HitNone { // from the last hit, as a bounce
 					r.Origin = lastRay.At(last.T)
 				}
+			case 3:
+				if rng.IntN(8) == 0 { // non-finite: enter4General
+					bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
+					if c := rng.IntN(6); c < 3 {
+						r.Origin[c] = bad
+					} else {
+						r.Dir[c-3] = bad
+					}
+				}
 			}
-			wideTraversal = false
-			want, wantOcc := s.Intersect(r), s.Occluded(r)
-			wideTraversal = true
+			want, wantOcc := s.binaryQuery(r, false), s.binaryQuery(r, true).Kind != HitNone
 			got, gotOcc := s.Intersect(r), s.Occluded(r)
 			if !sameHit(got, want) || gotOcc != wantOcc {
 				t.Fatalf("%s ray %d %+v: wide %+v occluded %v, binary %+v occluded %v", sc.name, i, r, got, gotOcc, want, wantOcc)

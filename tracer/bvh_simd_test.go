@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"simd/archsimd"
 	"testing"
 	"unsafe"
 )
@@ -169,5 +170,12 @@ func TestVecBinSAHMatchesScalar(t *testing.T) {
 	}
 	if zeros[0] == 0 || zeros[1] == 0 {
 		t.Fatalf("bounds of +0: %d, of −0: %d; the test should see both", zeros[0], zeros[1])
+	}
+}
+
+func requireAVX2(t *testing.T) {
+	t.Helper()
+	if !archsimd.X86.AVX2() {
+		t.Skip("no AVX2: the vector binning is not used on this CPU")
 	}
 }

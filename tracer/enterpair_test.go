@@ -75,50 +75,17 @@ func slabTestCase(rng *rand.Rand) (p [2]BVHNode, r Ray, tMax float32) {
 	return p, r, tMax
 }
 
-// TestEnterPairMatchesGeneral: the slab tests for finite rays — the one
-// in Go that picks each axis's entry bound by the sign of the ray's
-// direction, and the SSE one on amd64 — return the same distances, bit for
-// bit, and the same hits as the one that orders both products with min and
-// max, on millions of random boxes and rays; a non-finite ray takes the
-// general test.
-func TestEnterPairMatchesGeneral(t *testing.T) {
-	n := 4_000_000
-	if testing.Short() {
-		n = 200_000
-	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
-	hits := 0
-	for i := 0; i < n; i++ {
-		p, r, tMax := slabTestCase(rng)
-		rb := newRayBox(&r)
-		if !rb.finite {
-			t.Fatalf("case %d: finite ray %+v taken as non-finite", i, r)
-		}
-		ga, gb, ghitA, ghitB := rb.enterPairGeneral(&p, tMax)
-		signed := rb
-		signed.setNear() // newRayBox leaves it to the builds that use it
-		sa, sb, shitA, shitB := signed.enterPairSigned(&p, tMax)
-		if !same(sa, ga) || !same(sb, gb) || shitA != ghitA || shitB != ghitB {
-			t.Fatalf("case %d: ray %+v tMax %g boxes %+v:\nby sign %g %g %v %v\ngeneral %g %g %v %v",
-				i, r, tMax, p, sa, sb, shitA, shitB, ga, gb, ghitA, ghitB)
-		}
-		if slabSSE {
-			va, vb, vhits := enterPairSSE(&rb, &p, tMax)
-			if !same(va, ga) || !same(vb, gb) || vhits != bit(ghitA)|bit(ghitB)<<1 {
-				t.Fatalf("case %d: ray %+v tMax %g boxes %+v:\nSSE %g %g hits %b\ngeneral %g %g %v %v",
-					i, r, tMax, p, va, vb, vhits, ga, gb, ghitA, ghitB)
-			}
-		}
-		hits += int(bit(ghitA) + bit(ghitB))
-	}
-	if hits < n/10 || hits > 2*n-n/10 {
-		t.Errorf("%d hits of %d boxes: the cases do not exercise both outcomes", hits, 2*n)
-	}
+// TestNewRay4Finite: rays with a NaN or infinite component are told apart
+// from finite ones, and take enter4General.
+func TestNewRay4Finite(t *testing.T) {
 	for _, r := range nonFiniteRays() {
-		if rb := newRayBox(&r); rb.finite {
+		if rw := newRay4(&r); rw.finite {
 			t.Errorf("ray %+v: taken as finite", r)
 		}
+	}
+	r := Ray{Origin: vec3{1, 2, 3}, Dir: vec3{0, 0.6, 0.8}, TMax: infinity}
+	if rw := newRay4(&r); !rw.finite {
+		t.Errorf("ray %+v: taken as not finite", r)
 	}
 }
 

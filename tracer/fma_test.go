@@ -29,7 +29,7 @@ func TestNoFusedMultiplyAdd(t *testing.T) {
 	for _, target := range [][]string{
 		{"GOARCH=arm64"},
 		{"GOARCH=amd64", "GOAMD64=v3"},
-		{"GOARCH=amd64", "GOAMD64=v3", "GOEXPERIMENT=simd"}, // intersect_simd.go
+		{"GOARCH=amd64", "GOAMD64=v3", "GOEXPERIMENT=simd"}, // bvh_simd.go
 	} {
 		cmd := exec.Command(goBin, "build", "-gcflags=-S", "-o", os.DevNull, ".", "./fmath")
 		cmd.Env = append(os.Environ(), append([]string{"GOOS=linux", "CGO_ENABLED=0"}, target...)...)

@@ -2,46 +2,46 @@ package tracer
 
 import "math/bits"
 
-// The CPU's traversal of the 4-wide BVH (bvh4.go) for finite rays: the
-// same hits as the binary traversal, bit for bit, under the tie rule
-// (docs/traversal.md; TestWideMatchesBinary).
+// The CPU's traversal of the 4-wide BVH (bvh4.go): one loop per query,
+// nearest hit (intersectWide) and any hit (occludedWide), the same hits as
+// a traversal of the binary tree (the kernel's), bit for bit, under the
+// tie rule (docs/traversal.md; TestWideMatchesBinary). Only its leaf
+// functions differ between builds: the node test (enter4: SSE assembly on
+// amd64, Go elsewhere) and the leaf test (leafNearest, leafAny: four
+// triangles at a time in SSE assembly on amd64, Triangle.intersect
+// elsewhere).
 
 // wideStackSize bounds the wide traversal's stack: a node pushes at most
 // three children, and the wide tree is no deeper than the binary one.
 const wideStackSize = 3 * bvhStackSize
 
-// wideTraversal turns the wide traversal on; tests turn it off to compare.
-var wideTraversal = true
-
-// wideName names the wide traversal for Traversal: "bvh4-sse" with the
-// SSE box test (amd64), "bvh4" with the Go one; "scalar" (the binary
-// traversal) when it is off.
-func wideName() string {
-	switch {
-	case !wideTraversal:
-		return "scalar"
-	case slabSSE:
+// Traversal names the BVH traversal this build runs: "bvh4-sse" with the
+// SSE node and leaf tests (amd64), "bvh4" with the Go ones.
+func Traversal() string {
+	if slabSSE {
 		return "bvh4-sse"
 	}
 	return "bvh4"
 }
 
-// enter4 is the slab test of wide node n's four boxes: enter4SSE on amd64,
-// enter4Go elsewhere.
+// enter4 is the slab test of wide node n's four boxes: for a finite ray
+// enter4SSE on amd64, enter4Go elsewhere; enter4General for others.
 func (r *ray4) enter4(n *bvh4Node, tMax float32, tnear *[4]float32) uint32 {
+	if !r.finite {
+		return r.enter4General(n, tMax, tnear)
+	}
 	if slabSSE {
 		return enter4SSE(r, n, tMax, tnear)
 	}
 	return r.enter4Go(n, tMax, tnear)
 }
 
-// intersectWide is Intersect's traversal of the wide BVH for a finite ray
-// (rb), h the nearest hit so far (the planes'). It visits the children a
-// ray enters nearest first (of equal entries, the first child first), as
-// the binary traversal does.
-func (s *Scene) intersectWide(r Ray, h Hit, rb *rayBox, c *TraversalCounts) Hit {
-	wide := s.wide
-	rw := newRay4(rb)
+// intersectWide is Intersect's traversal of the wide BVH, h the nearest
+// hit so far (the planes'). It visits the children a ray enters nearest
+// first (of equal entries, the first child first).
+func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
+	wide := s.wide.nodes
+	rw := newRay4(&r)
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
 		lr.set(&r)
@@ -52,7 +52,7 @@ func (s *Scene) intersectWide(r Ray, h Hit, rb *rayBox, c *TraversalCounts) Hit 
 	}
 	var stack [wideStackSize]entry
 	sp := 0
-	ref := uint32(0)
+	ref := s.wide.root
 	for {
 		if ref&wideLeaf == 0 {
 			n := &wide[ref]
@@ -120,17 +120,17 @@ func (s *Scene) intersectWide(r Ray, h Hit, rb *rayBox, c *TraversalCounts) Hit 
 	}
 }
 
-// occludedWide is Occluded's traversal of the wide BVH for a finite ray.
-func (s *Scene) occludedWide(r Ray, rb *rayBox, c *TraversalCounts) bool {
-	wide := s.wide
-	rw := newRay4(rb)
+// occludedWide is Occluded's traversal of the wide BVH.
+func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
+	wide := s.wide.nodes
+	rw := newRay4(&r)
 	var lr sseRay
 	if slabSSE && len(s.Triangles) > 0 {
 		lr.set(&r)
 	}
 	var stack [wideStackSize]uint32
 	sp := 0
-	ref := uint32(0)
+	ref := s.wide.root
 	for {
 		if ref&wideLeaf == 0 {
 			n := &wide[ref]
@@ -168,8 +168,7 @@ func (s *Scene) occludedWide(r Ray, rb *rayBox, c *TraversalCounts) bool {
 }
 
 // leafNearest tests the leaf's primitives of kind, first to end, for a
-// nearer hit than *h, under the tie rule, for the binary and the wide
-// traversal.
+// nearer hit than *h, under the tie rule.
 func (s *Scene) leafNearest(r *Ray, h *Hit, lr *sseRay, kind uint16, first, end uint32) {
 	if kind == LeafTriangles {
 		if slabSSE {

@@ -60,7 +60,7 @@ type Scene struct {
 	Tangents []Tangent
 	// wide is Nodes collapsed into a 4-wide BVH (bvh4.go), which the CPU
 	// traverses; the GPU reads Nodes.
-	wide []bvh4Node
+	wide wideBVH
 }
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
@@ -188,7 +188,12 @@ func Compile(d *SceneDesc) (*Scene, error) {
 			}
 		})
 	}
-	s.wide = collapseBVH4(s.Nodes)
+	if len(s.Nodes) > 0 {
+		var err error
+		if s.wide, err = collapseBVH4(s.Nodes); err != nil {
+			return nil, err
+		}
+	}
 	s.BVHBuildTime = time.Since(start)
 
 	s.FirstPlane = len(s.Shapes)

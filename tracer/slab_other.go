@@ -2,12 +2,9 @@
 
 package tracer
 
-// slabSSE is false off amd64: enterPair runs its Go slab test.
+// slabSSE is false off amd64: the wide traversal runs its Go node test
+// (enter4Go) and leaf test (Triangle.intersect).
 const slabSSE = false
-
-func enterPairSSE(*rayBox, *[2]BVHNode, float32) (ta, tb float32, hits uint32) {
-	panic("unreachable")
-}
 
 type sseRay [6][4]float32
 

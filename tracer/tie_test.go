@@ -27,6 +27,10 @@ func tieTree(ka, kb uint16, near3 bool) *Scene {
 	}
 	s.FirstPlane = len(s.Shapes)
 	s.Nodes = []BVHNode{{Min: vec3{0, 0, 4}, Max: vec3{2, 2, 5}, Index: 2}, {}, na, nb}
+	var err error
+	if s.wide, err = collapseBVH4(s.Nodes); err != nil {
+		panic(err)
+	}
 	return s
 }
 
