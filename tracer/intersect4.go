@@ -24,16 +24,25 @@ func Traversal() string {
 	return "bvh4"
 }
 
-// enter4 is the slab test of wide node n's four boxes: for a finite ray
-// enter4SSE on amd64, enter4Go elsewhere; enter4General for others.
-func (r *ray4) enter4(n *bvh4Node, tMax float32, tnear *[4]float32) uint32 {
-	if !r.finite {
-		return r.enter4General(n, tMax, tnear)
+// The slab test of wide node n's four boxes, the node test, is for a
+// finite ray enter4SSE on amd64, enter4Go elsewhere, and enter4General
+// for others: written out in each loop as
+//
+//	if slabSSE && rw.finite {
+//		mask = enter4SSE(&rw, n, tMax, &tn)
+//	} else {
+//		mask = rw.enter4Portable(n, tMax, &tn)
+//	}
+//
+// as a function of its own with two calls in it is too large for the
+// compiler to inline, and would cost a third call per node.
+
+// enter4Portable is the node test in Go.
+func (r *ray4) enter4Portable(n *bvh4Node, tMax float32, tnear *[4]float32) uint32 {
+	if r.finite {
+		return r.enter4Go(n, tMax, tnear)
 	}
-	if slabSSE {
-		return enter4SSE(r, n, tMax, tnear)
-	}
-	return r.enter4Go(n, tMax, tnear)
+	return r.enter4General(n, tMax, tnear)
 }
 
 // intersectWide is Intersect's traversal of the wide BVH, h the nearest
@@ -60,7 +69,13 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 				c.Nodes++
 			}
 			var tn [4]float32
-			if mask := rw.enter4(n, r.TMax, &tn); mask != 0 {
+			var mask uint32
+			if slabSSE && rw.finite {
+				mask = enter4SSE(&rw, n, r.TMax, &tn)
+			} else {
+				mask = rw.enter4Portable(n, r.TMax, &tn)
+			}
+			if mask != 0 {
 				k0 := bits.TrailingZeros32(mask)
 				mask &= mask - 1
 				if mask == 0 {
@@ -138,7 +153,13 @@ func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 				c.Nodes++
 			}
 			var tn [4]float32
-			if mask := rw.enter4(n, r.TMax, &tn); mask != 0 {
+			var mask uint32
+			if slabSSE && rw.finite {
+				mask = enter4SSE(&rw, n, r.TMax, &tn)
+			} else {
+				mask = rw.enter4Portable(n, r.TMax, &tn)
+			}
+			if mask != 0 {
 				k := bits.TrailingZeros32(mask)
 				mask &= mask - 1
 				for mask != 0 {
