@@ -319,3 +319,25 @@ func TestWideMatchesBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowStack: a traversal stack that outgrows its inline room moves to
+// one twice as large with its entries kept, up to wideStackSize from
+// wideStackInline.
+func TestGrowStack(t *testing.T) {
+	s := make([]uint32, wideStackInline)
+	for i := range s {
+		s[i] = uint32(i + 1)
+	}
+	g := growStack(s)
+	if len(g) != 2*wideStackInline {
+		t.Fatalf("grown to %d entries, want %d", len(g), 2*wideStackInline)
+	}
+	for i := range s {
+		if g[i] != s[i] {
+			t.Fatalf("entry %d: %d, want %d", i, g[i], s[i])
+		}
+	}
+	if n := len(growStack(g)); n < wideStackSize {
+		t.Errorf("two doublings reach %d entries, fewer than wideStackSize %d", n, wideStackSize)
+	}
+}
