@@ -136,38 +136,52 @@ func wideNodeOf(nodes []BVHNode, kids, refs []uint32) bvh4Node {
 // wideBytes is the memory of the wide BVH.
 func (s *Scene) wideBytes() int { return len(s.wide.nodes) * int(unsafe.Sizeof(bvh4Node{})) }
 
-// ray4 is a ray prepared for enter4: origin and inverse direction per
-// axis in all four lanes, and per axis the byte offset in a bvh4Node of
-// the plane row the ray enters the slab by (Min's where inv ≥ 0, Max's
-// where inv < 0) and of the one it leaves by. The layout up to finite is
-// enter4SSE's (slab4_amd64.s).
+// ray4 is a ray prepared for the wide traversal's node and leaf tests:
+// origin, direction and inverse direction per axis in all four lanes, and
+// per axis the byte offset in a bvh4Node of the plane row the ray enters
+// the slab by (Min's where inv ≥ 0, Max's where inv < 0) and of the one it
+// leaves by. Its first 96 bytes, o and d, are the leaf test's sseRay. The
+// layout is setRay4SSE's and enter4SSE's (slab4_amd64.s; TestRay4Layout).
 type ray4 struct {
-	o, inv    [3][4]float32
+	o, d, inv [3][4]float32
 	near, far [3]uint32
 	// finite is false for a ray with a non-finite origin or direction,
 	// which takes enter4General.
 	finite bool
 }
 
-// newRay4 prepares r for enter4. The inverse direction is clamped to
-// ±maxInvDir, so that a finite ray parallel to a slab gets a huge finite
-// slope, never NaN distances.
-func newRay4(ray *Ray) (r ray4) {
+// leafRay returns r's origin and direction as hit4SSE reads them.
+func (r *ray4) leafRay() *sseRay { return (*sseRay)(unsafe.Pointer(r)) }
+
+// set prepares r for ray: setRay4SSE on amd64, setGo elsewhere.
+func (r *ray4) set(ray *Ray) {
+	if slabSSE {
+		setRay4SSE(r, ray)
+		return
+	}
+	r.setGo(ray)
+}
+
+// setGo is set in Go. The inverse direction is clamped to ±maxInvDir, so
+// that a finite ray parallel to a slab gets a huge finite slope, never
+// NaN distances.
+func (r *ray4) setGo(ray *Ray) {
 	o, d := &ray.Origin, &ray.Dir
 	ox, oy, oz := o[0], o[1], o[2]
-	ix := max(min(1/d[0], maxInvDir), -maxInvDir)
-	iy := max(min(1/d[1], maxInvDir), -maxInvDir)
-	iz := max(min(1/d[2], maxInvDir), -maxInvDir)
+	dx, dy, dz := d[0], d[1], d[2]
+	ix := max(min(1/dx, maxInvDir), -maxInvDir)
+	iy := max(min(1/dy, maxInvDir), -maxInvDir)
+	iz := max(min(1/dz, maxInvDir), -maxInvDir)
 	// x−x is 0 for a finite x and NaN for an infinite or NaN one.
-	r.finite = (ox-ox)+(oy-oy)+(oz-oz)+(d[0]-d[0])+(d[1]-d[1])+(d[2]-d[2]) == 0
+	r.finite = (ox-ox)+(oy-oy)+(oz-oz)+(dx-dx)+(dy-dy)+(dz-dz) == 0
 	r.o = [3][4]float32{{ox, ox, ox, ox}, {oy, oy, oy, oy}, {oz, oz, oz, oz}}
+	r.d = [3][4]float32{{dx, dx, dx, dx}, {dy, dy, dy, dy}, {dz, dz, dz, dz}}
 	r.inv = [3][4]float32{{ix, ix, ix, ix}, {iy, iy, iy, iy}, {iz, iz, iz, iz}}
 	// Row a (Min) where inv ≥ 0, a+3 (Max) where inv < 0, as byte offsets
 	// (16 per row), from the sign bits, without a branch on them.
 	sx, sy, sz := math.Float32bits(ix)>>31*48, math.Float32bits(iy)>>31*48, math.Float32bits(iz)>>31*48
 	r.near = [3]uint32{sx, 16 + sy, 32 + sz}
 	r.far = [3]uint32{48 - sx, 64 - sy, 80 - sz}
-	return r
 }
 
 // enter4Go is enter4 in Go for a finite ray: the slab test of a wide

@@ -2,12 +2,14 @@ package tracer
 
 import (
 	"bufio"
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestEnter4MatchesGo: the wide slab test in SSE (amd64), in Go and in
@@ -339,5 +341,79 @@ func TestGrowStack(t *testing.T) {
 	}
 	if n := len(growStack(g)); n < wideStackSize {
 		t.Errorf("two doublings reach %d entries, fewer than wideStackSize %d", n, wideStackSize)
+	}
+}
+
+// newRay4 returns ray r prepared for the wide traversal.
+func newRay4(r *Ray) ray4 {
+	var rw ray4
+	rw.set(r)
+	return rw
+}
+
+// TestRay4Layout: ray4's fields lie where setRay4SSE and enter4SSE
+// (slab4_amd64.s) read and write them, and its first 96 bytes are the
+// leaf test's sseRay.
+func TestRay4Layout(t *testing.T) {
+	var r ray4
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"o", unsafe.Offsetof(r.o), 0}, {"d", unsafe.Offsetof(r.d), 48}, {"inv", unsafe.Offsetof(r.inv), 96},
+		{"near", unsafe.Offsetof(r.near), 144}, {"far", unsafe.Offsetof(r.far), 156}, {"finite", unsafe.Offsetof(r.finite), 168},
+	} {
+		if f.got != f.want {
+			t.Errorf("ray4.%s at %d, want %d", f.name, f.got, f.want)
+		}
+	}
+	ray := Ray{Origin: vec3{1, 2, 3}, Dir: vec3{4, 5, 6}, TMax: 7}
+	r.set(&ray)
+	if lr := r.leafRay(); lr[0][3] != 1 || lr[2][0] != 3 || lr[3][1] != 4 || lr[5][2] != 6 {
+		t.Errorf("leafRay: %v", *lr)
+	}
+}
+
+// TestSetRay4MatchesGo: setRay4SSE fills a ray4 with setGo's bytes, on
+// random rays with slabTestCase's edge cases (zeros of either sign,
+// subnormals, huge components); on rays made non-finite, it says so, and
+// holds the same origin and direction and an inverse direction that is
+// the same where setGo's is not NaN.
+func TestSetRay4MatchesGo(t *testing.T) {
+	if !slabSSE {
+		t.Skip("setRay4SSE is amd64's")
+	}
+	rng := rand.New(rand.NewPCG(44, 45))
+	for i := 0; i < 200000; i++ {
+		_, r, _ := slabTestCase(rng)
+		if i%7 == 0 {
+			bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
+			if c := rng.IntN(6); c < 3 {
+				r.Origin[c] = bad
+			} else {
+				r.Dir[c-3] = bad
+			}
+		}
+		var got, want ray4
+		setRay4SSE(&got, &r)
+		want.setGo(&r)
+		if !want.finite {
+			if got.finite {
+				t.Fatalf("ray %d %+v: taken as finite", i, r)
+			}
+			for a := range want.inv {
+				for k := range want.inv[a] {
+					if w := want.inv[a][k]; w == w && math.Float32bits(got.inv[a][k]) != math.Float32bits(w) {
+						t.Fatalf("ray %d %+v: inv %v, want %v", i, r, got.inv, want.inv)
+					}
+				}
+			}
+			got.inv, got.near, got.far = want.inv, want.near, want.far
+		}
+		g := unsafe.Slice((*byte)(unsafe.Pointer(&got)), unsafe.Sizeof(got))
+		w := unsafe.Slice((*byte)(unsafe.Pointer(&want)), unsafe.Sizeof(want))
+		if !bytes.Equal(g, w) {
+			t.Fatalf("ray %d %+v:\nsetRay4SSE %+v\nsetGo      %+v", i, r, got, want)
+		}
 	}
 }

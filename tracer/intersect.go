@@ -93,16 +93,6 @@ func (s *Scene) occluded(r Ray, c *TraversalCounts) bool {
 	return s.occludedWide(r, c)
 }
 
-// set fills lr with r's origin and direction, in place (a 96-byte
-// struct returned by value would be copied once more).
-func (lr *sseRay) set(r *Ray) {
-	for a := 0; a < 3; a++ {
-		o, d := r.Origin[a], r.Dir[a]
-		lr[a] = [4]float32{o, o, o, o}
-		lr[3+a] = [4]float32{d, d, d, d}
-	}
-}
-
 // group4SSE returns the four triangles from tris[i] on, of which n = min(4,
 // len(tris)−i) are real: the spare lanes repeat tris[i], and the caller
 // masks them off. The AVX2 leaf test (leaf_simd.go) groups them so too.

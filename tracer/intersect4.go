@@ -65,11 +65,9 @@ func (r *ray4) enter4Portable(n *bvh4Node, tMax float32, tnear *[4]float32) uint
 // first (of equal entries, the first child first).
 func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 	wide := s.wide.nodes
-	rw := newRay4(&r)
-	var lr sseRay
-	if slabSSE && len(s.Triangles) > 0 {
-		lr.set(&r)
-	}
+	var rw ray4
+	rw.set(&r)
+	lr := rw.leafRay()
 	type entry struct {
 		ref uint32
 		t   float32
@@ -138,7 +136,7 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 				c.Leaves++
 				c.Tests += uint64(end - first)
 			}
-			s.leafNearest(&r, &h, &lr, kind, first, end)
+			s.leafNearest(&r, &h, lr, kind, first, end)
 		}
 		// Pop the next subtree that may still hold a nearer hit.
 		for {
@@ -157,11 +155,9 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 // occludedWide is Occluded's traversal of the wide BVH.
 func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 	wide := s.wide.nodes
-	rw := newRay4(&r)
-	var lr sseRay
-	if slabSSE && len(s.Triangles) > 0 {
-		lr.set(&r)
-	}
+	var rw ray4
+	rw.set(&r)
+	lr := rw.leafRay()
 	var inline [wideStackInline]uint32
 	stack := inline[:]
 	sp := 0
@@ -199,7 +195,7 @@ func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 				c.Leaves++
 				c.Tests += uint64(end - first)
 			}
-			if s.leafAny(&r, &lr, kind, first, end) {
+			if s.leafAny(&r, lr, kind, first, end) {
 				return true
 			}
 		}

@@ -60,10 +60,9 @@ func TestHit4MatchesScalar(t *testing.T) {
 		case 3:
 			r.Dir[rng.IntN(3)] = float32(math.Inf(1))
 		}
-		var lr sseRay
-		lr.set(&r)
+		rw := newRay4(&r)
 		var out [3][4]float32
-		bits := hit4SSE(&lr, &tris[0], &tris[1], &tris[2], &tris[3], r.TMax, &out)
+		bits := hit4SSE(rw.leafRay(), &tris[0], &tris[1], &tris[2], &tris[3], r.TMax, &out)
 		for k := range tris {
 			tt, b1, b2, ok := tris[k].intersect(&r)
 			if ok != (bits&(1<<k) != 0) {

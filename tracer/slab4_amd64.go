@@ -9,3 +9,14 @@ package tracer
 //
 //go:noescape
 func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32)
+
+// setRay4SSE is ray4.setGo in SSE: the same bytes, but for a non-finite
+// ray, whose inverse direction may hold another NaN and whose plane
+// offsets enter4General does not read (TestSetRay4MatchesGo). The
+// inverse direction is one DIVPS, exact as Go's division, with the
+// fourth lane's divisor 1 (TMax's reciprocal can be subnormal, which
+// takes a slow microcode path), and the clamps MINPS and MAXPS with the
+// quotient as the operand they return for a NaN.
+//
+//go:noescape
+func setRay4SSE(r *ray4, ray *Ray)

@@ -5,43 +5,43 @@
 
 // func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32)
 //
-// ray4: o at 0, 16, 32; inv at 48, 64, 80; near plane offsets at 96, 100,
-// 104; far at 108, 112, 116.
+// ray4: o at 0, 16, 32; d at 48, 64, 80; inv at 96, 112, 128; near
+// plane offsets at 144, 148, 152; far at 156, 160, 164; finite at 168.
 TEXT ·enter4SSE(SB), NOSPLIT, $0-36
 	MOVQ r+0(FP), AX
 	MOVQ n+8(FP), BX
 
 	// x
-	MOVL   96(AX), CX
-	MOVL   108(AX), DX
+	MOVL   144(AX), CX
+	MOVL   156(AX), DX
 	MOVUPS (BX)(CX*1), X0
 	MOVUPS (BX)(DX*1), X1
 	MOVUPS 0(AX), X6
-	MOVUPS 48(AX), X7
+	MOVUPS 96(AX), X7
 	SUBPS  X6, X0
 	MULPS  X7, X0              // near x
 	SUBPS  X6, X1
 	MULPS  X7, X1              // far x
 
 	// y
-	MOVL   100(AX), CX
-	MOVL   112(AX), DX
+	MOVL   148(AX), CX
+	MOVL   160(AX), DX
 	MOVUPS (BX)(CX*1), X2
 	MOVUPS (BX)(DX*1), X3
 	MOVUPS 16(AX), X6
-	MOVUPS 64(AX), X7
+	MOVUPS 112(AX), X7
 	SUBPS  X6, X2
 	MULPS  X7, X2              // near y
 	SUBPS  X6, X3
 	MULPS  X7, X3              // far y
 
 	// z
-	MOVL   104(AX), CX
-	MOVL   116(AX), DX
+	MOVL   152(AX), CX
+	MOVL   164(AX), DX
 	MOVUPS (BX)(CX*1), X4
 	MOVUPS (BX)(DX*1), X5
 	MOVUPS 32(AX), X6
-	MOVUPS 80(AX), X7
+	MOVUPS 128(AX), X7
 	SUBPS  X6, X4
 	MULPS  X7, X4              // near z
 	SUBPS  X6, X5
@@ -64,4 +64,126 @@ TEXT ·enter4SSE(SB), NOSPLIT, $0-36
 	CMPPS    X1, X0, $2        // tnear <= tfar
 	MOVMSKPS X0, CX
 	MOVL     CX, mask+32(FP)
+	RET
+
+DATA lanes012<>+0(SB)/4, $0xffffffff
+DATA lanes012<>+4(SB)/4, $0xffffffff
+DATA lanes012<>+8(SB)/4, $0xffffffff
+DATA lanes012<>+12(SB)/4, $0
+GLOBL lanes012<>(SB), RODATA|NOPTR, $16
+
+DATA lane3one<>+0(SB)/4, $0
+DATA lane3one<>+4(SB)/4, $0
+DATA lane3one<>+8(SB)/4, $0
+DATA lane3one<>+12(SB)/4, $1.0
+GLOBL lane3one<>(SB), RODATA|NOPTR, $16
+
+DATA ones4r<>+0(SB)/4, $1.0
+DATA ones4r<>+4(SB)/4, $1.0
+DATA ones4r<>+8(SB)/4, $1.0
+DATA ones4r<>+12(SB)/4, $1.0
+GLOBL ones4r<>(SB), RODATA|NOPTR, $16
+
+DATA maxInv4<>+0(SB)/4, $1e30
+DATA maxInv4<>+4(SB)/4, $1e30
+DATA maxInv4<>+8(SB)/4, $1e30
+DATA maxInv4<>+12(SB)/4, $1e30
+GLOBL maxInv4<>(SB), RODATA|NOPTR, $16
+
+DATA minInv4<>+0(SB)/4, $-1e30
+DATA minInv4<>+4(SB)/4, $-1e30
+DATA minInv4<>+8(SB)/4, $-1e30
+DATA minInv4<>+12(SB)/4, $-1e30
+GLOBL minInv4<>(SB), RODATA|NOPTR, $16
+
+// func setRay4SSE(r *ray4, ray *Ray)
+//
+// Ray: Origin at 0, Dir at 12, TMax at 24.
+TEXT ·setRay4SSE(SB), NOSPLIT, $0-16
+	MOVQ r+0(FP), DI
+	MOVQ ray+8(FP), SI
+	MOVUPS 0(SI), X0           // [ox, oy, oz, dx]
+	MOVUPS 12(SI), X1          // [dx, dy, dz, TMax]
+
+	// o and d, each component in all four lanes.
+	MOVAPS X0, X2
+	SHUFPS $0x00, X2, X2
+	MOVUPS X2, 0(DI)
+	MOVAPS X0, X2
+	SHUFPS $0x55, X2, X2
+	MOVUPS X2, 16(DI)
+	MOVAPS X0, X2
+	SHUFPS $0xaa, X2, X2
+	MOVUPS X2, 32(DI)
+	MOVAPS X1, X2
+	SHUFPS $0x00, X2, X2
+	MOVUPS X2, 48(DI)
+	MOVAPS X1, X2
+	SHUFPS $0x55, X2, X2
+	MOVUPS X2, 64(DI)
+	MOVAPS X1, X2
+	SHUFPS $0xaa, X2, X2
+	MOVUPS X2, 80(DI)
+
+	// inv = max(min(1/d, maxInvDir), −maxInvDir), lane 3 divided by 1.
+	MOVAPS X1, X3
+	ANDPS  lanes012<>(SB), X3
+	ORPS   lane3one<>(SB), X3  // [dx, dy, dz, 1]
+	MOVUPS ones4r<>(SB), X4
+	DIVPS  X3, X4              // 1/d
+	MOVUPS maxInv4<>(SB), X5
+	MINPS  X4, X5              // min(maxInvDir, 1/d): 1/d if NaN
+	MOVUPS minInv4<>(SB), X6
+	MAXPS  X5, X6              // max(−maxInvDir, ·): · if NaN
+	MOVAPS X6, X2
+	SHUFPS $0x00, X2, X2
+	MOVUPS X2, 96(DI)
+	MOVAPS X6, X2
+	SHUFPS $0x55, X2, X2
+	MOVUPS X2, 112(DI)
+	MOVAPS X6, X2
+	SHUFPS $0xaa, X2, X2
+	MOVUPS X2, 128(DI)
+
+	// near[a] = 16a + 48·sign(inv a), far[a] = 48 + 16a − 48·sign(inv a).
+	MOVMSKPS X6, AX
+	MOVL  AX, BX
+	ANDL  $1, BX
+	IMULL $48, BX
+	MOVL  BX, 144(DI)
+	MOVL  $48, CX
+	SUBL  BX, CX
+	MOVL  CX, 156(DI)
+	MOVL  AX, BX
+	SHRL  $1, BX
+	ANDL  $1, BX
+	IMULL $48, BX
+	LEAL  16(BX), CX
+	MOVL  CX, 148(DI)
+	MOVL  $64, CX
+	SUBL  BX, CX
+	MOVL  CX, 160(DI)
+	MOVL  AX, BX
+	SHRL  $2, BX
+	ANDL  $1, BX
+	IMULL $48, BX
+	LEAL  32(BX), CX
+	MOVL  CX, 152(DI)
+	MOVL  $80, CX
+	SUBL  BX, CX
+	MOVL  CX, 164(DI)
+
+	// finite: x − x is 0 in lanes 0-2 of the origin and the direction.
+	MOVAPS   X0, X7
+	SUBPS    X0, X7
+	MOVAPS   X1, X8
+	SUBPS    X1, X8
+	XORPS    X9, X9
+	CMPPS    X9, X7, $0
+	CMPPS    X9, X8, $0
+	ANDPS    X8, X7
+	MOVMSKPS X7, AX
+	ANDL     $7, AX
+	CMPL     AX, $7
+	SETEQ    168(DI)
 	RET
