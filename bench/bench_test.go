@@ -32,6 +32,17 @@ func BenchmarkTraceRandomRays50k(b *testing.B) {
 	benchmarkRays(b, s, randomRays(s, 1<<16))
 }
 
+// BenchmarkTraceRandomRays13M traces incoherent rays against the
+// 1,300,500 triangle icosphere on one thread: the workload furthest from
+// Embree's speed (scripts/embree-bench.sh), for profiles (-cpuprofile).
+func BenchmarkTraceRandomRays13M(b *testing.B) {
+	s, err := meshScene(Icosphere(255))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkRays(b, s, randomRays(s, 1<<18))
+}
+
 // BenchmarkTracePrimaryRays50k traces one camera ray per pixel of a
 // 256×256 image of the 50,000 triangle icosphere on one thread.
 func BenchmarkTracePrimaryRays50k(b *testing.B) {
