@@ -45,7 +45,7 @@ test:
 	$(GO) test ./...
 	$(GO) test -race -short ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
-	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector traversal (make build SIMD=simd)
+	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector binning (make build SIMD=simd)
 	scripts/ptx-report-test.sh >/dev/null
 	@$(MAKE) --no-print-directory vet-cuda
 
