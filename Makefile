@@ -13,11 +13,8 @@ all: build
 # on amd64 with AVX2 the BVH build bins primitives with vector instructions,
 # giving the same tree byte for byte (tracer/bvh_simd.go); the traversal is
 # the same in both builds (docs/traversal.md). The default,
-# SIMD=, builds the portable code, which `go build ./cmd/trace` gives too:
-# on the 2-core AMD EPYC VMs this project runs on, scalar code that follows
-# the 256-bit vector code pays for its dirty upper register state, and the
-# vector build renders about 4x slower (README, Speed). `make test` tests
-# both.
+# SIMD=, builds the portable code, which `go build ./cmd/trace` gives too
+# (README, Speed). `make test` tests both.
 SIMD ?=
 
 build:
