@@ -61,8 +61,7 @@ func (s *Server) jobDevices(scene *tracer.Scene, log *slog.Logger) ([]gpuJob, er
 // alive counts the job's renderers (CPU threads and GPUs) still working:
 // the last to stop fails the job's tiles that keep coming.
 func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, tiles <-chan leased, send func(*pb.RenderReply), js *jobStats, log *slog.Logger, alive *atomic.Int32) {
-	w := &scheduler.GPUWorker{Device: &jobDevice{g: g, scene: scene, batches: &s.gpuBatches}, BatchPixels: s.opt.BatchPixels}
-	err := w.Run(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
+	err := s.gpuWorker(g, scene).Run(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
 	if err == nil || ctx.Err() != nil {
 		return
 	}
@@ -76,6 +75,25 @@ func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, til
 	}
 }
 
+// gpuWorker is the scheduler's GPUWorker on g for a job of scene, its
+// batches sized as a local GPU's are: ServerOptions.BatchPixels if set,
+// else the device's own size (kernels.BatchHinter), else
+// scheduler.DefaultGPUBatchPixels.
+func (s *Server) gpuWorker(g gpuJob, scene *tracer.Scene) *scheduler.GPUWorker {
+	return &scheduler.GPUWorker{Device: &jobDevice{g: g, scene: scene, batches: &s.gpuBatches}, BatchPixels: s.opt.BatchPixels}
+}
+
+// gpuThreads is the tiles that gpus render at once (each one's
+// GPUWorker.Threads, a batch of default-size tiles), for the capacity a
+// worker announces.
+func (s *Server) gpuThreads(gpus []gpuJob, scene *tracer.Scene) int {
+	n := 0
+	for _, g := range gpus {
+		n += s.gpuWorker(g, scene).Threads()
+	}
+	return n
+}
+
 // jobDevice is a worker's GPU as one job's GPUWorker sees it: jobs take
 // turns on the device, and a launch uploads its job's scene first if
 // another job's is there (Upload only names the scene to upload).
@@ -85,7 +103,19 @@ type jobDevice struct {
 	batches *atomic.Int64 // the worker's launches that rendered a batch
 }
 
-var _ kernels.Device = (*jobDevice)(nil)
+var (
+	_ kernels.Device      = (*jobDevice)(nil)
+	_ kernels.BatchHinter = (*jobDevice)(nil)
+)
+
+// BatchPixels implements kernels.BatchHinter: the device's own batch
+// size, or 0 (none: the GPUWorker's default) if it gives none.
+func (j *jobDevice) BatchPixels() int {
+	if h, ok := j.g.d.dev.(kernels.BatchHinter); ok {
+		return h.BatchPixels()
+	}
+	return 0
+}
 
 // Name implements kernels.Device.
 func (j *jobDevice) Name() string { return j.g.d.dev.Name() }

@@ -3,10 +3,12 @@ package remote
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/kernels/emulator"
+	"github.com/tracerender/trace/scheduler"
 )
 
 // A worker's GPU (here the kernel's CPU emulator, which renders what a GPU
@@ -55,4 +57,78 @@ func TestWorkerGPUFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+}
+
+// hintingDevice is a GPU that gives its own batch size, as a CUDA device
+// does from its multiprocessors (kernels.BatchHinter), and records the
+// pixels of each launch.
+type hintingDevice struct {
+	kernels.Device
+	hint int
+
+	mu       sync.Mutex
+	launches []int
+}
+
+var _ kernels.BatchHinter = (*hintingDevice)(nil)
+
+func (d *hintingDevice) BatchPixels() int { return d.hint }
+
+func (d *hintingDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, bad []uint64) error {
+	d.mu.Lock()
+	d.launches = append(d.launches, len(pixels)/2)
+	d.mu.Unlock()
+	return d.Device.TracePixels(ctx, pixels, out, rays, bad)
+}
+
+// A worker's GPU batches are sized as a local GPU's: with BatchPixels 0
+// the device's own size (kernels.BatchHinter), else the default; a
+// BatchPixels given wins. The worker announces the tiles of its batches
+// as its threads, and no launch is larger than a batch.
+func TestWorkerGPUBatchHint(t *testing.T) {
+	bundle, scene := testScene(t, 48, 1) // 36 tiles of 8×8
+	want := localRender(t, scene, 8)
+	tile := scheduler.DefaultTileSize * scheduler.DefaultTileSize
+	for _, c := range []struct {
+		name              string
+		batchPixels, hint int
+		threads, batch    int // the worker's announced threads, the most pixels a launch may have
+	}{
+		{"the device's batch", 0, 4 * 64, 1, 4 * 64},
+		{"the device's large batch", 0, 6 * tile, 6, 6 * tile},
+		{"BatchPixels wins", 2 * 64, 4 * 64, 1, 2 * 64},
+		{"BatchPixels wins over a large batch", 3 * tile, 6 * tile, 3, 3 * tile},
+		{"no hint: the default", 0, 0, scheduler.DefaultGPUBatchPixels / tile, scheduler.DefaultGPUBatchPixels},
+	} {
+		n := newTestNet()
+		dev := &hintingDevice{Device: emulator.New(), hint: c.hint}
+		t.Cleanup(func() { dev.Device.Close() })
+		w := n.start(t, "w:7000", ServerOptions{Threads: 1, GPUsOnly: true, Devices: []kernels.Device{dev}, BatchPixels: c.batchPixels})
+		res, err := render(t, scene, NewCluster([]string{"w:7000"}, bundle, n.options()), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePixels(t, res.Framebuffer.Pix, want)
+		threads := 0
+		for _, wp := range res.Progress.Workers {
+			if wp.Name == "w:7000" {
+				threads = wp.Threads
+			}
+		}
+		if threads != c.threads {
+			t.Errorf("%s: the worker announced %d threads, want %d", c.name, threads, c.threads)
+		}
+		dev.mu.Lock()
+		sum := 0
+		for _, px := range dev.launches {
+			sum += px
+			if px > c.batch {
+				t.Errorf("%s: a launch of %d pixels, want at most %d", c.name, px, c.batch)
+			}
+		}
+		if sum != 48*48 || int64(len(dev.launches)) != w.srv.Stats().GPUBatches {
+			t.Errorf("%s: %d launches of %d pixels in all, %d batches counted; want 48×48 pixels", c.name, len(dev.launches), sum, w.srv.Stats().GPUBatches)
+		}
+		dev.mu.Unlock()
+	}
 }

@@ -96,7 +96,7 @@ type ServerOptions struct {
 	// GPUsOnly leaves the CPU threads out (trace worker --threads 0).
 	Devices       []kernels.Device
 	GPUsOnly      bool
-	BatchPixels   int    // pixels per GPU launch; 0 means scheduler.DefaultGPUBatchPixels
+	BatchPixels   int    // pixels per GPU launch; 0 means the device's own size (kernels.BatchHinter), else scheduler.DefaultGPUBatchPixels
 	Token         string // if set, every call but health checks must carry it
 	CacheBytes    int64  // bundle cache budget; 0 means DefaultCacheBytes
 	MaxSceneBytes int64  // largest bundle accepted; 0 means DefaultMaxSceneBytes
@@ -181,9 +181,6 @@ func NewServer(opt ServerOptions) *Server {
 	}
 	if opt.GPUsOnly && len(opt.Devices) > 0 {
 		opt.Threads = 0
-	}
-	if opt.BatchPixels <= 0 {
-		opt.BatchPixels = scheduler.DefaultGPUBatchPixels
 	}
 	if opt.CacheBytes <= 0 {
 		opt.CacheBytes = DefaultCacheBytes
@@ -474,7 +471,7 @@ func (s *Server) Render(stream pb.Worker_RenderServer) error {
 	}
 	// The coordinator keeps about two leases per thread in flight: a GPU
 	// counts as the tiles of one batch.
-	capacity := s.opt.Threads + len(gpus)*(&scheduler.GPUWorker{BatchPixels: s.opt.BatchPixels}).Threads()
+	capacity := s.opt.Threads + s.gpuThreads(gpus, scene)
 	if err := stream.Send(&pb.RenderReply{Kind: &pb.RenderReply_Ready{Ready: &pb.Ready{Threads: int32(capacity), Name: s.host, PixelVersion: tracer.PixelVersion}}}); err != nil {
 		return err
 	}
