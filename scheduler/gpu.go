@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -64,14 +65,17 @@ func (w *GPUWorker) batchPixels() int {
 // Run implements Worker. A scene the kernel cannot render is an error
 // before any tile is leased. A failed launch fails its tiles' leases (they
 // go back to the queue for the other workers) and ends the worker with the
-// error.
+// error. A panic in the device's Upload or TracePixels is such an error
+// (a *DevicePanic), not the process's end: this is the one place where a
+// GPU's panics are recovered, for a local render's GPUs and trace
+// worker's alike.
 func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
 	p, err := kernels.Pack(scene)
 	if err != nil {
 		return fmt.Errorf("%s: %w", w.Name(), err)
 	}
-	if err := w.Device.Upload(ctx, p); err != nil {
-		return fmt.Errorf("%s: upload: %w", w.Name(), err)
+	if err := w.upload(ctx, p); err != nil {
+		return fmt.Errorf("%s: %w", w.Name(), err)
 	}
 	// Two batches in flight: while the device renders one, the other's
 	// tiles are completed (copied into the frame) by a second goroutine
@@ -100,7 +104,7 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 			return err
 		}
 		b.prepare()
-		err := w.Device.TracePixels(ctx, b.pixels, b.out, b.rays, b.bad)
+		err := w.trace(ctx, b)
 		if err == nil {
 			w.batches.Add(1)
 		}
@@ -120,6 +124,45 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 		done <- b
 	}
 }
+
+// upload is the device's Upload, a panic in it recovered as a *DevicePanic.
+func (w *GPUWorker) upload(ctx context.Context, p *kernels.Packed) (err error) {
+	defer recoverDevice(&err, "Upload")
+	if err := w.Device.Upload(ctx, p); err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	return nil
+}
+
+// trace is the device's TracePixels on batch b, a panic in it recovered
+// as a *DevicePanic.
+func (w *GPUWorker) trace(ctx context.Context, b *gpuBatch) (err error) {
+	defer recoverDevice(&err, "TracePixels")
+	return w.Device.TracePixels(ctx, b.pixels, b.out, b.rays, b.bad)
+}
+
+// recoverDevice, deferred by a call into a device, turns a panic in it
+// into a *DevicePanic in *err.
+func recoverDevice(err *error, op string) {
+	if r := recover(); r != nil {
+		*err = &DevicePanic{Op: op, Value: r, Stack: debug.Stack()}
+	}
+}
+
+// DevicePanic is a panic in a kernels.Device (its driver binding, the
+// emulator, a bug) that GPUWorker recovered: it fails the batch's leases
+// as a failed launch does, so the tiles are rendered elsewhere.
+type DevicePanic struct {
+	// Op is the Device method that panicked: "Upload" or "TracePixels"
+	// (in trace worker, a launch's TracePixels uploads its job's scene
+	// first, so a panic in that upload is TracePixels').
+	Op    string
+	Value any    // what was passed to panic
+	Stack []byte // the panicking goroutine's stack, for logs
+}
+
+// Error says which method panicked, with what; the caller adds the device.
+func (e *DevicePanic) Error() string { return fmt.Sprintf("%s panicked: %v", e.Op, e.Value) }
 
 // gpuBatch is one launch's tiles and buffers.
 type gpuBatch struct {

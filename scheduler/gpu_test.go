@@ -244,3 +244,77 @@ func TestGPUWorkerPipeline(t *testing.T) {
 		}
 	}
 }
+
+// panickingDevice panics in one of its methods, as a broken driver
+// binding or a bug in a device might.
+type panickingDevice struct {
+	kernels.Device
+	in string // "Upload" or "TracePixels"
+}
+
+func (d panickingDevice) Name() string { return "gpu7 broken" }
+
+func (d panickingDevice) Upload(ctx context.Context, p *kernels.Packed) error {
+	if d.in == "Upload" {
+		panic("device lost")
+	}
+	return d.Device.Upload(ctx, p)
+}
+
+func (d panickingDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	if d.in == "TracePixels" {
+		var table []int
+		_ = table[len(pixels)] // a runtime error, not a string
+	}
+	return d.Device.TracePixels(ctx, pixels, out, rays, nonfinite)
+}
+
+// TestGPUWorkerPanics: a panic in the device's Upload or TracePixels is a
+// failed GPU, not a crashed process. Beside a CPU worker the frame is the
+// CPU's, byte for byte, the launch's tiles having gone back to the queue,
+// and the GPU's error is reported naming the device; alone, the render
+// fails with that error.
+func TestGPUWorkerPanics(t *testing.T) {
+	s := loadScene(t, "cornell-box", 32, 32, 2)
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	for _, in := range []string{"Upload", "TracePixels"} {
+		wantErr := func(what string, err error) {
+			t.Helper()
+			p, ok := errors.AsType[*DevicePanic](err)
+			if !ok || p.Op != in || len(p.Stack) == 0 {
+				t.Errorf("%s, panic in %s: error %v, want a *DevicePanic of %s with its stack", what, in, err, in)
+				return
+			}
+			if msg := err.Error(); !strings.Contains(msg, "gpu7 broken: "+in+" panicked: ") {
+				t.Errorf("%s, panic in %s: error %q does not name the device and the panic", what, in, msg)
+			}
+		}
+
+		gpu := &GPUWorker{Device: panickingDevice{newEmulator(t), in}, BatchPixels: 4 * 64}
+		res, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{gpu, &CPUWorker{N: 1}}})
+		if err != nil {
+			t.Fatalf("panic in %s beside a CPU worker: %v", in, err)
+		}
+		var buf bytes.Buffer
+		res.Framebuffer.WritePNG(&buf, &s.Film, 8)
+		if !bytes.Equal(buf.Bytes(), ref) {
+			t.Errorf("panic in %s: frame differs from the CPU frame", in)
+		}
+		g := res.Progress.Workers[0]
+		if g.Tiles != 0 || in == "TracePixels" && g.Retries == 0 {
+			t.Errorf("panic in %s: the GPU has %d tiles and %d failed leases", in, g.Tiles, g.Retries)
+		}
+		if len(res.WorkerErrors) != 1 {
+			t.Fatalf("panic in %s: worker errors %v, want the GPU's", in, res.WorkerErrors)
+		}
+		wantErr("beside a CPU worker", res.WorkerErrors[0])
+
+		gpu = &GPUWorker{Device: panickingDevice{newEmulator(t), in}, BatchPixels: 4 * 64}
+		_, err = Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{gpu}})
+		if err == nil {
+			t.Fatalf("panic in %s on the only worker: the render did not fail", in)
+		}
+		wantErr("the only worker", err)
+		t.Logf("panic in %s: %v", in, err)
+	}
+}

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"image"
 	"log/slog"
 	"sync"
@@ -55,8 +56,9 @@ func (s *Server) jobDevices(scene *tracer.Scene, log *slog.Logger) ([]gpuJob, er
 // GPUWorker, as a local render does: it waits for a tile, takes whatever
 // else is waiting up to a batch's pixels, renders them with one launch
 // while the batch before is sent, and sends each tile's pixels. A failed
-// launch fails its tiles (the coordinator gives them to others) and stops
-// the GPU for this job.
+// launch, or a panic in the device (which GPUWorker recovers), fails its
+// tiles (the coordinator gives them to others) and stops the GPU for this
+// job.
 //
 // alive counts the job's renderers (CPU threads and GPUs) still working:
 // the last to stop fails the job's tiles that keep coming.
@@ -65,7 +67,11 @@ func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, til
 	if err == nil || ctx.Err() != nil {
 		return
 	}
-	log.Warn("GPU launch failed; its tiles go back", "gpu", g.d.dev.Name(), "err", err)
+	if p, ok := errors.AsType[*scheduler.DevicePanic](err); ok {
+		log.Error("GPU panicked; its tiles go back", "gpu", g.d.dev.Name(), "err", err, "stack", string(p.Stack))
+	} else {
+		log.Warn("GPU launch failed; its tiles go back", "gpu", g.d.dev.Name(), "err", err)
+	}
 	// The CPU threads and other GPUs, if any, take the rest of the job; if
 	// there are none, its tiles fail here.
 	if alive.Add(-1) == 0 {
@@ -143,8 +149,8 @@ func (g gpuJob) launch(ctx context.Context, scene *tracer.Scene, pixels []uint32
 	g.d.mu.Lock()
 	defer g.d.mu.Unlock()
 	if g.d.scene != scene {
+		g.d.scene = nil // until the upload has finished: it may fail or panic half-way
 		if err := g.d.dev.Upload(ctx, g.packed); err != nil {
-			g.d.scene = nil
 			return err
 		}
 		g.d.scene = scene
