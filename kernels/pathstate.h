@@ -65,6 +65,35 @@ typedef struct {
     vec3 li;     /* li) for a light, vadd(sum, li) for the others */
 } PathState;
 
+/* WhittedBranch is tracer's whittedBranch: a ray waiting to be traced with
+ * the weight its radiance adds with. */
+typedef struct {
+    Ray ray;
+    vec3 weight;
+    i32 depth;
+} WhittedBranch;
+
+/* WhittedState is trace_whitted (whitted.h) in flight, with phong_local's
+ * light loop inside it. */
+typedef struct {
+    RayQuery q;
+    SeenState seen;
+    vec3 radiance;
+    WhittedBranch b; /* the branch being traced */
+    SurfaceHit sf;   /* its hit's surface */
+    Sampler rng;     /* the sample's sampler, for the alpha tests */
+    i32 sp;          /* the branches on the stack */
+    u32 stage;       /* TR_WHITTED_* */
+    vec3 c;          /* phong_local: the hit's colour */
+    vec3 local;      /* its sum so far */
+    u32 light;       /* the light in its loop */
+    vec3 dir;        /* the pending shadow ray's unit direction, */
+    float dist;      /* distance to the light, */
+    float spot;      /* spot factor */
+    float ndotl;     /* and N·L */
+    WhittedBranch stack[MaxDepth + 1];
+} WhittedState;
+
 /* PathSlot is one pixel of a wavefront batch: its path in flight and its
  * samples' sum (render_pixel's loop). */
 typedef struct {
