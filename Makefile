@@ -202,7 +202,7 @@ vet-cuda:
 	GOEXPERIMENT=$(SIMD) $(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace # make build's traversal
 	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
 	TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/
-	TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # path scenes on the megakernel
+	TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # scenes on the megakernels
 	@out=$$($(STUBLIB)/trace render scenes/examples/cornell-box.json -o $(STUBLIB)/never.png --gpus 1 -q 2>&1); rc=$$?; \
 	if [ $$rc -ne 2 ] || ! echo "$$out" | grep -q 'no CUDA device'; then \
 		echo "vet-cuda: trace --gpus 1 without devices: want exit 2 and 'no CUDA device', got $$rc: $$out"; exit 1; fi

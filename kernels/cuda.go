@@ -148,8 +148,9 @@ type cudaDevice struct {
 	kernel string         // its name
 	wave   [len(WaveEntries)]cu.Function
 	// useWave: the uploaded scene runs on the wavefront entries
-	// (RunWavefront), path-integrator scenes unless TRACE_GPU_KERNEL says
-	// megakernel; Whitted scenes run on trace_pixels_whitted.
+	// (RunWavefront), scenes of either integrator unless TRACE_GPU_KERNEL
+	// says megakernel (then fn, trace_pixels_path or
+	// trace_pixels_whitted).
 	useWave bool
 	choice  Kernel     // TRACE_GPU_KERNEL
 	header  TraceScene // the uploaded scene's header, for WaveRounds
@@ -335,7 +336,7 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 		}
 		d.fn, d.kernel = d.fns[i], cudaKernels[i]
 		d.header = h
-		d.useWave = i == 0 && d.choice == KernelWavefront
+		d.useWave = d.choice == KernelWavefront
 		if d.useWave {
 			d.kernel = "the wavefront"
 		}

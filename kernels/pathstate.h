@@ -1,7 +1,8 @@
 /*
- * pathstate.h: the state of a path in flight, for the resumable path
- * integrator (path.h) and the wavefront entries (trace.cu). Device-only
- * structs, with no Go twin except their sizes (kernels.PathSlotSize).
+ * pathstate.h: the state of a sample in flight, for the resumable
+ * integrators (path.h, whitted.h) and the wavefront entries (trace.cu).
+ * Device-only structs, with no Go twin except their sizes
+ * (kernels.PathSlotSize).
  *
  * The path integrator runs as a state machine over a PathState: path_step
  * runs it until it needs a ray-scene query, stores the query in the
@@ -10,7 +11,8 @@
  * (trace_path); the wavefront entries answer a whole batch's queries in
  * kernels of their own (wf_intersect, wf_occluded). Either way the same C
  * performs the same float operations in the same order, so both give the
- * Go tracer's bits.
+ * Go tracer's bits. The Whitted integrator runs the same way over a
+ * WhittedState (whitted_step, whitted.h), in the same slot.
  */
 #ifndef TRACE_PATHSTATE_H
 #define TRACE_PATHSTATE_H
@@ -74,7 +76,8 @@ typedef struct {
 } WhittedBranch;
 
 /* WhittedState is trace_whitted (whitted.h) in flight, with phong_local's
- * light loop inside it. */
+ * light loop inside it. Its RayQuery comes first, as PathState's does, so
+ * that the query kernels read either as slot->path.q. */
 typedef struct {
     RayQuery q;
     SeenState seen;
@@ -94,17 +97,23 @@ typedef struct {
     WhittedBranch stack[MaxDepth + 1];
 } WhittedState;
 
-/* PathSlot is one pixel of a wavefront batch: its path in flight and its
- * samples' sum (render_pixel's loop). */
+/* PathSlot is one pixel of a wavefront batch: its path in flight (a
+ * PathState or, for Whitted scenes, a WhittedState) and its samples' sum
+ * (render_pixel's loop). */
 typedef struct {
-    PathState path;
+    union {
+        PathState path;
+        WhittedState whitted;
+    };
     vec3 sum; /* the radiance of the pixel's finished samples, in order */
     u64 rays, nonfinite;
     u32 x, y;
     u32 sample; /* the sample in flight */
     u32 live;   /* 1 while a sample is in flight */
 } PathSlot;
+PORT_STATIC_ASSERT(__builtin_offsetof(PathState, q) == 0 && __builtin_offsetof(WhittedState, q) == 0,
+                   "the query kernels find either integrator's query at the slot's start");
 /* kernels.PathSlotSize: the host allocates the slots. */
-PORT_STATIC_ASSERT(sizeof(PathSlot) == 448, "PathSlot is kernels.PathSlotSize bytes");
+PORT_STATIC_ASSERT(sizeof(PathSlot) == 3248, "PathSlot is kernels.PathSlotSize bytes");
 
 #endif /* TRACE_PATHSTATE_H */

@@ -51,7 +51,7 @@ const (
 // PathSlotSize is the size in bytes of one wavefront slot, the kernel's
 // PathSlot (pathstate.h), which asserts it for every compiler of the kernel;
 // the emulator's tests check it too.
-const PathSlotSize = 448
+const PathSlotSize = 3248
 
 // Wavefront is what RunWavefront needs of a device: a batch's buffers (the
 // pixel list, n slots, the flags word, the outputs) already in place.
@@ -68,7 +68,7 @@ type Wavefront interface {
 // bits: wf_init, then rounds of wf_shade followed by wf_intersect and
 // wf_occluded for the queries it asked, until a round asks none, then
 // wf_finish. h is the uploaded scene's header, for a bound on the rounds
-// (a slot asks one query a round); it must be a path-integrator scene.
+// (a slot asks one query a round); its integrator may be either.
 func RunWavefront(ctx context.Context, w Wavefront, n int, h *TraceScene) error {
 	if n == 0 {
 		return ctx.Err()
@@ -114,26 +114,43 @@ func RunWavefront(ctx context.Context, w Wavefront, n int, h *TraceScene) error 
 // WaveRounds is the most query rounds a pixel of scene h can need: per
 // sample and bounce, the nearest hit and its alpha passes, and a shadow
 // ray with its passes toward each light, an emitter and the background.
+// A Whitted sample shades a binary tree of hits (a dielectric hit forks a
+// refracted branch), at most 2^(MaxDepth+1)−1 of them, each with the
+// nearest hit's passes and a shadow ray per light; the bound saturates at
+// math.MaxUint64.
 func WaveRounds(h *TraceScene) uint64 {
 	passes := uint64(tracer.MaxAlphaPasses)
 	bounce := (1 + passes) + (uint64(h.NumLights)+2)*(passes+2)
-	r := uint64(h.Samples) * (uint64(h.MaxDepth) + 1)
-	if bounce != 0 && r > math.MaxUint64/bounce {
-		return math.MaxUint64
+	hits := uint64(h.MaxDepth) + 1
+	if h.Integrator == uint32(tracer.IntegratorWhitted) {
+		bounce = (1 + passes) + uint64(h.NumLights)*(passes+2)
+		hits = math.MaxUint64
+		if h.MaxDepth < 63 {
+			hits = 1<<(h.MaxDepth+1) - 1
+		}
 	}
-	return r * bounce
+	return mulSat(mulSat(uint64(h.Samples), hits), bounce)
 }
 
-// Kernel is how a device runs path-integrator scenes. Whitted scenes run
-// on the megakernel either way. Both give the same bits.
+// mulSat is a·b, or math.MaxUint64 where that overflows.
+func mulSat(a, b uint64) uint64 {
+	if b != 0 && a > math.MaxUint64/b {
+		return math.MaxUint64
+	}
+	return a * b
+}
+
+// Kernel is how a device runs scenes, of either integrator. Both give the
+// same bits.
 type Kernel int
 
 const (
 	// KernelWavefront runs the wavefront entries (RunWavefront): the
 	// default.
 	KernelWavefront Kernel = iota
-	// KernelMegakernel runs trace_pixels_path, one launch per batch with
-	// the whole path integrator in each thread.
+	// KernelMegakernel runs trace_pixels_path or trace_pixels_whitted (in
+	// the emulator trace_pixels), one launch per batch with the whole
+	// integrator in each thread.
 	KernelMegakernel
 )
 

@@ -6,7 +6,8 @@
  * In the wavefront, slot i of a batch renders pixel i: its samples one
  * after another (path regeneration: when a path ends, its radiance joins
  * the pixel's sum, in sample order, and the slot starts the next sample at
- * once), each path run by path_step (path.h) one query at a time. The
+ * once), each sample run by its integrator's state machine (path_step,
+ * path.h, or whitted_step, whitted.h) one query at a time. The
  * queries are answered by kernels that only trace rays (wf_intersect,
  * wf_occluded), so that those hold no surface, texture or light code and
  * few registers; alpha pass-through stays in wf_shade, which asks again.
@@ -16,6 +17,7 @@
 
 #include "camera.h"
 #include "path.h"
+#include "whitted.h"
 
 /* pixel_ray: the camera ray of sample i of the n of pixel (x, y), its
  * sampler *rng (left past the camera's dimensions). */
@@ -65,11 +67,16 @@ DEVFN void wave_flag(u32* flags, u32 kind) {
 #endif
 }
 
-/* wave_start: starts slot's sample slot->sample. */
+/* wave_start: starts slot's sample slot->sample, on the scene's
+ * integrator. */
 DEVFN void wave_start(const TraceScene* s, PathSlot* slot) {
     Sampler rng;
     Ray r = pixel_ray(s, slot->x, slot->y, slot->sample, (int)s->Samples, &rng);
-    path_begin(&slot->path, r, &rng);
+    if (s->Integrator == IntegratorWhitted) {
+        whitted_begin(&slot->whitted, r, &rng);
+    } else {
+        path_begin(&slot->path, r, &rng);
+    }
 }
 
 /* wave_init: slot takes pixel (x, y) and starts its sample 0. */
@@ -87,18 +94,21 @@ DEVFN void wave_init(const TraceScene* s, PathSlot* slot, u32 x, u32 y) {
     }
 }
 
-/* wave_shade: runs slot's paths, sample after sample, until one asks a
- * query (flagged in *flags) or the pixel's last sample ends. */
+/* wave_shade: runs slot's samples, one after another, on the scene's
+ * integrator (path_step or whitted_step) until one asks a query (flagged
+ * in *flags) or the pixel's last sample ends. */
 DEVFN void wave_shade(const TraceScene* s, PathSlot* slot, u32* flags) {
     if (!slot->live) {
         return;
     }
+    int whitted = s->Integrator == IntegratorWhitted;
     for (;;) {
-        if (path_step(s, &slot->path, &slot->rays)) {
+        if (whitted ? whitted_step(s, &slot->whitted, &slot->rays) : path_step(s, &slot->path, &slot->rays)) {
             wave_flag(flags, slot->path.q.kind);
             return;
         }
-        slot->sum = add_sample(slot->sum, slot->path.radiance, &slot->nonfinite);
+        vec3 c = whitted ? slot->whitted.radiance : slot->path.radiance;
+        slot->sum = add_sample(slot->sum, c, &slot->nonfinite);
         slot->sample++;
         if ((int)slot->sample >= (int)s->Samples) {
             slot->live = 0;

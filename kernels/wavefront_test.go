@@ -3,6 +3,7 @@ package kernels
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,6 +80,31 @@ func TestRunWavefrontErrors(t *testing.T) {
 	}
 	if f.shades != int(WaveRounds(h))+1 {
 		t.Errorf("endless batch: %d rounds of wf_shade, want the bound %d + 1", f.shades, WaveRounds(h))
+	}
+}
+
+// TestWaveRounds: the bound on a pixel's query rounds, per integrator: a
+// path's bounces, a Whitted sample's tree of hits, saturating where the
+// tree's size overflows.
+func TestWaveRounds(t *testing.T) {
+	const passes = 16 // tracer.MaxAlphaPasses
+	whitted := uint32(1)
+	for _, c := range []struct {
+		h    TraceScene
+		want uint64
+	}{
+		// 2 samples · 4 bounces · (17 + 3 shadow rays of 18)
+		{TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}, 2 * 4 * ((1 + passes) + 3*(passes+2))},
+		// 2 samples · 15 hits · (17 + 1 shadow ray of 18)
+		{TraceScene{Integrator: whitted, Samples: 2, MaxDepth: 3, NumLights: 1}, 2 * 15 * ((1 + passes) + (passes + 2))},
+		{TraceScene{Integrator: whitted, Samples: 1, MaxDepth: 0}, 1 + passes},
+		{TraceScene{Integrator: whitted, Samples: 1, MaxDepth: 58}, (1<<59 - 1) * (1 + passes)},
+		{TraceScene{Integrator: whitted, Samples: 1, MaxDepth: 62}, math.MaxUint64}, // (2^63−1)·17 overflows
+		{TraceScene{Integrator: whitted, Samples: 1, MaxDepth: MaxDepth, NumLights: 4}, math.MaxUint64},
+	} {
+		if got := WaveRounds(&c.h); got != c.want {
+			t.Errorf("WaveRounds(%+v) = %d, want %d", c.h, got, c.want)
+		}
 	}
 }
 

@@ -30,7 +30,6 @@ import (
 	"unsafe"
 
 	"github.com/tracerender/trace/kernels"
-	"github.com/tracerender/trace/tracer"
 )
 
 // DefaultBlockDim is the number of threads per emulated block.
@@ -45,9 +44,8 @@ type Device struct {
 	// BlockDim is the number of threads per block; 0 means
 	// DefaultBlockDim. The result does not depend on it.
 	BlockDim int
-	// Kernel selects how path-integrator scenes run: the wavefront (the
-	// zero value) or the megakernel. Whitted scenes always run on the
-	// megakernel. The result does not depend on it.
+	// Kernel selects how scenes run: the wavefront (the zero value) or
+	// the megakernel. The result does not depend on it.
 	Kernel kernels.Kernel
 
 	mem    []unsafe.Pointer   // C allocations of the current scene
@@ -113,9 +111,8 @@ func (d *Device) free() {
 }
 
 // TracePixels implements kernels.Device: it renders the pixels with the
-// wavefront entries (kernels.RunWavefront) for a path-integrator scene, or
-// with one launch of the megakernel trace_pixels for a Whitted scene or
-// when d.Kernel is kernels.KernelMegakernel. Each launch runs a grid of
+// wavefront entries (kernels.RunWavefront), or with one launch of the
+// megakernel trace_pixels when d.Kernel is kernels.KernelMegakernel. Each launch runs a grid of
 // ⌈n/BlockDim⌉ blocks, shared out among Workers goroutines.
 func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	if d.scene == nil {
@@ -136,7 +133,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	po := (*C.float)(unsafe.Pointer(unsafe.SliceData(out)))
 	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
 	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
-	if d.Kernel == kernels.KernelMegakernel || d.header.Integrator != uint32(tracer.IntegratorPath) {
+	if d.Kernel == kernels.KernelMegakernel {
 		return d.grid(ctx, n, func(bdim, first, end int) {
 			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(first), C.uint(end))
 		})

@@ -37,7 +37,7 @@ func emulate(t testing.TB, s *tracer.Scene) (*tracer.Framebuffer, []uint64, []ui
 	return emulateWith(t, s, kernels.KernelWavefront)
 }
 
-// emulateWith is emulate with path-integrator scenes run on kernel k.
+// emulateWith is emulate with the scene run on kernel k.
 func emulateWith(t testing.TB, s *tracer.Scene, k kernels.Kernel) (*tracer.Framebuffer, []uint64, []uint64) {
 	t.Helper()
 	p, err := kernels.Pack(s)
@@ -114,7 +114,7 @@ func checkParity(t *testing.T, name string, s *tracer.Scene) {
 	checkParityWith(t, name, s, kernels.KernelWavefront)
 }
 
-// checkParityWith is checkParity with path-integrator scenes run on
+// checkParityWith is checkParity with the scene run on
 // kernel k.
 func checkParityWith(t *testing.T, name string, s *tracer.Scene, k kernels.Kernel) {
 	t.Helper()

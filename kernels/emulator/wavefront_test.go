@@ -15,10 +15,10 @@ import (
 	"github.com/tracerender/trace/tracer"
 )
 
-// The parity tests (parity_test.go) run path-integrator scenes on the
+// The parity tests (parity_test.go) run scenes of both integrators on the
 // wavefront, the emulator's default; the tests here check the wavefront's
-// ABI and that the megakernel, which runs the same state machine with its
-// queries answered inline, still gives the same bits.
+// ABI and that the megakernel, which runs the same state machines with
+// their queries answered inline, still gives the same bits.
 
 // TestWavefrontABI: the slot size and flag bits Go knows are the C's.
 func TestWavefrontABI(t *testing.T) {
@@ -32,25 +32,22 @@ func TestWavefrontABI(t *testing.T) {
 	}
 }
 
-// TestMegakernelParity renders the gallery's path-traced scenes and the
-// random path-traced scenes with the megakernel (trace_pixels) against the
-// Go tracer, bit for bit, ray counts included.
+// TestMegakernelParity renders every gallery scene and the random scenes
+// of both integrators with the megakernel (trace_pixels) against the Go
+// tracer, bit for bit, ray counts included.
 func TestMegakernelParity(t *testing.T) {
 	files, _ := filepath.Glob("../../scenes/examples/*.json")
 	if len(files) == 0 {
 		t.Fatal("no gallery scenes found")
 	}
-	paths := 0
+	seen := map[tracer.Integrator]int{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		d, err := scenes.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Settings.Integrator != tracer.IntegratorPath {
-			continue
-		}
-		paths++
+		seen[d.Settings.Integrator]++
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			d.Settings.Width, d.Settings.Height, d.Settings.Samples = 24, 16, 3
@@ -61,19 +58,21 @@ func TestMegakernelParity(t *testing.T) {
 			checkParityWith(t, name, s, kernels.KernelMegakernel)
 		})
 	}
-	if paths == 0 {
-		t.Fatal("no path-traced gallery scene")
+	if seen[tracer.IntegratorPath] == 0 || seen[tracer.IntegratorWhitted] == 0 {
+		t.Fatalf("gallery scenes by integrator %v: want both", seen)
 	}
 	for seed := uint64(1); seed <= 6; seed++ {
-		name := fmt.Sprintf("seed%d-path", seed)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			s, err := tracer.Compile(randomScene(seed, tracer.IntegratorPath))
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkParityWith(t, name, s, kernels.KernelMegakernel)
-		})
+		for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+			name := fmt.Sprintf("seed%d-%s", seed, map[tracer.Integrator]string{0: "path", 1: "whitted"}[integ])
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				s, err := tracer.Compile(randomScene(seed, integ))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkParityWith(t, name, s, kernels.KernelMegakernel)
+			})
+		}
 	}
 }
 
