@@ -26,8 +26,9 @@
  * trace_pixels with the integrator a constant (render_pixel), so they give
  * trace_pixels' bits; but each holds one integrator's code, registers and
  * stack only (the Whitted branch stack is not in the path entry's frame).
- * The cuda build launches the one for the uploaded scene's integrator;
- * the emulator runs trace_pixels.
+ * With TRACE_GPU_KERNEL=megakernel the cuda build launches the one for
+ * the uploaded scene's integrator (by default it runs the wavefront,
+ * below); the emulator's megakernel is trace_pixels.
  *
  * One thread per pixel, a 1-D grid of 1-D blocks of any size: thread
  * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel (pixels[2i],
@@ -38,18 +39,19 @@
  * any split of a batch across launches or devices gives the same bits.
  * scene (kernels.TraceScene, scene.h) and every array it points to live in
  * device memory and are only read. The per-thread stack needs about 4 KB
- * (the Whitted branch stack, MaxDepth+1 entries, and the BVH stack).
+ * (the Whitted state with its branch stack, MaxDepth+1 entries, and the
+ * BVH stack).
  *
- * The wavefront entries render a batch of path-integrator scenes' pixels
- * with the same bits, in rounds of small launches (kernels.RunWavefront
- * drives them; wavefront.h, pathstate.h):
+ * The wavefront entries render a batch of pixels of a scene of either
+ * integrator with the same bits, in rounds of small launches
+ * (kernels.RunWavefront drives them; wavefront.h, pathstate.h):
  *
  *   extern "C" __global__ void wf_init, wf_shade, wf_intersect,
  *       wf_occluded, wf_finish(
  *       const TraceScene* scene,
  *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
  *       unsigned int n,                // slots, one per pixel
- *       PathSlot* slots,               // n: device memory, 448 B each
+ *       PathSlot* slots,               // n: device memory, 3248 B each
  *       unsigned int* flags,           // 1: QueryClosest | QueryAny
  *       float* out,                    // 3·n, as trace_pixels'
  *       unsigned long long* rays,      // n
@@ -58,7 +60,10 @@
  * each with thread i on slot i (i ≥ n return at once), any 1-D grid:
  *   wf_init       slot i takes pixel i (pixels[2i], pixels[2i+1]) and
  *                 starts its sample 0 (the camera ray);
- *   wf_shade      every live slot runs its path (path_step) to its next
+ *   wf_shade      every live slot runs its sample on the scene's
+ *                 integrator (scene->Integrator: path_step over the
+ *                 slot's PathState, whitted_step over its WhittedState,
+ *                 a union, each with its RayQuery first) to its next
  *                 ray-scene query and ORs the query's kind into *flags;
  *                 a path that ends adds its radiance to the pixel's sum
  *                 (non-finite: black, counted) and the slot starts the
@@ -137,7 +142,7 @@ PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, cons
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorWhitted);
 }
 
-/* The wavefront entries (path-integrator scenes only): the same ABI for
+/* The wavefront entries (scenes of either integrator): the same ABI for
  * all five, the arguments an entry does not use ignored. Thread i works on
  * slot i of n. */
 #define WAVE_ARGS                                                                                                 \
