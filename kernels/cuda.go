@@ -166,9 +166,10 @@ type cudaDevice struct {
 }
 
 // cudaBatch holds the device buffers of one launch, for up to cap pixels:
-// the wavefront's slots and flags word too.
+// the wavefront's slots, slotBytes apart (none for the megakernel), and
+// its flags word too.
 type cudaBatch struct {
-	cap                          int
+	cap, slotBytes               int
 	pixels, out, rays, nonfinite cu.DevicePtr
 	slots, flags                 cu.DevicePtr
 }
@@ -380,7 +381,11 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		if d.hdr == 0 {
 			return errors.New("no scene uploaded")
 		}
-		if err := d.reserve(n); err != nil {
+		slotBytes := 0
+		if d.useWave {
+			slotBytes = SlotBytes(d.header.Integrator)
+		}
+		if err := d.reserve(n, slotBytes); err != nil {
 			return err
 		}
 		b := &d.batch
@@ -472,9 +477,10 @@ func (w cudaWave) TakeFlags() (uint32, error) {
 	return d.flag[0], nil
 }
 
-// reserve makes the batch buffers hold at least n pixels.
-func (d *cudaDevice) reserve(n int) error {
-	if n <= d.batch.cap {
+// reserve makes the batch buffers hold at least n pixels, and slots of
+// slotBytes each for them.
+func (d *cudaDevice) reserve(n, slotBytes int) error {
+	if n <= d.batch.cap && slotBytes <= d.batch.slotBytes {
 		return nil
 	}
 	d.freeBatch()
@@ -489,13 +495,15 @@ func (d *cudaDevice) reserve(n int) error {
 	alloc(&d.batch.out, 12*c)
 	alloc(&d.batch.rays, 8*c)
 	alloc(&d.batch.nonfinite, 8*c)
-	alloc(&d.batch.slots, PathSlotSize*c)
+	if slotBytes > 0 {
+		alloc(&d.batch.slots, slotBytes*c)
+	}
 	alloc(&d.batch.flags, 4)
 	if err != nil {
 		d.freeBatch()
 		return fmt.Errorf("allocating buffers for %d pixels: %w", c, err)
 	}
-	d.batch.cap = c
+	d.batch.cap, d.batch.slotBytes = c, slotBytes
 	return nil
 }
 

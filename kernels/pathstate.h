@@ -97,23 +97,46 @@ typedef struct {
     WhittedBranch stack[MaxDepth + 1];
 } WhittedState;
 
-/* PathSlot is one pixel of a wavefront batch: its path in flight (a
- * PathState or, for Whitted scenes, a WhittedState) and its samples' sum
- * (render_pixel's loop). */
+/* PathSlot is one pixel of a wavefront batch: its samples' sum
+ * (render_pixel's loop) and its path in flight (a PathState or, for
+ * Whitted scenes, a WhittedState). The slots of a batch lie slot_bytes(s)
+ * apart: a path scene's slot ends after its PathState, so that it does not
+ * pay for the Whitted branch stack; only Whitted scenes' slots hold all
+ * of PathSlot. So a slot is never copied whole. */
 typedef struct {
-    union {
-        PathState path;
-        WhittedState whitted;
-    };
     vec3 sum; /* the radiance of the pixel's finished samples, in order */
     u64 rays, nonfinite;
     u32 x, y;
     u32 sample; /* the sample in flight */
     u32 live;   /* 1 while a sample is in flight */
+    union {
+        PathState path;
+        WhittedState whitted;
+    };
 } PathSlot;
 PORT_STATIC_ASSERT(__builtin_offsetof(PathState, q) == 0 && __builtin_offsetof(WhittedState, q) == 0,
-                   "the query kernels find either integrator's query at the slot's start");
-/* kernels.PathSlotSize: the host allocates the slots. */
-PORT_STATIC_ASSERT(sizeof(PathSlot) == 3248, "PathSlot is kernels.PathSlotSize bytes");
+                   "the query kernels find either integrator's query at the same place");
+PORT_STATIC_ASSERT(__builtin_offsetof(PathSlot, path) % 16 == 0, "a slot's query starts 16-byte aligned");
+
+/* TR_SLOT_BYTES rounds a slot's bytes up to 16, so every slot of an array
+ * starts 16-byte aligned. */
+#define TR_SLOT_BYTES(n) ((((u64)(n)) + 15u) / 16u * 16u)
+/* TR_PATH_SLOT_BYTES and TR_WHITTED_SLOT_BYTES: the distance between two
+ * slots for each integrator (kernels.PathSlotSize, WhittedSlotSize: the
+ * host allocates the slots). */
+#define TR_PATH_SLOT_BYTES TR_SLOT_BYTES(__builtin_offsetof(PathSlot, path) + sizeof(PathState))
+#define TR_WHITTED_SLOT_BYTES TR_SLOT_BYTES(sizeof(PathSlot))
+PORT_STATIC_ASSERT(TR_PATH_SLOT_BYTES == 448, "a path scene's slot is kernels.PathSlotSize bytes");
+PORT_STATIC_ASSERT(TR_WHITTED_SLOT_BYTES == 3248, "a Whitted scene's slot is kernels.WhittedSlotSize bytes");
+
+/* slot_bytes: the distance between two slots of scene s's batches. */
+DEVFN u64 slot_bytes(const TraceScene* s) {
+    return s->Integrator == IntegratorWhitted ? TR_WHITTED_SLOT_BYTES : TR_PATH_SLOT_BYTES;
+}
+
+/* slot_at: slot i of a batch of scene s. */
+DEVFN PathSlot* slot_at(const TraceScene* s, PathSlot* slots, u32 i) {
+    return (PathSlot*)((char*)slots + (u64)i * slot_bytes(s));
+}
 
 #endif /* TRACE_PATHSTATE_H */

@@ -51,7 +51,7 @@
  *       const TraceScene* scene,
  *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
  *       unsigned int n,                // slots, one per pixel
- *       PathSlot* slots,               // n: device memory, 3248 B each
+ *       PathSlot* slots,               // n: device memory, slot_bytes(scene) apart (448 B, Whitted 3248 B)
  *       unsigned int* flags,           // 1: QueryClosest | QueryAny
  *       float* out,                    // 3·n, as trace_pixels'
  *       unsigned long long* rays,      // n
@@ -153,7 +153,7 @@ PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, cons
     if (i >= n) {                                                                                                 \
         return;                                                                                                   \
     }                                                                                                             \
-    PathSlot* slot = &slots[i]
+    PathSlot* slot = slot_at(scene, slots, i)
 
 PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
     WAVE_SLOT();

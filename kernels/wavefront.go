@@ -48,10 +48,24 @@ const (
 	WaveAny     uint32 = 2
 )
 
-// PathSlotSize is the size in bytes of one wavefront slot, the kernel's
-// PathSlot (pathstate.h), which asserts it for every compiler of the kernel;
-// the emulator's tests check it too.
-const PathSlotSize = 3248
+// PathSlotSize and WhittedSlotSize are the distances in bytes between two
+// wavefront slots (the kernel's PathSlot, pathstate.h) of path-traced and
+// of Whitted scenes: a path scene's slot ends after its path state, and
+// only a Whitted scene's holds the branch stack. The kernel asserts both
+// for every compiler; the emulator's tests check them too.
+const (
+	PathSlotSize    = 448
+	WhittedSlotSize = 3248
+)
+
+// SlotBytes is the distance between two wavefront slots of scenes of
+// integrator (a tracer.Integrator, TraceScene.Integrator).
+func SlotBytes(integrator uint32) int {
+	if integrator == uint32(tracer.IntegratorWhitted) {
+		return WhittedSlotSize
+	}
+	return PathSlotSize
+}
 
 // Wavefront is what RunWavefront needs of a device: a batch's buffers (the
 // pixel list, n slots, the flags word, the outputs) already in place.

@@ -138,7 +138,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(first), C.uint(end))
 		})
 	}
-	slots := C.calloc(C.size_t(n), C.size_t(kernels.PathSlotSize))
+	slots := C.calloc(C.size_t(n), C.size_t(kernels.SlotBytes(d.header.Integrator)))
 	flags := (*C.uint)(C.calloc(1, C.size_t(unsafe.Sizeof(C.uint(0)))))
 	if slots == nil || flags == nil {
 		C.free(slots)

@@ -17,8 +17,9 @@ int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned 
              unsigned int* flags, float* out, unsigned long long* rays, unsigned long long* nonfinite,
              unsigned int block_dim, unsigned int first_block, unsigned int end_block);
 
-/* emu_path_slot_size is sizeof(PathSlot), a wavefront slot's bytes. */
-unsigned long emu_path_slot_size(void);
+/* emu_slot_bytes is the distance between two wavefront slots for scenes of
+ * the integrator given (slot_bytes). */
+unsigned long emu_slot_bytes(unsigned int integrator);
 
 /* emu_query_kind is QueryClosest (any 0) or QueryAny (any 1), the bits
  * wf_shade sets in the flags word. */

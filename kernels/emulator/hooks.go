@@ -5,7 +5,11 @@ package emulator
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tracerender/trace/tracer"
+)
 
 // The functions here expose parts of the compiled kernel to tests.
 
@@ -52,9 +56,9 @@ func Sampler(seed uint64, x, y, s uint32, n int) []float32 {
 	return out
 }
 
-// PathSlotSize returns the size in bytes of the kernel's wavefront slot
-// (PathSlot), which must equal kernels.PathSlotSize.
-func PathSlotSize() int { return int(C.emu_path_slot_size()) }
+// SlotBytes returns the kernel's distance between two wavefront slots for
+// scenes of integrator i (slot_bytes), which must equal kernels.SlotBytes.
+func SlotBytes(i tracer.Integrator) int { return int(C.emu_slot_bytes(C.uint(i))) }
 
 // QueryKinds returns the kernel's QueryClosest and QueryAny, the bits of
 // the wavefront's flags word, which must equal kernels.WaveClosest and

@@ -43,7 +43,11 @@ int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned 
     return 0;
 }
 
-unsigned long emu_path_slot_size(void) { return sizeof(PathSlot); }
+unsigned long emu_slot_bytes(unsigned int integrator) {
+    TraceScene s;
+    s.Integrator = integrator;
+    return (unsigned long)slot_bytes(&s);
+}
 
 unsigned int emu_query_kind(int any) { return any ? QueryAny : QueryClosest; }
 

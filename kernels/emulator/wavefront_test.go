@@ -22,8 +22,14 @@ import (
 
 // TestWavefrontABI: the slot size and flag bits Go knows are the C's.
 func TestWavefrontABI(t *testing.T) {
-	if got := PathSlotSize(); got != kernels.PathSlotSize {
-		t.Errorf("sizeof(PathSlot) = %d, kernels.PathSlotSize = %d", got, kernels.PathSlotSize)
+	for i := tracer.Integrator(0); i < tracer.NumIntegrators; i++ {
+		if got, want := SlotBytes(i), kernels.SlotBytes(uint32(i)); got != want {
+			t.Errorf("integrator %d: slot_bytes = %d, kernels.SlotBytes = %d", i, got, want)
+		}
+	}
+	if kernels.SlotBytes(uint32(tracer.IntegratorPath)) >= kernels.SlotBytes(uint32(tracer.IntegratorWhitted)) {
+		t.Errorf("a path scene's slot (%d B) is not smaller than a Whitted scene's (%d B)",
+			kernels.SlotBytes(uint32(tracer.IntegratorPath)), kernels.SlotBytes(uint32(tracer.IntegratorWhitted)))
 	}
 	closest, anyHit := QueryKinds()
 	if closest != kernels.WaveClosest || anyHit != kernels.WaveAny {
