@@ -72,3 +72,12 @@ func BlocksPerSM(regsPerThread, blockDim int, limits SMLimits) int {
 	byThreads := limits.Threads / (warps * warpThreads)
 	return min(byRegs, byThreads, limits.Blocks)
 }
+
+// batchFits reports whether a device's batch buffers, made for capPixels
+// pixels with wavefront slots of capSlot bytes, hold a launch of n pixels
+// whose slots take slot bytes each (0: the megakernel, no slots). A Whitted
+// scene's slots are larger than a path scene's, so a batch made for one
+// may not hold the same pixels of the other.
+func batchFits(capPixels, capSlot, n, slot int) bool {
+	return n <= capPixels && slot <= capSlot
+}

@@ -63,3 +63,25 @@ func TestWaveBatchPixels(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchFits: buffers are made again when a launch has more pixels, or
+// larger slots (a Whitted scene after a path-traced one), than they hold.
+func TestBatchFits(t *testing.T) {
+	for _, c := range []struct {
+		capPixels, capSlot, n, slot int
+		want                        bool
+	}{
+		{4096, PathSlotSize, 4096, PathSlotSize, true},
+		{4096, PathSlotSize, 4097, PathSlotSize, false},
+		{4096, PathSlotSize, 100, WhittedSlotSize, false},
+		{4096, WhittedSlotSize, 100, PathSlotSize, true},
+		{4096, 0, 100, 0, true},
+		{4096, 0, 100, PathSlotSize, false},
+		{4096, PathSlotSize, 100, 0, true},
+		{0, 0, 1, 0, false},
+	} {
+		if got := batchFits(c.capPixels, c.capSlot, c.n, c.slot); got != c.want {
+			t.Errorf("batchFits(%d, %d, %d, %d) = %v, want %v", c.capPixels, c.capSlot, c.n, c.slot, got, c.want)
+		}
+	}
+}

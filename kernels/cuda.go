@@ -480,7 +480,7 @@ func (w cudaWave) TakeFlags() (uint32, error) {
 // reserve makes the batch buffers hold at least n pixels, and slots of
 // slotBytes each for them.
 func (d *cudaDevice) reserve(n, slotBytes int) error {
-	if n <= d.batch.cap && slotBytes <= d.batch.slotBytes {
+	if batchFits(d.batch.cap, d.batch.slotBytes, n, slotBytes) {
 		return nil
 	}
 	d.freeBatch()
