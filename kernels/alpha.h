@@ -114,13 +114,13 @@ DEVFN int pass_through(const TraceScene* s, const Ray* r, const Hit* h, const Sa
     return !alpha_present(s, sf->m, &sf->tc, smp, stream, pass);
 }
 
-/* The loops of intersect_seen and occluded_seen run as small state
- * machines over a SeenState (pathstate.h), so that the path integrator can
- * stop at each of their queries (path.h): *_begin starts one and asks its
- * first query in q; *_resume takes q's answer and either asks the next
- * query (it returns 1) or ends with the loop's result (it returns 0).
- * intersect_seen and occluded_seen drive them, answering each query at
- * once. */
+/* The loops of Scene.intersectSeen and Scene.occludedSeen (tracer/alpha.go)
+ * run as small state machines over a SeenState (pathstate.h), so that the
+ * integrators can stop at each of their queries (path.h, whitted.h):
+ * *_begin starts one and asks its first query in q; *_resume takes q's
+ * answer and either asks the next query (it returns 1) or ends with the
+ * loop's result (it returns 0). The megakernel answers each query at once
+ * (query_answer), the wavefront in its query kernels. */
 #define TR_SEEN_INTERSECT 0u
 #define TR_SEEN_OCCLUDED_FIRST 1u
 #define TR_SEEN_OCCLUDED_PASS 2u
@@ -140,7 +140,7 @@ DEVFN void query_answer(const TraceScene* s, RayQuery* q) {
     }
 }
 
-/* intersect_begin: starts intersect_seen along r. */
+/* intersect_begin: starts Scene.intersectSeen along r. */
 DEVFN void intersect_begin(SeenState* st, Ray r, u32 stream, RayQuery* q) {
     st->r = r;
     st->stream = stream;
@@ -150,7 +150,7 @@ DEVFN void intersect_begin(SeenState* st, Ray r, u32 stream, RayQuery* q) {
     query_ask(q, QueryClosest, r);
 }
 
-/* intersect_resume: intersect_seen's loop, one query at a time; at the
+/* intersect_resume: Scene.intersectSeen's loop, one query at a time; at the
  * end *h is its hit and st->r its ray. */
 DEVFN int intersect_resume(const TraceScene* s, SeenState* st, const Sampler* smp, RayQuery* q, u64* rays, Hit* h) {
     *h = q->hit;
@@ -168,20 +168,7 @@ DEVFN int intersect_resume(const TraceScene* s, SeenState* st, const Sampler* sm
     return 1;
 }
 
-/* intersect_seen: Scene.intersectSeen. */
-DEVFN Hit intersect_seen(const TraceScene* s, Ray* r, const Sampler* smp, u32 stream, u64* rays) {
-    SeenState st;
-    RayQuery q;
-    Hit h;
-    intersect_begin(&st, *r, stream, &q);
-    do {
-        query_answer(s, &q);
-    } while (intersect_resume(s, &st, smp, &q, rays, &h));
-    *r = st.r;
-    return h;
-}
-
-/* occluded_begin: starts occluded_seen along r. */
+/* occluded_begin: starts Scene.occludedSeen along r. */
 DEVFN void occluded_begin(SeenState* st, Ray r, u32 stream, int fromLight, RayQuery* q) {
     st->r = r;
     st->stream = stream;
@@ -191,7 +178,7 @@ DEVFN void occluded_begin(SeenState* st, Ray r, u32 stream, int fromLight, RayQu
     query_ask(q, QueryAny, r);
 }
 
-/* occluded_resume: occluded_seen's loop, one query at a time; at the end
+/* occluded_resume: Scene.occludedSeen's loop, one query at a time; at the end
  * *occluded is its result. */
 DEVFN int occluded_resume(const TraceScene* s, SeenState* st, const Sampler* smp, RayQuery* q, u64* rays,
                           int* occluded) {
@@ -238,18 +225,6 @@ DEVFN int occluded_resume(const TraceScene* s, SeenState* st, const Sampler* smp
     (*rays)++;
     query_ask(q, QueryClosest, st->r);
     return 1;
-}
-
-/* occluded_seen: Scene.occludedSeen. */
-DEVFN int occluded_seen(const TraceScene* s, Ray r, const Sampler* smp, u32 stream, int fromLight, u64* rays) {
-    SeenState st;
-    RayQuery q;
-    int occluded;
-    occluded_begin(&st, r, stream, fromLight, &q);
-    do {
-        query_answer(s, &q);
-    } while (occluded_resume(s, &st, smp, &q, rays, &occluded));
-    return occluded;
 }
 
 /* emitter_alpha: Scene.emitterAlpha. */

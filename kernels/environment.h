@@ -92,7 +92,7 @@ DEVFN float environment_pdf(const TraceScene* s, vec3 d) {
 
 /* environment_light_prepare: Scene.environmentLight up to its shadow ray.
  * It returns 1 when the light's contribution *value counts only if the
- * shadow ray *shadow (occluded_seen, fromLight 0) is not occluded, and 0
+ * shadow ray *shadow (Scene.occludedSeen, fromLight 0) is not occluded, and 0
  * when *value is the contribution (black) without one. */
 DEVFN int environment_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2,
                                     Ray* shadow, vec3* value) {

@@ -202,7 +202,7 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
 
 /* emitter_light_prepare: Scene.emitterLight up to its shadow ray. It
  * returns 1 when the contribution *value counts only if the shadow ray
- * *shadow (occluded_seen, fromLight 1) is not occluded, and 0 when *value
+ * *shadow (Scene.occludedSeen, fromLight 1) is not occluded, and 0 when *value
  * is the contribution (black) without one. */
 DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, float u0,
                                 float u1, float u2, Ray* shadow, vec3* value) {

@@ -19,7 +19,7 @@ PORT_STATIC_ASSERT(TR_SUN_DIMS == TR_CAMERA_DIMS + (MaxDepth + 1) * TR_BOUNCE_DI
  * path_begin starts a path, path_step runs it to its next query or its
  * end. Its stages (PathState.stage): */
 #define TR_PATH_BOUNCE 0u  /* ask the nearest hit along p->r */
-#define TR_PATH_HIT 1u     /* take it (intersect_seen's passes) and shade it */
+#define TR_PATH_HIT 1u     /* take it (Scene.intersectSeen's passes) and shade it */
 #define TR_PATH_DIRECT 2u  /* next-event estimation (direct_step) */
 #define TR_PATH_SCATTER 3u /* the scattered ray and Russian roulette */
 #define TR_PATH_DONE 4u    /* p->radiance is the path's radiance */

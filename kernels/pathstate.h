@@ -32,14 +32,14 @@ typedef struct {
     Hit hit;      /* the answer of a QueryClosest */
 } RayQuery;
 
-/* SeenState is intersect_seen or occluded_seen (alpha.h) in flight: the
+/* SeenState is Scene.intersectSeen or Scene.occludedSeen (alpha.h) in flight: the
  * loops that pass rays through the surfaces that are not there. */
 typedef struct {
     Ray r;
-    vec3 end;      /* occluded_seen: the shadow ray's end */
+    vec3 end;      /* occludedSeen: the shadow ray's end */
     u32 stream;    /* the alpha stream */
     u32 pass;      /* the pass number */
-    u32 fromLight; /* occluded_seen's fromLight */
+    u32 fromLight; /* occludedSeen's fromLight */
     u32 phase;     /* TR_SEEN_* */
 } SeenState;
 

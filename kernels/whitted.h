@@ -28,9 +28,9 @@ DEVFN WhittedBranch whitted_branch(Ray r, vec3 weight, i32 depth) {
 /* The stages of the Whitted state machine (WhittedState.stage): */
 #define TR_WHITTED_POP 0u    /* take the next branch off the stack */
 #define TR_WHITTED_TRACE 1u  /* ask the nearest hit along the branch's ray */
-#define TR_WHITTED_HIT 2u    /* take it (intersect_seen's passes) and shade it */
+#define TR_WHITTED_HIT 2u    /* take it (Scene.intersectSeen's passes) and shade it */
 #define TR_WHITTED_LOCAL 3u  /* phong_local's light loop: the next light's shadow ray */
-#define TR_WHITTED_SHADOW 4u /* its answer (occluded_seen's passes) */
+#define TR_WHITTED_SHADOW 4u /* its answer (Scene.occludedSeen's passes) */
 #define TR_WHITTED_DONE 5u   /* w->radiance is the camera ray's radiance */
 
 /* whitted_begin: starts Scene.traceWhitted along r; rng is the sample's
