@@ -68,12 +68,15 @@ func SlotBytes(integrator uint32) int {
 }
 
 // Wavefront is what RunWavefront needs of a device: a batch's buffers (the
-// pixel list, n slots, the flags word, the outputs) already in place.
+// pixel list, n slots, the flags word, the outputs) already in place. Its
+// launches may run asynchronously, in order (a CUDA stream): a launch's
+// error may show at the next TakeFlags.
 type Wavefront interface {
-	// Launch runs entry e with one thread per slot over the first n slots
-	// and waits for it.
+	// Launch runs entry e with one thread per slot over the first n slots,
+	// after the launches before it.
 	Launch(e WaveEntry, n int) error
-	// TakeFlags returns the flags word and clears it.
+	// TakeFlags waits for the launches so far, returns the flags word and
+	// clears it.
 	TakeFlags() (uint32, error)
 }
 
@@ -82,47 +85,122 @@ type Wavefront interface {
 // bits: wf_init, then rounds of wf_shade followed by wf_intersect and
 // wf_occluded for the queries it asked, until a round asks none, then
 // wf_finish. h is the uploaded scene's header, for a bound on the rounds
-// (a slot asks one query a round); its integrator may be either.
+// (a slot asks one query a round); its integrator may be either. It is
+// RunWavefronts with one lane.
 func RunWavefront(ctx context.Context, w Wavefront, n int, h *TraceScene) error {
-	if n == 0 {
+	return RunWavefronts(ctx, []Wavefront{w}, []int{n}, h)
+}
+
+// RunWavefronts renders len(lanes) batches at once, ns[i] pixels on
+// lanes[i], each as RunWavefront would and with its bits: every lane has
+// its own slots and flags word (on a GPU its own stream), and its rounds
+// are bounded by WaveRounds on their own. The rounds interleave: wf_init
+// on every lane, then, lane after lane, take a lane's flags (waiting for
+// that lane only) and launch its next round, so that while the host
+// waits for one lane's flags and launches its round, the other lanes'
+// launches run. A lane whose round asked no query gets wf_finish and
+// leaves the rotation; an empty lane (ns[i] = 0) is never launched. On
+// the first error, or when ctx is done, no lane gets another launch; an
+// error of lane i of several says which.
+func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceScene) error {
+	if len(ns) != len(lanes) {
+		return fmt.Errorf("wavefront: %d lanes, %d batch sizes", len(lanes), len(ns))
+	}
+	laneErr := func(i int, err error) error {
+		if len(lanes) == 1 {
+			return err
+		}
+		return fmt.Errorf("lane %d of %d: %w", i, len(lanes), err)
+	}
+	// live are the lanes still tracing, in rotation order; shades counts
+	// each lane's rounds of wf_shade, started says whether its flags word
+	// has been cleared after wf_init.
+	live := make([]int, 0, len(lanes))
+	shades := make([]uint64, len(lanes))
+	started := make([]bool, len(lanes))
+	for i, n := range ns {
+		if n < 0 {
+			return fmt.Errorf("wavefront: lane %d has %d pixels", i, n)
+		}
+	}
+	for i, n := range ns {
+		if n == 0 {
+			continue
+		}
+		if err := lanes[i].Launch(WaveInit, n); err != nil {
+			return laneErr(i, err)
+		}
+		live = append(live, i)
+	}
+	if len(live) == 0 {
 		return ctx.Err()
 	}
-	if err := w.Launch(WaveInit, n); err != nil {
-		return err
-	}
-	if _, err := w.TakeFlags(); err != nil {
-		return err
-	}
 	rounds := WaveRounds(h)
-	for round := uint64(0); ; round++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if round > rounds {
-			return fmt.Errorf("wavefront: %d pixels still tracing after %d rounds, the most their paths can ask", n, rounds)
-		}
-		if err := w.Launch(WaveShade, n); err != nil {
-			return err
-		}
-		f, err := w.TakeFlags()
-		if err != nil {
-			return err
-		}
-		if f == 0 {
-			break
-		}
-		if f&WaveClosest != 0 {
-			if err := w.Launch(WaveIntersect, n); err != nil {
+	for len(live) > 0 {
+		next := live[:0]
+		for _, i := range live {
+			w, n := lanes[i], ns[i]
+			f, err := w.TakeFlags()
+			if err != nil {
+				return laneErr(i, err)
+			}
+			if err := ctx.Err(); err != nil {
 				return err
 			}
-		}
-		if f&WaveAny != 0 {
-			if err := w.Launch(WaveOccluded, n); err != nil {
-				return err
+			if !started[i] {
+				// The flags word after wf_init is whatever the buffer
+				// held: taking it cleared it for the first wf_shade.
+				started[i] = true
+			} else {
+				if f == 0 {
+					if err := w.Launch(WaveFinish, n); err != nil {
+						return laneErr(i, err)
+					}
+					continue
+				}
+				if f&WaveClosest != 0 {
+					if err := w.Launch(WaveIntersect, n); err != nil {
+						return laneErr(i, err)
+					}
+				}
+				if f&WaveAny != 0 {
+					if err := w.Launch(WaveOccluded, n); err != nil {
+						return laneErr(i, err)
+					}
+				}
 			}
+			if shades[i] > rounds {
+				return laneErr(i, fmt.Errorf("wavefront: %d pixels still tracing after %d rounds, the most their paths can ask", n, rounds))
+			}
+			if err := w.Launch(WaveShade, n); err != nil {
+				return laneErr(i, err)
+			}
+			shades[i]++
+			next = append(next, i)
 		}
+		live = next
 	}
-	return w.Launch(WaveFinish, n)
+	return nil
+}
+
+// LaneSizes splits a batch of n pixels into lanes parts for
+// RunWavefronts, in order: each but the last ⌈n/lanes⌉ rounded up to a
+// multiple of grain (a launch's block, so that only the last lane's grid
+// ends in a partial block), or what is left; the last takes the rest.
+// Lanes past the end get 0. lanes and grain below 1 count as 1.
+func LaneSizes(n, lanes, grain int) []int {
+	lanes, grain = max(lanes, 1), max(grain, 1)
+	sizes := make([]int, lanes)
+	per := (n + lanes - 1) / lanes
+	per = (per + grain - 1) / grain * grain
+	for i := range sizes {
+		sizes[i] = min(per, n)
+		if i == lanes-1 {
+			sizes[i] = n
+		}
+		n -= sizes[i]
+	}
+	return sizes
 }
 
 // WaveRounds is the most query rounds a pixel of scene h can need: per

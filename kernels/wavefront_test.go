@@ -3,6 +3,7 @@ package kernels
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -17,10 +18,19 @@ type fakeWave struct {
 	flags    uint32
 	launches []string
 	fail     WaveEntry // an entry whose launch fails, or -1
+
+	// For several lanes: the lane's name and a log the lanes share, of
+	// launches ("A wf_shade") and takes ("A take").
+	name   string
+	log    *[]string
+	onTake func() // called at each TakeFlags, when set
 }
 
 func (f *fakeWave) Launch(e WaveEntry, n int) error {
 	f.launches = append(f.launches, e.String())
+	if f.log != nil {
+		*f.log = append(*f.log, f.name+" "+e.String())
+	}
 	if e == f.fail {
 		return errors.New("launch failed")
 	}
@@ -34,6 +44,12 @@ func (f *fakeWave) Launch(e WaveEntry, n int) error {
 }
 
 func (f *fakeWave) TakeFlags() (uint32, error) {
+	if f.log != nil {
+		*f.log = append(*f.log, f.name+" take")
+	}
+	if f.onTake != nil {
+		f.onTake()
+	}
 	v := f.flags
 	f.flags = 0
 	return v, nil
@@ -80,6 +96,171 @@ func TestRunWavefrontErrors(t *testing.T) {
 	}
 	if f.shades != int(WaveRounds(h))+1 {
 		t.Errorf("endless batch: %d rounds of wf_shade, want the bound %d + 1", f.shades, WaveRounds(h))
+	}
+}
+
+// fakeLanes returns one fakeWave per script, named A, B, ..., sharing
+// one log.
+func fakeLanes(scripts ...[]uint32) ([]Wavefront, []*fakeWave, *[]string) {
+	log := new([]string)
+	var ws []Wavefront
+	var fs []*fakeWave
+	for i, r := range scripts {
+		f := &fakeWave{rounds: r, fail: -1, name: string(rune('A' + i)), log: log}
+		ws, fs = append(ws, f), append(fs, f)
+	}
+	return ws, fs, log
+}
+
+// TestRunWavefronts: two lanes' rounds interleave (a lane's flags are
+// taken while the other's launches are queued), each lane's launches
+// follow its own flags, a lane that ends leaves the rotation and the
+// other goes on alone; an empty lane is never launched.
+func TestRunWavefronts(t *testing.T) {
+	h := &TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}
+	lanes, fs, log := fakeLanes([]uint32{WaveClosest}, []uint32{WaveAny, WaveClosest | WaveAny})
+	if err := RunWavefronts(context.Background(), lanes, []int{5, 4}, h); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"A wf_init", "B wf_init",
+		"A take", "A wf_shade", "B take", "B wf_shade",
+		"A take", "A wf_intersect", "A wf_shade", "B take", "B wf_occluded", "B wf_shade",
+		"A take", "A wf_finish", "B take", "B wf_intersect", "B wf_occluded", "B wf_shade",
+		"B take", "B wf_finish",
+	}
+	if !reflect.DeepEqual(*log, want) {
+		t.Errorf("two lanes:\n got %v\nwant %v", *log, want)
+	}
+	// Each lane's own launches are what RunWavefront gives it alone.
+	for i, f := range fs {
+		alone := &fakeWave{rounds: f.rounds, fail: -1}
+		if err := RunWavefront(context.Background(), alone, 3, h); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.launches, alone.launches) {
+			t.Errorf("lane %d: launches %v beside another lane, %v alone", i, f.launches, alone.launches)
+		}
+	}
+
+	lanes, fs, log = fakeLanes(nil, []uint32{WaveClosest})
+	if err := RunWavefronts(context.Background(), lanes, []int{0, 3}, h); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"B wf_init", "B take", "B wf_shade", "B take", "B wf_intersect", "B wf_shade", "B take", "B wf_finish"}
+	if !reflect.DeepEqual(*log, want) || fs[0].launches != nil {
+		t.Errorf("an empty lane A:\n got %v\nwant %v", *log, want)
+	}
+	lanes, _, log = fakeLanes(nil, nil)
+	if err := RunWavefronts(context.Background(), lanes, []int{0, 0}, h); err != nil || len(*log) != 0 {
+		t.Errorf("two empty lanes: %v, log %v", err, *log)
+	}
+}
+
+// TestRunWavefrontsRoundsPerLane: the bound on the rounds is each lane's:
+// two lanes that each take the most rounds a pixel can ask both finish,
+// and an endless lane fails after its own bound, named.
+func TestRunWavefrontsRoundsPerLane(t *testing.T) {
+	h := &TraceScene{Samples: 1, MaxDepth: 0}
+	bound := int(WaveRounds(h))
+	most := make([]uint32, bound) // then a round that asks nothing: bound + 1 rounds of wf_shade
+	forever := make([]uint32, 10*bound)
+	for i := range forever {
+		forever[i] = WaveAny
+		if i < len(most) {
+			most[i] = WaveClosest
+		}
+	}
+	lanes, fs, _ := fakeLanes(most, most)
+	if err := RunWavefronts(context.Background(), lanes, []int{1, 1}, h); err != nil {
+		t.Fatalf("two lanes of %d rounds each: %v", bound, err)
+	}
+	for i, f := range fs {
+		if f.shades != bound+1 {
+			t.Errorf("lane %d: %d rounds of wf_shade, want %d", i, f.shades, bound+1)
+		}
+	}
+	lanes, fs, _ = fakeLanes(most, forever)
+	err := RunWavefronts(context.Background(), lanes, []int{1, 1}, h)
+	if err == nil || !strings.Contains(err.Error(), "lane 1 of 2") || !strings.Contains(err.Error(), "rounds") {
+		t.Errorf("an endless lane 1: error %v, want one naming lane 1 and the rounds", err)
+	}
+	if fs[1].shades != bound+1 {
+		t.Errorf("endless lane: %d rounds of wf_shade, want the bound %d + 1", fs[1].shades, bound)
+	}
+}
+
+// TestRunWavefrontsErrors: a failed launch on either lane, or a context
+// cancelled during a round, stops both lanes: no launch after it, and the
+// error names the lane.
+func TestRunWavefrontsErrors(t *testing.T) {
+	h := &TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}
+	script := []uint32{WaveClosest, WaveAny, WaveClosest, WaveAny}
+	for _, c := range []struct {
+		lane int
+		fail WaveEntry
+	}{{0, WaveInit}, {1, WaveInit}, {0, WaveOccluded}, {1, WaveIntersect}, {1, WaveFinish}} {
+		lanes, fs, log := fakeLanes(script, script)
+		fs[c.lane].fail = c.fail
+		err := RunWavefronts(context.Background(), lanes, []int{2, 2}, h)
+		name := fmt.Sprintf("lane %d of 2", c.lane)
+		if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "launch failed") {
+			t.Errorf("%v fails on lane %d: error %v, want one naming %q", c.fail, c.lane, err, name)
+		}
+		last := fs[c.lane].name + " " + c.fail.String()
+		if got := (*log)[len(*log)-1]; got != last {
+			t.Errorf("%v fails on lane %d: the last call was %q, want the failed launch %q (log %v)", c.fail, c.lane, got, last, *log)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lanes, fs, log := fakeLanes(script, script)
+	takes := 0
+	fs[1].onTake = func() {
+		if takes++; takes == 2 {
+			cancel()
+		}
+	}
+	err := RunWavefronts(ctx, lanes, []int{2, 2}, h)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v", err)
+	}
+	if got := (*log)[len(*log)-1]; got != "B take" {
+		t.Errorf("cancelled at lane B's second take: then %q, want no launch (log %v)", got, *log)
+	}
+
+	if err := RunWavefronts(context.Background(), lanes, []int{1}, h); err == nil {
+		t.Error("two lanes, one size: no error")
+	}
+	if err := RunWavefronts(context.Background(), lanes, []int{1, -1}, h); err == nil {
+		t.Error("a lane of -1 pixels: no error")
+	}
+}
+
+// TestLaneSizes: a batch's halves for two lanes, the first rounded to
+// whole blocks, and every pixel in exactly one lane.
+func TestLaneSizes(t *testing.T) {
+	for _, c := range []struct {
+		n, lanes, grain int
+		want            []int
+	}{
+		{0, 2, 128, []int{0, 0}},
+		{1, 2, 128, []int{1, 0}},
+		{128, 2, 128, []int{128, 0}},
+		{200, 2, 128, []int{128, 72}},
+		{256, 2, 128, []int{128, 128}},
+		{1000, 2, 128, []int{512, 488}},
+		{1081344, 2, 128, []int{540672, 540672}},
+		{7, 2, 1, []int{4, 3}},
+		{7, 3, 1, []int{3, 3, 1}},
+		{5, 1, 64, []int{5}},
+		{5, 0, 0, []int{5}},
+	} {
+		got := LaneSizes(c.n, c.lanes, c.grain)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("LaneSizes(%d, %d, %d) = %v, want %v", c.n, c.lanes, c.grain, got, c.want)
+		}
 	}
 }
 
