@@ -183,6 +183,11 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 	return nil
 }
 
+// DefaultLanes is the number of lanes a device splits a wavefront batch
+// into (the cuda device: one stream each; the emulator by default): two,
+// so that one lane's host round trip hides behind the other's launches.
+const DefaultLanes = 2
+
 // LaneSizes splits a batch of n pixels into lanes parts for
 // RunWavefronts, in order: each but the last ⌈n/lanes⌉ rounded up to a
 // multiple of grain (a launch's block, so that only the last lane's grid

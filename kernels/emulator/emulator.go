@@ -47,6 +47,16 @@ type Device struct {
 	// Kernel selects how scenes run: the wavefront (the zero value) or
 	// the megakernel. The result does not depend on it.
 	Kernel kernels.Kernel
+	// Lanes is the number of lanes a wavefront batch is split into
+	// (kernels.LaneSizes in blocks of BlockDim), each with its own slots
+	// and flags word, whose rounds kernels.RunWavefronts interleaves as
+	// the cuda device's two streams do; 0 means kernels.DefaultLanes. The
+	// result does not depend on it.
+	Lanes int
+
+	// split, when set (by tests), splits a batch of n pixels into lanes
+	// in place of kernels.LaneSizes.
+	split func(n int) []int
 
 	mem    []unsafe.Pointer   // C allocations of the current scene
 	scene  unsafe.Pointer     // the TraceScene header, in C memory
@@ -111,9 +121,11 @@ func (d *Device) free() {
 }
 
 // TracePixels implements kernels.Device: it renders the pixels with the
-// wavefront entries (kernels.RunWavefront), or with one launch of the
-// megakernel trace_pixels when d.Kernel is kernels.KernelMegakernel. Each launch runs a grid of
-// ⌈n/BlockDim⌉ blocks, shared out among Workers goroutines.
+// wavefront entries, the batch split into d.Lanes lanes whose rounds
+// interleave (kernels.RunWavefronts), or with one launch of the megakernel
+// trace_pixels when d.Kernel is kernels.KernelMegakernel. Each launch runs
+// a grid of ⌈n/BlockDim⌉ blocks (n the lane's pixels), shared out among
+// Workers goroutines, and returns when it has run.
 func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	if d.scene == nil {
 		return errors.New("emulator: no scene uploaded")
@@ -138,17 +150,66 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(first), C.uint(end))
 		})
 	}
-	slots := C.calloc(C.size_t(n), C.size_t(kernels.SlotBytes(d.header.Integrator)))
-	flags := (*C.uint)(C.calloc(1, C.size_t(unsafe.Sizeof(C.uint(0)))))
-	if slots == nil || flags == nil {
-		C.free(slots)
-		C.free(unsafe.Pointer(flags))
-		return fmt.Errorf("emulator: out of memory for the slots of %d pixels", n)
+	sizes := d.laneSizes(n)
+	if sum := sumInts(sizes); sum != n {
+		return fmt.Errorf("emulator: lanes of %v pixels for a batch of %d", sizes, n)
 	}
-	defer C.free(slots)
-	defer C.free(unsafe.Pointer(flags))
-	w := &wave{d: d, ctx: ctx, px: px, slots: slots, flags: flags, out: po, rays: pr, nonfinite: pn}
-	return kernels.RunWavefront(ctx, w, n, &d.header)
+	lanes := make([]kernels.Wavefront, len(sizes))
+	slotBytes := kernels.SlotBytes(d.header.Integrator)
+	lo := 0
+	for i, size := range sizes {
+		if size == 0 {
+			lanes[i] = &wave{d: d, ctx: ctx} // never launched
+			continue
+		}
+		// Each lane has its own slots and flags word, and its part of the
+		// pixel list and of the outputs.
+		slots := C.calloc(C.size_t(size), C.size_t(slotBytes))
+		flags := (*C.uint)(C.calloc(1, C.size_t(unsafe.Sizeof(C.uint(0)))))
+		if slots == nil || flags == nil {
+			C.free(slots)
+			C.free(unsafe.Pointer(flags))
+			return fmt.Errorf("emulator: out of memory for the slots of %d pixels", size)
+		}
+		defer C.free(slots)
+		defer C.free(unsafe.Pointer(flags))
+		lanes[i] = &wave{d: d, ctx: ctx, px: elem(px, 2*lo), slots: slots, flags: flags,
+			out: elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
+		lo += size
+	}
+	return kernels.RunWavefronts(ctx, lanes, sizes, &d.header)
+}
+
+// laneSizes splits a batch of n pixels into d's lanes.
+func (d *Device) laneSizes(n int) []int {
+	if d.split != nil {
+		return d.split(n)
+	}
+	lanes, bdim := d.Lanes, d.BlockDim
+	if lanes <= 0 {
+		lanes = kernels.DefaultLanes
+	}
+	if bdim <= 0 {
+		bdim = DefaultBlockDim
+	}
+	return kernels.LaneSizes(n, lanes, bdim)
+}
+
+// sumInts is the sum of a, or -1 if a holds a negative number.
+func sumInts(a []int) int {
+	s := 0
+	for _, v := range a {
+		if v < 0 {
+			return -1
+		}
+		s += v
+	}
+	return s
+}
+
+// elem is &p[i] for a C array p.
+func elem[T any](p *T, i int) *T {
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i)*unsafe.Sizeof(*p)))
 }
 
 // wave is kernels.Wavefront on the emulator, for one batch.
@@ -162,7 +223,7 @@ type wave struct {
 	rays, nonfinite *C.ulonglong
 }
 
-// Launch implements kernels.Wavefront.
+// Launch implements kernels.Wavefront: it returns when the grid has run.
 func (w *wave) Launch(e kernels.WaveEntry, n int) error {
 	var bad atomic.Bool
 	err := w.d.grid(w.ctx, n, func(bdim, first, end int) {

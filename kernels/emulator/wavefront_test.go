@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -124,6 +125,135 @@ func TestWavefrontUnevenBatches(t *testing.T) {
 		}
 		if rays[k] != wantRays[i] || nonfinite[k] != wantNonFinite[i] {
 			t.Fatalf("pixel (%d, %d): counts %d, %d in uneven batches, %d, %d in one", i%w, i/w, rays[k], nonfinite[k], wantRays[i], wantNonFinite[i])
+		}
+	}
+}
+
+// traceWith renders pixels on an emulator d with scene p, returning the
+// radiance and the per-pixel counts.
+func traceWith(t *testing.T, d *Device, p *kernels.Packed, pixels []uint32) ([]float32, []uint64, []uint64) {
+	t.Helper()
+	ctx := context.Background()
+	defer d.Close()
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	n := len(pixels) / 2
+	out, rays, nonfinite := make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
+	if err := d.TracePixels(ctx, pixels, out, rays, nonfinite); err != nil {
+		t.Fatal(err)
+	}
+	return out, rays, nonfinite
+}
+
+// TestWavefrontLanes: a batch split into lanes whose rounds interleave
+// (kernels.RunWavefronts) gives every pixel the bits of the Go tracer and
+// the counts of one lane, whatever the split: even halves, uneven ones,
+// an empty lane first or last, three lanes of odd sizes, and tiny
+// batches, in scenes of both integrators.
+func TestWavefrontLanes(t *testing.T) {
+	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+		s, err := tracer.Compile(randomScene(5, integ))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := kernels.Pack(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h := s.Settings.Width, s.Settings.Height
+		want := make([]float32, 3*w*h)
+		var st tracer.Stats
+		if err := s.RenderBlock(context.Background(), image.Rect(0, 0, w, h), want, &st); err != nil {
+			t.Fatal(err)
+		}
+		pixels := kernels.AppendPixels(nil, image.Rect(0, 0, w, h))
+		n := w * h
+		_, oneRays, oneNonFinite := traceWith(t, &Device{Lanes: 1}, p, pixels)
+		var sumRays uint64
+		for _, r := range oneRays {
+			sumRays += r
+		}
+		if sumRays != st.Rays {
+			t.Fatalf("integrator %d: one lane counted %d rays, Go %d", integ, sumRays, st.Rays)
+		}
+		fixed := func(sizes ...int) func(int) []int { return func(int) []int { return sizes } }
+		for _, c := range []struct {
+			name string
+			d    *Device
+			used []int // the split the device must have made, when not nil
+		}{
+			{"default", &Device{BlockDim: 5, Workers: 2}, []int{(n + 9) / 10 * 5, n - (n+9)/10*5}},
+			{"halves", &Device{Lanes: 2, BlockDim: 1, Workers: 3}, []int{(n + 1) / 2, n / 2}},
+			{"one and the rest", &Device{split: fixed(1, n-1)}, nil},
+			{"the rest and one", &Device{split: fixed(n-1, 1)}, nil},
+			{"empty first", &Device{split: fixed(0, n)}, nil},
+			{"empty last", &Device{split: fixed(n, 0)}, nil},
+			{"three odd lanes", &Device{BlockDim: 3, split: fixed(37, 0, n-37)}, nil},
+			{"three lanes", &Device{Lanes: 3, BlockDim: 7}, nil},
+		} {
+			if c.used != nil {
+				if got := c.d.laneSizes(n); !reflect.DeepEqual(got, c.used) {
+					t.Errorf("%s: lanes of %v, want %v", c.name, got, c.used)
+				}
+			}
+			out, rays, nonfinite := traceWith(t, c.d, p, pixels)
+			checkSame(t, fmt.Sprintf("integrator %d, %s", integ, c.name), w, 0, out, want, rays, oneRays, nonfinite, oneNonFinite)
+		}
+		// Tiny batches, from the middle of the frame: a lane of one pixel
+		// beside an empty one, two lanes of one, odd halves.
+		for _, size := range []int{1, 2, 3, 5} {
+			lo := n/2 - size
+			out, rays, nonfinite := traceWith(t, &Device{BlockDim: 1}, p, pixels[2*lo:2*(lo+size)])
+			checkSame(t, fmt.Sprintf("integrator %d, %d pixels", integ, size), w, lo,
+				out, want[3*lo:3*(lo+size)], rays, oneRays[lo:lo+size], nonfinite, oneNonFinite[lo:lo+size])
+		}
+	}
+}
+
+// checkSame fails t unless got has want's bits and the counts theirs;
+// the pixels are the frame's from index lo on, w wide.
+func checkSame(t *testing.T, what string, w, lo int, got, want []float32, rays, wantRays, nonfinite, wantNonFinite []uint64) {
+	t.Helper()
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			p := lo + i/3
+			t.Errorf("%s: pixel (%d, %d) channel %d: %g, Go tracer %g", what, p%w, p/w, i%3, got[i], want[i])
+			return
+		}
+	}
+	for i := range wantRays {
+		if rays[i] != wantRays[i] || nonfinite[i] != wantNonFinite[i] {
+			p := lo + i
+			t.Errorf("%s: pixel (%d, %d): counts %d, %d; one lane %d, %d", what, p%w, p/w, rays[i], nonfinite[i], wantRays[i], wantNonFinite[i])
+			return
+		}
+	}
+}
+
+// TestWavefrontLaneSplitErrors: a split that does not cover the batch is
+// an error, not a wrong frame.
+func TestWavefrontLaneSplitErrors(t *testing.T) {
+	s, err := tracer.Compile(randomScene(5, tracer.IntegratorPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kernels.Pack(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 4, 1))
+	out, counts := make([]float32, 12), make([]uint64, 4)
+	for _, sizes := range [][]int{{1, 2}, {3, 2}, {5, -1}} {
+		d := &Device{split: func(int) []int { return sizes }}
+		if err := d.Upload(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		err := d.TracePixels(ctx, pixels, out, counts, counts)
+		d.Close()
+		if err == nil || !strings.Contains(err.Error(), "lanes") {
+			t.Errorf("lanes of %v for 4 pixels: error %v", sizes, err)
 		}
 	}
 }
