@@ -152,37 +152,27 @@ type cudaDevice struct {
 	// says megakernel (then fn, trace_pixels_path or
 	// trace_pixels_whitted).
 	useWave bool
-	choice  Kernel     // TRACE_GPU_KERNEL
-	header  TraceScene // the uploaded scene's header, for WaveRounds
-	flag    *[2]uint32 // the flags word read back, and the 0 that clears it (its own allocation: no Go pointers in it, for cgo)
-	stream  cu.Stream
+	choice  Kernel         // TRACE_GPU_KERNEL
+	header  TraceScene     // the uploaded scene's header, for WaveRounds
 	block   int            // threads per block
 	scene   []cu.DevicePtr // the uploaded scene's arrays and header
 	hdr     cu.DevicePtr   // the TraceScene header, in device memory
-	batch   cudaBatch      // the per-launch buffers
-	closed  bool
+	// lanes split each batch: a stream, device buffers and page-locked
+	// staging each (cuda_lane.go).
+	lanes  [DefaultLanes]cudaLane
+	closed bool
 
 	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
-}
-
-// cudaBatch holds the device buffers of one launch, for up to cap pixels:
-// the wavefront's slots, slotBytes apart (none for the megakernel), and
-// its flags word too.
-type cudaBatch struct {
-	cap, slotBytes               int
-	pixels, out, rays, nonfinite cu.DevicePtr
-	slots, flags                 cu.DevicePtr
 }
 
 var _ Device = (*cudaDevice)(nil)
 
 // openCUDADevice starts the goroutine of a device and sets the device up
 // on it: the primary context, the stack size, the kernel from PTX, a
-// stream.
+// stream per lane.
 func openCUDADevice(info cudaInfo, kernel Kernel) (*cudaDevice, error) {
 	d := &cudaDevice{
 		choice: kernel,
-		flag:   new([2]uint32),
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
 		calls:  make(chan func()),
 		exited: make(chan struct{}),
@@ -256,8 +246,12 @@ func (d *cudaDevice) setup(ordinal int) error {
 	// The wavefront's batches fill the device for its ray queries
 	// (wf_intersect), the megakernel's for its entries.
 	d.batchPixels = cudaBatchPixels(d.dev, append(d.fns[:], d.wave[WaveIntersect]), d.block)
-	if d.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
-		return fmt.Errorf("creating a stream: %w", err)
+	for i := range d.lanes {
+		l := &d.lanes[i]
+		l.index = i
+		if l.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
+			return fmt.Errorf("creating stream %d of %d: %w", i+1, len(d.lanes), err)
+		}
 	}
 	return nil
 }
@@ -362,9 +356,14 @@ func (d *cudaDevice) copyIn(b []byte) (cu.DevicePtr, error) {
 	return ptr, nil
 }
 
-// TracePixels implements Device: one launch of ⌈n/block⌉ blocks over the
-// n pixels, with the pixel list copied in and the results copied out on
-// the device's stream.
+// TracePixels implements Device. The batch is split between the
+// device's lanes (LaneSizes, in whole blocks but for the last lane), each
+// pixel list staged in its lane's page-locked memory and copied in on the
+// lane's stream; then the lanes run the wavefront together
+// (RunWavefronts: the rounds interleave, each lane's results copied out as
+// soon as its wf_finish is queued) or the megakernel, one launch of
+// ⌈n/block⌉ blocks per lane; then each lane's results are copied from its
+// staging into out, rays and nonfinite once its stream has run.
 func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	n := len(pixels) / 2
 	switch {
@@ -381,36 +380,21 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		if d.hdr == 0 {
 			return errors.New("no scene uploaded")
 		}
-		slotBytes := 0
-		if d.useWave {
-			slotBytes = SlotBytes(d.header.Integrator)
-		}
-		if err := d.reserve(n, slotBytes); err != nil {
+		defer func() {
+			for i := range d.lanes {
+				d.lanes[i].unbind()
+			}
+		}()
+		if err := d.bindLanes(pixels, out, rays, nonfinite); err != nil {
 			return err
 		}
-		b := &d.batch
-		if err := cu.MemcpyHtoDAsync(b.pixels, unsafe.Pointer(unsafe.SliceData(pixels)), int64(8*n), d.stream); err != nil {
-			return fmt.Errorf("copying the pixel list in: %w", err)
+		if err := d.runLanes(ctx, n); err != nil {
+			// Nothing may still run into the staging or the buffers
+			// when the next batch comes.
+			d.drain()
+			return err
 		}
-		if d.useWave {
-			if err := RunWavefront(ctx, cudaWave{d}, n, &d.header); err != nil {
-				return fmt.Errorf("running the wavefront on %d pixels: %w", n, err)
-			}
-			return d.copyOut(n, out, rays, nonfinite)
-		}
-		// gorgonia.org/cu reads 8 bytes behind each argument pointer:
-		// every argument has its own uint64 slot (the driver takes the low
-		// 4 bytes of npixels, a little-endian u32).
-		args := [6]uint64{uint64(d.hdr), uint64(b.pixels), uint64(uint32(n)), uint64(b.out), uint64(b.rays), uint64(b.nonfinite)}
-		params := make([]unsafe.Pointer, len(args))
-		for i := range args {
-			params[i] = unsafe.Pointer(&args[i])
-		}
-		grid := (n + d.block - 1) / d.block
-		if err := d.fn.Launch(grid, 1, 1, d.block, 1, 1, 0, d.stream, params); err != nil {
-			return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", d.kernel, n, grid, d.block, err)
-		}
-		return d.copyOut(n, out, rays, nonfinite)
+		return nil
 	})
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("%s: %w", d.name, err)
@@ -418,102 +402,86 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 	return err
 }
 
-// copyOut copies a batch's results out after its launches, on the device
-// goroutine.
-func (d *cudaDevice) copyOut(n int, out []float32, rays, nonfinite []uint64) error {
-	b := &d.batch
-	// Into pageable Go memory each copy returns only when complete;
-	// the synchronisation below reports errors of the launch itself.
-	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(out)), b.out, int64(12*n), d.stream); err != nil {
-		return fmt.Errorf("copying the radiance out: %w", err)
+// bindLanes splits a batch between the lanes and makes their buffers hold
+// their parts, on the device goroutine.
+func (d *cudaDevice) bindLanes(pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	slotBytes := 0
+	if d.useWave {
+		slotBytes = SlotBytes(d.header.Integrator)
 	}
-	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(rays)), b.rays, int64(8*n), d.stream); err != nil {
-		return fmt.Errorf("copying the ray counts out: %w", err)
-	}
-	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(nonfinite)), b.nonfinite, int64(8*n), d.stream); err != nil {
-		return fmt.Errorf("copying the non-finite counts out: %w", err)
-	}
-	if err := d.stream.Synchronize(); err != nil {
-		return fmt.Errorf("running %s on %d pixels: %w", d.kernel, n, err)
-	}
-	return nil
-}
-
-// cudaWave is Wavefront on a device's batch buffers, on the device
-// goroutine: the launches and copies go in order on the device's stream.
-type cudaWave struct{ d *cudaDevice }
-
-// Launch implements Wavefront: one launch of ⌈n/block⌉ blocks.
-func (w cudaWave) Launch(e WaveEntry, n int) error {
-	d, b := w.d, &w.d.batch
-	// One uint64 slot per argument, as for trace_pixels.
-	args := [8]uint64{uint64(d.hdr), uint64(b.pixels), uint64(uint32(n)), uint64(b.slots), uint64(b.flags),
-		uint64(b.out), uint64(b.rays), uint64(b.nonfinite)}
-	params := make([]unsafe.Pointer, len(args))
-	for i := range args {
-		params[i] = unsafe.Pointer(&args[i])
-	}
-	grid := (n + d.block - 1) / d.block
-	if err := d.wave[e].Launch(grid, 1, 1, d.block, 1, 1, 0, d.stream, params); err != nil {
-		return fmt.Errorf("launching %v on %d slots (%d blocks of %d): %w", e, n, grid, d.block, err)
+	sizes := LaneSizes(len(pixels)/2, len(d.lanes), d.block)
+	lo := 0
+	for i, size := range sizes {
+		l := &d.lanes[i]
+		if size == 0 {
+			continue
+		}
+		if err := l.reserve(size, slotBytes); err != nil {
+			return l.wrap(err)
+		}
+		hi := lo + size
+		l.bind(pixels[2*lo:2*hi], out[3*lo:3*hi], rays[lo:hi], nonfinite[lo:hi])
+		lo = hi
 	}
 	return nil
 }
 
-// TakeFlags implements Wavefront: it waits for the launches so far, reads
-// the flags word and clears it.
-func (w cudaWave) TakeFlags() (uint32, error) {
-	d, b := w.d, &w.d.batch
-	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&d.flag[0]), b.flags, 4, d.stream); err != nil {
-		return 0, fmt.Errorf("reading the wavefront's flags: %w", err)
-	}
-	if err := d.stream.Synchronize(); err != nil {
-		return 0, err
-	}
-	d.flag[1] = 0
-	if err := cu.MemcpyHtoDAsync(b.flags, unsafe.Pointer(&d.flag[1]), 4, d.stream); err != nil {
-		return 0, fmt.Errorf("clearing the wavefront's flags: %w", err)
-	}
-	return d.flag[0], nil
-}
-
-// reserve makes the batch buffers hold at least n pixels, and slots of
-// slotBytes each for them.
-func (d *cudaDevice) reserve(n, slotBytes int) error {
-	if batchFits(d.batch.cap, d.batch.slotBytes, n, slotBytes) {
-		return nil
-	}
-	d.freeBatch()
-	c := (n + cudaBatchGrain - 1) / cudaBatchGrain * cudaBatchGrain
-	var err error
-	alloc := func(p *cu.DevicePtr, bytes int) {
-		if err == nil {
-			*p, err = cu.MemAlloc(int64(bytes))
+// runLanes renders the bound lanes' parts of a batch of n pixels, on the
+// device goroutine.
+func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
+	var bound []*cudaLane
+	for i := range d.lanes {
+		if l := &d.lanes[i]; l.n > 0 {
+			bound = append(bound, l)
 		}
 	}
-	alloc(&d.batch.pixels, 8*c)
-	alloc(&d.batch.out, 12*c)
-	alloc(&d.batch.rays, 8*c)
-	alloc(&d.batch.nonfinite, 8*c)
-	if slotBytes > 0 {
-		alloc(&d.batch.slots, slotBytes*c)
+	for _, l := range bound {
+		if err := l.copyIn(); err != nil {
+			return err
+		}
 	}
-	alloc(&d.batch.flags, 4)
-	if err != nil {
-		d.freeBatch()
-		return fmt.Errorf("allocating buffers for %d pixels: %w", c, err)
+	if d.useWave {
+		waves := make([]Wavefront, len(d.lanes))
+		ns := make([]int, len(d.lanes))
+		for i := range d.lanes {
+			waves[i], ns[i] = cudaWave{d, &d.lanes[i]}, d.lanes[i].n
+		}
+		if err := RunWavefronts(ctx, waves, ns, &d.header); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return fmt.Errorf("running the wavefront on %d pixels: %w", n, err)
+		}
+	} else {
+		for _, l := range bound {
+			// The driver takes the low 4 bytes of npixels, a
+			// little-endian u32.
+			args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
+			if err := l.launch(d.fn, d.kernel, d.block, args); err != nil {
+				return l.wrap(err)
+			}
+			if err := l.copyOut(); err != nil {
+				return l.wrap(err)
+			}
+		}
 	}
-	d.batch.cap, d.batch.slotBytes = c, slotBytes
+	for _, l := range bound {
+		if err := l.collect(d.kernel); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-func (d *cudaDevice) freeBatch() {
-	for _, p := range []cu.DevicePtr{d.batch.pixels, d.batch.out, d.batch.rays, d.batch.nonfinite, d.batch.slots, d.batch.flags} {
-		if p != 0 {
-			cu.MemFree(p)
+// drain waits for every lane's stream, ignoring their errors: after a
+// failed batch, so that nothing queued still reads or writes a lane's
+// buffers or staging.
+func (d *cudaDevice) drain() {
+	for i := range d.lanes {
+		if s := d.lanes[i].stream; s != (cu.Stream{}) {
+			s.Synchronize()
 		}
 	}
-	d.batch = cudaBatch{}
 }
 
 func (d *cudaDevice) freeScene() {
@@ -528,10 +496,14 @@ func (d *cudaDevice) release() {
 	if d.ctx == (cu.CUContext{}) {
 		return
 	}
+	d.drain()
 	d.freeScene()
-	d.freeBatch()
-	if d.stream != (cu.Stream{}) {
-		d.stream.Destroy()
+	for i := range d.lanes {
+		l := &d.lanes[i]
+		l.free()
+		if l.stream != (cu.Stream{}) {
+			l.stream.Destroy()
+		}
 	}
 	if d.mod != (cu.Module{}) {
 		d.mod.Unload()

@@ -1,10 +1,11 @@
 /*
  * Compile-only stand-in for the CUDA driver API header <cuda.h>, for machines
  * without the CUDA toolkit (CI). It declares exactly what gorgonia.org/cu
- * v0.9.6 uses (its cgo preambles, batch.c and batch.h), no more, so that
- * `go vet -tags cuda ./...` and `go build -tags cuda ./...` type-check the
- * project's cuda-tagged Go code and gorgonia.org/cu itself. The declarations
- * and enum values follow NVIDIA's cuda.h as preprocessed in
+ * v0.9.6 uses (its cgo preambles, batch.c and batch.h) and the one driver
+ * call the project makes itself (cuMemHostAlloc, kernels/cuda_host.go), no
+ * more, so that `go vet -tags cuda ./...` and `go build -tags cuda ./...`
+ * type-check the project's cuda-tagged Go code and gorgonia.org/cu
+ * itself. The declarations and enum values follow NVIDIA's cuda.h as preprocessed in
  * gorgonia.org/cu@v0.9.6/cmd/genlib/cuda.h (CUDA 11), with the five entry
  * points that CUDA 13 changed declared the way CUDA 13.0 declares them, so
  * that the compatibility shim in ../compat/cuda.h is exercised too.
@@ -29,6 +30,11 @@
 
 #define CU_TRSF_READ_AS_INTEGER 0x01
 #define CU_TRSF_NORMALIZED_COORDINATES 0x02
+
+/* cuMemHostAlloc's flags (kernels/cuda_host.go). */
+#define CU_MEMHOSTALLOC_PORTABLE 0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
 
 /* Scalars and opaque handles. */
 typedef uint32_t cuuint32_t;
@@ -679,6 +685,7 @@ CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flag
 CUresult cuMemAllocPitch(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);
 CUresult cuMemFree(CUdeviceptr dptr);
 CUresult cuMemFreeHost(void* p);
+CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags); /* kernels/cuda_host.go's, not gorgonia.org/cu's */
 CUresult cuMemGetAddressRange(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr);
 CUresult cuMemGetInfo(size_t* free, size_t* total);
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);

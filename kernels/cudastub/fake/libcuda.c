@@ -12,15 +12,34 @@
  * With TRACE_CUDASTUB_DEVICES=N in the environment it reports N emulated
  * devices ("cudastub emulator", compute capability 9.0) that run the
  * project's kernel: trace.cu compiled here as C11, as the emulator package
- * compiles it. Device memory is host memory, copies are memcpy, streams
- * are synchronous, a module is "loaded" when the PTX text defines the
- * trace_pixels entry, and a launch runs the kernel over the grid on a few
- * threads, reading each argument from its parameter slot as the driver
- * does. That lets CI run the cuda build's own code (kernels/cuda.go: the
- * device goroutine, the uploads, the header's addresses, the argument
- * slots, the copies) and compare its frames with the CPU's. It proves
- * nothing about a GPU, the PTX or the real driver: scripts/gpu-check.sh
- * does that on a GPU machine.
+ * compiles it. Device memory is host memory, copies are memcpy, a module
+ * is "loaded" when the PTX text defines the trace_pixels entry, and a
+ * launch runs the kernel over the grid on a few threads, reading each
+ * argument from its parameter slot as the driver does. A stream is a
+ * thread that runs its queue in order: a launch, and an asynchronous copy
+ * from or to page-locked memory (cuMemHostAlloc), are queued and the call
+ * returns at once, as on a GPU, so that host code reading a result before
+ * it synchronised reads stale bytes here too; an asynchronous copy from
+ * or to pageable memory waits for the stream and copies, as the driver
+ * stages it. That lets CI run the cuda build's own code (kernels/cuda.go:
+ * the device goroutine, the uploads, the header's addresses, the argument
+ * slots, the lanes' streams and staging, the copies) and compare its
+ * frames with the CPU's. It proves nothing about a GPU, the PTX or the
+ * real driver: scripts/gpu-check.sh does that on a GPU machine.
+ *
+ * Failures on demand, for the tests of the error paths:
+ * TRACE_CUDASTUB_FAIL is a comma-separated list of driver functions, each
+ * `name` (every call fails) or `name#k` (the k-th call fails, counted
+ * from when the variable took its present value), among cuStreamCreate,
+ * cuMemAlloc, cuMemHostAlloc, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync,
+ * cuLaunchKernel and cuStreamSynchronize; an allocation fails with
+ * CUDA_ERROR_OUT_OF_MEMORY, a launch or synchronisation with
+ * CUDA_ERROR_LAUNCH_FAILED, a copy with CUDA_ERROR_INVALID_VALUE. And
+ * cuDeviceGetAttribute answers three private attributes,
+ * CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS, _HOST_ALLOCS and _STREAMS (0x7fff0000
+ * on), with the number of device allocations, page-locked allocations and
+ * streams not yet freed, so that tests can check a failure frees what it
+ * had allocated.
  *
  * Every other function fails with CUDA_ERROR_NO_DEVICE.
  *
@@ -61,7 +80,101 @@
 #define NO_DEVICE CUDA_ERROR_NO_DEVICE
 
 /* Distinct non-null handles. */
-static char the_context, the_module, the_stream;
+static char the_context, the_module;
+
+/* Guards the fault injection's state, the live counts and the list of
+ * page-locked allocations. */
+static pthread_mutex_t stub_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- Failures on demand (TRACE_CUDASTUB_FAIL) ---- */
+
+static char fault_spec[256];
+enum { MaxCounted = 32 };
+static struct {
+    char name[40];
+    unsigned long calls;
+} counted[MaxCounted];
+static int ncounted;
+
+/* faulty reports whether this call of the driver function name is one
+ * that TRACE_CUDASTUB_FAIL says fails. */
+static int faulty(const char* name)
+{
+    const char* spec = getenv("TRACE_CUDASTUB_FAIL");
+    if (!spec) {
+        spec = "";
+    }
+    int fail = 0;
+    pthread_mutex_lock(&stub_mu);
+    if (strncmp(spec, fault_spec, sizeof fault_spec - 1) != 0) {
+        strncpy(fault_spec, spec, sizeof fault_spec - 1);
+        ncounted = 0;
+    }
+    if (fault_spec[0]) {
+        int i = 0;
+        while (i < ncounted && strcmp(counted[i].name, name) != 0) {
+            i++;
+        }
+        if (i == ncounted && ncounted < MaxCounted) {
+            strncpy(counted[i].name, name, sizeof counted[i].name - 1);
+            counted[i].calls = 0;
+            ncounted++;
+        }
+        unsigned long calls = i < ncounted ? ++counted[i].calls : 0;
+        size_t len = strlen(name);
+        for (const char* p = fault_spec; *p;) {
+            const char* end = strchr(p, ',');
+            if (!end) {
+                end = p + strlen(p);
+            }
+            const char* hash = memchr(p, '#', (size_t)(end - p));
+            const char* name_end = hash ? hash : end;
+            if ((size_t)(name_end - p) == len && strncmp(p, name, len) == 0 &&
+                (!hash || strtoul(hash + 1, 0, 10) == calls)) {
+                fail = 1;
+            }
+            p = *end ? end + 1 : end;
+        }
+    }
+    pthread_mutex_unlock(&stub_mu);
+    return fail;
+}
+
+/* ---- What is live, and which host memory is page-locked ---- */
+
+enum {
+    CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS = 0x7fff0000,
+    CUDASTUB_ATTR_LIVE_HOST_ALLOCS,
+    CUDASTUB_ATTR_LIVE_STREAMS,
+};
+static long live_device, live_host, live_streams;
+
+typedef struct Pinned {
+    char* p;
+    size_t bytes;
+    struct Pinned* next;
+} Pinned;
+static Pinned* pinned;
+
+static void count(long* live, long d)
+{
+    pthread_mutex_lock(&stub_mu);
+    *live += d;
+    pthread_mutex_unlock(&stub_mu);
+}
+
+/* is_pinned reports whether [p, p+bytes) lies in one page-locked
+ * allocation. */
+static int is_pinned(const void* p, size_t bytes)
+{
+    int in = 0;
+    pthread_mutex_lock(&stub_mu);
+    for (Pinned* a = pinned; a && !in; a = a->next) {
+        in = (const char*)p >= a->p && (const char*)p + bytes <= a->p + a->bytes;
+    }
+    pthread_mutex_unlock(&stub_mu);
+    return in;
+}
 
 /* The kernel's entries, by name; a CUfunction is a pointer to one. */
 typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
@@ -140,6 +253,18 @@ CUresult cuDeviceGetName(char* name, int len, CUdevice dev)
 
 CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)
 {
+    long* live = 0;
+    switch ((int)attrib) {
+    case CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS: live = &live_device; break;
+    case CUDASTUB_ATTR_LIVE_HOST_ALLOCS: live = &live_host; break;
+    case CUDASTUB_ATTR_LIVE_STREAMS: live = &live_streams; break;
+    }
+    if (live) {
+        pthread_mutex_lock(&stub_mu);
+        *pi = (int)*live;
+        pthread_mutex_unlock(&stub_mu);
+        return CUDA_SUCCESS;
+    }
     switch (attrib) {
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = 0; break;
@@ -226,56 +351,6 @@ CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfu
     return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)
-{
-    *phStream = (CUstream)(void*)&the_stream;
-    return CUDA_SUCCESS;
-}
-
-CUresult cuStreamDestroy(CUstream hStream) { return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream hStream) { return CUDA_SUCCESS; }
-
-CUresult cuMemAlloc(CUdeviceptr* dptr, size_t bytesize)
-{
-    if (bytesize == 0) {
-        return CUDA_ERROR_INVALID_VALUE; /* as the driver answers */
-    }
-    void* p = malloc(bytesize);
-    if (!p) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    *dptr = (CUdeviceptr)(uintptr_t)p;
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemFree(CUdeviceptr dptr)
-{
-    free((void*)(uintptr_t)dptr);
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount)
-{
-    memcpy((void*)(uintptr_t)dstDevice, srcHost, ByteCount);
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemcpyDtoH(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount)
-{
-    memcpy(dstHost, (const void*)(uintptr_t)srcDevice, ByteCount);
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)
-{
-    return cuMemcpyHtoD(dstDevice, srcHost, ByteCount);
-}
-
-CUresult cuMemcpyDtoHAsync(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
-{
-    return cuMemcpyDtoH(dstHost, srcDevice, ByteCount);
-}
-
 /* A launch of one of the entries: the arguments as the driver reads them from
  * the parameter slots (a .u64 reads 8 bytes, the .u32 npixels 4), then the
  * grid's blocks shared out among a few threads, each running its blocks'
@@ -311,6 +386,10 @@ static void* run_blocks(void* arg)
     return 0;
 }
 
+typedef struct Stream Stream;
+static void run_launch(const Launch* launch);
+static CUresult queue_launch(Stream* s, const Launch* launch);
+
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)
@@ -341,12 +420,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k];
     base.grid = gridDimX;
     base.block = blockDimX;
+    if (faulty("cuLaunchKernel")) {
+        return CUDA_ERROR_LAUNCH_FAILED;
+    }
+    if (!hStream) {
+        run_launch(&base);
+        return CUDA_SUCCESS;
+    }
+    return queue_launch((Stream*)hStream, &base);
+}
 
+/* run_launch runs a launch's grid, its blocks shared out among a few
+ * threads. */
+static void run_launch(const Launch* launch)
+{
+    Launch base = *launch;
     enum { MaxThreads = 16 };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned int n = cpus < 1 ? 1 : cpus > MaxThreads ? MaxThreads : (unsigned int)cpus;
-    if (n > gridDimX) {
-        n = gridDimX;
+    if (n > base.grid) {
+        n = base.grid;
     }
     Launch parts[MaxThreads];
     pthread_t threads[MaxThreads];
@@ -367,7 +460,263 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
             pthread_join(threads[i], 0);
         }
     }
+}
+
+/* ---- Streams, memory and copies ---- */
+
+/* An operation queued on a stream: a copy or a launch. */
+typedef struct Op {
+    int is_launch;
+    void* dst;
+    const void* src;
+    size_t bytes;
+    Launch launch;
+    struct Op* next;
+} Op;
+
+/* A stream: a thread that runs its queue in order. */
+struct Stream {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* the queue or running changed */
+    Op *head, *tail;
+    int running; /* an operation is off the queue and running */
+    int quit;
+    pthread_t thread;
+};
+
+static void* stream_main(void* arg)
+{
+    Stream* s = (Stream*)arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->head && !s->quit) {
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
+        if (!s->head) {
+            break;
+        }
+        Op* op = s->head;
+        s->head = op->next;
+        if (!s->head) {
+            s->tail = 0;
+        }
+        s->running = 1;
+        pthread_mutex_unlock(&s->mu);
+        if (op->is_launch) {
+            run_launch(&op->launch);
+        } else {
+            memcpy(op->dst, op->src, op->bytes);
+        }
+        free(op);
+        pthread_mutex_lock(&s->mu);
+        s->running = 0;
+        pthread_cond_broadcast(&s->cv);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+static void stream_push(Stream* s, Op* op)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->tail) {
+        s->tail->next = op;
+    } else {
+        s->head = op;
+    }
+    s->tail = op;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* stream_wait returns when everything queued on s has run. */
+static void stream_wait(Stream* s)
+{
+    if (!s) {
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    while (s->head || s->running) {
+        pthread_cond_wait(&s->cv, &s->mu);
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+static CUresult queue_launch(Stream* s, const Launch* launch)
+{
+    Op* op = calloc(1, sizeof *op);
+    if (!op) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    op->launch = *launch;
+    op->is_launch = 1;
+    stream_push(s, op);
     return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)
+{
+    if (faulty("cuStreamCreate")) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    Stream* s = calloc(1, sizeof *s);
+    if (!s) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_init(&s->mu, 0);
+    pthread_cond_init(&s->cv, 0);
+    if (pthread_create(&s->thread, 0, stream_main, s) != 0) {
+        free(s);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    count(&live_streams, 1);
+    *phStream = (CUstream)(void*)s;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream hStream)
+{
+    Stream* s = (Stream*)hStream;
+    if (!s) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    stream_wait(s);
+    pthread_mutex_lock(&s->mu);
+    s->quit = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->thread, 0);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+    count(&live_streams, -1);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream)
+{
+    stream_wait((Stream*)hStream);
+    return faulty("cuStreamSynchronize") ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr* dptr, size_t bytesize)
+{
+    if (bytesize == 0) {
+        return CUDA_ERROR_INVALID_VALUE; /* as the driver answers */
+    }
+    if (faulty("cuMemAlloc")) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    void* p = malloc(bytesize);
+    if (!p) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    count(&live_device, 1);
+    *dptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr dptr)
+{
+    if (dptr) {
+        free((void*)(uintptr_t)dptr);
+        count(&live_device, -1);
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags)
+{
+    if (bytesize == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (faulty("cuMemHostAlloc")) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    Pinned* a = malloc(sizeof *a);
+    void* p = 0;
+    if (!a || posix_memalign(&p, 4096, bytesize) != 0) {
+        free(a);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    a->p = (char*)p;
+    a->bytes = bytesize;
+    pthread_mutex_lock(&stub_mu);
+    a->next = pinned;
+    pinned = a;
+    live_host++;
+    pthread_mutex_unlock(&stub_mu);
+    *pp = p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void* p)
+{
+    pthread_mutex_lock(&stub_mu);
+    Pinned** link = &pinned;
+    while (*link && (*link)->p != (char*)p) {
+        link = &(*link)->next;
+    }
+    Pinned* a = *link;
+    if (a) {
+        *link = a->next;
+        live_host--;
+    }
+    pthread_mutex_unlock(&stub_mu);
+    if (!a) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    free(a->p);
+    free(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount)
+{
+    memcpy((void*)(uintptr_t)dstDevice, srcHost, ByteCount);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    memcpy(dstHost, (const void*)(uintptr_t)srcDevice, ByteCount);
+    return CUDA_SUCCESS;
+}
+
+/* copy_async copies on stream s: queued when the host side is
+ * page-locked, else once s has run what was queued before. */
+static CUresult copy_async(void* dst, const void* src, size_t bytes, const void* host, Stream* s)
+{
+    if (s && is_pinned(host, bytes)) {
+        Op* op = calloc(1, sizeof *op);
+        if (!op) {
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        op->dst = dst;
+        op->src = src;
+        op->bytes = bytes;
+        stream_push(s, op);
+        return CUDA_SUCCESS;
+    }
+    stream_wait(s);
+    memcpy(dst, src, bytes);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)
+{
+    if (faulty("cuMemcpyHtoDAsync")) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return copy_async((void*)(uintptr_t)dstDevice, srcHost, ByteCount, srcHost, (Stream*)hStream);
+}
+
+CUresult cuMemcpyDtoHAsync(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    if (faulty("cuMemcpyDtoHAsync")) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return copy_async(dstHost, (const void*)(uintptr_t)srcDevice, ByteCount, dstHost, (Stream*)hStream);
 }
 
 /* The CUDA 12 symbols that ../compat/cuda.h maps the five CUDA 13 macros to. */
@@ -430,7 +779,6 @@ CUresult cuLinkCreate(unsigned int numOptions, CUjit_option* options, void** opt
 CUresult cuLinkDestroy(CUlinkState state) { return NO_DEVICE; }
 CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flags) { return NO_DEVICE; }
 CUresult cuMemAllocPitch(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes) { return NO_DEVICE; }
-CUresult cuMemFreeHost(void* p) { return NO_DEVICE; }
 CUresult cuMemGetAddressRange(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) { return NO_DEVICE; }
 CUresult cuMemGetInfo(size_t* free, size_t* total) { return NO_DEVICE; }
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) { return NO_DEVICE; }

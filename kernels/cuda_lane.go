@@ -1,0 +1,217 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// A device's lanes: TracePixels splits a batch into DefaultLanes parts
+// (LaneSizes), each on its own stream with its own device buffers and
+// page-locked host staging, so that the lanes' copies and launches overlap
+// one another: on the wavefront (RunWavefronts) one lane's flags round
+// trip hides behind the other's kernels, one lane's results are copied
+// out while the other still traces, and one lane's pixel list is staged
+// while the other's is copied in.
+
+// cudaLaneGrain rounds a lane's buffers up, so that batches of varying
+// size reuse them: a batch's cudaBatchGrain shared by the lanes.
+const cudaLaneGrain = cudaBatchGrain / DefaultLanes
+
+// cudaLane is one lane of a device, owned by the device goroutine.
+type cudaLane struct {
+	index  int // in the device's lanes
+	stream cu.Stream
+
+	// The device buffers, for up to cap pixels: the pixel list, the
+	// radiance and counts, the wavefront's slots (slotBytes apart; none
+	// for the megakernel) and its flags word.
+	cap, slotBytes               int
+	pixels, out, rays, nonfinite cu.DevicePtr
+	slots, flags                 cu.DevicePtr
+	// host is the lane's page-locked staging, cudaStagingBytes(cap)
+	// bytes: every copy in or out goes through it (cudaStaging's layout).
+	host unsafe.Pointer
+
+	// The part of the batch in flight: n pixels, and the Go slices its
+	// list comes from and its results go to.
+	n              int
+	goPixels       []uint32
+	goOut          []float32
+	goRays, goNonf []uint64
+}
+
+// The staging's layout, for a lane of cap pixels: the ray counts, the
+// non-finite counts and the pixel list (8 bytes a pixel each), the
+// radiance (12), then two flags words: the one read back, and a 0 that
+// clears the device's. Every part is 8-byte aligned.
+func cudaStagingBytes(cap int) int              { return 36*cap + 8 }
+func (l *cudaLane) stageRays() unsafe.Pointer   { return l.host }
+func (l *cudaLane) stageNonf() unsafe.Pointer   { return unsafe.Add(l.host, 8*l.cap) }
+func (l *cudaLane) stagePixels() unsafe.Pointer { return unsafe.Add(l.host, 16*l.cap) }
+func (l *cudaLane) stageOut() unsafe.Pointer    { return unsafe.Add(l.host, 24*l.cap) }
+func (l *cudaLane) stageFlags() *[2]uint32      { return (*[2]uint32)(unsafe.Add(l.host, 36*l.cap)) }
+
+// wrap says which lane err is of, as RunWavefronts does.
+func (l *cudaLane) wrap(err error) error {
+	return fmt.Errorf("lane %d of %d: %w", l.index, DefaultLanes, err)
+}
+
+// reserve makes the lane's buffers hold n pixels with slots of slotBytes
+// each, freeing smaller ones first. When an allocation fails, what it
+// had allocated is freed.
+func (l *cudaLane) reserve(n, slotBytes int) error {
+	if batchFits(l.cap, l.slotBytes, n, slotBytes) {
+		return nil
+	}
+	l.free()
+	c := (n + cudaLaneGrain - 1) / cudaLaneGrain * cudaLaneGrain
+	var err error
+	alloc := func(p *cu.DevicePtr, bytes int) {
+		if err == nil {
+			*p, err = cu.MemAlloc(int64(bytes))
+		}
+	}
+	alloc(&l.pixels, 8*c)
+	alloc(&l.out, 12*c)
+	alloc(&l.rays, 8*c)
+	alloc(&l.nonfinite, 8*c)
+	if slotBytes > 0 {
+		alloc(&l.slots, slotBytes*c)
+	}
+	alloc(&l.flags, 4)
+	if err != nil {
+		l.free()
+		return fmt.Errorf("allocating device buffers for %d pixels: %w", c, err)
+	}
+	if l.host, err = cudaHostAlloc(cudaStagingBytes(c)); err != nil {
+		l.free()
+		return fmt.Errorf("allocating %d bytes of page-locked host memory for %d pixels: %w", cudaStagingBytes(c), c, err)
+	}
+	l.cap, l.slotBytes = c, slotBytes
+	l.stageFlags()[1] = 0
+	return nil
+}
+
+// free frees the lane's buffers; its stream stays.
+func (l *cudaLane) free() {
+	for _, p := range []cu.DevicePtr{l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.flags} {
+		if p != 0 {
+			cu.MemFree(p)
+		}
+	}
+	if l.host != nil {
+		cu.MemFreeHost(l.host)
+	}
+	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.flags, l.host = 0, 0, 0, 0, 0, 0, nil
+	l.cap, l.slotBytes = 0, 0
+}
+
+// unbind forgets the batch's Go slices.
+func (l *cudaLane) unbind() { l.n, l.goPixels, l.goOut, l.goRays, l.goNonf = 0, nil, nil, nil, nil }
+
+// bind makes the lane's part of the batch the n pixels of pixels, with
+// their results to go to out, rays and nonfinite.
+func (l *cudaLane) bind(pixels []uint32, out []float32, rays, nonfinite []uint64) {
+	l.n = len(pixels) / 2
+	l.goPixels, l.goOut, l.goRays, l.goNonf = pixels, out[:3*l.n], rays[:l.n], nonfinite[:l.n]
+}
+
+// copyIn stages the lane's pixel list and queues its copy to the device.
+func (l *cudaLane) copyIn() error {
+	copy(unsafe.Slice((*uint32)(l.stagePixels()), 2*l.n), l.goPixels)
+	if err := cu.MemcpyHtoDAsync(l.pixels, l.stagePixels(), int64(8*l.n), l.stream); err != nil {
+		return l.wrap(fmt.Errorf("copying the pixel list in: %w", err))
+	}
+	return nil
+}
+
+// copyOut queues the copies of the lane's results into its staging,
+// after its launches.
+func (l *cudaLane) copyOut() error {
+	if err := cu.MemcpyDtoHAsync(l.stageOut(), l.out, int64(12*l.n), l.stream); err != nil {
+		return fmt.Errorf("copying the radiance out: %w", err)
+	}
+	if err := cu.MemcpyDtoHAsync(l.stageRays(), l.rays, int64(8*l.n), l.stream); err != nil {
+		return fmt.Errorf("copying the ray counts out: %w", err)
+	}
+	if err := cu.MemcpyDtoHAsync(l.stageNonf(), l.nonfinite, int64(8*l.n), l.stream); err != nil {
+		return fmt.Errorf("copying the non-finite counts out: %w", err)
+	}
+	return nil
+}
+
+// collect waits for the lane's stream, then copies its results from the
+// staging into the Go slices; what it waited for is named by what.
+func (l *cudaLane) collect(what string) error {
+	if err := l.stream.Synchronize(); err != nil {
+		return l.wrap(fmt.Errorf("running %s on %d pixels: %w", what, l.n, err))
+	}
+	copy(l.goOut, unsafe.Slice((*float32)(l.stageOut()), 3*l.n))
+	copy(l.goRays, unsafe.Slice((*uint64)(l.stageRays()), l.n))
+	copy(l.goNonf, unsafe.Slice((*uint64)(l.stageNonf()), l.n))
+	return nil
+}
+
+// launch launches fn with args (one 8-byte slot each: gorgonia.org/cu
+// copies 8 bytes behind each argument pointer) over the lane's n
+// threads, on its stream.
+func (l *cudaLane) launch(fn cu.Function, name string, block int, args []uint64) error {
+	params := make([]unsafe.Pointer, len(args))
+	for i := range args {
+		params[i] = unsafe.Pointer(&args[i])
+	}
+	grid := (l.n + block - 1) / block
+	if err := fn.Launch(grid, 1, 1, block, 1, 1, 0, l.stream, params); err != nil {
+		return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", name, l.n, grid, block, err)
+	}
+	return nil
+}
+
+// cudaWave is Wavefront on one lane of a device, on the device
+// goroutine: the launches and copies go in order on the lane's stream.
+type cudaWave struct {
+	d *cudaDevice
+	l *cudaLane
+}
+
+// Launch implements Wavefront: one launch of ⌈n/block⌉ blocks; after
+// wf_finish, the lane's results are queued to be copied out too, so that
+// they travel while the other lanes trace.
+func (w cudaWave) Launch(e WaveEntry, n int) error {
+	d, l := w.d, w.l
+	if n != l.n {
+		return fmt.Errorf("%v on %d slots, the lane holds %d", e, n, l.n)
+	}
+	args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(n)), uint64(l.slots), uint64(l.flags),
+		uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
+	if err := l.launch(d.wave[e], e.String(), d.block, args); err != nil {
+		return err
+	}
+	if e == WaveFinish {
+		return l.copyOut()
+	}
+	return nil
+}
+
+// TakeFlags implements Wavefront: it waits for the lane's launches so far
+// (its stream only), reads the flags word through the staging and queues
+// the word's clearing.
+func (w cudaWave) TakeFlags() (uint32, error) {
+	l := w.l
+	flags := l.stageFlags()
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&flags[0]), l.flags, 4, l.stream); err != nil {
+		return 0, fmt.Errorf("reading the wavefront's flags: %w", err)
+	}
+	if err := l.stream.Synchronize(); err != nil {
+		return 0, fmt.Errorf("waiting for the lane's launches: %w", err)
+	}
+	f := flags[0]
+	if err := cu.MemcpyHtoDAsync(l.flags, unsafe.Pointer(&flags[1]), 4, l.stream); err != nil {
+		return 0, fmt.Errorf("clearing the wavefront's flags: %w", err)
+	}
+	return f, nil
+}
