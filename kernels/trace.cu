@@ -80,7 +80,10 @@
  * The host runs wf_init, then wf_shade and the query kernels its flags
  * ask for, clearing *flags before each wf_shade, until a wf_shade sets
  * none, then wf_finish. *flags is the kernel's one atomic; no pixel
- * depends on it or on the order in which slots run.
+ * depends on it or on the order in which slots run. A batch may be split
+ * into lanes, each with its own pixels, slots, flags word and outputs, on
+ * streams of their own whose launches interleave (kernels.RunWavefronts):
+ * the lanes share only the scene, which every entry only reads.
  */
 #include "port.h"
 #include "camera.h"
