@@ -96,6 +96,10 @@ func openDevices(n int) ([]Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	lanes, err := ParseLanes(os.Getenv(LanesEnv))
+	if err != nil {
+		return nil, err
+	}
 	infos, err := cudaDevices()
 	if err != nil {
 		return nil, err
@@ -118,7 +122,7 @@ func openDevices(n int) ([]Device, error) {
 	}
 	devs := make([]Device, 0, n)
 	for _, info := range usable[:n] {
-		d, err := openCUDADevice(info, kernel)
+		d, err := openCUDADevice(info, kernel, lanes)
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -160,6 +164,7 @@ type cudaDevice struct {
 	// lanes split each batch: a stream, device buffers and page-locked
 	// staging each (cuda_lane.go).
 	lanes  [DefaultLanes]cudaLane
+	nlanes int // how many of them a batch uses (TRACE_GPU_LANES)
 	closed bool
 
 	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
@@ -170,9 +175,10 @@ var _ Device = (*cudaDevice)(nil)
 // openCUDADevice starts the goroutine of a device and sets the device up
 // on it: the primary context, the stack size, the kernel from PTX, a
 // stream per lane.
-func openCUDADevice(info cudaInfo, kernel Kernel) (*cudaDevice, error) {
+func openCUDADevice(info cudaInfo, kernel Kernel, lanes int) (*cudaDevice, error) {
 	d := &cudaDevice{
 		choice: kernel,
+		nlanes: lanes,
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
 		calls:  make(chan func()),
 		exited: make(chan struct{}),
@@ -409,7 +415,7 @@ func (d *cudaDevice) bindLanes(pixels []uint32, out []float32, rays, nonfinite [
 	if d.useWave {
 		slotBytes = SlotBytes(d.header.Integrator)
 	}
-	sizes := LaneSizes(len(pixels)/2, len(d.lanes), d.block)
+	sizes := LaneSizes(len(pixels)/2, d.nlanes, d.block) // lanes past nlanes stay empty
 	lo := 0
 	for i, size := range sizes {
 		l := &d.lanes[i]

@@ -247,6 +247,53 @@ func TestGPULaneStreamFailure(t *testing.T) {
 	}
 }
 
+// TestGPUOneLane: a device on one lane (TRACE_GPU_LANES=1) renders the
+// bits of two, and an unknown TRACE_GPU_LANES fails OpenDevices naming
+// the variable.
+func TestGPUOneLane(t *testing.T) {
+	p, pixels := laneScene(t)
+	ctx := context.Background()
+	var want []float32
+	for _, lanes := range []string{"2", "1"} {
+		wantUsed := map[string]int{"2": 2, "1": 1}[lanes]
+		t.Setenv(LanesEnv, lanes)
+		d := openStub(t)
+		if err := d.Upload(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := trace(ctx, d, pixels)
+		var used int
+		d.do(ctx, func() error {
+			for i := range d.lanes {
+				if d.lanes[i].cap > 0 {
+					used++
+				}
+			}
+			return nil
+		})
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = got
+		} else if !sameBits(got, want) {
+			t.Errorf("%s=%s: the bits differ from two lanes'", LanesEnv, lanes)
+		}
+		if used != wantUsed {
+			t.Errorf("%s=%s: %d lanes hold buffers, want %d", LanesEnv, lanes, used, wantUsed)
+		}
+	}
+	t.Setenv(LanesEnv, "3")
+	devs, err := OpenDevices(1)
+	for _, d := range devs {
+		d.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), LanesEnv) {
+		t.Errorf("%s=3: error %v, want one naming %s", LanesEnv, err, LanesEnv)
+	}
+}
+
 // countdownCtx is a context whose Err turns context.Canceled at its
 // n-th call: a cancellation at a known point of a batch.
 type countdownCtx struct {

@@ -188,6 +188,25 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 // so that one lane's host round trip hides behind the other's launches.
 const DefaultLanes = 2
 
+// LanesEnv is the environment variable that sets how many lanes the cuda
+// build's devices split a batch into: 1 or 2 (unset: DefaultLanes), for
+// measuring what the second lane gains. The bits do not depend on it.
+const LanesEnv = "TRACE_GPU_LANES"
+
+// ParseLanes returns the lanes LanesEnv's value s asks for; "" is
+// DefaultLanes.
+func ParseLanes(s string) (int, error) {
+	switch s {
+	case "":
+		return DefaultLanes, nil
+	case "1":
+		return 1, nil
+	case "2":
+		return 2, nil
+	}
+	return 0, fmt.Errorf("%s=%q: want 1 or 2", LanesEnv, s)
+}
+
 // LaneSizes splits a batch of n pixels into lanes parts for
 // RunWavefronts, in order: each but the last ⌈n/lanes⌉ rounded up to a
 // multiple of grain (a launch's block, so that only the last lane's grid

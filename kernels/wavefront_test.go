@@ -264,6 +264,21 @@ func TestLaneSizes(t *testing.T) {
 	}
 }
 
+// TestParseLanes: TRACE_GPU_LANES' values, and a clear error for any
+// other.
+func TestParseLanes(t *testing.T) {
+	for s, want := range map[string]int{"": DefaultLanes, "1": 1, "2": 2} {
+		if n, err := ParseLanes(s); err != nil || n != want {
+			t.Errorf("ParseLanes(%q) = %d, %v; want %d", s, n, err, want)
+		}
+	}
+	for _, s := range []string{"0", "3", "two", "-1"} {
+		if _, err := ParseLanes(s); err == nil || !strings.Contains(err.Error(), LanesEnv) {
+			t.Errorf("ParseLanes(%q): error %v, want one naming %s", s, err, LanesEnv)
+		}
+	}
+}
+
 // TestWaveRounds: the bound on a pixel's query rounds, per integrator: a
 // path's bounces, a Whitted sample's tree of hits, saturating where the
 // tree's size overflows.
