@@ -33,7 +33,7 @@ type cudaLane struct {
 	pixels, out, rays, nonfinite cu.DevicePtr
 	slots, flags                 cu.DevicePtr
 	// host is the lane's page-locked staging, cudaStagingBytes(cap)
-	// bytes: every copy in or out goes through it (cudaStaging's layout).
+	// bytes: every copy in or out goes through it (the layout below).
 	host unsafe.Pointer
 
 	// The part of the batch in flight: n pixels, and the Go slices its

@@ -13,14 +13,16 @@ import (
 // BenchmarkEmulatorCornellBox renders the Cornell box at 64×64, 4 samples,
 // with the kernel on the emulator, on every core, and reports rays/s (the
 // Go tracer's figure is trace bench's): on the wavefront, the emulator's
-// default, and on the megakernel.
+// default (two lanes), on the wavefront with one lane, and on the
+// megakernel.
 func BenchmarkEmulatorCornellBox(b *testing.B) {
 	for _, k := range []kernels.Kernel{kernels.KernelWavefront, kernels.KernelMegakernel} {
-		b.Run(k.String(), func(b *testing.B) { benchCornellBox(b, k) })
+		b.Run(k.String(), func(b *testing.B) { benchCornellBox(b, k, 0) })
 	}
+	b.Run("wavefront-one-lane", func(b *testing.B) { benchCornellBox(b, kernels.KernelWavefront, 1) })
 }
 
-func benchCornellBox(b *testing.B, k kernels.Kernel) {
+func benchCornellBox(b *testing.B, k kernels.Kernel, lanes int) {
 	d, err := scenes.Load("../../scenes/examples/cornell-box.json")
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +37,7 @@ func benchCornellBox(b *testing.B, k kernels.Kernel) {
 		b.Fatal(err)
 	}
 	dev := New()
-	dev.Kernel = k
+	dev.Kernel, dev.Lanes = k, lanes
 	defer dev.Close()
 	ctx := context.Background()
 	if err := dev.Upload(ctx, p); err != nil {

@@ -125,7 +125,8 @@ func (d *Device) free() {
 // interleave (kernels.RunWavefronts), or with one launch of the megakernel
 // trace_pixels when d.Kernel is kernels.KernelMegakernel. Each launch runs
 // a grid of ⌈n/BlockDim⌉ blocks (n the lane's pixels), shared out among
-// Workers goroutines, and returns when it has run.
+// Workers goroutines; each lane runs its launches in order on a goroutine
+// of its own, so that the lanes' grids overlap as on a GPU's streams.
 func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	if d.scene == nil {
 		return errors.New("emulator: no scene uploaded")
@@ -156,6 +157,13 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	}
 	lanes := make([]kernels.Wavefront, len(sizes))
 	slotBytes := kernels.SlotBytes(d.header.Integrator)
+	var streams []*wave
+	defer func() {
+		// Runs before the slots are freed: every queued launch has run.
+		for _, w := range streams {
+			w.stop()
+		}
+	}()
 	lo := 0
 	for i, size := range sizes {
 		if size == 0 {
@@ -173,11 +181,21 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 		}
 		defer C.free(slots)
 		defer C.free(unsafe.Pointer(flags))
-		lanes[i] = &wave{d: d, ctx: ctx, px: elem(px, 2*lo), slots: slots, flags: flags,
+		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), slots: slots, flags: flags,
 			out: elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
+		w.start()
+		lanes[i], streams = w, append(streams, w)
 		lo += size
 	}
-	return kernels.RunWavefronts(ctx, lanes, sizes, &d.header)
+	if err := kernels.RunWavefronts(ctx, lanes, sizes, &d.header); err != nil {
+		return err
+	}
+	for _, w := range streams {
+		if err := w.stop(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // laneSizes splits a batch of n pixels into d's lanes.
@@ -212,7 +230,10 @@ func elem[T any](p *T, i int) *T {
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i)*unsafe.Sizeof(*p)))
 }
 
-// wave is kernels.Wavefront on the emulator, for one batch.
+// wave is kernels.Wavefront on the emulator, for one lane of a batch.
+// Like a CUDA stream, it runs its launches in order on a goroutine of its
+// own (from start to stop), so that the lanes' grids run at once: Launch
+// queues, and a launch's error shows at the next TakeFlags or at stop.
 type wave struct {
 	d               *Device
 	ctx             context.Context
@@ -221,10 +242,56 @@ type wave struct {
 	flags           *C.uint
 	out             *C.float
 	rays, nonfinite *C.ulonglong
+
+	queue   chan waveLaunch
+	pending sync.WaitGroup // launches queued and not yet run
+	done    chan struct{}  // closed when the goroutine has ended
+	err     error          // the first launch's error, written by the goroutine
 }
 
-// Launch implements kernels.Wavefront: it returns when the grid has run.
+// waveLaunch is a launch queued on a wave.
+type waveLaunch struct {
+	e kernels.WaveEntry
+	n int
+}
+
+// start starts the lane's goroutine.
+func (w *wave) start() {
+	w.queue, w.done = make(chan waveLaunch, 8), make(chan struct{})
+	go func() {
+		defer close(w.done)
+		for l := range w.queue {
+			if w.err == nil {
+				w.err = w.run(l.e, l.n)
+			}
+			w.pending.Done()
+		}
+	}()
+}
+
+// stop waits for the queued launches, ends the goroutine and returns the
+// first launch's error. Stopping twice is harmless.
+func (w *wave) stop() error {
+	if w.queue != nil {
+		close(w.queue)
+		w.queue = nil
+		<-w.done
+	}
+	return w.err
+}
+
+// Launch implements kernels.Wavefront: it queues the launch.
 func (w *wave) Launch(e kernels.WaveEntry, n int) error {
+	if w.queue == nil {
+		return errors.New("emulator: a launch on a stopped lane")
+	}
+	w.pending.Add(1)
+	w.queue <- waveLaunch{e, n}
+	return nil
+}
+
+// run runs a launch's grid and returns when it has run.
+func (w *wave) run(e kernels.WaveEntry, n int) error {
 	var bad atomic.Bool
 	err := w.d.grid(w.ctx, n, func(bdim, first, end int) {
 		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(n), w.slots, w.flags, w.out, w.rays, w.nonfinite,
@@ -238,9 +305,13 @@ func (w *wave) Launch(e kernels.WaveEntry, n int) error {
 	return err
 }
 
-// TakeFlags implements kernels.Wavefront. Launch has waited for every
-// block, so the word is read after all of wf_shade's writes.
+// TakeFlags implements kernels.Wavefront: it waits for the lane's
+// launches, so the word is read after all of wf_shade's writes.
 func (w *wave) TakeFlags() (uint32, error) {
+	w.pending.Wait()
+	if w.err != nil {
+		return 0, w.err
+	}
 	f := uint32(*w.flags)
 	*w.flags = 0
 	return f, nil

@@ -2,13 +2,16 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
@@ -255,5 +258,60 @@ func TestWavefrontLaneSplitErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "lanes") {
 			t.Errorf("lanes of %v for 4 pixels: error %v", sizes, err)
 		}
+	}
+}
+
+// countdownCtx is a context whose Err turns context.Canceled at its
+// n-th call: a cancellation at a known point of a batch.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestWavefrontLanesCancel: a context cancelled at any point of a batch
+// on two lanes stops both with context.Canceled, leaves no lane's
+// goroutine behind, and the next batch has the bits of one never
+// cancelled.
+func TestWavefrontLanesCancel(t *testing.T) {
+	s, err := tracer.Compile(randomScene(5, tracer.IntegratorPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kernels.Pack(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := s.Settings.Width, s.Settings.Height
+	pixels := kernels.AppendPixels(nil, image.Rect(0, 0, w, h))
+	want, wantRays, wantNonFinite := traceWith(t, &Device{}, p, pixels)
+	ctx := context.Background()
+	d := &Device{BlockDim: 16, Workers: 2}
+	defer d.Close()
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	n := w * h
+	before := runtime.NumGoroutine()
+	for k := int64(0); k < 400; k += 23 {
+		c := &countdownCtx{Context: ctx}
+		c.n.Store(k)
+		out, rays, nonfinite := make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
+		if err := d.TracePixels(c, pixels, out, rays, nonfinite); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at check %d: error %v, want context.Canceled", k, err)
+		}
+		if err := d.TracePixels(ctx, pixels, out, rays, nonfinite); err != nil {
+			t.Fatal(err)
+		}
+		checkSame(t, fmt.Sprintf("after a batch cancelled at check %d", k), w, 0, out, want, rays, wantRays, nonfinite, wantNonFinite)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after the cancelled batches, %d before", after, before)
 	}
 }
