@@ -18,10 +18,11 @@ import (
 	"gorgonia.org/cu"
 )
 
-// The lanes' error paths, on the stub driver's failures on demand
-// (kernels/cudastub: TRACE_CUDASTUB_FAIL) and its counts of what is
-// live. A GPU's driver fails only when it must, so on a GPU these tests
-// skip.
+// The lanes' error paths: failures on the stub driver's demand
+// (kernels/cudastub: TRACE_CUDASTUB_FAIL), checked with its counts of
+// what is live (a GPU's driver fails only when it must, so on a GPU
+// those tests skip), and cancellations and TRACE_GPU_LANES, on any
+// device.
 
 // The stub driver's private attributes: what is not yet freed.
 const (
@@ -34,10 +35,9 @@ const (
 // page-locked allocations and streams.
 type stubLive struct{ device, host, streams int }
 
-// openStub opens the stub driver's emulated device, skipping where the
-// device is a GPU or there is none (TRACE_GPU_REQUIRED makes that a
-// failure).
-func openStub(t *testing.T) *cudaDevice {
+// openDevice opens the first device, skipping where there is none
+// (TRACE_GPU_REQUIRED makes that a failure).
+func openDevice(t *testing.T) *cudaDevice {
 	t.Helper()
 	devs, err := OpenDevices(1)
 	if err != nil {
@@ -46,7 +46,14 @@ func openStub(t *testing.T) *cudaDevice {
 		}
 		t.Fatal(err)
 	}
-	d := devs[0].(*cudaDevice)
+	return devs[0].(*cudaDevice)
+}
+
+// openStub opens the stub driver's emulated device, skipping where the
+// device is a GPU or there is none.
+func openStub(t *testing.T) *cudaDevice {
+	t.Helper()
+	d := openDevice(t)
 	if !strings.Contains(d.Name(), "cudastub") {
 		d.Close()
 		t.Skipf("%s: failures on demand need the stub driver", d.Name())
@@ -249,7 +256,7 @@ func TestGPULaneStreamFailure(t *testing.T) {
 
 // TestGPUOneLane: a device on one lane (TRACE_GPU_LANES=1) renders the
 // bits of two, and an unknown TRACE_GPU_LANES fails OpenDevices naming
-// the variable.
+// the variable. It runs on a GPU too.
 func TestGPUOneLane(t *testing.T) {
 	p, pixels := laneScene(t)
 	ctx := context.Background()
@@ -257,7 +264,7 @@ func TestGPUOneLane(t *testing.T) {
 	for _, lanes := range []string{"2", "1"} {
 		wantUsed := map[string]int{"2": 2, "1": 1}[lanes]
 		t.Setenv(LanesEnv, lanes)
-		d := openStub(t)
+		d := openDevice(t)
 		if err := d.Upload(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +321,7 @@ func (c *countdownCtx) Deadline() (time.Time, bool) { return time.Time{}, false 
 // first rounds, stops both lanes with context.Canceled, and the device
 // then renders the next batch right.
 func TestGPULaneCancel(t *testing.T) {
-	d := openStub(t)
+	d := openDevice(t)
 	defer d.Close()
 	d.choice = KernelWavefront // whatever TRACE_GPU_KERNEL says
 	p, pixels := laneScene(t)
