@@ -254,7 +254,7 @@ func (d *cudaDevice) setup(ordinal int) error {
 	d.batchPixels = cudaBatchPixels(d.dev, append(d.fns[:], d.wave[WaveIntersect]), d.block)
 	for i := range d.lanes {
 		l := &d.lanes[i]
-		l.index = i
+		l.index, l.of = i, d.nlanes
 		if l.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
 			return fmt.Errorf("creating stream %d of %d: %w", i+1, len(d.lanes), err)
 		}
@@ -447,9 +447,9 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 		}
 	}
 	if d.useWave {
-		waves := make([]Wavefront, len(d.lanes))
-		ns := make([]int, len(d.lanes))
-		for i := range d.lanes {
+		waves := make([]Wavefront, d.nlanes)
+		ns := make([]int, d.nlanes)
+		for i := range d.nlanes {
 			waves[i], ns[i] = cudaWave{d, &d.lanes[i]}, d.lanes[i].n
 		}
 		if err := RunWavefronts(ctx, waves, ns, &d.header); err != nil {

@@ -24,6 +24,7 @@ const cudaLaneGrain = cudaBatchGrain / DefaultLanes
 // cudaLane is one lane of a device, owned by the device goroutine.
 type cudaLane struct {
 	index  int // in the device's lanes
+	of     int // how many lanes the device's batches use (TRACE_GPU_LANES)
 	stream cu.Stream
 
 	// The device buffers, for up to cap pixels: the pixel list, the
@@ -57,7 +58,7 @@ func (l *cudaLane) stageFlags() *[2]uint32      { return (*[2]uint32)(unsafe.Add
 
 // wrap says which lane err is of, as RunWavefronts does.
 func (l *cudaLane) wrap(err error) error {
-	return fmt.Errorf("lane %d of %d: %w", l.index, DefaultLanes, err)
+	return fmt.Errorf("lane %d of %d: %w", l.index, l.of, err)
 }
 
 // reserve makes the lane's buffers hold n pixels with slots of slotBytes
