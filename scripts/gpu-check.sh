@@ -39,6 +39,7 @@
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
+#   frame-gpu-one-lane     the GPU-alone frame with TRACE_GPU_LANES=1: same bytes, its time
 #   ncu               one launch's summary, if ncu is there
 #   gpu-tests-full    the tests at the scenes' own sizes
 #
@@ -627,7 +628,12 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-mixed 120 bash -c 'frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
-	for v in gpu mixed; do
+	# The GPU alone again with each batch on one lane (one stream), for
+	# what the second lane gains: the same bytes, the time beside.
+	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_LANES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the two-lane frame";
+		else echo "DIFFERS from the two-lane frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
+	for v in gpu mixed gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
 	done
