@@ -65,7 +65,7 @@ func (s *Scene) Occluded(r Ray) bool { return s.occluded(r, nil) }
 func (s *Scene) OccludedCounted(r Ray, c *TraversalCounts) bool { return s.occluded(r, c) }
 
 // intersect is Intersect, counting into c unless it is nil: the planes,
-// then the BVH (intersectWide).
+// then the BVH (intersectAsm, else intersectWide).
 func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 	h := Hit{T: r.TMax}
 	for i := s.FirstPlane; i < len(s.Shapes); i++ {
@@ -75,6 +75,9 @@ func (s *Scene) intersect(r Ray, c *TraversalCounts) Hit {
 		}
 	}
 	if len(s.Nodes) == 0 {
+		return h
+	}
+	if trav4Asm && c == nil && s.intersectAsm(&r, &h) {
 		return h
 	}
 	return s.intersectWide(r, h, c)
@@ -89,6 +92,11 @@ func (s *Scene) occluded(r Ray, c *TraversalCounts) bool {
 	}
 	if len(s.Nodes) == 0 {
 		return false
+	}
+	if trav4Asm && c == nil {
+		if st := s.occludedAsm(&r); st != trav4Fallback {
+			return st == trav4Hit
+		}
 	}
 	return s.occludedWide(r, c)
 }

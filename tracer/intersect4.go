@@ -61,32 +61,9 @@ func (r *ray4) enter4Portable(n *bvh4Node, tMax float32, tnear *[4]float32) uint
 }
 
 // intersectWide is Intersect's traversal of the wide BVH, h the nearest
-// hit so far (the planes'): the assembly loop (intersectWideAsm) where
-// there is one, for an uncounted query of a finite ray, else the Go one.
+// hit so far (the planes'). It visits the children a ray enters nearest
+// first (of equal entries, the first child first).
 func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
-	if trav4Asm && c == nil {
-		if got, ok := s.intersectWideAsm(r, h); ok {
-			return got
-		}
-	}
-	return s.intersectWideGo(r, h, c)
-}
-
-// occludedWide is Occluded's traversal of the wide BVH, chosen as
-// intersectWide's.
-func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
-	if trav4Asm && c == nil {
-		if occ, ok := s.occludedWideAsm(r); ok {
-			return occ
-		}
-	}
-	return s.occludedWideGo(r, c)
-}
-
-// intersectWideGo is intersectWide's loop in Go, the reference of the
-// assembly one. It visits the children a ray enters nearest first (of
-// equal entries, the first child first).
-func (s *Scene) intersectWideGo(r Ray, h Hit, c *TraversalCounts) Hit {
 	wide := s.wide.nodes
 	var rw ray4
 	rw.set(&r)
@@ -179,9 +156,8 @@ func (s *Scene) intersectWideGo(r Ray, h Hit, c *TraversalCounts) Hit {
 	}
 }
 
-// occludedWideGo is occludedWide's loop in Go, the reference of the
-// assembly one.
-func (s *Scene) occludedWideGo(r Ray, c *TraversalCounts) bool {
+// occludedWide is Occluded's traversal of the wide BVH.
+func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 	wide := s.wide.nodes
 	var rw ray4
 	rw.set(&r)

@@ -134,6 +134,24 @@ DATA minInv4<>+8(SB)/4, $-1e30
 DATA minInv4<>+12(SB)/4, $-1e30
 GLOBL minInv4<>(SB), RODATA|NOPTR, $16
 
+DATA plane48<>+0(SB)/4, $48
+DATA plane48<>+4(SB)/4, $48
+DATA plane48<>+8(SB)/4, $48
+DATA plane48<>+12(SB)/4, $48
+GLOBL plane48<>(SB), RODATA|NOPTR, $16
+
+DATA nearRows<>+0(SB)/4, $0
+DATA nearRows<>+4(SB)/4, $16
+DATA nearRows<>+8(SB)/4, $32
+DATA nearRows<>+12(SB)/4, $0
+GLOBL nearRows<>(SB), RODATA|NOPTR, $16
+
+DATA farRows<>+0(SB)/4, $48
+DATA farRows<>+4(SB)/4, $64
+DATA farRows<>+8(SB)/4, $80
+DATA farRows<>+12(SB)/4, $0
+GLOBL farRows<>(SB), RODATA|NOPTR, $16
+
 // func setRay4SSE(r *ray4, ray *Ray)
 //
 // Ray: Origin at 0, Dir at 12, TMax at 24.
@@ -144,23 +162,17 @@ TEXT ·setRay4SSE(SB), NOSPLIT, $0-16
 	MOVUPS 12(SI), X1          // [dx, dy, dz, TMax]
 
 	// o and d, each component in all four lanes.
-	MOVAPS X0, X2
-	SHUFPS $0x00, X2, X2
+	PSHUFD $0x00, X0, X2
 	MOVUPS X2, 0(DI)
-	MOVAPS X0, X2
-	SHUFPS $0x55, X2, X2
+	PSHUFD $0x55, X0, X2
 	MOVUPS X2, 16(DI)
-	MOVAPS X0, X2
-	SHUFPS $0xaa, X2, X2
+	PSHUFD $0xaa, X0, X2
 	MOVUPS X2, 32(DI)
-	MOVAPS X1, X2
-	SHUFPS $0x00, X2, X2
+	PSHUFD $0x00, X1, X2
 	MOVUPS X2, 48(DI)
-	MOVAPS X1, X2
-	SHUFPS $0x55, X2, X2
+	PSHUFD $0x55, X1, X2
 	MOVUPS X2, 64(DI)
-	MOVAPS X1, X2
-	SHUFPS $0xaa, X2, X2
+	PSHUFD $0xaa, X1, X2
 	MOVUPS X2, 80(DI)
 
 	// inv = max(min(1/d, maxInvDir), −maxInvDir), lane 3 divided by 1.
@@ -173,43 +185,27 @@ TEXT ·setRay4SSE(SB), NOSPLIT, $0-16
 	MINPS  X4, X5              // min(maxInvDir, 1/d): 1/d if NaN
 	MOVUPS minInv4<>(SB), X6
 	MAXPS  X5, X6              // max(−maxInvDir, ·): · if NaN
-	MOVAPS X6, X2
-	SHUFPS $0x00, X2, X2
+	PSHUFD $0x00, X6, X2
 	MOVUPS X2, 96(DI)
-	MOVAPS X6, X2
-	SHUFPS $0x55, X2, X2
+	PSHUFD $0x55, X6, X2
 	MOVUPS X2, 112(DI)
-	MOVAPS X6, X2
-	SHUFPS $0xaa, X2, X2
+	PSHUFD $0xaa, X6, X2
 	MOVUPS X2, 128(DI)
 
-	// near[a] = 16a + 48·sign(inv a), far[a] = 48 + 16a − 48·sign(inv a).
-	MOVMSKPS X6, AX
-	MOVL  AX, BX
-	ANDL  $1, BX
-	IMULL $48, BX
-	MOVL  BX, 144(DI)
-	MOVL  $48, CX
-	SUBL  BX, CX
-	MOVL  CX, 156(DI)
-	MOVL  AX, BX
-	SHRL  $1, BX
-	ANDL  $1, BX
-	IMULL $48, BX
-	LEAL  16(BX), CX
-	MOVL  CX, 148(DI)
-	MOVL  $64, CX
-	SUBL  BX, CX
-	MOVL  CX, 160(DI)
-	MOVL  AX, BX
-	SHRL  $2, BX
-	ANDL  $1, BX
-	IMULL $48, BX
-	LEAL  32(BX), CX
-	MOVL  CX, 152(DI)
-	MOVL  $80, CX
-	SUBL  BX, CX
-	MOVL  CX, 164(DI)
+	// near[a] = 16a + 48·sign(inv a), far[a] = 48 + 16a − 48·sign(inv a),
+	// in the lanes: lane 3's inverse is 1, so its near and far are 0 and
+	// far's, stored over finite (written below) and the padding, leaves
+	// them 0.
+	MOVAPS X6, X2
+	PSRAL  $31, X2             // all ones where inv < 0
+	MOVUPS plane48<>(SB), X3
+	PAND   X3, X2              // 48·sign
+	MOVUPS nearRows<>(SB), X3
+	PADDL  X2, X3
+	MOVUPS X3, 144(DI)         // near, and far[0] (stored next)
+	MOVUPS farRows<>(SB), X4
+	PSUBL  X2, X4
+	MOVUPS X4, 156(DI)         // far, and 0 at 168-171
 
 	// finite: x − x is 0 in lanes 0-2 of the origin and the direction.
 	MOVAPS   X0, X7

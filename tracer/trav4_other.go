@@ -5,6 +5,13 @@ package tracer
 // trav4Asm is false off amd64: the wide traversal runs its Go loops.
 const trav4Asm = false
 
-func (s *Scene) intersectWideAsm(r Ray, h Hit) (Hit, bool) { return h, false }
+func (s *Scene) intersectAsm(*Ray, *Hit) bool { return false }
 
-func (s *Scene) occludedWideAsm(r Ray) (occluded, ok bool) { return false, false }
+// Results of occludedAsm, which this build has not.
+const (
+	trav4Miss = iota
+	trav4Hit
+	trav4Fallback
+)
+
+func (s *Scene) occludedAsm(*Ray) uint32 { return trav4Fallback }
