@@ -1,0 +1,267 @@
+package tracer
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// afterPlanes returns ray r and the hit held once intersect has tested the
+// planes, what it hands to the wide traversal.
+func afterPlanes(s *Scene, r Ray) (Ray, Hit) {
+	h := Hit{T: r.TMax}
+	for i := s.FirstPlane; i < len(s.Shapes); i++ {
+		if t, b1, b2, ok := s.Shapes[i].intersect(&r); ok && h.takesShape(t, uint32(i)) {
+			r.TMax = tieBound(t)
+			h = Hit{T: t, Kind: HitShape, Index: uint32(i), HitCoords: HitCoords{B1: b1, B2: b2}}
+		}
+	}
+	return r, h
+}
+
+// finiteRay reports whether r's origin and direction are finite.
+func finiteRay(r *Ray) bool {
+	for a := 0; a < 3; a++ {
+		if x, d := float64(r.Origin[a]), float64(r.Dir[a]); math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(d) || math.IsInf(d, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRay reports whether a and b are the same ray, bit for bit.
+func sameRay(a, b Ray) bool {
+	for a_ := 0; a_ < 3; a_++ {
+		if math.Float32bits(a.Origin[a_]) != math.Float32bits(b.Origin[a_]) || math.Float32bits(a.Dir[a_]) != math.Float32bits(b.Dir[a_]) {
+			return false
+		}
+	}
+	return math.Float32bits(a.TMax) == math.Float32bits(b.TMax)
+}
+
+// TestTrav4MatchesGo: the assembly loops (trav4NearestSSE through
+// intersectAsm, trav4AnySSE through occludedAsm) return the Go loops'
+// answers (intersectWide, occludedWide) bit for bit, on scenes of
+// triangles with spheres, quads and planes, duplicate triangles (every
+// hit a tie), a lattice of coplanar squares whose triangles share edges,
+// and a tree that is one leaf; with rays from inside and outside the
+// boxes, axis-aligned ones, short TMax, rays from the last hit, and rays
+// that are not finite, which the assembly hands back to Go untouched.
+func TestTrav4MatchesGo(t *testing.T) {
+	compile := func(d *SceneDesc) *Scene {
+		d.Settings = Settings{Width: 1, Height: 1, Samples: 1}
+		d.Camera = CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40}
+		d.Materials = []Material{{Texture: NoTexture}}
+		s, err := Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	rng := rand.New(rand.NewPCG(19, 4))
+	soup := randomMesh(rand.New(rand.NewPCG(5, 6)), 4000)
+	mixed := &SceneDesc{Meshes: []MeshDesc{soup, soup}} // each triangle twice
+	for i := 0; i < 60; i++ {
+		mixed.Spheres = append(mixed.Spheres, SphereDesc{Center: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10}, Radius: rng.Float32()*0.5 + 0.01})
+		mixed.Quads = append(mixed.Quads, QuadDesc{Corner: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10},
+			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
+	}
+	mixed.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
+	var lattice MeshDesc
+	for i := 0; i < 24; i++ {
+		for j := 0; j < 24; j++ {
+			for z := 0; z < 3; z++ {
+				b := uint32(len(lattice.Positions))
+				x, y := float32(i)*0.5, float32(j)*0.5
+				lattice.Positions = append(lattice.Positions, vec3{x, y, float32(z)}, vec3{x + 0.5, y, float32(z)}, vec3{x, y + 0.5, float32(z)}, vec3{x + 0.5, y + 0.5, float32(z)})
+				lattice.Indices = append(lattice.Indices, b, b+1, b+2, b+1, b+3, b+2)
+			}
+		}
+	}
+	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
+	cases := []struct {
+		name string
+		s    *Scene
+	}{
+		{"triangles, shapes and planes", compile(mixed)},
+		{"shapes alone", randomScene(t, 21, 0, 300)},
+		{"lattice", compile(&SceneDesc{Meshes: []MeshDesc{lattice}})},
+		{"one leaf", compile(&SceneDesc{Meshes: []MeshDesc{tetrahedron}})},
+	}
+	perScene := 300000
+	if testing.Short() {
+		perScene = 20000
+	}
+	for ci, sc := range cases {
+		s := sc.s
+		if sc.name == "one leaf" && len(s.wide.nodes) != 0 {
+			t.Fatalf("%s: %d wide nodes, want a root leaf", sc.name, len(s.wide.nodes))
+		}
+		lo, hi := s.Nodes[0].Min, s.Nodes[0].Max
+		rng := rand.New(rand.NewPCG(uint64(ci), 77))
+		var kinds [3]int // BVH hits by kind
+		occluded, fallbacks := 0, 0
+		var last Hit
+		var lastRay Ray
+		for i := 0; i < perScene; i++ {
+			var r Ray
+			for a := 0; a < 3; a++ {
+				ext := hi[a] - lo[a]
+				r.Origin[a] = lo[a] - ext/4 + rng.Float32()*ext*1.5
+			}
+			r.Dir = uniformSphere(rng.Float32(), rng.Float32())
+			r.TMax = infinity
+			switch rng.IntN(8) {
+			case 0:
+				r.Dir = vec3{}
+				r.Dir[rng.IntN(3)] = float32(1 - 2*rng.IntN(2))
+			case 1:
+				r.TMax = rng.Float32() * (hi[0] - lo[0])
+			case 2:
+				if last.Kind != HitNone { // from the last hit, as a bounce
+					r.Origin = lastRay.At(last.T)
+				}
+			case 3:
+				if rng.IntN(4) == 0 {
+					bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
+					if c := rng.IntN(6); c < 3 {
+						r.Origin[c] = bad
+					} else {
+						r.Dir[c-3] = bad
+					}
+				}
+			}
+			r0, h0 := afterPlanes(s, r)
+			want := s.intersectWide(r0, h0, nil)
+			wantOcc := s.occludedWide(r, nil)
+			rr, got := r0, h0
+			ok := s.intersectAsm(&rr, &got)
+			ro := r
+			st := s.occludedAsm(&ro)
+			if !finiteRay(&r) {
+				if ok || !sameRay(rr, r0) || !sameHit(got, h0) || st != trav4Fallback {
+					t.Fatalf("%s ray %d %+v, not finite: intersectAsm %v, ray %+v, hit %+v; occludedAsm %d; want the Go loops", sc.name, i, r, ok, rr, got, st)
+				}
+				fallbacks++
+				continue
+			}
+			if !ok || !sameHit(got, want) {
+				t.Fatalf("%s ray %d %+v (after the planes %+v, %+v): assembly %v %+v, Go %+v", sc.name, i, r, r0, h0, ok, got, want)
+			}
+			if st == trav4Fallback || (st == trav4Hit) != wantOcc {
+				t.Fatalf("%s ray %d %+v: occludedAsm %d, Go %v", sc.name, i, r, st, wantOcc)
+			}
+			if want != h0 {
+				kinds[want.Kind]++
+			}
+			if wantOcc {
+				occluded++
+			}
+			last, lastRay = want, r
+		}
+		if kinds[HitTriangle]+kinds[HitShape] < perScene/20 || occluded < perScene/20 || fallbacks == 0 {
+			t.Errorf("%s: %d triangle and %d shape hits in the BVH, %d occluded, %d not finite of %d rays", sc.name, kinds[HitTriangle], kinds[HitShape], occluded, fallbacks, perScene)
+		}
+		if sc.name != "lattice" && sc.name != "one leaf" && kinds[HitShape] == 0 {
+			t.Errorf("%s: no shape hit in the BVH", sc.name)
+		}
+	}
+}
+
+// deepChain returns a scene built by hand whose wide tree is a chain of
+// depth wide nodes, each with three leaves and the next node as children,
+// every box the cube [−20, 20]³: a ray from inside it enters every box at
+// 0. The nearest-hit loop visits the interior child first (the smaller
+// reference) and pushes the three leaves, so that past 63 levels its
+// stack would hold more than wideStackSize entries; the any-hit loop
+// visits the first child first, a leaf, and pushes the others, two of
+// them left on the stack per level, past 95 levels more than it holds. Leaf k holds one primitive in the plane z = 10 +
+// k%5 across the z axis: a triangle, or every fourth a quad, so that a ray
+// up the z axis meets ties at every distance, the nearest (10) first in
+// leaf 0's triangle and won by leaf 15's quad, shape 3.
+func deepChain(depth int) *Scene {
+	s := &Scene{}
+	var leaves []BVHNode
+	for k := 0; k < 3*depth+1; k++ {
+		z := float32(10 + k%5)
+		if k%4 == 3 {
+			s.Shapes = append(s.Shapes, newQuad(vec3{-1, -1, z}, vec3{3, 0, 0}, vec3{0, 3, 0}, 0))
+			leaves = append(leaves, BVHNode{Index: uint32(len(s.Shapes) - 1), Count: 1, Info: LeafShapes})
+			continue
+		}
+		s.Triangles = append(s.Triangles, Triangle{P0: vec3{-1, -1, z}, E1: vec3{3, 0, 0}, E2: vec3{0, 3, 0}})
+		leaves = append(leaves, BVHNode{Index: uint32(len(s.Triangles) - 1), Count: 1, Info: LeafTriangles})
+	}
+	s.FirstPlane = len(s.Shapes)
+	lo, hi := vec3{-20, -20, -20}, vec3{20, 20, 20}
+	s.Nodes = []BVHNode{{Min: lo, Max: hi}} // a stand-in: Intersect asks only that it is not empty
+	for i := 0; i < depth; i++ {
+		var w bvh4Node
+		for k := 0; k < 4; k++ {
+			for a := 0; a < 3; a++ {
+				w.bounds[a][k], w.bounds[3+a][k] = lo[a], hi[a]
+			}
+		}
+		for k := 0; k < 3; k++ {
+			w.child[k] = wideLeafRef(&leaves[3*i+k])
+		}
+		w.child[3] = uint32(i + 1)
+		if i == depth-1 {
+			w.child[3] = wideLeafRef(&leaves[3*depth])
+		}
+		s.wide.nodes = append(s.wide.nodes, w)
+	}
+	return s
+}
+
+// TestTrav4FullStack: on a tree deep enough to fill the assembly loops'
+// stack, they hand the query to the Go loops (which grow theirs; the
+// any-hit loop when it finds no hit first), and Intersect and Occluded
+// still give the Go loops' answers; on a chain that fits, the assembly
+// answers alone, the same.
+func TestTrav4FullStack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for _, tc := range []struct {
+		depth int
+		fits  bool
+	}{{40, true}, {100, false}} {
+		s := deepChain(tc.depth)
+		hits, occFallbacks := 0, 0
+		for i := 0; i < 2000; i++ {
+			r := Ray{Origin: vec3{0, 0, 0}, Dir: vec3{0, 0, 1}, TMax: infinity}
+			if i > 0 {
+				r.Origin = vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() * 12}
+				r.Dir = uniformSphere(rng.Float32(), rng.Float32())
+			}
+			if i%3 == 1 {
+				r.TMax = rng.Float32() * 14
+			}
+			want, wantOcc := s.intersectWide(r, Hit{T: r.TMax}, nil), s.occludedWide(r, nil)
+			rr, h := r, Hit{T: r.TMax}
+			ok := s.intersectAsm(&rr, &h)
+			ro := r
+			st := s.occludedAsm(&ro)
+			if st == trav4Fallback {
+				occFallbacks++
+			}
+			if ok != tc.fits || st == trav4Fallback && tc.fits || st == trav4Hit && !wantOcc || st == trav4Miss && (wantOcc || !tc.fits) {
+				t.Fatalf("depth %d ray %d %+v: intersectAsm %v, occludedAsm %d: want the assembly to answer %v", tc.depth, i, r, ok, st, tc.fits)
+			}
+			if ok && !sameHit(h, want) {
+				t.Fatalf("depth %d ray %d %+v: assembly %+v, Go %+v", tc.depth, i, r, h, want)
+			}
+			if got, gotOcc := s.Intersect(r), s.Occluded(r); !sameHit(got, want) || gotOcc != wantOcc {
+				t.Fatalf("depth %d ray %d %+v: Intersect %+v Occluded %v, Go %+v %v", tc.depth, i, r, got, gotOcc, want, wantOcc)
+			}
+			if i == 0 && (want.T != 10 || want.Kind != HitShape || want.Index != 3) {
+				t.Fatalf("depth %d: the axis ray hits %+v, want shape 3 at 10 (the tie rule: leaf 15's quad)", tc.depth, want)
+			}
+			if want.Kind != HitNone {
+				hits++
+			}
+		}
+		if hits < 200 || !tc.fits && occFallbacks < 200 {
+			t.Errorf("depth %d: %d of 2000 rays hit, %d occlusion queries handed to Go", tc.depth, hits, occFallbacks)
+		}
+	}
+}
