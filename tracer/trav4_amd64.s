@@ -154,18 +154,25 @@ full: \
 	CMOVQCS b, a \
 	CMOVQCS t, b
 
-// PF prefetches both cache lines of the node that the reference in the
-// low half of e refers to, or of node 0 for a leaf's (t a scratch
-// register): a pushed child is then on its way when it is popped (random
-// rays on large meshes wait on node fetches).
-#define PF(e, t) \
-	MOVL       e, t \
-	SARL       $31, t \
-	NOTL       t \
-	ANDL       e, t \
-	SHLQ       $7, t \
-	PREFETCHT0 (R8)(t*1) \
-	PREFETCHT0 64(R8)(t*1)
+// PREFETCH4 prefetches both cache lines of node BX's interior children,
+// or of node 0 for a leaf (AX a scratch register, DI zeroed): random
+// rays on large meshes wait on node fetches, and a child's fetch then
+// starts while the node's own boxes are tested, not after, and a pushed
+// child is in cache when it is popped.
+#define PREFETCH4 \
+	XORL DI, DI \
+	PREFETCHCHILD(96) \
+	PREFETCHCHILD(100) \
+	PREFETCHCHILD(104) \
+	PREFETCHCHILD(108)
+
+#define PREFETCHCHILD(off) \
+	MOVL       off(BX), AX \
+	TESTL      AX, AX \
+	CMOVLMI    DI, AX \
+	SHLQ       $7, AX \
+	PREFETCHT0 (R8)(AX*1) \
+	PREFETCHT0 64(R8)(AX*1)
 
 // func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit) (status uint32)
 //
@@ -200,6 +207,7 @@ nvisit:
 	JMI   nleaf
 	SHLQ  $7, DX
 	LEAQ  (R8)(DX*1), BX
+	PREFETCH4
 	NODE4
 	TESTL CX, CX
 	JZ    npop
@@ -229,7 +237,6 @@ ntwo:
 	MOVQ      ENT(SP)(AX*8), AX
 	MOVQ      ENT(SP)(DX*8), DX
 	CE(AX, DX, SI)
-	PF(DX, SI)
 	MOVQ      DX, STK(SP)(R10*8)
 	INCQ      R10
 	MOVL      AX, DX
@@ -246,8 +253,6 @@ nthree:
 	CE(AX, DX, BX)
 	CE(DX, SI, BX)
 	CE(AX, DX, BX)
-	PF(SI, BX)
-	PF(DX, BX)
 	MOVQ SI, STK(SP)(R10*8)
 	MOVQ DX, STK+8(SP)(R10*8)
 	ADDQ $2, R10
@@ -264,9 +269,6 @@ nfour:
 	CE(AX, SI, BX)
 	CE(DX, DI, BX)
 	CE(DX, SI, BX)
-	PF(DI, BX)
-	PF(SI, BX)
-	PF(DX, BX)
 	MOVQ DI, STK(SP)(R10*8)
 	MOVQ SI, STK+8(SP)(R10*8)
 	MOVQ DX, STK+16(SP)(R10*8)
@@ -374,6 +376,7 @@ avisit:
 	JMI   aleaf
 	SHLQ  $7, DX
 	LEAQ  (R8)(DX*1), BX
+	PREFETCH4
 	NODE4
 	TESTL CX, CX
 	JZ    apop
@@ -389,7 +392,6 @@ apush:
 	// as occludedWideGo does.
 	BSFL CX, DX
 	MOVL 96(BX)(DX*4), SI
-	PF(SI, DX)
 	MOVL SI, STK(SP)(R10*4)
 	INCQ R10
 	LEAL -1(CX), DX
