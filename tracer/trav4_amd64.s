@@ -25,7 +25,7 @@
 // (ray4.near), R14 and R9 those it leaves x and y by (z's is read from
 // the frame), X8 zero, X9 TMax, X10-X12 the origin, X13-X15 the inverse
 // direction, each in all four lanes. Triangle leaves and calls clobber
-// them all; the loops reload them from the frame (RELOAD).
+// them; the loops reload them from the frame (RELOAD, RELOADLEAF).
 
 #define RAY 32
 #define ENT 208
@@ -51,8 +51,14 @@
 	JEQ  notfinite
 
 // RELOAD loads the node loop's registers from the frame and the ray at
-// r: its TMax into X9.
+// r: its TMax into X9. A triangle leaf leaves R8 and R14 as they are and
+// reloads the rest (RELOADLEAF).
 #define RELOAD \
+	RELOADLEAF \
+	MOVL   RAY+156(SP), R14 \
+	MOVQ   nodes+0(FP), R8
+
+#define RELOADLEAF \
 	MOVQ   r+32(FP), SI \
 	MOVSS  24(SI), X9 \
 	SHUFPS $0x00, X9, X9 \
@@ -66,9 +72,15 @@
 	MOVL   RAY+144(SP), R11 \
 	MOVL   RAY+148(SP), R12 \
 	MOVL   RAY+152(SP), R13 \
-	MOVL   RAY+156(SP), R14 \
-	MOVL   RAY+160(SP), R9 \
-	MOVQ   nodes+0(FP), R8
+	MOVL   RAY+160(SP), R9
+
+// SETKEY stores in TKEY the pop bound of TMax's bits in x (zero-extended,
+// clobbered): (TMax's bits + 1)·2³² − 1, TMax's bits over 32 ones.
+#define SETKEY(x) \
+	INCQ x \
+	SHLQ $32, x \
+	DECQ x \
+	MOVQ x, TKEY(SP)
 
 // NODE4 is enter4SSE's slab test of node BX's four boxes, the same
 // operations on the same operands: X0 the entry distances, CX the mask of
@@ -155,24 +167,33 @@ full: \
 	CMOVQCS t, b
 
 // PREFETCH4 prefetches both cache lines of node BX's interior children,
-// or of node 0 for a leaf (AX a scratch register, DI zeroed): random
-// rays on large meshes wait on node fetches, and a child's fetch then
-// starts while the node's own boxes are tested, not after, and a pushed
-// child is in cache when it is popped.
+// or of node 0 for a leaf: random rays on large meshes wait on node
+// fetches, and a child's fetch then starts while the node's own boxes are
+// tested, not after, and a pushed child is in cache when it is popped.
+// The references, leaves' cleared, are scaled by 16 in 32-bit lanes
+// (wide node indices are below 2^27, far beyond Compile's limits) and by
+// 8 in the addresses. Clobbers X1, X2, AX, DI.
 #define PREFETCH4 \
-	XORL DI, DI \
-	PREFETCHCHILD(96) \
-	PREFETCHCHILD(100) \
-	PREFETCHCHILD(104) \
-	PREFETCHCHILD(108)
-
-#define PREFETCHCHILD(off) \
-	MOVL       off(BX), AX \
-	TESTL      AX, AX \
-	CMOVLMI    DI, AX \
-	SHLQ       $7, AX \
-	PREFETCHT0 (R8)(AX*1) \
-	PREFETCHT0 64(R8)(AX*1)
+	MOVOU      96(BX), X1 \
+	MOVO       X1, X2 \
+	PSRAL      $31, X2 \
+	PANDN      X1, X2 \
+	PSLLL      $4, X2 \
+	MOVQ       X2, AX \
+	MOVL       AX, DI \
+	SHRQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8) \
+	PSHUFD     $0x0e, X2, X2 \
+	MOVQ       X2, AX \
+	MOVL       AX, DI \
+	SHRQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8)
 
 // func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit) (status uint32)
 //
@@ -186,11 +207,8 @@ TEXT ·trav4NearestSSE(SB), 0, $1856-52
 
 nreload:
 	RELOAD
-	MOVL  24(SI), AX           // TKEY = TMax's bits over 32 ones
-	SHLQ  $32, AX
-	MOVL  $0xffffffff, CX
-	ORQ   CX, AX
-	MOVQ  AX, TKEY(SP)
+	MOVL  24(SI), AX
+	SETKEY(AX)
 
 npop:
 	TESTQ R10, R10
@@ -319,6 +337,8 @@ ntake:
 	MOVL R13, 16(BX)
 	INCL DX                    // TMax = tieBound(t)
 	MOVL DX, 24(R11)
+	MOVL DX, R13
+	SETKEY(R13)
 
 nskip:
 	LEAL -1(AX), CX
@@ -330,7 +350,8 @@ nnext:
 	ADDL $4, LIDX(SP)
 	SUBL $4, R9
 	JGT  ngroup
-	JMP  nreload
+	RELOADLEAF
+	JMP  npop
 
 nshapes:
 	MOVQ R10, SPS(SP)
@@ -416,7 +437,8 @@ agroup:
 	ADDQ $144, DI
 	SUBL $4, R9
 	JGT  agroup
-	JMP  areload
+	RELOADLEAF
+	JMP  apop
 
 ashapes:
 	MOVQ R10, SPS(SP)
