@@ -1,6 +1,7 @@
 #include "textflag.h"
 #include "funcdata.h"
 #include "hit4_amd64.h"
+#include "ray4_amd64.h"
 
 // The wide traversal's loops in SSE (trav4_amd64.go): one function per
 // query, nearest hit and any hit, each holding the whole loop. SSE2 only,
@@ -39,16 +40,28 @@
 // the frame holds (1856 − STK)/8 = 192 = wideStackSize.
 #define STKMAX 189
 
-// SETRAY fills the frame's ray4 for the ray at r (setRay4SSE), and jumps
-// to notfinite for a ray that is not finite.
+// SETRAY fills the frame's ray4 for the ray at r (SETRAY4, setRay4SSE's
+// code), jumps to notfinite for a ray that is not finite, and loads the
+// node loop's registers (RELOAD's) from the values it computed.
 #define SETRAY(notfinite) \
-	LEAQ RAY(SP), AX \
-	MOVQ AX, 0(SP) \
-	MOVQ r+32(FP), AX \
-	MOVQ AX, 8(SP) \
-	CALL ·setRay4SSE(SB) \
-	CMPB RAY+168(SP), $0 \
-	JEQ  notfinite
+	MOVQ   r+32(FP), SI \
+	LEAQ   RAY(SP), DI \
+	SETRAY4 \
+	JNE    notfinite \
+	PSHUFD $0x00, X0, X10 \
+	PSHUFD $0x55, X0, X11 \
+	PSHUFD $0xaa, X0, X12 \
+	PSHUFD $0x00, X6, X13 \
+	PSHUFD $0x55, X6, X14 \
+	PSHUFD $0xaa, X6, X15 \
+	PSHUFD $0xff, X1, X9 \
+	XORPS  X8, X8 \
+	MOVL   RAY+144(SP), R11 \
+	MOVL   RAY+148(SP), R12 \
+	MOVL   RAY+152(SP), R13 \
+	MOVL   RAY+160(SP), R9 \
+	MOVL   RAY+156(SP), R14 \
+	MOVQ   nodes+0(FP), R8
 
 // RELOAD loads the node loop's registers from the frame and the ray at
 // r: its TMax into X9. A triangle leaf leaves R8 and R14 as they are and
@@ -201,9 +214,11 @@ full: \
 TEXT ·trav4NearestSSE(SB), 0, $1856-52
 	NO_LOCAL_POINTERS
 	SETRAY(nfallback)
-	MOVL root+16(FP), AX
-	MOVQ AX, STK(SP)           // the root, entered at 0
-	MOVL $1, R10
+	MOVL  24(SI), AX
+	SETKEY(AX)
+	XORQ  R10, R10
+	MOVL  root+16(FP), DX
+	JMP   nvisit
 
 nreload:
 	RELOAD
@@ -379,9 +394,9 @@ nfallback:
 TEXT ·trav4AnySSE(SB), 0, $1856-44
 	NO_LOCAL_POINTERS
 	SETRAY(afallback)
-	MOVL root+16(FP), AX
-	MOVL AX, STK(SP)
-	MOVL $1, R10
+	XORQ  R10, R10
+	MOVL  root+16(FP), DX
+	JMP   avisit
 
 areload:
 	RELOAD
