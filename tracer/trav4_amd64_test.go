@@ -265,3 +265,25 @@ func TestTrav4FullStack(t *testing.T) {
 		}
 	}
 }
+
+// TestTrav4TieTrees: on the tie rule's hand-built trees (tieTree), whose
+// every hit is a tie, the assembly loop answers, with the Go loop's hit.
+func TestTrav4TieTrees(t *testing.T) {
+	r := Ray{Origin: vec3{0.5, 0.5, 0}, Dir: vec3{0, 0, 1}, TMax: infinity}
+	for _, ka := range []uint16{LeafTriangles, LeafShapes} {
+		for _, kb := range []uint16{LeafTriangles, LeafShapes} {
+			for _, near3 := range []bool{false, true} {
+				s := tieTree(ka, kb, near3)
+				want := s.intersectWide(r, Hit{T: r.TMax}, nil)
+				rr, h := r, Hit{T: r.TMax}
+				if !s.intersectAsm(&rr, &h) || !sameHit(h, want) || want.T != 5 {
+					t.Errorf("kinds %d, %d, child 3 first %v: assembly %+v, Go %+v", ka, kb, near3, h, want)
+				}
+				ro := r
+				if st := s.occludedAsm(&ro); st != trav4Hit {
+					t.Errorf("kinds %d, %d, child 3 first %v: occludedAsm %d, want a hit", ka, kb, near3, st)
+				}
+			}
+		}
+	}
+}
