@@ -9,7 +9,10 @@ import "math/bits"
 // functions differ between builds: the node test (enter4: SSE assembly on
 // amd64, Go elsewhere) and the leaf test (leafNearest, leafAny: four
 // triangles at a time in SSE assembly on amd64, Triangle.intersect
-// elsewhere).
+// elsewhere). On amd64 the same loops run in assembly (trav4_amd64.s,
+// intersectAsm, occludedAsm), and these are their reference
+// (TestTrav4MatchesGo) and the path for counted queries and rays that
+// are not finite.
 
 // wideStackSize bounds the wide traversal's stack: a node pushes at most
 // three children, and the wide tree is no deeper than the binary one.
