@@ -418,3 +418,26 @@ func TestSetRay4MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestWidePrefetchOffsets: every wide node's prefetch offsets are its
+// interior children's indices times 16 and 0 for its leaves and missing
+// children, what the assembly traversal prefetches (trav4_amd64.s).
+func TestWidePrefetchOffsets(t *testing.T) {
+	s := randomScene(t, 31, 5000, 40)
+	interior := 0
+	for i, n := range s.wide.nodes {
+		for k := range n.child {
+			want := uint32(0)
+			if n.child[k]&wideLeaf == 0 && n.bounds[0][k] <= n.bounds[3][k] {
+				want = n.child[k] * 16
+				interior++
+			}
+			if n.prefetch[k] != want {
+				t.Fatalf("node %d child %d (%#x): prefetch offset %d, want %d", i, k, n.child[k], n.prefetch[k], want)
+			}
+		}
+	}
+	if interior != len(s.wide.nodes)-1 {
+		t.Errorf("%d interior children of %d nodes, want every node but the root", interior, len(s.wide.nodes))
+	}
+}

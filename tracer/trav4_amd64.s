@@ -183,24 +183,17 @@ full: \
 // or of node 0 for a leaf: random rays on large meshes wait on node
 // fetches, and a child's fetch then starts while the node's own boxes are
 // tested, not after, and a pushed child is in cache when it is popped.
-// The references, leaves' cleared, are scaled by 16 in 32-bit lanes
-// (wide node indices are below 2^27, far beyond Compile's limits) and by
-// 8 in the addresses. Clobbers X1, X2, AX, DI.
+// The offsets are bvh4Node.prefetch, in units of 8 bytes. Clobbers AX,
+// DI.
 #define PREFETCH4 \
-	MOVOU      96(BX), X1 \
-	MOVO       X1, X2 \
-	PSRAL      $31, X2 \
-	PANDN      X1, X2 \
-	PSLLL      $4, X2 \
-	MOVQ       X2, AX \
+	MOVQ       112(BX), AX \
 	MOVL       AX, DI \
 	SHRQ       $32, AX \
 	PREFETCHT0 (R8)(DI*8) \
 	PREFETCHT0 64(R8)(DI*8) \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8) \
-	PSHUFD     $0x0e, X2, X2 \
-	MOVQ       X2, AX \
+	MOVQ       120(BX), AX \
 	MOVL       AX, DI \
 	SHRQ       $32, AX \
 	PREFETCHT0 (R8)(DI*8) \
