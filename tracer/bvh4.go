@@ -35,10 +35,12 @@ type bvh4Node struct {
 	// child[k] is child k: an interior child's index in Scene's wide
 	// array, or a leaf (see wideLeaf).
 	child [4]uint32
-	// prefetch[k] is 16 times child k's index for an interior child,
-	// 0 for a leaf or a missing one: the assembly traversal's offsets,
-	// in units of 8 bytes, of the children it prefetches
-	// (trav4_amd64.s; node 0, always in cache, for a leaf).
+	// prefetch[k] is where the assembly traversal (trav4_amd64.s)
+	// prefetches child k from, as a signed offset from the first wide
+	// node in units of 8 bytes: 16 times its index for an interior child
+	// (collapseBVH4), the address of its first triangle for a leaf of
+	// triangles (prefetchLeaves, rounded down to 8 bytes, when it lies
+	// within 16 GiB), else 0, node 0, always in cache.
 	prefetch [4]uint32
 }
 
@@ -246,4 +248,29 @@ func (r *ray4) enter4General(n *bvh4Node, tMax float32, tnear *[4]float32) (mask
 		}
 	}
 	return mask
+}
+
+// prefetchLeaves sets the prefetch offsets (bvh4Node.prefetch) of the
+// triangle leaves of w to their first triangles in tris, the scene's
+// Triangles. The offsets are addresses: a tree whose triangles move
+// elsewhere afterwards (none does: Compile's array stays) only loses its
+// prefetches, which never fault.
+func (w *wideBVH) prefetchLeaves(tris []Triangle) {
+	if len(w.nodes) == 0 || len(tris) == 0 {
+		return
+	}
+	base := int64(uintptr(unsafe.Pointer(&w.nodes[0])))
+	for i := range w.nodes {
+		n := &w.nodes[i]
+		for k, c := range n.child {
+			if c&wideLeaf == 0 || n.bounds[0][k] > n.bounds[3][k] {
+				continue
+			}
+			if kind, first, _ := wideLeafOf(c); kind == LeafTriangles {
+				if d := (int64(uintptr(unsafe.Pointer(&tris[first]))) - base) >> 3; d >= -1<<31 && d < 1<<31 {
+					n.prefetch[k] = uint32(int32(d))
+				}
+			}
+		}
+	}
 }

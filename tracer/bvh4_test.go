@@ -419,25 +419,32 @@ func TestSetRay4MatchesGo(t *testing.T) {
 	}
 }
 
-// TestWidePrefetchOffsets: every wide node's prefetch offsets are its
-// interior children's indices times 16 and 0 for its leaves and missing
-// children, what the assembly traversal prefetches (trav4_amd64.s).
+// TestWidePrefetchOffsets: every wide node's prefetch offsets, from the
+// first node in units of 8 bytes, are its interior children's indices
+// times 16, its triangle leaves' first triangles, and 0 for the others,
+// what the assembly traversal prefetches (trav4_amd64.s).
 func TestWidePrefetchOffsets(t *testing.T) {
 	s := randomScene(t, 31, 5000, 40)
-	interior := 0
+	base := int64(uintptr(unsafe.Pointer(&s.wide.nodes[0])))
+	interior, leaves := 0, 0
 	for i, n := range s.wide.nodes {
-		for k := range n.child {
-			want := uint32(0)
-			if n.child[k]&wideLeaf == 0 && n.bounds[0][k] <= n.bounds[3][k] {
-				want = n.child[k] * 16
+		for k, c := range n.child {
+			want := int32(0)
+			switch kind, first, _ := wideLeafOf(c); {
+			case n.bounds[0][k] > n.bounds[3][k]: // missing
+			case c&wideLeaf == 0:
+				want = int32(c * 16)
 				interior++
+			case kind == LeafTriangles:
+				want = int32((int64(uintptr(unsafe.Pointer(&s.Triangles[first]))) - base) >> 3)
+				leaves++
 			}
-			if n.prefetch[k] != want {
-				t.Fatalf("node %d child %d (%#x): prefetch offset %d, want %d", i, k, n.child[k], n.prefetch[k], want)
+			if int32(n.prefetch[k]) != want {
+				t.Fatalf("node %d child %d (%#x): prefetch offset %d, want %d", i, k, c, int32(n.prefetch[k]), want)
 			}
 		}
 	}
-	if interior != len(s.wide.nodes)-1 {
-		t.Errorf("%d interior children of %d nodes, want every node but the root", interior, len(s.wide.nodes))
+	if interior != len(s.wide.nodes)-1 || leaves == 0 {
+		t.Errorf("%d interior children of %d nodes (want every node but the root), %d triangle leaves", interior, len(s.wide.nodes), leaves)
 	}
 }

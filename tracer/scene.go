@@ -193,6 +193,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		if s.wide, err = collapseBVH4(s.Nodes); err != nil {
 			return nil, err
 		}
+		s.wide.prefetchLeaves(s.Triangles)
 	}
 	s.BVHBuildTime = time.Since(start)
 

@@ -179,23 +179,24 @@ full: \
 	CMOVQCS b, a \
 	CMOVQCS t, b
 
-// PREFETCH4 prefetches both cache lines of node BX's interior children,
-// or of node 0 for a leaf: random rays on large meshes wait on node
-// fetches, and a child's fetch then starts while the node's own boxes are
+// PREFETCH4 prefetches two cache lines of each child of node BX: both
+// lines of an interior child's node, the first two of a triangle leaf's
+// triangles, node 0 (in cache) for another. Random rays on large meshes
+// wait on these fetches; they then start while the node's own boxes are
 // tested, not after, and a pushed child is in cache when it is popped.
-// The offsets are bvh4Node.prefetch, in units of 8 bytes. Clobbers AX,
-// DI.
+// The addresses are bvh4Node.prefetch, signed offsets from R8 in units of
+// 8 bytes. Clobbers AX, DI.
 #define PREFETCH4 \
 	MOVQ       112(BX), AX \
-	MOVL       AX, DI \
-	SHRQ       $32, AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
 	PREFETCHT0 (R8)(DI*8) \
 	PREFETCHT0 64(R8)(DI*8) \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8) \
 	MOVQ       120(BX), AX \
-	MOVL       AX, DI \
-	SHRQ       $32, AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
 	PREFETCHT0 (R8)(DI*8) \
 	PREFETCHT0 64(R8)(DI*8) \
 	PREFETCHT0 (R8)(AX*8) \
