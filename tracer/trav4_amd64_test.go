@@ -287,3 +287,66 @@ func TestTrav4TieTrees(t *testing.T) {
 		}
 	}
 }
+
+// grow calls f under big frames of about 200 bytes and small ones
+// of a few words, to put the goroutine's stack limit at a different place
+// in f's frames for each pair.
+//
+//go:noinline
+func grow(big, small int, f func()) uint64 {
+	var pad [24]uint64
+	pad[big%24] = uint64(big)
+	switch {
+	case big > 0:
+		return pad[(big+1)%24] + grow(big-1, small, f)
+	case small > 0:
+		return uint64(small) + grow(0, small-1, f)
+	}
+	f()
+	return pad[0]
+}
+
+// TestTrav4StackGrowth: a query whose goroutine stack grows, and so
+// moves, in the assembly's prologue or under its calls back into Go for a
+// leaf of shapes (the ray and the hit it updates live on that stack, its
+// frame is copied), gives the Go loop's answer, on fresh goroutines whose
+// stacks start small, under 50 × 12 depths of frames.
+func TestTrav4StackGrowth(t *testing.T) {
+	s := randomScene(t, 41, 300, 400)
+	rng := rand.New(rand.NewPCG(8, 8))
+	lo, hi := s.Nodes[0].Min, s.Nodes[0].Max
+	shapeHits := 0
+	for depth := 0; depth < 50*12; depth++ {
+		var rays [8]Ray
+		for i := range rays {
+			for a := 0; a < 3; a++ {
+				rays[i].Origin[a] = lo[a] + rng.Float32()*(hi[a]-lo[a])
+			}
+			rays[i].Dir, rays[i].TMax = uniformSphere(rng.Float32(), rng.Float32()), infinity
+		}
+		var got [8]Hit
+		var gotOcc [8]bool
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			grow(depth/12, depth%12, func() {
+				for i := range rays {
+					got[i], gotOcc[i] = s.Intersect(rays[i]), s.Occluded(rays[i])
+				}
+			})
+		}()
+		<-done
+		for i, r := range rays {
+			want, wantOcc := s.intersectWide(r, Hit{T: r.TMax}, nil), s.occludedWide(r, nil)
+			if !sameHit(got[i], want) || gotOcc[i] != wantOcc {
+				t.Fatalf("depth %d ray %+v: %+v %v, Go %+v %v", depth, r, got[i], gotOcc[i], want, wantOcc)
+			}
+			if want.Kind == HitShape {
+				shapeHits++
+			}
+		}
+	}
+	if shapeHits < 600 {
+		t.Errorf("%d of %d rays hit a shape", shapeHits, 8*50*12)
+	}
+}
