@@ -45,8 +45,9 @@ func sameRay(a, b Ray) bool {
 // triangles with spheres, quads and planes, duplicate triangles (every
 // hit a tie), a lattice of coplanar squares whose triangles share edges,
 // and a tree that is one leaf; with rays from inside and outside the
-// boxes, axis-aligned ones, short TMax, rays from the last hit, and rays
-// that are not finite, which the assembly hands back to Go untouched.
+// boxes, axis-aligned ones, short TMax (zero, negative, NaN and
+// subnormal ones too), rays from the last hit, and rays that are not
+// finite, which the assembly hands back to Go untouched.
 func TestTrav4MatchesGo(t *testing.T) {
 	compile := func(d *SceneDesc) *Scene {
 		d.Settings = Settings{Width: 1, Height: 1, Samples: 1}
@@ -120,6 +121,10 @@ func TestTrav4MatchesGo(t *testing.T) {
 			case 2:
 				if last.Kind != HitNone { // from the last hit, as a bounce
 					r.Origin = lastRay.At(last.T)
+				}
+			case 4:
+				if rng.IntN(4) == 0 { // a TMax that admits no hit, or a tiny one
+					r.TMax = []float32{0, -1, float32(math.NaN()), float32(math.Inf(-1)), 1e-44, float32(math.Copysign(0, -1))}[rng.IntN(6)]
 				}
 			case 3:
 				if rng.IntN(4) == 0 {
