@@ -8,7 +8,7 @@
 // no AVX instruction, so no upper register state is left dirty.
 //
 // The frame (offsets from the hardware SP): the arguments of the calls it
-// makes at 0-31; the ray4 at RAY (setRay4SSE's, which it calls); scratch
+// makes at 0-31; the ray4 at RAY (setRay4SSE's, filled by SETRAY4); scratch
 // rows ENT (four stack entries) and OUT (t, b1, b2 of four triangles);
 // the stack depth across a call at SPS; the pop bound at TKEY; the index
 // of a leaf's next triangle at LIDX; the stack at STK, room for
