@@ -53,13 +53,33 @@ func (c *TraversalCounts) Add(o TraversalCounts) {
 
 // Intersect returns the nearest hit along r within (0, r.TMax), Kind
 // HitNone when there is none.
-func (s *Scene) Intersect(r Ray) Hit { return s.intersect(r, nil) }
+func (s *Scene) Intersect(r Ray) Hit {
+	if trav4Asm && s.FirstPlane == len(s.Shapes) && len(s.Nodes) > 0 {
+		// No planes: the assembly loop from the start (intersect's
+		// work less its call and its plane loop).
+		h := Hit{T: r.TMax}
+		if s.intersectAsm(&r, &h) {
+			return h
+		}
+		return s.intersectWide(r, h, nil)
+	}
+	return s.intersect(r, nil)
+}
 
 // IntersectCounted is Intersect, adding its traversal's work to c.
 func (s *Scene) IntersectCounted(r Ray, c *TraversalCounts) Hit { return s.intersect(r, c) }
 
 // Occluded reports whether anything lies along r within (0, r.TMax).
-func (s *Scene) Occluded(r Ray) bool { return s.occluded(r, nil) }
+func (s *Scene) Occluded(r Ray) bool {
+	if trav4Asm && s.FirstPlane == len(s.Shapes) && len(s.Nodes) > 0 {
+		// No planes: occluded's work less its call and its plane loop.
+		if st := s.occludedAsm(&r); st != trav4Fallback {
+			return st == trav4Hit
+		}
+		return s.occludedWide(r, nil)
+	}
+	return s.occluded(r, nil)
+}
 
 // OccludedCounted is Occluded, adding its traversal's work to c.
 func (s *Scene) OccludedCounted(r Ray, c *TraversalCounts) bool { return s.occluded(r, c) }

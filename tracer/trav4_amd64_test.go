@@ -355,3 +355,44 @@ func TestTrav4StackGrowth(t *testing.T) {
 		t.Errorf("%d of %d rays hit a shape", shapeHits, 8*50*12)
 	}
 }
+
+// TestTrav4FallbackWithHit: Intersect and Occluded on a scene without
+// planes (their path straight to the assembly) hand a query whose stack
+// fills to the Go loops and return the Go loops' answer, a hit, found
+// only in leaves past the depth the assembly's stack holds: deepChain's
+// first 97 levels of leaves are moved off the ray's path.
+func TestTrav4FallbackWithHit(t *testing.T) {
+	const depth, cut = 100, 3 * 97
+	s := deepChain(depth)
+	tri, sh := 0, 0
+	for k := 0; k < 3*depth+1; k++ {
+		z := float32(10 + k%5)
+		if k%4 == 3 {
+			if k < cut {
+				s.Shapes[sh] = newQuad(vec3{99, -1, z}, vec3{3, 0, 0}, vec3{0, 3, 0}, 0)
+			}
+			sh++
+			continue
+		}
+		if k < cut {
+			s.Triangles[tri].P0[0] += 100
+		}
+		tri++
+	}
+	r := Ray{Origin: vec3{0.5, 0.5, 0}, Dir: vec3{0, 0, 1}, TMax: infinity}
+	want, wantOcc := s.intersectWide(r, Hit{T: r.TMax}, nil), s.occludedWide(r, nil)
+	if want.Kind == HitNone || !wantOcc {
+		t.Fatalf("the Go loops: %+v, occluded %v; want a hit", want, wantOcc)
+	}
+	rr, h := r, Hit{T: r.TMax}
+	ro := r
+	if s.intersectAsm(&rr, &h) || s.occludedAsm(&ro) != trav4Fallback {
+		t.Fatalf("the assembly answered a query whose stack fills")
+	}
+	if got := s.Intersect(r); !sameHit(got, want) {
+		t.Errorf("Intersect %+v, Go %+v", got, want)
+	}
+	if !s.Occluded(r) {
+		t.Errorf("Occluded false, Go true")
+	}
+}
