@@ -2,8 +2,10 @@
 // traversal (trav4_amd64.s) prepares its ray inline: one copy of the
 // code. In: SI the Ray (Origin at 0, Dir at 12, TMax at 24), DI the ray4
 // to fill. Out: the ray4, and X0 [ox, oy, oz, dx], X1 [dx, dy, dz, TMax],
-// X6 the inverse direction (lane 3: 1), and the flags equal (JEQ) where
-// the ray is finite. Clobbers X0-X9, AX.
+// X6 the inverse direction (lane 3: 1), X10-X12 the origin and X13-X15
+// the inverse direction each in all four lanes (the rows stored at 0-32
+// and 96-128), and the flags equal (JEQ) where the ray is finite.
+// Clobbers X0-X15, AX.
 
 DATA lanes012<>+0(SB)/4, $0xffffffff
 DATA lanes012<>+4(SB)/4, $0xffffffff
@@ -57,12 +59,12 @@ GLOBL farRows<>(SB), RODATA|NOPTR, $16
 	MOVUPS 0(SI), X0 /* [ox, oy, oz, dx] */ \
 	MOVUPS 12(SI), X1 /* [dx, dy, dz, TMax] */ \
 	/* o and d, each component in all four lanes. */ \
-	PSHUFD $0x00, X0, X2 \
-	MOVUPS X2, 0(DI) \
-	PSHUFD $0x55, X0, X2 \
-	MOVUPS X2, 16(DI) \
-	PSHUFD $0xaa, X0, X2 \
-	MOVUPS X2, 32(DI) \
+	PSHUFD $0x00, X0, X10 \
+	MOVUPS X10, 0(DI) \
+	PSHUFD $0x55, X0, X11 \
+	MOVUPS X11, 16(DI) \
+	PSHUFD $0xaa, X0, X12 \
+	MOVUPS X12, 32(DI) \
 	PSHUFD $0x00, X1, X2 \
 	MOVUPS X2, 48(DI) \
 	PSHUFD $0x55, X1, X2 \
@@ -79,12 +81,12 @@ GLOBL farRows<>(SB), RODATA|NOPTR, $16
 	MINPS  X4, X5 /* min(maxInvDir, 1/d): 1/d if NaN */ \
 	MOVUPS minInv4<>(SB), X6 \
 	MAXPS  X5, X6 /* max(−maxInvDir, ·): · if NaN */ \
-	PSHUFD $0x00, X6, X2 \
-	MOVUPS X2, 96(DI) \
-	PSHUFD $0x55, X6, X2 \
-	MOVUPS X2, 112(DI) \
-	PSHUFD $0xaa, X6, X2 \
-	MOVUPS X2, 128(DI) \
+	PSHUFD $0x00, X6, X13 \
+	MOVUPS X13, 96(DI) \
+	PSHUFD $0x55, X6, X14 \
+	MOVUPS X14, 112(DI) \
+	PSHUFD $0xaa, X6, X15 \
+	MOVUPS X15, 128(DI) \
 	/* near[a] = 16a + 48·sign(inv a), far[a] = 48 + 16a − 48·sign(inv a), */ \
 	/* in the lanes: lane 3's inverse is 1, so its near and far are 0 and */ \
 	/* far's, stored over finite (written below) and the padding, leaves */ \
@@ -99,15 +101,14 @@ GLOBL farRows<>(SB), RODATA|NOPTR, $16
 	MOVUPS farRows<>(SB), X4 \
 	PSUBL  X2, X4 \
 	MOVUPS X4, 156(DI) /* far, and 0 at 168-171 */ \
-	/* finite: x − x is 0 in lanes 0-2 of the origin and the direction. */ \
+	/* finite: (o − o) + (d − d) is 0, not NaN, in lanes 0-2 (x − x is */ \
+	/* 0 for a finite x and NaN for an infinite or NaN one). */ \
 	MOVAPS   X0, X7 \
 	SUBPS    X0, X7 \
 	MOVAPS   X1, X8 \
 	SUBPS    X1, X8 \
-	XORPS    X9, X9 \
-	CMPPS    X9, X7, $0 \
-	CMPPS    X9, X8, $0 \
-	ANDPS    X8, X7 \
+	ADDPS    X8, X7 \
+	CMPPS    X7, X7, $0 /* ordered: not NaN */ \
 	MOVMSKPS X7, AX \
 	ANDL     $7, AX \
 	CMPL     AX, $7 \

@@ -48,12 +48,6 @@
 	LEAQ   RAY(SP), DI \
 	SETRAY4 \
 	JNE    notfinite \
-	PSHUFD $0x00, X0, X10 \
-	PSHUFD $0x55, X0, X11 \
-	PSHUFD $0xaa, X0, X12 \
-	PSHUFD $0x00, X6, X13 \
-	PSHUFD $0x55, X6, X14 \
-	PSHUFD $0xaa, X6, X15 \
 	PSHUFD $0xff, X1, X9 \
 	XORPS  X8, X8 \
 	MOVL   RAY+144(SP), R11 \
