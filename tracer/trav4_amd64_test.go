@@ -31,8 +31,8 @@ func finiteRay(r *Ray) bool {
 
 // sameRay reports whether a and b are the same ray, bit for bit.
 func sameRay(a, b Ray) bool {
-	for a_ := 0; a_ < 3; a_++ {
-		if math.Float32bits(a.Origin[a_]) != math.Float32bits(b.Origin[a_]) || math.Float32bits(a.Dir[a_]) != math.Float32bits(b.Dir[a_]) {
+	for k := 0; k < 3; k++ {
+		if math.Float32bits(a.Origin[k]) != math.Float32bits(b.Origin[k]) || math.Float32bits(a.Dir[k]) != math.Float32bits(b.Dir[k]) {
 			return false
 		}
 	}
