@@ -279,33 +279,7 @@ func TestWideMatchesBinary(t *testing.T) {
 		var last Hit
 		var lastRay Ray
 		for i := 0; i < perScene; i++ {
-			var r Ray
-			for a := 0; a < 3; a++ {
-				ext := hi[a] - lo[a]
-				r.Origin[a] = lo[a] - ext/4 + rng.Float32()*ext*1.5
-			}
-			r.Dir = uniformSphere(rng.Float32(), rng.Float32())
-			r.TMax = infinity
-			switch rng.IntN(8) {
-			case 0:
-				r.Dir = vec3{}
-				r.Dir[rng.IntN(3)] = float32(1 - 2*rng.IntN(2))
-			case 1:
-				r.TMax = rng.Float32() * (hi[0] - lo[0])
-			case 2:
-				if last.Kind != HitNone { // from the last hit, as a bounce
-					r.Origin = lastRay.At(last.T)
-				}
-			case 3:
-				if rng.IntN(8) == 0 { // non-finite: enter4General
-					bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
-					if c := rng.IntN(6); c < 3 {
-						r.Origin[c] = bad
-					} else {
-						r.Dir[c-3] = bad
-					}
-				}
-			}
+			r := wideTestRay(rng, lo, hi, last, lastRay, 8, false)
 			want, wantOcc := s.binaryQuery(r, false), s.binaryQuery(r, true).Kind != HitNone
 			got, gotOcc := s.Intersect(r), s.Occluded(r)
 			if !sameHit(got, want) || gotOcc != wantOcc {
@@ -320,6 +294,48 @@ func TestWideMatchesBinary(t *testing.T) {
 			t.Errorf("%s: only %d of %d rays hit", sc.name, hits, perScene)
 		}
 	}
+}
+
+// wideTestRay returns a random ray for the wide traversal's tests, around
+// the box lo–hi: from anywhere in the box grown by half its size, in any
+// direction, with one in eight axis-aligned, one in eight with a TMax
+// within the box's size, one in eight from the last hit (last along
+// lastRay), one in eight times one in nonFinite with a NaN or infinite
+// component (enter4General), and, when oddTMax, one in thirty-two with a
+// TMax that admits no hit or a tiny one.
+func wideTestRay(rng *rand.Rand, lo, hi vec3, last Hit, lastRay Ray, nonFinite int, oddTMax bool) Ray {
+	var r Ray
+	for a := 0; a < 3; a++ {
+		ext := hi[a] - lo[a]
+		r.Origin[a] = lo[a] - ext/4 + rng.Float32()*ext*1.5
+	}
+	r.Dir = uniformSphere(rng.Float32(), rng.Float32())
+	r.TMax = infinity
+	switch rng.IntN(8) {
+	case 0:
+		r.Dir = vec3{}
+		r.Dir[rng.IntN(3)] = float32(1 - 2*rng.IntN(2))
+	case 1:
+		r.TMax = rng.Float32() * (hi[0] - lo[0])
+	case 2:
+		if last.Kind != HitNone { // from the last hit, as a bounce
+			r.Origin = lastRay.At(last.T)
+		}
+	case 3:
+		if rng.IntN(nonFinite) == 0 {
+			bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
+			if c := rng.IntN(6); c < 3 {
+				r.Origin[c] = bad
+			} else {
+				r.Dir[c-3] = bad
+			}
+		}
+	case 4:
+		if oddTMax && rng.IntN(4) == 0 {
+			r.TMax = []float32{0, -1, float32(math.NaN()), float32(math.Inf(-1)), 1e-44, float32(math.Copysign(0, -1))}[rng.IntN(6)]
+		}
+	}
+	return r
 }
 
 // TestGrowStack: a traversal stack that outgrows its inline room moves to

@@ -105,37 +105,7 @@ func TestTrav4MatchesGo(t *testing.T) {
 		var last Hit
 		var lastRay Ray
 		for i := 0; i < perScene; i++ {
-			var r Ray
-			for a := 0; a < 3; a++ {
-				ext := hi[a] - lo[a]
-				r.Origin[a] = lo[a] - ext/4 + rng.Float32()*ext*1.5
-			}
-			r.Dir = uniformSphere(rng.Float32(), rng.Float32())
-			r.TMax = infinity
-			switch rng.IntN(8) {
-			case 0:
-				r.Dir = vec3{}
-				r.Dir[rng.IntN(3)] = float32(1 - 2*rng.IntN(2))
-			case 1:
-				r.TMax = rng.Float32() * (hi[0] - lo[0])
-			case 2:
-				if last.Kind != HitNone { // from the last hit, as a bounce
-					r.Origin = lastRay.At(last.T)
-				}
-			case 4:
-				if rng.IntN(4) == 0 { // a TMax that admits no hit, or a tiny one
-					r.TMax = []float32{0, -1, float32(math.NaN()), float32(math.Inf(-1)), 1e-44, float32(math.Copysign(0, -1))}[rng.IntN(6)]
-				}
-			case 3:
-				if rng.IntN(4) == 0 {
-					bad := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(3)]
-					if c := rng.IntN(6); c < 3 {
-						r.Origin[c] = bad
-					} else {
-						r.Dir[c-3] = bad
-					}
-				}
-			}
+			r := wideTestRay(rng, lo, hi, last, lastRay, 4, true)
 			r0, h0 := afterPlanes(s, r)
 			want := s.intersectWide(r0, h0, nil)
 			wantOcc := s.occludedWide(r, nil)
