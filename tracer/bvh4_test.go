@@ -75,7 +75,7 @@ func TestEnter4MatchesGo(t *testing.T) {
 		}
 		if slabSSE {
 			var ts [4]float32
-			ms := enter4SSE(&rw, &w, tMax, &ts, &w)
+			ms := enter4SSE(&rw, &w, tMax, &ts)
 			if ms != mg {
 				t.Fatalf("case %d %+v %+v tMax %v: enter4SSE hits %04b, enter4Go %04b", i, p, r, tMax, ms, mg)
 			}

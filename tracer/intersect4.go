@@ -47,7 +47,7 @@ func Traversal() string {
 // for others: written out in each loop as
 //
 //	if slabSSE && rw.finite {
-//		mask = enter4SSE(&rw, n, tMax, &tn, base)
+//		mask = enter4SSE(&rw, n, tMax, &tn)
 //	} else {
 //		mask = rw.enter4Portable(n, tMax, &tn)
 //	}
@@ -71,10 +71,6 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 	var rw ray4
 	rw.set(&r)
 	lr := rw.leafRay()
-	var base *bvh4Node // for enter4SSE's prefetches
-	if len(wide) > 0 {
-		base = &wide[0]
-	}
 	type entry struct {
 		ref uint32
 		t   float32
@@ -92,7 +88,7 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 			var tn [4]float32
 			var mask uint32
 			if slabSSE && rw.finite {
-				mask = enter4SSE(&rw, n, r.TMax, &tn, base)
+				mask = enter4SSE(&rw, n, r.TMax, &tn)
 			} else {
 				mask = rw.enter4Portable(n, r.TMax, &tn)
 			}
@@ -165,10 +161,6 @@ func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 	var rw ray4
 	rw.set(&r)
 	lr := rw.leafRay()
-	var base *bvh4Node // for enter4SSE's prefetches
-	if len(wide) > 0 {
-		base = &wide[0]
-	}
 	var inline [wideStackInline]uint32
 	stack := inline[:]
 	sp := 0
@@ -182,7 +174,7 @@ func (s *Scene) occludedWide(r Ray, c *TraversalCounts) bool {
 			var tn [4]float32
 			var mask uint32
 			if slabSSE && rw.finite {
-				mask = enter4SSE(&rw, n, r.TMax, &tn, base)
+				mask = enter4SSE(&rw, n, r.TMax, &tn)
 			} else {
 				mask = rw.enter4Portable(n, r.TMax, &tn)
 			}

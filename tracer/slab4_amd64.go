@@ -8,7 +8,7 @@ package tracer
 // to the sign of a zero: the same comparisons (TestEnter4MatchesGo).
 //
 //go:noescape
-func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32, nodes *bvh4Node) (mask uint32)
+func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32)
 
 // setRay4SSE is ray4.setGo in SSE: the same bytes, but for a non-finite
 // ray, whose inverse direction may hold another NaN and whose plane

@@ -3,11 +3,11 @@
 // The slab test of a wide BVH node in SSE (slab4_amd64.go). SSE2 only, no
 // AVX instruction: no upper register state is left dirty.
 
-// func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32, nodes *bvh4Node) (mask uint32)
+// func enter4SSE(r *ray4, n *bvh4Node, tMax float32, tnear *[4]float32) (mask uint32)
 //
 // ray4: o at 0, 16, 32; d at 48, 64, 80; inv at 96, 112, 128; near
 // plane offsets at 144, 148, 152; far at 156, 160, 164; finite at 168.
-TEXT ·enter4SSE(SB), NOSPLIT, $0-44
+TEXT ·enter4SSE(SB), NOSPLIT, $0-36
 	MOVQ r+0(FP), AX
 	MOVQ n+8(FP), BX
 
@@ -63,45 +63,8 @@ TEXT ·enter4SSE(SB), NOSPLIT, $0-44
 	MOVUPS   X0, 0(DI)
 	CMPPS    X1, X0, $2        // tnear <= tfar
 	MOVMSKPS X0, CX
-	MOVL     CX, mask+40(FP)
+	MOVL     CX, mask+32(FP)
 
-	// Prefetch both cache lines of every interior child entered, so that
-	// the children the traversal pushes are on their way by the time it
-	// pops them: a child not entered, or a leaf, prefetches nodes[0].
-	MOVQ nodes+32(FP), SI
-	XORL R8, R8
-	MOVL 96(BX), DX
-	BTL  $0, CX
-	CMOVLCC R8, DX
-	TESTL DX, DX
-	CMOVLMI R8, DX
-	SHLQ $7, DX
-	PREFETCHT0 (SI)(DX*1)
-	PREFETCHT0 64(SI)(DX*1)
-	MOVL 100(BX), DX
-	BTL  $1, CX
-	CMOVLCC R8, DX
-	TESTL DX, DX
-	CMOVLMI R8, DX
-	SHLQ $7, DX
-	PREFETCHT0 (SI)(DX*1)
-	PREFETCHT0 64(SI)(DX*1)
-	MOVL 104(BX), DX
-	BTL  $2, CX
-	CMOVLCC R8, DX
-	TESTL DX, DX
-	CMOVLMI R8, DX
-	SHLQ $7, DX
-	PREFETCHT0 (SI)(DX*1)
-	PREFETCHT0 64(SI)(DX*1)
-	MOVL 108(BX), DX
-	BTL  $3, CX
-	CMOVLCC R8, DX
-	TESTL DX, DX
-	CMOVLMI R8, DX
-	SHLQ $7, DX
-	PREFETCHT0 (SI)(DX*1)
-	PREFETCHT0 64(SI)(DX*1)
 	RET
 
 #include "ray4_amd64.h"
