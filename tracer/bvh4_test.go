@@ -241,17 +241,7 @@ func TestWideMatchesBinary(t *testing.T) {
 		}
 		return s
 	}
-	var lattice MeshDesc
-	for i := 0; i < 30; i++ {
-		for j := 0; j < 30; j++ {
-			for z := 0; z < 3; z++ {
-				b := uint32(len(lattice.Positions))
-				x, y := float32(i)*0.5, float32(j)*0.5
-				lattice.Positions = append(lattice.Positions, vec3{x, y, float32(z)}, vec3{x + 0.5, y, float32(z)}, vec3{x, y + 0.5, float32(z)}, vec3{x + 0.5, y + 0.5, float32(z)})
-				lattice.Indices = append(lattice.Indices, b, b+1, b+2, b+1, b+3, b+2)
-			}
-		}
-	}
+	lattice := latticeMesh(30)
 	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 	cases := []sceneCase{
 		{"random soup 1", randomScene(t, 11, 20000, 40)},
@@ -294,6 +284,24 @@ func TestWideMatchesBinary(t *testing.T) {
 			t.Errorf("%s: only %d of %d rays hit", sc.name, hits, perScene)
 		}
 	}
+}
+
+// latticeMesh returns three parallel layers of n×n squares of side 0.5,
+// two triangles each: coplanar triangles with shared edges, whose hits on
+// the edges tie.
+func latticeMesh(n int) MeshDesc {
+	var m MeshDesc
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for z := 0; z < 3; z++ {
+				b := uint32(len(m.Positions))
+				x, y := float32(i)*0.5, float32(j)*0.5
+				m.Positions = append(m.Positions, vec3{x, y, float32(z)}, vec3{x + 0.5, y, float32(z)}, vec3{x, y + 0.5, float32(z)}, vec3{x + 0.5, y + 0.5, float32(z)})
+				m.Indices = append(m.Indices, b, b+1, b+2, b+1, b+3, b+2)
+			}
+		}
+	}
+	return m
 }
 
 // wideTestRay returns a random ray for the wide traversal's tests, around

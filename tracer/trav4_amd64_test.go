@@ -68,17 +68,7 @@ func TestTrav4MatchesGo(t *testing.T) {
 			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
 	}
 	mixed.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
-	var lattice MeshDesc
-	for i := 0; i < 24; i++ {
-		for j := 0; j < 24; j++ {
-			for z := 0; z < 3; z++ {
-				b := uint32(len(lattice.Positions))
-				x, y := float32(i)*0.5, float32(j)*0.5
-				lattice.Positions = append(lattice.Positions, vec3{x, y, float32(z)}, vec3{x + 0.5, y, float32(z)}, vec3{x, y + 0.5, float32(z)}, vec3{x + 0.5, y + 0.5, float32(z)})
-				lattice.Indices = append(lattice.Indices, b, b+1, b+2, b+1, b+3, b+2)
-			}
-		}
-	}
+	lattice := latticeMesh(24)
 	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 	cases := []struct {
 		name string
