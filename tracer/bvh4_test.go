@@ -241,7 +241,7 @@ func TestWideMatchesBinary(t *testing.T) {
 		}
 		return s
 	}
-	lattice := latticeMesh(30)
+	lattice := coplanarLattice(30)
 	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 	cases := []sceneCase{
 		{"random soup 1", randomScene(t, 11, 20000, 40)},
@@ -286,10 +286,10 @@ func TestWideMatchesBinary(t *testing.T) {
 	}
 }
 
-// latticeMesh returns three parallel layers of n×n squares of side 0.5,
+// coplanarLattice returns three parallel layers of n×n squares of side 0.5,
 // two triangles each: coplanar triangles with shared edges, whose hits on
 // the edges tie.
-func latticeMesh(n int) MeshDesc {
+func coplanarLattice(n int) MeshDesc {
 	var m MeshDesc
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {

@@ -68,7 +68,7 @@ func TestTrav4MatchesGo(t *testing.T) {
 			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
 	}
 	mixed.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
-	lattice := latticeMesh(24)
+	lattice := coplanarLattice(24)
 	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 	cases := []struct {
 		name string
