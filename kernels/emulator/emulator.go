@@ -158,10 +158,16 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	lanes := make([]kernels.Wavefront, len(sizes))
 	slotBytes := kernels.SlotBytes(d.header.Integrator)
 	var streams []*wave
+	var cmem []unsafe.Pointer // the lanes' slots and flags words
 	defer func() {
-		// Runs before the slots are freed: every queued launch has run.
+		// Every queued launch has run before the memory it writes is
+		// freed (on an error too: a cancelled batch's lanes may still be
+		// running a launch).
 		for _, w := range streams {
 			w.stop()
+		}
+		for _, m := range cmem {
+			C.free(m)
 		}
 	}()
 	lo := 0
@@ -179,8 +185,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			C.free(unsafe.Pointer(flags))
 			return fmt.Errorf("emulator: out of memory for the slots of %d pixels", size)
 		}
-		defer C.free(slots)
-		defer C.free(unsafe.Pointer(flags))
+		cmem = append(cmem, slots, unsafe.Pointer(flags))
 		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), slots: slots, flags: flags,
 			out: elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
 		w.start()
@@ -257,10 +262,11 @@ type waveLaunch struct {
 
 // start starts the lane's goroutine.
 func (w *wave) start() {
-	w.queue, w.done = make(chan waveLaunch, 8), make(chan struct{})
-	go func() {
-		defer close(w.done)
-		for l := range w.queue {
+	q, done := make(chan waveLaunch, 8), make(chan struct{})
+	w.queue, w.done = q, done
+	go func() { // reads neither field: stop clears queue
+		defer close(done)
+		for l := range q {
 			if w.err == nil {
 				w.err = w.run(l.e, l.n)
 			}
