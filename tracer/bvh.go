@@ -498,9 +498,10 @@ type scalarBins struct {
 	count  [bvhBins]int
 }
 
-// fill sorts prims into nb buckets along axis (see binSAH), recording each
-// one's bucket in ids.
-func (bs *scalarBins) fill(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
+// fillGo sorts prims into nb buckets along axis (see binSAH), recording
+// each one's bucket in ids: fill's Go code, which binFillSSE
+// (binfill_amd64.s) runs in vectors on amd64.
+func (bs *scalarBins) fillGo(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
 	for k := 0; k < nb; k++ {
 		bs.lo[k] = vec3{infinity, infinity, infinity}
 		bs.hi[k] = vec3{-infinity, -infinity, -infinity}

@@ -85,6 +85,7 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 		return wideBVH{root: wideLeafRef(&nodes[0])}, nil
 	}
 	wide := make([]bvh4Node, 1, len(nodes)/5+1)
+	adviseHugePages(wide)
 	var fill func(w int, b uint32)
 	fill = func(w int, b uint32) {
 		var kids, refs [4]uint32
