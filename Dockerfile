@@ -15,8 +15,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-# The portable traversal, as make build (README, Speed: the vector build is
-# slower on some CPUs); GOEXPERIMENT=simd gives the vector one, same pixels.
+# As make build (README, Speed).
 RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
         -ldflags "-s -w -X main.version=${VERSION}" -o /out/trace ./cmd/trace
 

@@ -9,12 +9,9 @@ GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go
 
 all: build
 
-# SIMD=simd builds with Go's experimental simd/archsimd (GOEXPERIMENT=simd):
-# on amd64 with AVX2 the BVH build bins primitives with vector instructions,
-# giving the same tree byte for byte (tracer/bvh_simd.go); the traversal is
-# the same in both builds (docs/traversal.md). The default,
-# SIMD=, builds the portable code, which `go build ./cmd/trace` gives too
-# (README, Speed). `make test` tests both.
+# SIMD=simd builds with Go's experimental GOEXPERIMENT=simd. No code uses
+# simd/archsimd any more (README, Speed: its AVX2 binning was slower than
+# the SSE assembly), so it builds the same code as the default SIMD=.
 SIMD ?=
 
 build:
@@ -42,7 +39,6 @@ test:
 	$(GO) test ./...
 	$(GO) test -race -short ./scheduler/... ./cmd/...
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
-	GOEXPERIMENT=simd $(GO) test ./tracer/ # the vector binning (make build SIMD=simd)
 	scripts/ptx-report-test.sh >/dev/null
 	@$(MAKE) --no-print-directory vet-cuda
 

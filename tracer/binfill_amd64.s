@@ -1,5 +1,13 @@
 #include "textflag.h"
 
+// Every lane's sign bit, and every lane +Inf (an empty binBox).
+DATA binSignsAll<>+0(SB)/8, $0x8000000080000000
+DATA binSignsAll<>+8(SB)/8, $0x8000000080000000
+GLOBL binSignsAll<>(SB), RODATA|NOPTR, $16
+DATA binInf<>+0(SB)/8, $0x7f8000007f800000
+DATA binInf<>+8(SB)/8, $0x7f8000007f800000
+GLOBL binInf<>(SB), RODATA|NOPTR, $16
+
 // The sign bits that negate a primitive's hi, laid out as the bins hold
 // it: (lo0, lo1, lo2, -hi0) then (-hi1, -hi2, index, kind).
 DATA binSigns0<>+0(SB)/4, $0
@@ -23,7 +31,7 @@ GLOBL binSigns1<>(SB), RODATA|NOPTR, $16
 	MINPS bin, v \
 	ORPS X7, v
 
-// func binFillSSE(prims *bvhPrim, n int, ids *uint8, bins *[bvhBins][8]float32, counts *[bvhBins]int, axis int, lo, scale float32, nb int)
+// func binFillSSE(prims *bvhPrim, n int, ids *uint8, bins *[bvhBins]binBox, counts *[bvhBins]int, axis int, lo, scale float32, nb int)
 TEXT ·binFillSSE(SB), NOSPLIT, $0-64
 	MOVQ prims+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -74,4 +82,146 @@ loop:
 	JLT loop
 
 done:
+	RET
+
+// BINAREA sets X8's lane 0 to binBox.area of the box in lo and hi (lanes
+// 0-3 and 4-7), with area's operations: d = hi - lo per axis, then
+// 2·((d.x·d.y + d.y·d.z) + d.z·d.x), each product rounded on its own
+// (MULPS) and the sums in scalars. area's 0 for an empty box (d.x < 0)
+// is left out: the sweep reads the areas of parts that hold primitives
+// only. Needs X13 = binSignsAll; clobbers X5 and X6.
+#define BINAREA(lo, hi) \
+	MOVAPS lo, X5 \
+	SHUFPS $0x4F, hi, X5 /* -hi.x, -hi.x, -hi.y, -hi.z */ \
+	SHUFPS $0xF8, X5, X5 /* -hi.x, -hi.y, -hi.z, -hi.z */ \
+	XORPS X13, X5 \
+	SUBPS lo, X5 /* d; lane 3 unused */ \
+	MOVAPS X5, X6 \
+	SHUFPS $0xC9, X6, X6 /* d.y, d.z, d.x */ \
+	MULPS X5, X6 /* d.x·d.y, d.y·d.z, d.z·d.x */ \
+	MOVAPS X6, X8 \
+	SHUFPS $0x55, X8, X8 \
+	ADDSS X6, X8 \
+	MOVHLPS X6, X5 \
+	ADDSS X5, X8 \
+	ADDSS X8, X8
+
+// func binSweepSSE(bins *[bvhBins]binBox, counts *[bvhBins]int, nb int, halves *[2]binBox) (best int, cost float32)
+//
+// sweepGo in SSE. The frame holds rightArea (0-63) and rightCount
+// (64-191).
+TEXT ·binSweepSSE(SB), NOSPLIT, $192-44
+	MOVQ bins+0(FP), SI
+	MOVQ counts+8(FP), R9
+	MOVQ nb+16(FP), CX
+	MOVQ halves+24(FP), DI
+	MOVUPS binInf<>(SB), X12
+	MOVUPS binSignsAll<>(SB), X13
+
+	// From the right: the area and count of every right part.
+	MOVAPS X12, X0
+	MOVAPS X12, X1
+	XORQ DX, DX
+	LEAQ -1(CX), BX
+
+right:
+	CMPQ BX, $0
+	JLE rightdone
+	MOVQ BX, AX
+	SHLQ $5, AX
+	MOVUPS (SI)(AX*1), X2
+	MOVUPS 16(SI)(AX*1), X3
+	BINMIN(X0, X2)
+	MOVAPS X2, X0
+	BINMIN(X1, X3)
+	MOVAPS X3, X1
+	ADDQ (R9)(BX*8), DX
+	BINAREA(X0, X1)
+	MOVSS X8, 0(SP)(BX*4)
+	MOVQ DX, 64(SP)(BX*8)
+	DECQ BX
+	JMP right
+
+rightdone:
+	// From the left: the cheapest boundary, and its left part's box in
+	// X14, X15.
+	MOVAPS X12, X0
+	MOVAPS X12, X1
+	XORQ DX, DX
+	MOVQ $-1, R10
+	XORPS X9, X9
+	XORQ BX, BX
+	LEAQ -1(CX), R11
+
+left:
+	CMPQ BX, R11
+	JGE leftdone
+	MOVQ BX, AX
+	SHLQ $5, AX
+	MOVUPS (SI)(AX*1), X2
+	MOVUPS 16(SI)(AX*1), X3
+	BINMIN(X0, X2)
+	MOVAPS X2, X0
+	BINMIN(X1, X3)
+	MOVAPS X3, X1
+	ADDQ (R9)(BX*8), DX
+	TESTQ DX, DX
+	JEQ next
+	MOVQ 72(SP)(BX*8), R12 // rightCount[k+1]
+	TESTQ R12, R12
+	JEQ next
+	BINAREA(X0, X1)
+	CVTSQ2SS DX, X10
+	MULSS X10, X8
+	CVTSQ2SS R12, X10
+	MULSS 4(SP)(BX*4), X10 // rightArea[k+1]
+	ADDSS X10, X8
+	TESTQ R10, R10
+	JLT take
+	UCOMISS X9, X8
+	JPS next // unordered: not cheaper
+	JCS take
+	JMP next
+
+take:
+	MOVQ BX, R10
+	MOVSS X8, X9
+	MOVAPS X0, X14
+	MOVAPS X1, X15
+
+next:
+	INCQ BX
+	JMP left
+
+leftdone:
+	MOVQ R10, best+32(FP)
+	MOVSS X9, cost+40(FP)
+	TESTQ R10, R10
+	JLT swept
+	// The right part's box: the buckets after the boundary.
+	MOVAPS X12, X0
+	MOVAPS X12, X1
+	LEAQ 1(R10), BX
+
+rightbox:
+	CMPQ BX, CX
+	JGE store
+	MOVQ BX, AX
+	SHLQ $5, AX
+	MOVUPS (SI)(AX*1), X2
+	MOVUPS 16(SI)(AX*1), X3
+	BINMIN(X0, X2)
+	MOVAPS X2, X0
+	BINMIN(X1, X3)
+	MOVAPS X3, X1
+	INCQ BX
+	JMP rightbox
+
+store:
+	MOVUPS X14, 0(DI)
+	MOVUPS X15, 16(DI)
+	MOVUPS X0, 32(DI)
+	MOVUPS X1, 48(DI)
+
+swept:
 	RET

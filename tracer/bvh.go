@@ -380,13 +380,7 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 	}
 	lo := r.cbox.lo[axis]
 	scale := float32(nb) / ext[axis] * (1 - 1e-6)
-	var best int
-	var bestCost float32
-	if vecBuild {
-		best, bestCost, left, right = b.binSAHVec(&r, axis, lo, scale, nb)
-	} else {
-		best, bestCost, left, right = b.binSAH(&r, axis, lo, scale, nb)
-	}
+	best, bestCost, left, right := b.binSAH(&r, axis, lo, scale, nb)
 	if best < 0 {
 		return axis, left, right, false
 	}
@@ -427,15 +421,13 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 // cheapest SAH split. It returns the last bucket of the left half (−1 if
 // no boundary has primitives on both sides), the split's cost, and the
 // halves' bounds, triangle counts and sizes (in last; split sets first and
-// cbox). binSAHVec (bvh_simd.go) computes the same in vectors.
+// cbox).
 func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (best int, bestCost float32, left, right bvhRange) {
-	// Each bucket's bounds and count, in separate arrays that the loop
-	// below updates with branch-free min and max: which bucket a primitive
-	// falls in is close to random, and branches on it mispredict.
-	var all scalarBins
+	var all binSet
 	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
-	// The large ranges at the top on every core (see binWorkers).
-	parts := make([]scalarBins, b.binWorkers(len(prims)))
+	// The large ranges at the top on every core (see binWorkers); the
+	// buckets are merged with min and sums, which are exact in any order.
+	parts := make([]binSet, b.binWorkers(len(prims)))
 	if len(parts) == 0 {
 		all.fill(prims, ids, axis, lo, scale, nb)
 	} else {
@@ -445,76 +437,124 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 		all = parts[0]
 		for _, p := range parts[1:] {
 			for k := 0; k < nb; k++ {
-				all.lo[k] = vmin(all.lo[k], p.lo[k])
-				all.hi[k] = vmax(all.hi[k], p.hi[k])
+				all.box[k].include(&p.box[k])
 				all.count[k] += p.count[k]
 			}
 		}
 	}
-	binLo, binHi, binCount := &all.lo, &all.hi, &all.count
-	// Sweep from the right for the area and count of every right part.
-	var rightArea [bvhBins]float32
-	var rightCount [bvhBins]int
-	acc, cnt := emptyBox(), 0
-	for k := nb - 1; k > 0; k-- {
-		acc.include(&binLo[k], &binHi[k])
-		cnt += binCount[k]
-		rightArea[k], rightCount[k] = acc.area(), cnt
-	}
-	best, bestCost = -1, 0
-	acc, cnt = emptyBox(), 0
-	for k := 0; k < nb-1; k++ {
-		acc.include(&binLo[k], &binHi[k])
-		cnt += binCount[k]
-		if cnt == 0 || rightCount[k+1] == 0 {
-			continue
-		}
-		cost := float32(acc.area()*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
-		if best < 0 || cost < bestCost {
-			best, bestCost = k, cost
-		}
-	}
-	if best < 0 {
+	var halves [2]binBox
+	if best, bestCost = all.sweep(nb, &halves); best < 0 {
 		return best, bestCost, left, right
 	}
-	// The halves' bounds come from the bins.
-	binTris := b.binTriangles(r, binCount)
-	left.box, right.box = emptyBox(), emptyBox()
+	binTris := b.binTriangles(r, &all.count)
 	for k := 0; k < nb; k++ {
 		h := &right
 		if k <= best {
 			h = &left
 		}
-		h.box.include(&binLo[k], &binHi[k])
 		h.tris += binTris[k]
-		h.last += binCount[k]
+		h.last += all.count[k]
 	}
+	left.box, right.box = halves[0].bounds(), halves[1].bounds()
 	return best, bestCost, left, right
 }
 
-// scalarBins are binSAH's buckets: bounds and counts.
-type scalarBins struct {
-	lo, hi [bvhBins]vec3
-	count  [bvhBins]int
+// binBox is a box as the binning holds it: lo in lanes 0-2 and −hi in
+// lanes 3-5, so that growing it is one lane-wise min, which the assembly
+// does in two SSE vectors (lanes 6 and 7 are never read: they receive a
+// primitive's index and kind). Negation is exact, so −max(x, y) =
+// min(−x, −y), and every lane read holds what a bvhBox's would, to the
+// sign of a zero (Go's min and max order −0 below +0).
+type binBox [8]float32
+
+// emptyBinBox is a box that include grows to exactly the box included.
+func emptyBinBox() binBox {
+	return binBox{infinity, infinity, infinity, infinity, infinity, infinity}
+}
+
+// include grows the box over o, with Go's min: the builds' inputs are
+// finite, and for finite values the min does not depend on the order of
+// the boxes.
+func (b *binBox) include(o *binBox) {
+	b[0], b[1], b[2] = min(b[0], o[0]), min(b[1], o[1]), min(b[2], o[2])
+	b[3], b[4], b[5] = min(b[3], o[3]), min(b[4], o[4]), min(b[5], o[5])
+}
+
+// area is bvhBox.area with bvhBox's operations in its order: the same
+// value.
+func (b *binBox) area() float32 {
+	d := vec3{-b[3] - b[0], -b[4] - b[1], -b[5] - b[2]}
+	if d[0] < 0 {
+		return 0
+	}
+	return 2 * (float32(d[0]*d[1]) + float32(d[1]*d[2]) + float32(d[2]*d[0]))
+}
+
+// bounds returns the box as a bvhBox.
+func (b *binBox) bounds() bvhBox {
+	return bvhBox{vec3{b[0], b[1], b[2]}, vec3{-b[3], -b[4], -b[5]}}
+}
+
+// binSet is binSAH's buckets: bounds and counts. A zero binSet is ready
+// for fill.
+type binSet struct {
+	box   [bvhBins]binBox
+	count [bvhBins]int
 }
 
 // fillGo sorts prims into nb buckets along axis (see binSAH), recording
 // each one's bucket in ids: fill's Go code, which binFillSSE
-// (binfill_amd64.s) runs in vectors on amd64.
-func (bs *scalarBins) fillGo(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
+// (binfill_amd64.s) runs in vectors on amd64. Which bucket a primitive
+// falls in is close to random, so the bounds grow with branch-free min.
+func (bs *binSet) fillGo(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
 	for k := 0; k < nb; k++ {
-		bs.lo[k] = vec3{infinity, infinity, infinity}
-		bs.hi[k] = vec3{-infinity, -infinity, -infinity}
+		bs.box[k] = emptyBinBox()
 	}
 	for i := range prims {
 		p := &prims[i]
 		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
 		ids[i] = uint8(k)
-		bl, bh := &bs.lo[k], &bs.hi[k]
-		bl[0], bl[1], bl[2] = min(bl[0], p.lo[0]), min(bl[1], p.lo[1]), min(bl[2], p.lo[2])
-		bh[0], bh[1], bh[2] = max(bh[0], p.hi[0]), max(bh[1], p.hi[1]), max(bh[2], p.hi[2])
+		pb := binBox{p.lo[0], p.lo[1], p.lo[2], -p.hi[0], -p.hi[1], -p.hi[2]}
+		bs.box[k].include(&pb)
 		bs.count[k]++
 	}
+}
+
+// sweepGo returns the last bucket of the cheapest split's left half among
+// the first nb (−1 if no boundary has buckets with primitives on both
+// sides) and its cost, the sum over the halves of area × primitives, and
+// sets halves to the halves' bounds: sweep's Go code, which binSweepSSE
+// (binfill_amd64.s) runs in vectors on amd64.
+func (bs *binSet) sweepGo(nb int, halves *[2]binBox) (best int, bestCost float32) {
+	// Sweep from the right for the area and count of every right part.
+	var rightArea [bvhBins]float32
+	var rightCount [bvhBins]int
+	acc, cnt := emptyBinBox(), 0
+	for k := nb - 1; k > 0; k-- {
+		acc.include(&bs.box[k])
+		cnt += bs.count[k]
+		rightArea[k], rightCount[k] = acc.area(), cnt
+	}
+	best, bestCost = -1, 0
+	acc, cnt = emptyBinBox(), 0
+	for k := 0; k < nb-1; k++ {
+		acc.include(&bs.box[k])
+		cnt += bs.count[k]
+		if cnt == 0 || rightCount[k+1] == 0 {
+			continue
+		}
+		cost := float32(acc.area()*float32(cnt)) + float32(rightArea[k+1]*float32(rightCount[k+1]))
+		if best < 0 || cost < bestCost {
+			best, bestCost, halves[0] = k, cost, acc
+		}
+	}
+	if best >= 0 {
+		halves[1] = emptyBinBox()
+		for k := best + 1; k < nb; k++ {
+			halves[1].include(&bs.box[k])
+		}
+	}
+	return best, bestCost
 }
 
 // binTriangles returns how many triangles each bucket of the range holds,
