@@ -178,6 +178,31 @@ func (ts *triangleSource) at(g int) (Triangle, TriangleAttr) {
 	return newTriangle(m.Positions[i0], m.Positions[i1], m.Positions[i2]), a
 }
 
+// eachTriangle calls f for the triangles of ordinals [first, last) in
+// order, with the ordinal and at's triangle: their geometry alone, mesh
+// by mesh, without at's search for the mesh and its attributes.
+func (ts *triangleSource) eachTriangle(first, last int, f func(g int, t *Triangle)) {
+	g := first
+	for ; g < last && g < len(ts.objAttrs); g++ {
+		v := &ts.d.Triangles[g].Vertices
+		t := newTriangle(v[0], v[1], v[2])
+		f(g, &t)
+	}
+	if g >= last {
+		return
+	}
+	for mi := sort.SearchInts(ts.start, g+1) - 1; g < last; mi++ {
+		m := &ts.d.Meshes[mi]
+		end := min(last, ts.start[mi+1])
+		idx, pos := m.Indices, m.Positions
+		for k := 3 * (g - ts.start[mi]); g < end; k += 3 {
+			t := newTriangle(pos[idx[k]], pos[idx[k+1]], pos[idx[k+2]])
+			f(g, &t)
+			g++
+		}
+	}
+}
+
 // newTriangle returns the triangle p0 p1 p2.
 func newTriangle(p0, p1, p2 vec3) Triangle {
 	return Triangle{P0: p0, E1: p1.Sub(p0), E2: p2.Sub(p0)}
@@ -199,11 +224,11 @@ func (ts *triangleSource) kept(w int) []int {
 	kept := make([]int, w+1)
 	eachChunk(ts.len(), w, func(c, first, last int) {
 		n := 0
-		for g := first; g < last; g++ {
-			if t, _ := ts.at(g); !t.degenerate() {
+		ts.eachTriangle(first, last, func(_ int, t *Triangle) {
+			if !t.degenerate() {
 				n++
 			}
-		}
+		})
 		kept[c+1] = n
 	})
 	for c := range w {
@@ -218,11 +243,11 @@ func (ts *triangleSource) kept(w int) []int {
 func (ts *triangleSource) setPrims(prims []bvhPrim, kept []int) {
 	eachChunk(ts.len(), len(kept)-1, func(c, first, last int) {
 		i := kept[c]
-		for g := first; g < last; g++ {
-			if t, _ := ts.at(g); !t.degenerate() {
-				prims[i].setTriangle(&t, uint32(g))
+		ts.eachTriangle(first, last, func(g int, t *Triangle) {
+			if !t.degenerate() {
+				prims[i].setTriangle(t, uint32(g))
 				i++
 			}
-		}
+		})
 	})
 }
