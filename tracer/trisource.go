@@ -180,13 +180,14 @@ func (ts *triangleSource) at(g int) (Triangle, TriangleAttr) {
 
 // eachTriangle calls f for the triangles of ordinals [first, last) in
 // order, with the ordinal and at's triangle: their geometry alone, mesh
-// by mesh, without at's search for the mesh and its attributes.
-func (ts *triangleSource) eachTriangle(first, last int, f func(g int, t *Triangle)) {
+// by mesh, without at's search for the mesh and its attributes. The
+// triangle is passed by value: a pointer to it would escape through f,
+// a heap allocation per triangle.
+func (ts *triangleSource) eachTriangle(first, last int, f func(g int, t Triangle)) {
 	g := first
 	for ; g < last && g < len(ts.objAttrs); g++ {
 		v := &ts.d.Triangles[g].Vertices
-		t := newTriangle(v[0], v[1], v[2])
-		f(g, &t)
+		f(g, newTriangle(v[0], v[1], v[2]))
 	}
 	if g >= last {
 		return
@@ -196,8 +197,7 @@ func (ts *triangleSource) eachTriangle(first, last int, f func(g int, t *Triangl
 		end := min(last, ts.start[mi+1])
 		idx, pos := m.Indices, m.Positions
 		for k := 3 * (g - ts.start[mi]); g < end; k += 3 {
-			t := newTriangle(pos[idx[k]], pos[idx[k+1]], pos[idx[k+2]])
-			f(g, &t)
+			f(g, newTriangle(pos[idx[k]], pos[idx[k+1]], pos[idx[k+2]]))
 			g++
 		}
 	}
@@ -224,7 +224,7 @@ func (ts *triangleSource) kept(w int) []int {
 	kept := make([]int, w+1)
 	eachChunk(ts.len(), w, func(c, first, last int) {
 		n := 0
-		ts.eachTriangle(first, last, func(_ int, t *Triangle) {
+		ts.eachTriangle(first, last, func(_ int, t Triangle) {
 			if !t.degenerate() {
 				n++
 			}
@@ -243,9 +243,9 @@ func (ts *triangleSource) kept(w int) []int {
 func (ts *triangleSource) setPrims(prims []bvhPrim, kept []int) {
 	eachChunk(ts.len(), len(kept)-1, func(c, first, last int) {
 		i := kept[c]
-		ts.eachTriangle(first, last, func(g int, t *Triangle) {
+		ts.eachTriangle(first, last, func(g int, t Triangle) {
 			if !t.degenerate() {
-				prims[i].setTriangle(t, uint32(g))
+				prims[i].setTriangle(&t, uint32(g))
 				i++
 			}
 		})
