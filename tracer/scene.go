@@ -124,13 +124,14 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	// memory that then receives the ordered triangles (see primsIn), so
 	// the build touches no more fresh memory than the scene keeps; a
 	// triangle primitive's index is its ordinal in ts.
-	kept := ts.kept(ts.chunks())
-	ntris := kept[len(kept)-1]
+	// buf has room for the degenerate triangles too, which are rare: they
+	// are found as the primitives are made.
 	start := time.Now()
-	buf := make([]Triangle, ntris+len(shapes))
+	buf := make([]Triangle, ts.len()+len(shapes))
 	adviseHugePages(buf)
 	prims := primsIn(buf)
-	ts.setPrims(prims, kept)
+	ntris := ts.setPrims(prims)
+	buf, prims = buf[:ntris+len(shapes)], prims[:ntris+len(shapes)]
 	for i := range shapes {
 		lo, hi := shapes[i].bounds()
 		prims[ntris+i] = bvhPrim{lo: lo, hi: hi, index: uint32(i), kind: LeafShapes}

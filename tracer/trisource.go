@@ -217,37 +217,31 @@ func (ts *triangleSource) chunks() int {
 	return max(1, min(runtime.GOMAXPROCS(0), ts.len()/(1<<14)))
 }
 
-// kept returns, for each of w chunks of the ordinals (see eachChunk), the
-// number of triangles before it that are not degenerate; kept[w] is
-// their total.
-func (ts *triangleSource) kept(w int) []int {
-	kept := make([]int, w+1)
+// setPrims makes the start of prims, which has room for every triangle,
+// the primitives of the triangles that are not degenerate, in order,
+// each with its ordinal as its index, and returns how many there are.
+// The chunks (see chunks) are filled at once, each from its first
+// ordinal's place, and then moved down over the places their degenerate
+// triangles left.
+func (ts *triangleSource) setPrims(prims []bvhPrim) int {
+	w := ts.chunks()
+	kept := make([]int, w)
 	eachChunk(ts.len(), w, func(c, first, last int) {
-		n := 0
-		ts.eachTriangle(first, last, func(_ int, t Triangle) {
-			if !t.degenerate() {
-				n++
-			}
-		})
-		kept[c+1] = n
-	})
-	for c := range w {
-		kept[c+1] += kept[c]
-	}
-	return kept
-}
-
-// setPrims makes prims[kept[c]:kept[c+1]] the primitives of chunk c's
-// triangles that are not degenerate, in order, each with its ordinal as
-// its index.
-func (ts *triangleSource) setPrims(prims []bvhPrim, kept []int) {
-	eachChunk(ts.len(), len(kept)-1, func(c, first, last int) {
-		i := kept[c]
+		i := first
 		ts.eachTriangle(first, last, func(g int, t Triangle) {
 			if !t.degenerate() {
 				prims[i].setTriangle(&t, uint32(g))
 				i++
 			}
 		})
+		kept[c] = i - first
 	})
+	n := 0
+	for c, k := range kept {
+		if first := ts.len() * c / w; first != n {
+			copy(prims[n:n+k], prims[first:first+k])
+		}
+		n += k
+	}
+	return n
 }
