@@ -19,7 +19,7 @@ func binSweepSSE(bins *[bvhBins]binBox, counts *[bvhBins]int, nb int, halves *[2
 // one's bucket in ids, with binFillSSE.
 func (bs *binSet) fill(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
 	for k := 0; k < nb; k++ {
-		bs.box[k] = emptyBinBox()
+		bs.box[k], bs.count[k] = emptyBinBox(), 0
 	}
 	if n := len(prims); n > 0 {
 		_ = ids[n-1]

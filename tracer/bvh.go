@@ -262,11 +262,12 @@ type bvhTask struct {
 }
 
 type bvhBuilder struct {
-	prims  []bvhPrim
-	bin    []uint8 // scratch: each primitive's bucket in the current split
-	nodes  []BVHNode
-	cutoff int // subtrees with fewer primitives become tasks
-	tasks  []bvhTask
+	prims   []bvhPrim
+	bin     []uint8 // scratch: each primitive's bucket in the current split
+	buckets binSet  // scratch: the current split's buckets (binSAH)
+	nodes   []BVHNode
+	cutoff  int // subtrees with fewer primitives become tasks
+	tasks   []bvhTask
 }
 
 // measure returns the range prims[first:last] with its bounds.
@@ -423,18 +424,18 @@ func (b *bvhBuilder) split(r bvhRange) (axis int, left, right bvhRange, ok bool)
 // halves' bounds, triangle counts and sizes (in last; split sets first and
 // cbox).
 func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (best int, bestCost float32, left, right bvhRange) {
-	var all binSet
+	all := &b.buckets
 	prims, ids := b.prims[r.first:r.last], b.bin[r.first:r.last]
 	// The large ranges at the top on every core (see binWorkers); the
 	// buckets are merged with min and sums, which are exact in any order.
-	parts := make([]binSet, b.binWorkers(len(prims)))
-	if len(parts) == 0 {
+	if w := b.binWorkers(len(prims)); w == 0 {
 		all.fill(prims, ids, axis, lo, scale, nb)
 	} else {
+		parts := make([]binSet, w)
 		eachChunk(len(prims), len(parts), func(c, first, last int) {
 			parts[c].fill(prims[first:last], ids[first:last], axis, lo, scale, nb)
 		})
-		all = parts[0]
+		all = &parts[0]
 		for _, p := range parts[1:] {
 			for k := 0; k < nb; k++ {
 				all.box[k].include(&p.box[k])
@@ -495,8 +496,8 @@ func (b *binBox) bounds() bvhBox {
 	return bvhBox{vec3{b[0], b[1], b[2]}, vec3{-b[3], -b[4], -b[5]}}
 }
 
-// binSet is binSAH's buckets: bounds and counts. A zero binSet is ready
-// for fill.
+// binSet is binSAH's buckets: bounds and counts. fill sets the first nb
+// and leaves the others as they were.
 type binSet struct {
 	box   [bvhBins]binBox
 	count [bvhBins]int
@@ -508,7 +509,7 @@ type binSet struct {
 // falls in is close to random, so the bounds grow with branch-free min.
 func (bs *binSet) fillGo(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
 	for k := 0; k < nb; k++ {
-		bs.box[k] = emptyBinBox()
+		bs.box[k], bs.count[k] = emptyBinBox(), 0
 	}
 	for i := range prims {
 		p := &prims[i]
