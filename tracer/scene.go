@@ -172,7 +172,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 	if runtime.GOMAXPROCS(0) == 1 || nt < 1<<15 {
 		for i := nt - 1; i >= 0; i-- {
 			g := prims[i].index
-			s.Triangles[i], s.TriangleAttrs[i] = ts.at(int(g))
+			ts.put(int(g), &s.Triangles[i], &s.TriangleAttrs[i])
 		}
 	} else {
 		// On every core: the order is copied out of prims first, as the
@@ -185,7 +185,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		})
 		parallelFor(nt, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				s.Triangles[i], s.TriangleAttrs[i] = ts.at(int(order[i]))
+				ts.put(int(order[i]), &s.Triangles[i], &s.TriangleAttrs[i])
 			}
 		})
 	}

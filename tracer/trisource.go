@@ -158,11 +158,23 @@ func (ts *triangleSource) len() int { return ts.start[len(ts.start)-1] }
 // at returns triangle g: its edges from its first vertex, and its
 // shading attributes. A degenerate one (zero area) has E1 × E2 = 0.
 func (ts *triangleSource) at(g int) (Triangle, TriangleAttr) {
+	var t Triangle
+	var a TriangleAttr
+	ts.put(g, &t, &a)
+	return t, a
+}
+
+// put writes at(g) to t and a.
+func (ts *triangleSource) put(g int, tri *Triangle, attr *TriangleAttr) {
 	if g < len(ts.objAttrs) {
 		t := &ts.d.Triangles[g]
-		return newTriangle(t.Vertices[0], t.Vertices[1], t.Vertices[2]), ts.objAttrs[g]
+		*tri, *attr = newTriangle(t.Vertices[0], t.Vertices[1], t.Vertices[2]), ts.objAttrs[g]
+		return
 	}
-	mi := sort.SearchInts(ts.start, g+1) - 1 // the last mesh starting at or before g
+	mi := 0 // the last mesh starting at or before g
+	if len(ts.d.Meshes) > 1 {
+		mi = sort.SearchInts(ts.start, g+1) - 1
+	}
 	m := &ts.d.Meshes[mi]
 	t := g - ts.start[mi]
 	i0, i1, i2 := m.Indices[3*t], m.Indices[3*t+1], m.Indices[3*t+2]
@@ -175,7 +187,7 @@ func (ts *triangleSource) at(g int) (Triangle, TriangleAttr) {
 		base := ts.base[mi]
 		a.V = [3]uint32{base + i0, base + i1, base + i2}
 	}
-	return newTriangle(m.Positions[i0], m.Positions[i1], m.Positions[i2]), a
+	*tri, *attr = newTriangle(m.Positions[i0], m.Positions[i1], m.Positions[i2]), a
 }
 
 // eachTriangle calls f for the triangles of ordinals [first, last) in
