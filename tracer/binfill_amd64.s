@@ -106,6 +106,18 @@ done:
 	ADDSS X5, X8 \
 	ADDSS X8, X8
 
+// BINACC grows the box in X0 and X1 over bucket BX of the buckets at SI.
+// Clobbers AX, X2, X3 and X7.
+#define BINACC \
+	MOVQ BX, AX \
+	SHLQ $5, AX \
+	MOVUPS (SI)(AX*1), X2 \
+	MOVUPS 16(SI)(AX*1), X3 \
+	BINMIN(X0, X2) \
+	MOVAPS X2, X0 \
+	BINMIN(X1, X3) \
+	MOVAPS X3, X1
+
 // func binSweepSSE(bins *[bvhBins]binBox, counts *[bvhBins]int, nb int, halves *[2]binBox) (best int, cost float32)
 //
 // sweepGo in SSE. The frame holds rightArea (0-63) and rightCount
@@ -127,14 +139,7 @@ TEXT ·binSweepSSE(SB), NOSPLIT, $192-44
 right:
 	CMPQ BX, $0
 	JLE rightdone
-	MOVQ BX, AX
-	SHLQ $5, AX
-	MOVUPS (SI)(AX*1), X2
-	MOVUPS 16(SI)(AX*1), X3
-	BINMIN(X0, X2)
-	MOVAPS X2, X0
-	BINMIN(X1, X3)
-	MOVAPS X3, X1
+	BINACC
 	ADDQ (R9)(BX*8), DX
 	BINAREA(X0, X1)
 	MOVSS X8, 0(SP)(BX*4)
@@ -156,14 +161,7 @@ rightdone:
 left:
 	CMPQ BX, R11
 	JGE leftdone
-	MOVQ BX, AX
-	SHLQ $5, AX
-	MOVUPS (SI)(AX*1), X2
-	MOVUPS 16(SI)(AX*1), X3
-	BINMIN(X0, X2)
-	MOVAPS X2, X0
-	BINMIN(X1, X3)
-	MOVAPS X3, X1
+	BINACC
 	ADDQ (R9)(BX*8), DX
 	TESTQ DX, DX
 	JEQ next
@@ -206,14 +204,7 @@ leftdone:
 rightbox:
 	CMPQ BX, CX
 	JGE store
-	MOVQ BX, AX
-	SHLQ $5, AX
-	MOVUPS (SI)(AX*1), X2
-	MOVUPS 16(SI)(AX*1), X3
-	BINMIN(X0, X2)
-	MOVAPS X2, X0
-	BINMIN(X1, X3)
-	MOVAPS X3, X1
+	BINACC
 	INCQ BX
 	JMP rightbox
 
