@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestBinFillMatchesGo: fill (binFillSSE on amd64) gives fillGo's buckets,
@@ -12,6 +13,10 @@ import (
 // with shared coordinates, zeros of both signs, centroids on bucket
 // boundaries and outside the range, for every bucket count split uses.
 func TestBinFillMatchesGo(t *testing.T) {
+	// binFillSSE reads a primitive as 32 bytes, lo at 0 and hi at 12.
+	if p := (bvhPrim{}); unsafe.Sizeof(p) != 32 || unsafe.Offsetof(p.lo) != 0 || unsafe.Offsetof(p.hi) != 12 {
+		t.Fatalf("bvhPrim: %d bytes, lo at %d, hi at %d", unsafe.Sizeof(p), unsafe.Offsetof(p.lo), unsafe.Offsetof(p.hi))
+	}
 	rng := rand.New(rand.NewPCG(7, 19))
 	coord := func() float32 {
 		switch rng.IntN(8) {
