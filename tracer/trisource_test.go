@@ -127,3 +127,48 @@ func sortedCopy(t *testing.T, d *SceneDesc) *Scene {
 	}
 	return s
 }
+
+// TestCompileOneMesh: a scene of one mesh, whose triangles Compile makes
+// without searching for their mesh (put), gets the nodes, triangles and
+// attributes of the plain way, bit for bit, on one core: with and without
+// normals and UVs, with per-triangle materials and degenerate triangles,
+// large and small.
+func TestCompileOneMesh(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, c := range []struct {
+		n      int
+		shaded bool
+	}{{40000, true}, {40000, false}, {50, true}} {
+		m := randomMesh(rng, c.n)
+		if c.shaded {
+			for range m.Positions {
+				m.Normals = append(m.Normals, vec3{0, 0, 1})
+				m.UVs = append(m.UVs, mgl32.Vec2{rng.Float32(), rng.Float32()})
+			}
+			for tr := range len(m.Indices) / 3 {
+				m.Materials = append(m.Materials, int32(tr%2))
+			}
+		}
+		for i := 0; i < len(m.Indices); i += 3 * 31 { // degenerate triangles
+			m.Positions[m.Indices[i+2]] = m.Positions[m.Indices[i]]
+		}
+		d := &SceneDesc{
+			Settings:  Settings{Width: 1, Height: 1, Samples: 1},
+			Camera:    CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+			Materials: []Material{{Texture: NoTexture}, {Texture: NoTexture}},
+			Meshes:    []MeshDesc{m},
+		}
+		s, err := Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sortedCopy(t, d)
+		if !slices.Equal(s.Nodes, want.Nodes) || !slices.Equal(s.Triangles, want.Triangles) || !slices.Equal(s.TriangleAttrs, want.TriangleAttrs) {
+			t.Errorf("%d triangles, shaded %v: the scene differs from the plain way's (%d and %d triangles)", c.n, c.shaded, len(s.Triangles), len(want.Triangles))
+		}
+		if c.shaded && s.TriangleAttrs[0].Flags == 0 {
+			t.Errorf("%d triangles: no shading flags, the test misses what it tests", c.n)
+		}
+	}
+}
