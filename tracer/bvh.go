@@ -463,9 +463,10 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 // binBox is a box as the binning holds it: lo in lanes 0-2 and −hi in
 // lanes 3-5, so that growing it is one lane-wise min, which the assembly
 // does in two SSE vectors (lanes 6 and 7 are never read: they receive a
-// primitive's index and kind). Negation is exact, so −max(x, y) =
-// min(−x, −y), and every lane read holds what a bvhBox's would, to the
-// sign of a zero (Go's min and max order −0 below +0).
+// primitive's index and kind). Negation is exact, and −max(x, y) =
+// min(−x, −y) for Go's min and max, which order −0 below +0, so every
+// lane read holds exactly what a bvhBox's would, the sign of a zero
+// included.
 type binBox [8]float32
 
 // emptyBinBox is a box that include grows to exactly the box included.
