@@ -18,9 +18,7 @@ func binSweepSSE(bins *[bvhBins]binBox, counts *[bvhBins]int, nb int, halves *[2
 // fill sorts prims into nb buckets along axis (see binSAH), recording each
 // one's bucket in ids, with binFillSSE.
 func (bs *binSet) fill(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
-	for k := 0; k < nb; k++ {
-		bs.box[k], bs.count[k] = emptyBinBox(), 0
-	}
+	bs.reset(nb)
 	if n := len(prims); n > 0 {
 		_ = ids[n-1]
 		binFillSSE(&prims[0], n, &ids[0], &bs.box, &bs.count, axis, lo, scale, nb)

@@ -109,14 +109,6 @@ func (b *bvhBox) grow(lo, hi *vec3) {
 	}
 }
 
-// include extends the box over [lo, hi] with branch-free min and max, for
-// boxes whose order is unpredictable. An empty [lo, hi] (lo > hi) leaves it
-// as it was.
-func (b *bvhBox) include(lo, hi *vec3) {
-	b.lo = vec3{min(b.lo[0], lo[0]), min(b.lo[1], lo[1]), min(b.lo[2], lo[2])}
-	b.hi = vec3{max(b.hi[0], hi[0]), max(b.hi[1], hi[1]), max(b.hi[2], hi[2])}
-}
-
 func (b *bvhBox) area() float32 {
 	d := b.hi.Sub(b.lo)
 	if d[0] < 0 {
@@ -436,10 +428,10 @@ func (b *bvhBuilder) binSAH(r *bvhRange, axis int, lo, scale float32, nb int) (b
 			parts[c].fill(prims[first:last], ids[first:last], axis, lo, scale, nb)
 		})
 		all = &parts[0]
-		for _, p := range parts[1:] {
+		for i := 1; i < w; i++ {
 			for k := 0; k < nb; k++ {
-				all.box[k].include(&p.box[k])
-				all.count[k] += p.count[k]
+				all.box[k].include(&parts[i].box[k])
+				all.count[k] += parts[i].count[k]
 			}
 		}
 	}
@@ -504,14 +496,19 @@ type binSet struct {
 	count [bvhBins]int
 }
 
+// reset empties the first nb buckets.
+func (bs *binSet) reset(nb int) {
+	for k := 0; k < nb; k++ {
+		bs.box[k], bs.count[k] = emptyBinBox(), 0
+	}
+}
+
 // fillGo sorts prims into nb buckets along axis (see binSAH), recording
 // each one's bucket in ids: fill's Go code, which binFillSSE
 // (binfill_amd64.s) runs in vectors on amd64. Which bucket a primitive
 // falls in is close to random, so the bounds grow with branch-free min.
 func (bs *binSet) fillGo(prims []bvhPrim, ids []uint8, axis int, lo, scale float32, nb int) {
-	for k := 0; k < nb; k++ {
-		bs.box[k], bs.count[k] = emptyBinBox(), 0
-	}
+	bs.reset(nb)
 	for i := range prims {
 		p := &prims[i]
 		k := min(max(int(float32(p.centroid2(axis)-lo)*scale), 0), nb-1)
