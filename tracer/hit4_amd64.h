@@ -15,7 +15,15 @@ DATA hit4ones<>+8(SB)/4, $1.0
 DATA hit4ones<>+12(SB)/4, $1.0
 GLOBL hit4ones<>(SB), RODATA|NOPTR, $16
 
+// HIT4 is HIT4LOAD, then HIT4MATH.
 #define HIT4 \
+	HIT4LOAD \
+	HIT4MATH
+
+// HIT4LOAD loads the four triangles AX, BX, CX, DX, one per lane, and
+// the origin rows of the ray SI, for HIT4MATH: tv = Origin − P0 in X0,
+// X4, X1 (x, y, z), E1 in X2, X5, X9, E2 in X7, X6, X3. Clobbers X0-X10.
+#define HIT4LOAD \
 	/* Words 0-3 of each triangle (P0, E1.x), transposed into lanes. */ \
 	MOVUPS 0(AX), X0 \
 	MOVUPS 0(BX), X1 \
@@ -64,8 +72,11 @@ GLOBL hit4ones<>(SB), RODATA|NOPTR, $16
 	MOVSS    32(CX), X8 \
 	MOVSS    32(DX), X10 \
 	UNPCKLPS X10, X8 \
-	MOVLHPS  X8, X3 /* E2.z */ \
-	/* tx X0, ty X4, tz X1, E1 X2 X5 X9, E2 X7 X6 X3. */ \
+	MOVLHPS  X8, X3 /* E2.z */
+
+// HIT4MATH is the arithmetic of the test, on what HIT4LOAD (or HIT1LOAD)
+// leaves: the ray SI's direction rows, X15 tMax; out as HIT4's.
+#define HIT4MATH \
 	/* p = cross(Dir, E2) */ \
 	MOVUPS 64(SI), X10 \
 	MULPS  X3, X10 /* dy·e2z */ \
@@ -154,3 +165,34 @@ GLOBL hit4ones<>(SB), RODATA|NOPTR, $16
 	CMPPS  X15, X9, $1 \
 	ANDPS  X9, X2 \
 	ANDNPS X2, X13 /* accept and not reject */
+
+// HIT1LOAD is HIT4LOAD for the one triangle AX in every lane, against
+// the four rays of SI, one per lane: the same values in the same
+// registers, each word of the triangle loaded once and broadcast, for a
+// packet of rays (packet_amd64.s). Clobbers X0-X9.
+#define HIT1LOAD \
+	MOVSS  0(AX), X1 \
+	SHUFPS $0x00, X1, X1 /* P0.x */ \
+	MOVSS  4(AX), X5 \
+	SHUFPS $0x00, X5, X5 /* P0.y */ \
+	MOVSS  8(AX), X3 \
+	SHUFPS $0x00, X3, X3 /* P0.z */ \
+	/* tv = Origin − P0 */ \
+	MOVUPS 0(SI), X0 \
+	SUBPS  X1, X0 /* tx */ \
+	MOVUPS 16(SI), X4 \
+	SUBPS  X5, X4 /* ty */ \
+	MOVUPS 32(SI), X1 \
+	SUBPS  X3, X1 /* tz */ \
+	MOVSS  12(AX), X2 \
+	SHUFPS $0x00, X2, X2 /* E1.x */ \
+	MOVSS  16(AX), X5 \
+	SHUFPS $0x00, X5, X5 /* E1.y */ \
+	MOVSS  20(AX), X9 \
+	SHUFPS $0x00, X9, X9 /* E1.z */ \
+	MOVSS  24(AX), X7 \
+	SHUFPS $0x00, X7, X7 /* E2.x */ \
+	MOVSS  28(AX), X6 \
+	SHUFPS $0x00, X6, X6 /* E2.y */ \
+	MOVSS  32(AX), X3 \
+	SHUFPS $0x00, X3, X3 /* E2.z */
