@@ -1,0 +1,578 @@
+#include "textflag.h"
+#include "funcdata.h"
+#include "hit4_amd64.h"
+
+// The packet traversal in SSE (packet_amd64.go): four coherent rays
+// through the wide BVH together, one node test for all four by interval
+// arithmetic, and each triangle of a leaf tested against the four rays
+// at once, one ray per lane (HIT4 with one triangle in every lane). SSE2
+// only, no AVX instruction.
+//
+// The frame (offsets from the hardware SP): the arguments of the calls it
+// makes at 0-31; the packet at PKT, 16-byte aligned (SI points at it, so
+// the node test can take its rows as memory operands), holding
+//
+//	  0  the rays' origins and directions, one ray per lane: ox, oy, oz,
+//	     dx, dy, dz (an sseRay, what HIT4 reads)
+//	 96  the rays' TMax, one per lane (0 for a padding lane)
+//	112  per axis, the origin the near planes are taken from, in all lanes
+//	160  per axis, the origin the far planes are taken from
+//	208  per axis, the least inverse direction of the four rays
+//	256  per axis, the greatest
+//	304  the plane offsets the rays enter the x, y, z slabs by (as ray4's
+//	     near), then those they leave by (ray4's far)
+//
+// scratch rows ENT (four stack entries) and OUT (t, b1, b2 of four rays);
+// the stack depth across a call at SPS; the pop bound at TKEY; the index
+// of the leaf's triangle at LIDX; the stack at STK, as trav4NearestSSE's.
+#define PKT 32
+#define ENT 384
+#define OUT 416
+#define SPS 464
+#define TKEY 472
+#define LIDX 480
+#define PIDX 488
+#define STK 512
+// The frame is 2048 bytes: (2048 − STK)/8 = 192 = wideStackSize entries.
+#define STKMAX 189
+
+DATA pk_ones<>+0(SB)/4, $1.0
+DATA pk_ones<>+4(SB)/4, $1.0
+DATA pk_ones<>+8(SB)/4, $1.0
+DATA pk_ones<>+12(SB)/4, $1.0
+GLOBL pk_ones<>(SB), RODATA|NOPTR, $16
+
+DATA pk_maxInv<>+0(SB)/4, $1e30
+DATA pk_maxInv<>+4(SB)/4, $1e30
+DATA pk_maxInv<>+8(SB)/4, $1e30
+DATA pk_maxInv<>+12(SB)/4, $1e30
+GLOBL pk_maxInv<>(SB), RODATA|NOPTR, $16
+
+DATA pk_minInv<>+0(SB)/4, $-1e30
+DATA pk_minInv<>+4(SB)/4, $-1e30
+DATA pk_minInv<>+8(SB)/4, $-1e30
+DATA pk_minInv<>+12(SB)/4, $-1e30
+GLOBL pk_minInv<>(SB), RODATA|NOPTR, $16
+
+// TRANSPOSE4 transposes the rows a, b, c, d (four lanes each) through
+// the scratch registers t and u: out, the columns in a (lane 0 of each
+// row), t (lane 1), b (lane 2) and c (lane 3).
+#define TRANSPOSE4(a, b, c, d, t, u) \
+	MOVAPS   a, t \
+	UNPCKLPS b, t /* [a0 b0 a1 b1] */ \
+	UNPCKHPS b, a /* [a2 b2 a3 b3] */ \
+	MOVAPS   c, u \
+	UNPCKLPS d, u /* [c0 d0 c1 d1] */ \
+	UNPCKHPS d, c /* [c2 d2 c3 d3] */ \
+	MOVAPS   a, b \
+	MOVLHPS  c, b /* column 2 */ \
+	MOVHLPS  a, c /* column 3 */ \
+	MOVAPS   t, a \
+	MOVLHPS  u, a /* column 0 */ \
+	MOVHLPS  t, u /* column 1 */ \
+	MOVAPS   u, t
+
+// HMIN and HMAX put the least (greatest) lane of x in all its lanes, t a
+// scratch register.
+#define HMIN(x, t) \
+	PSHUFD $0x4e, x, t \
+	MINPS  t, x \
+	PSHUFD $0xb1, x, t \
+	MINPS  t, x
+
+#define HMAX(x, t) \
+	PSHUFD $0x4e, x, t \
+	MAXPS  t, x \
+	PSHUFD $0xb1, x, t \
+	MAXPS  t, x
+
+// INV puts in t the inverse direction row of the direction row d, as
+// SETRAY4 computes it for one ray: max(min(1/d, maxInvDir), −maxInvDir),
+// the same operations. u is a scratch register.
+#define INV(d, t, u) \
+	MOVUPS pk_ones<>(SB), t \
+	DIVPS  d, t \
+	MOVUPS pk_maxInv<>(SB), u \
+	MINPS  t, u \
+	MOVUPS pk_minInv<>(SB), t \
+	MAXPS  u, t
+
+// SIGNS jumps to bad unless the inverse direction row t has one sign in
+// every lane, and leaves in AX its sign mask, 0 or 15.
+#define SIGNS(t, bad) \
+	MOVMSKPS t, AX \
+	MOVL     AX, DX \
+	ANDL     $1, DX \
+	IMUL3L   $15, DX, DX \
+	CMPL     AX, DX \
+	JNE      bad
+
+// AXIS stores the interval bounds of one axis: from the origin row o
+// and the inverse direction row v (all lanes of one sign, checked
+// before), the origin of the near planes at no(SI) (the greatest origin
+// for rays going up the axis, the least for rays going down), of the far
+// planes at fo(SI) (the other), and the least and greatest inverse
+// direction at lo(SI) and hi(SI). Clobbers o, v, t, u, w.
+#define AXIS(o, v, no, fo, lo, hi, t, u, w) \
+	MOVAPS v, w \
+	PSRAL  $31, w /* all ones where the rays go down the axis */ \
+	MOVAPS o, t \
+	HMIN(o, u) /* least origin */ \
+	HMAX(t, u) /* greatest */ \
+	MOVAPS o, u \
+	XORPS  t, u \
+	ANDPS  w, u /* least ^ greatest where down, else 0 */ \
+	XORPS  u, o /* greatest where down, else least: the far planes' */ \
+	XORPS  u, t /* least where down, else greatest: the near planes' */ \
+	MOVUPS t, no(SI) \
+	MOVUPS o, fo(SI) \
+	MOVAPS v, t \
+	HMIN(v, u) \
+	HMAX(t, u) \
+	MOVUPS v, lo(SI) \
+	MOVUPS t, hi(SI)
+
+// OFFSETS stores the plane offsets of axis a (0, 1, 2) from the sign
+// mask in AX (0: the rays go up the axis, 15: down): near = 16a +
+// 48·down, far = 48 + 16a − 48·down, as SETRAY4's.
+#define OFFSETS(a) \
+	ANDL    $1, AX \
+	IMUL3L  $48, AX, AX \
+	LEAL    (16*a)(AX), DX \
+	MOVL    DX, (304+4*a)(SI) \
+	MOVL    $(48+16*a), DX \
+	SUBL    AX, DX \
+	MOVL    DX, (316+4*a)(SI)
+
+// SETUP prepares the packet from the four rays at DI (PKT, SI), jumping to
+// bad when a ray is not finite or the rays' directions differ in sign on
+// an axis, and loads the node loop's registers: R11, R12, R13 the near
+// plane offsets, R14 and R9 the far ones of x and y, X8 zero, X9 the
+// greatest TMax in all lanes, X10-X12 and X13-X15 the near and far
+// planes' origins; TKEY the pop bound of that TMax. R8 the nodes.
+#define SETUP(bad) \
+	LEAQ   PKT+15(SP), SI \
+	ANDQ   $~15, SI \
+	MOVUPS 0(DI), X0 /* ox oy oz dx of ray 0 */ \
+	MOVUPS 28(DI), X1 \
+	MOVUPS 56(DI), X2 \
+	MOVUPS 84(DI), X3 \
+	TRANSPOSE4(X0, X1, X2, X3, X4, X5) /* ox X0, oy X4, oz X1 */ \
+	MOVUPS 12(DI), X6 /* dx dy dz TMax of ray 0 */ \
+	MOVUPS 40(DI), X7 \
+	MOVUPS 68(DI), X8 \
+	MOVUPS 96(DI), X9 \
+	TRANSPOSE4(X6, X7, X8, X9, X10, X11) /* dx X6, dy X10, dz X7, TMax X8 */ \
+	MOVUPS X0, 0(SI) \
+	MOVUPS X4, 16(SI) \
+	MOVUPS X1, 32(SI) \
+	MOVUPS X6, 48(SI) \
+	MOVUPS X10, 64(SI) \
+	MOVUPS X7, 80(SI) \
+	XORPS  X9, X9 \
+	MAXPS  X9, X8 /* TMax zero, negative or NaN: 0, below every t > 0 */ \
+	MOVUPS X8, 96(SI) \
+	/* Finite: (o − o) + (d − d) is 0, not NaN, on every axis. */ \
+	MOVAPS   X0, X3 \
+	SUBPS    X0, X3 \
+	MOVAPS   X4, X5 \
+	SUBPS    X4, X5 \
+	ADDPS    X5, X3 \
+	MOVAPS   X1, X5 \
+	SUBPS    X1, X5 \
+	ADDPS    X5, X3 \
+	MOVAPS   X6, X5 \
+	SUBPS    X6, X5 \
+	ADDPS    X5, X3 \
+	MOVAPS   X10, X5 \
+	SUBPS    X10, X5 \
+	ADDPS    X5, X3 \
+	MOVAPS   X7, X5 \
+	SUBPS    X7, X5 \
+	ADDPS    X5, X3 \
+	CMPPS    X3, X3, $0 /* ordered: not NaN */ \
+	MOVMSKPS X3, AX \
+	CMPL     AX, $15 \
+	JNE      bad \
+	/* The greatest TMax in all lanes of X9, kept through AXIS. */ \
+	MOVAPS X8, X9 \
+	HMAX(X9, X3) \
+	INV(X6, X2, X3) \
+	SIGNS(X2, bad) \
+	OFFSETS(0) \
+	AXIS(X0, X2, 112, 160, 208, 256, X3, X5, X11) \
+	INV(X10, X2, X3) \
+	SIGNS(X2, bad) \
+	OFFSETS(1) \
+	AXIS(X4, X2, 128, 176, 224, 272, X3, X5, X11) \
+	INV(X7, X2, X3) \
+	SIGNS(X2, bad) \
+	OFFSETS(2) \
+	AXIS(X1, X2, 144, 192, 240, 288, X3, X5, X11) \
+	MOVL   X9, AX \
+	SETKEY(AX) \
+	RELOADP
+
+// RELOADP loads the node loop's registers from the packet (SI), but X9.
+#define RELOADP \
+	XORPS  X8, X8 \
+	MOVUPS 112(SI), X10 \
+	MOVUPS 128(SI), X11 \
+	MOVUPS 144(SI), X12 \
+	MOVUPS 160(SI), X13 \
+	MOVUPS 176(SI), X14 \
+	MOVUPS 192(SI), X15 \
+	MOVL   304(SI), R11 \
+	MOVL   308(SI), R12 \
+	MOVL   312(SI), R13 \
+	MOVL   316(SI), R14 \
+	MOVL   320(SI), R9 \
+	MOVQ   nodes+0(FP), R8
+
+// SETKEY stores in TKEY the pop bound of TMax's bits in x (zero-extended,
+// clobbered): (TMax's bits + 1)·2³² − 1, TMax's bits over 32 ones.
+#define SETKEY(x) \
+	INCQ x \
+	SHLQ $32, x \
+	DECQ x \
+	MOVQ x, TKEY(SP)
+
+// NODEP tests node BX's four boxes against the packet by interval
+// arithmetic: on each axis the near distance of a box is the least of
+// (plane − origin)·inverse over the four rays, taken at the near
+// planes' origin and both ends of the inverse directions, and the far
+// one the greatest: subtraction and multiplication round monotonically,
+// so no ray's own slab test (enter4SSE's) finds a box nearer or farther
+// than these. X0 the packet's entry distances, CX the mask of the boxes
+// it enters by the greatest TMax, so every box any of its rays enters.
+#define NODEP \
+	MOVUPS (BX)(R11*1), X0 \
+	SUBPS  X10, X0 \
+	MOVAPS X0, X1 \
+	MULPS  208(SI), X0 \
+	MULPS  256(SI), X1 \
+	MINPS  X1, X0 /* near x */ \
+	MOVUPS (BX)(R14*1), X2 \
+	SUBPS  X13, X2 \
+	MOVAPS X2, X3 \
+	MULPS  208(SI), X2 \
+	MULPS  256(SI), X3 \
+	MAXPS  X3, X2 /* far x */ \
+	MOVUPS (BX)(R12*1), X4 \
+	SUBPS  X11, X4 \
+	MOVAPS X4, X5 \
+	MULPS  224(SI), X4 \
+	MULPS  272(SI), X5 \
+	MINPS  X5, X4 /* near y */ \
+	MOVUPS (BX)(R9*1), X6 \
+	SUBPS  X14, X6 \
+	MOVAPS X6, X7 \
+	MULPS  224(SI), X6 \
+	MULPS  272(SI), X7 \
+	MAXPS  X7, X6 /* far y */ \
+	MAXPS  X4, X0 \
+	MINPS  X6, X2 \
+	MOVL   324(SI), CX \
+	MOVUPS (BX)(R13*1), X4 \
+	SUBPS  X12, X4 \
+	MOVAPS X4, X5 \
+	MULPS  240(SI), X4 \
+	MULPS  288(SI), X5 \
+	MINPS  X5, X4 /* near z */ \
+	MOVUPS (BX)(CX*1), X6 \
+	SUBPS  X15, X6 \
+	MOVAPS X6, X7 \
+	MULPS  240(SI), X6 \
+	MULPS  288(SI), X7 \
+	MAXPS  X7, X6 /* far z */ \
+	MAXPS  X8, X4 \
+	MAXPS  X4, X0 /* tnear = max(near x, near y, near z, 0) */ \
+	MINPS  X9, X6 \
+	MINPS  X6, X2 /* tfar = min(far x, far y, far z, TMax) */ \
+	MOVAPS X0, X3 \
+	CMPPS  X2, X3, $2 /* tnear <= tfar */ \
+	MOVMSKPS X3, CX
+
+// CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
+#define CE(a, b, t) \
+	MOVQ    a, t \
+	CMPQ    b, a \
+	CMOVQCS b, a \
+	CMOVQCS t, b
+
+// PREFETCH4 prefetches two cache lines of each child of node BX, as
+// trav4_amd64.s's does. Clobbers AX, DI.
+#define PREFETCH4 \
+	MOVQ       112(BX), AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8) \
+	MOVQ       120(BX), AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8)
+
+// func trav4PacketsSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, rays *Ray, hits *Hit, n int, scratch *[4]Ray, fresh bool) (done int)
+//
+// Ray: 28 bytes, TMax at 24. Hit: 20 bytes, T at 0, Kind at 4, Index at
+// 8, B1 at 12, B2 at 16. PIDX holds the index of the packet's first ray;
+// the rays and hits are addressed from the arguments and PIDX, not kept
+// across a call (which may move them with the stack).
+TEXT ·trav4PacketsSSE(SB), 0, $2048-80
+	NO_LOCAL_POINTERS
+	MOVQ $0, PIDX(SP)
+
+ppacket:
+	MOVQ PIDX(SP), AX
+	CMPQ AX, n+48(FP)
+	JGE  pend
+	IMUL3Q $28, AX, DI
+	ADDQ rays+32(FP), DI
+	SETUP(pend)
+	CMPB   fresh+64(FP), $0
+	JEQ    pstart
+	// The hits held: none, at each ray's own TMax.
+	MOVQ   PIDX(SP), AX
+	IMUL3Q $20, AX, BX
+	ADDQ   hits+40(FP), BX
+	MOVQ   rays+32(FP), DI
+	IMUL3Q $28, AX, AX
+	ADDQ   AX, DI
+	XORPS  X0, X0
+	MOVUPS X0, 0(BX)
+	MOVUPS X0, 16(BX)
+	MOVUPS X0, 32(BX)
+	MOVUPS X0, 48(BX)
+	MOVUPS X0, 64(BX)
+	MOVL   24(DI), AX
+	MOVL   AX, 0(BX)
+	MOVL   52(DI), AX
+	MOVL   AX, 20(BX)
+	MOVL   80(DI), AX
+	MOVL   AX, 40(BX)
+	MOVL   108(DI), AX
+	MOVL   AX, 60(BX)
+
+pstart:
+	XORQ   R10, R10
+	MOVL   root+16(FP), DX
+	JMP    pvisit
+
+ppop:
+	TESTQ R10, R10
+	JZ    pnextpacket
+	DECQ  R10
+	MOVQ  STK(SP)(R10*8), DX
+	CMPQ  DX, TKEY(SP)
+	JHI   ppop                 // entered beyond every ray's TMax
+	MOVL  DX, DX
+
+pvisit:
+	TESTL DX, DX
+	JMI   pleaf
+	SHLQ  $7, DX
+	LEAQ  (R8)(DX*1), BX
+	PREFETCH4
+	NODEP
+	TESTL CX, CX
+	JZ    ppop
+	BSFL  CX, AX
+	LEAL  -1(CX), DX
+	ANDL  DX, CX
+	JNZ   ptwo
+	MOVL  96(BX)(AX*4), DX     // one child entered
+	JMP   pvisit
+
+ptwo:
+	// Two or more: ordered by the packet's entry distance, the nearest
+	// visited, the others pushed farthest first (as trav4NearestSSE).
+	CMPQ      R10, $STKMAX
+	JHI       pend
+	MOVUPS    96(BX), X1
+	MOVAPS    X1, X2
+	PUNPCKLLQ X0, X1
+	PUNPCKHLQ X0, X2
+	MOVUPS    X1, ENT(SP)
+	MOVUPS    X2, ENT+16(SP)
+	BSFL      CX, DX
+	LEAL      -1(CX), DI
+	ANDL      DI, CX
+	JNZ       pthree
+	MOVQ      ENT(SP)(AX*8), AX
+	MOVQ      ENT(SP)(DX*8), DX
+	CE(AX, DX, DI)
+	MOVQ      DX, STK(SP)(R10*8)
+	INCQ      R10
+	MOVL      AX, DX
+	JMP       pvisit
+
+pthree:
+	BSFL CX, DI
+	LEAL -1(CX), BX
+	ANDL BX, CX
+	JNZ  pfour
+	MOVQ ENT(SP)(AX*8), AX
+	MOVQ ENT(SP)(DX*8), DX
+	MOVQ ENT(SP)(DI*8), DI
+	CE(AX, DX, BX)
+	CE(DX, DI, BX)
+	CE(AX, DX, BX)
+	MOVQ DI, STK(SP)(R10*8)
+	MOVQ DX, STK+8(SP)(R10*8)
+	ADDQ $2, R10
+	MOVL AX, DX
+	JMP  pvisit
+
+pfour:
+	MOVQ ENT(SP), AX
+	MOVQ ENT+8(SP), DX
+	MOVQ ENT+16(SP), DI
+	MOVQ ENT+24(SP), CX
+	CE(AX, DX, BX)
+	CE(DI, CX, BX)
+	CE(AX, DI, BX)
+	CE(DX, CX, BX)
+	CE(DX, DI, BX)
+	MOVQ CX, STK(SP)(R10*8)
+	MOVQ DI, STK+8(SP)(R10*8)
+	MOVQ DX, STK+16(SP)(R10*8)
+	ADDQ $3, R10
+	MOVL AX, DX
+	JMP  pvisit
+
+pleaf:
+	BTL  $27, DX
+	JCS  pshapes
+	MOVL DX, AX
+	ANDL $0x7ffffff, AX
+	MOVL AX, LIDX(SP)
+	SHRL $28, DX
+	ANDL $7, DX
+	LEAL 1(DX), R9
+	LEAQ (AX)(AX*8), DI
+	SHLQ $2, DI
+	ADDQ tris+8(FP), DI
+
+ptri:
+	// Triangle DI against the four rays, one per lane.
+	MOVQ   DI, AX
+	MOVUPS 96(SI), X15
+	HIT1LOAD
+	HIT4MATH
+	MOVMSKPS X13, AX
+	TESTL  AX, AX
+	JZ     pnext
+	MOVUPS X7, OUT(SP)
+	MOVUPS X10, OUT+16(SP)
+	MOVUPS X0, OUT+32(SP)
+	MOVQ   PIDX(SP), BX
+	IMUL3Q $20, BX, BX
+	ADDQ   hits+40(FP), BX
+
+phit:
+	// Ray CX's hit, taken as leafSSE takes it: t < its TMax (HIT4's
+	// test) and the tie rule (Hit.takesTriangle). t and T are positive
+	// here, so they compare as unsigned integers.
+	BSFL AX, CX
+	MOVL OUT(SP)(CX*4), DX
+	LEAQ (CX)(CX*4), R12
+	LEAQ (BX)(R12*4), R13      // the ray's hit
+	MOVL LIDX(SP), R12
+	CMPL DX, 0(R13)
+	JCS  ptake                 // t < h.T
+	CMPL 4(R13), $1
+	JNE  pskip                 // h is not a triangle
+	CMPL R12, 8(R13)
+	JCC  pskip                 // nor one after this
+
+ptake:
+	MOVL DX, 0(R13)
+	MOVL $1, 4(R13)            // HitTriangle
+	MOVL R12, 8(R13)
+	MOVL OUT+16(SP)(CX*4), R12
+	MOVL R12, 12(R13)
+	MOVL OUT+32(SP)(CX*4), R12
+	MOVL R12, 16(R13)
+	INCL DX                    // TMax = tieBound(t)
+	MOVL DX, 96(SI)(CX*4)
+
+pskip:
+	LEAL -1(AX), CX
+	ANDL CX, AX
+	JNZ  phit
+
+pnext:
+	ADDQ $36, DI
+	INCL LIDX(SP)
+	DECL R9
+	JNZ  ptri
+	// The greatest TMax again, and the node loop's registers.
+	MOVUPS 96(SI), X9
+	HMAX(X9, X0)
+	MOVL   X9, AX
+	SETKEY(AX)
+	RELOADP
+	JMP    ppop
+
+pshapes:
+	// A leaf of shapes: scratch gets the packet's rays with their TMax
+	// now, trav4PacketShapeLeaf tests them (and updates it and the
+	// hits), and the packet is prepared again from scratch.
+	MOVQ   R10, SPS(SP)
+	MOVQ   PIDX(SP), AX
+	IMUL3Q $28, AX, AX
+	ADDQ   rays+32(FP), AX
+	MOVQ   scratch+56(FP), DI
+	MOVUPS 0(AX), X0
+	MOVUPS X0, 0(DI)
+	MOVUPS 16(AX), X0
+	MOVUPS X0, 16(DI)
+	MOVUPS 32(AX), X0
+	MOVUPS X0, 32(DI)
+	MOVUPS 48(AX), X0
+	MOVUPS X0, 48(DI)
+	MOVUPS 64(AX), X0
+	MOVUPS X0, 64(DI)
+	MOVUPS 80(AX), X0
+	MOVUPS X0, 80(DI)
+	MOVUPS 96(AX), X0
+	MOVUPS X0, 96(DI)
+	MOVL   96(SI), AX
+	MOVL   AX, 24(DI)
+	MOVL   100(SI), AX
+	MOVL   AX, 52(DI)
+	MOVL   104(SI), AX
+	MOVL   AX, 80(DI)
+	MOVL   108(SI), AX
+	MOVL   AX, 108(DI)
+	MOVQ   s+24(FP), AX
+	MOVQ   AX, 0(SP)
+	MOVQ   DI, 8(SP)
+	MOVQ   PIDX(SP), AX
+	IMUL3Q $20, AX, AX
+	ADDQ   hits+40(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVL   DX, 24(SP)
+	CALL   ·trav4PacketShapeLeaf(SB)
+	// The stack may have moved: SI again, and the packet from scratch
+	// (the same rays, so the same checks pass).
+	MOVQ   scratch+56(FP), DI
+	SETUP(pend)
+	MOVQ   SPS(SP), R10
+	JMP    ppop
+
+pnextpacket:
+	ADDQ $4, PIDX(SP)
+	JMP  ppacket
+
+pend:
+	// Done, or stopped at a packet Intersect must trace ray by ray.
+	MOVQ PIDX(SP), AX
+	MOVQ AX, done+72(FP)
+	RET
