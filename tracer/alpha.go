@@ -102,12 +102,21 @@ func (s *Scene) intersectSeen(r *Ray, smp *Sampler, stream uint32, st *Stats) Hi
 	if !s.SeeThrough { // small enough to inline: no cost without alpha
 		return s.Intersect(*r)
 	}
-	return s.intersectPassing(r, smp, stream, st)
+	return s.passFrom(r, s.Intersect(*r), smp, stream, st)
 }
 
-// intersectPassing is intersectSeen in a scene with see-through surfaces.
-func (s *Scene) intersectPassing(r *Ray, smp *Sampler, stream uint32, st *Stats) Hit {
-	h := s.Intersect(*r)
+// seenFrom is intersectSeen for a ray whose nearest hit, h, is known
+// (Intersect's, as a packet of camera rays finds it).
+func (s *Scene) seenFrom(r *Ray, h Hit, smp *Sampler, stream uint32, st *Stats) Hit {
+	if !s.SeeThrough {
+		return h
+	}
+	return s.passFrom(r, h, smp, stream, st)
+}
+
+// passFrom is intersectSeen in a scene with see-through surfaces, from
+// the ray's nearest hit h.
+func (s *Scene) passFrom(r *Ray, h Hit, smp *Sampler, stream uint32, st *Stats) Hit {
 	for pass := uint32(0); h.Kind != HitNone && pass < MaxAlphaPasses; pass++ {
 		through, sf := s.passThrough(r, &h, smp, stream, pass, false)
 		if !through {

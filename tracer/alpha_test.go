@@ -72,6 +72,12 @@ func TestAlphaMaskCheckerboard(t *testing.T) {
 			if isQuad != opaque {
 				t.Errorf("texel (%d, %d): camera sees the quad %v, want %v", i, j, isQuad, opaque)
 			}
+			// From the nearest hit, as a packet of camera rays finds it:
+			// the same surface seen, from the same ray.
+			r2 := Ray{Origin: vec3{x, 5, z}, Dir: vec3{0, -1, 0}, TMax: infinity}
+			if h2 := s.seenFrom(&r2, s.Intersect(r2), &smp, 0, &st); h2 != h || r2 != r {
+				t.Errorf("texel (%d, %d): seenFrom %+v from %+v, intersectSeen %+v from %+v", i, j, h2, r2, h, r)
+			}
 		}
 	}
 	// The same quad opaque shadows every one of those points.
@@ -96,7 +102,7 @@ func TestAlphaBlendConverges(t *testing.T) {
 	for i := uint32(0); i < n; i++ {
 		smp := NewSampler(7, 3, 4, i)
 		r := Ray{Origin: vec3{0.1, 5, 0.2}, Dir: vec3{0, -1, 0}, TMax: infinity}
-		sum += float64(s.tracePath(r, &smp, &st)[0])
+		sum += float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
 	}
 	got, want := sum/n, 0.3*1+0.7*0.5
 	// Bernoulli(0.3) samples of 1 and 0.5: σ = 0.5·√(0.21/n) ≈ 0.0018.

@@ -153,7 +153,7 @@ func TestDirectLightClosedForm(t *testing.T) {
 						for n := 0; n < samples; n++ {
 							smp := NewSampler(9, uint32(i), uint32(j), uint32(n))
 							smp.SetDimension(cameraDims)
-							v := float64(s.tracePath(r, &smp, &st)[0])
+							v := float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
 							sum += v
 							sum2 += v * v
 						}

@@ -40,7 +40,7 @@ func meanRadiance(s *Scene, r Ray, n int) vec3 {
 	var st Stats
 	for i := 0; i < n; i++ {
 		rng := NewSampler(7, 1, 2, uint32(i))
-		sum = sum.Add(s.tracePath(r, &rng, &st))
+		sum = sum.Add(s.tracePath(r, s.Intersect(r), &rng, &st))
 	}
 	return vec3{sum[0] / float32(n), sum[1] / float32(n), sum[2] / float32(n)}
 }
@@ -138,12 +138,12 @@ func TestPointLightFalloff(t *testing.T) {
 		var st Stats
 		var got vec3
 		if tc.integ == IntegratorWhitted {
-			got = s.traceWhitted(r, &Sampler{}, &st)
+			got = s.traceWhitted(r, s.Intersect(r), &Sampler{}, &st)
 		} else {
 			rng := NewSampler(1, 0, 0, 0)
 			// One bounce: point lights are sampled exactly, and the
 			// bounce off an infinite plane escapes to the black sky.
-			got = s.tracePath(r, &rng, &st)
+			got = s.tracePath(r, s.Intersect(r), &rng, &st)
 		}
 		if !near(got[0], tc.want, 1e-3*tc.want) {
 			t.Errorf("integrator %d falloff %d: %v, want %v", tc.integ, tc.falloff, got[0], tc.want)
@@ -162,8 +162,10 @@ func TestShadow(t *testing.T) {
 		Lights:    []PointLight{{Position: vec3{0, 4, 0}, Color: vec3{1, 1, 1}, Intensity: 1}},
 	})
 	var st Stats
-	lit := s.traceWhitted(Ray{Origin: vec3{3, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &Sampler{}, &st)
-	dark := s.traceWhitted(Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}, &Sampler{}, &st)
+	litRay := Ray{Origin: vec3{3, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}
+	darkRay := Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}
+	lit := s.traceWhitted(litRay, s.Intersect(litRay), &Sampler{}, &st)
+	dark := s.traceWhitted(darkRay, s.Intersect(darkRay), &Sampler{}, &st)
 	if !(lit[0] > 0) || dark[0] != 0 {
 		t.Errorf("lit %v, shadowed %v: want lit > 0 and shadowed 0", lit, dark)
 	}
@@ -184,7 +186,7 @@ func TestPhongWhittedExact(t *testing.T) {
 	// View from (−1, 1, 0) to the origin: L and V are mirror images, so
 	// H = N and N·H = 1; N·L = cos 45°.
 	r := Ray{Origin: vec3{-1, 1, 0}, Dir: normalize(vec3{1, -1, 0}), TMax: infinity}
-	got := s.traceWhitted(r, &Sampler{}, &st)
+	got := s.traceWhitted(r, s.Intersect(r), &Sampler{}, &st)
 	ndotl := float32(0.70710678)
 	for i, c := range m.Color {
 		want := 0.1 + 0.8*ndotl*c*2 + 0.5*1*2

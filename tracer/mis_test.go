@@ -110,7 +110,7 @@ func TestEnvironmentImportanceSampling(t *testing.T) {
 			for i := 0; i < n; i++ {
 				smp := NewSampler(11, uint32(p), 0, uint32(i))
 				smp.SetDimension(cameraDims)
-				v := float64(s.tracePath(r, &smp, &st)[0])
+				v := float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
 				sum, sum2 = sum+v, sum2+v*v
 			}
 			m := sum / n

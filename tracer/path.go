@@ -14,13 +14,14 @@ const (
 	bounceDims = 9 // light pick (1), light point (2), environment (2), lobe (1), direction (2), roulette (1)
 )
 
-// tracePath returns the radiance along r by unidirectional path tracing
+// tracePath returns the radiance along r, whose nearest hit is first
+// (Intersect's), by unidirectional path tracing
 // (docs/scene-format.md). At every vertex with a diffuse or glossy lobe,
 // next-event estimation samples the lights, and the bounce samples the
 // BSDF; emission found either way is weighed by the power heuristic
 // against the other, so neither small bright lights nor large dim ones
 // make fireflies. Mirror and glass bounces see emission in full.
-func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
+func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
 	// The last bounce's density (0 after a mirror or the camera: emission
@@ -29,7 +30,12 @@ func (s *Scene) tracePath(r Ray, smp *Sampler, st *Stats) vec3 {
 	var lastP vec3
 	var lastAt Hit
 	for depth := 0; ; depth++ {
-		h := s.intersectSeen(&r, smp, alphaStream(depth, alphaRayPath), st)
+		var h Hit
+		if depth == 0 {
+			h = s.seenFrom(&r, first, smp, alphaStream(depth, alphaRayPath), st)
+		} else {
+			h = s.intersectSeen(&r, smp, alphaStream(depth, alphaRayPath), st)
+		}
 		st.Rays++
 		if h.Kind == HitNone {
 			bg := s.background(r.Dir)

@@ -59,7 +59,7 @@ func estimateFloor(s *Scene, grid int, extent, eye float64, n int) floorEstimate
 			for k := 0; k < n; k++ {
 				smp := NewSampler(13, uint32(i), uint32(j), uint32(k))
 				smp.SetDimension(cameraDims)
-				v := float64(s.tracePath(r, &smp, &st)[0])
+				v := float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
 				sum, sum2 = sum+v, sum2+v*v
 			}
 			m := sum / float64(n)
@@ -273,7 +273,7 @@ func TestPBREmitterUnbiased(t *testing.T) {
 					for i := 0; i < n; i++ {
 						smp := NewSampler(17, uint32(p), 0, uint32(i))
 						smp.SetDimension(cameraDims)
-						v := float64(luminance(sc.tracePath(r, &smp, &st)))
+						v := float64(luminance(sc.tracePath(r, sc.Intersect(r), &smp, &st)))
 						sum, sum2 = sum+v, sum2+v*v
 					}
 					m := sum / n

@@ -29,29 +29,43 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 	n := s.Settings.Samples
 	var sum vec3
 	for i := 0; i < n; i++ {
-		rng := NewSampler(s.Settings.Seed, uint32(x), uint32(y), uint32(i))
-		px, py := float32(x)+0.5, float32(y)+0.5
-		jx, jy := rng.Float2()
-		if n > 1 {
-			px, py = float32(x)+jx, float32(y)+jy
-		}
-		lu, lv := rng.Float2()
-		r := s.Camera.Ray(px, py, lu, lv)
-		var c vec3
-		if s.Settings.Integrator == IntegratorWhitted {
-			c = s.traceWhitted(r, &rng, st)
-		} else {
-			c = s.tracePath(r, &rng, st)
-		}
-		if !finite(c[0]) || !finite(c[1]) || !finite(c[2]) {
-			st.NonFinite++
-			c = vec3{}
-		}
-		sum = sum.Add(c)
+		rng, r := s.cameraSample(x, y, i)
+		sum = sum.Add(s.sampleRadiance(r, s.Intersect(r), &rng, st))
 	}
 	st.Samples += uint64(n)
 	inv := float32(n)
 	return vec3{sum[0] / inv, sum[1] / inv, sum[2] / inv}
+}
+
+// cameraSample returns the numbers of sample i of pixel (x, y), having
+// drawn its camera ray's, and that ray: through the pixel's centre for a
+// render of one sample, else jittered inside the pixel.
+func (s *Scene) cameraSample(x, y, i int) (Sampler, Ray) {
+	rng := NewSampler(s.Settings.Seed, uint32(x), uint32(y), uint32(i))
+	px, py := float32(x)+0.5, float32(y)+0.5
+	jx, jy := rng.Float2()
+	if s.Settings.Samples > 1 {
+		px, py = float32(x)+jx, float32(y)+jy
+	}
+	lu, lv := rng.Float2()
+	return rng, s.Camera.Ray(px, py, lu, lv)
+}
+
+// sampleRadiance returns the radiance a camera ray r brings, whose nearest
+// hit is h, by the scene's integrator; 0, counted in st.NonFinite, when
+// that is not finite.
+func (s *Scene) sampleRadiance(r Ray, h Hit, rng *Sampler, st *Stats) vec3 {
+	var c vec3
+	if s.Settings.Integrator == IntegratorWhitted {
+		c = s.traceWhitted(r, h, rng, st)
+	} else {
+		c = s.tracePath(r, h, rng, st)
+	}
+	if !finite(c[0]) || !finite(c[1]) || !finite(c[2]) {
+		st.NonFinite++
+		c = vec3{}
+	}
+	return c
 }
 
 // finite reports whether x is neither NaN nor infinite.
@@ -69,21 +83,75 @@ func (f *Framebuffer) SetBlock(rect image.Rectangle, pix []float32) {
 
 // RenderBlock renders the pixels of rect, which must lie inside the image,
 // into pix (three float32 per pixel, row-major, rect.Dx() per row; at least
-// 3·rect.Dx()·rect.Dy() long). It checks ctx before each pixel (a pixel of
-// many samples can take a while) and returns ctx's error if it was
-// cancelled, leaving the block part-done.
+// 3·rect.Dx()·rect.Dy() long), the same values as RenderPixel. It renders
+// runs of up to runW×runH pixels together (renderRun), and checks ctx
+// before each sample of a run (a pixel of many samples can take a while),
+// returning ctx's error if it was cancelled, leaving the block part-done.
 func (s *Scene) RenderBlock(ctx context.Context, rect image.Rectangle, pix []float32, st *Stats) error {
-	w := rect.Dx()
-	for y := rect.Min.Y; y < rect.Max.Y; y++ {
-		row := pix[3*(y-rect.Min.Y)*w:]
-		for x := rect.Min.X; x < rect.Max.X; x++ {
-			if err := ctx.Err(); err != nil {
+	for y := rect.Min.Y; y < rect.Max.Y; y += runH {
+		for x := rect.Min.X; x < rect.Max.X; x += runW {
+			run := image.Rect(x, y, min(x+runW, rect.Max.X), min(y+runH, rect.Max.Y))
+			if err := s.renderRun(ctx, run, rect, pix, st); err != nil {
 				return err
 			}
-			c := s.RenderPixel(x, y, st)
-			i := 3 * (x - rect.Min.X)
-			row[i], row[i+1], row[i+2] = c[0], c[1], c[2]
 		}
+	}
+	return nil
+}
+
+// runW and runH bound the runs of pixels that RenderBlock renders
+// together: a row of four quads of 2×2 pixels.
+const (
+	runW = 8
+	runH = 2
+)
+
+// renderRun renders the pixels of run, inside block, into pix (block's
+// layout, as RenderBlock's): sample by sample, the camera rays of all its
+// pixels are traced together (IntersectPacket), in quads of 2×2 pixels
+// where run has them, then each ray's path on its own. A pixel's samples
+// are summed in their order, so its value is RenderPixel's, bit for bit.
+// It checks ctx before each sample and returns its error, having counted
+// in st the samples it rendered, if it was cancelled.
+func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix []float32, st *Stats) error {
+	var at [runW * runH]image.Point
+	n := 0
+	for qy := run.Min.Y; qy < run.Max.Y; qy += 2 {
+		for qx := run.Min.X; qx < run.Max.X; qx += 2 {
+			for _, p := range [4]image.Point{{qx, qy}, {qx + 1, qy}, {qx, qy + 1}, {qx + 1, qy + 1}} {
+				if p.In(run) {
+					at[n] = p
+					n++
+				}
+			}
+		}
+	}
+	var (
+		rngs [runW * runH]Sampler
+		rays [runW * runH]Ray
+		hits [runW * runH]Hit
+		sums [runW * runH]vec3
+	)
+	ns := s.Settings.Samples
+	for i := 0; i < ns; i++ {
+		if err := ctx.Err(); err != nil {
+			st.Samples += uint64(i * n)
+			return err
+		}
+		for k, p := range at[:n] {
+			rngs[k], rays[k] = s.cameraSample(p.X, p.Y, i)
+		}
+		s.IntersectPacket(rays[:n], hits[:n])
+		for k := range at[:n] {
+			sums[k] = sums[k].Add(s.sampleRadiance(rays[k], hits[k], &rngs[k], st))
+		}
+	}
+	st.Samples += uint64(ns * n)
+	inv := float32(ns)
+	w := block.Dx()
+	for k, p := range at[:n] {
+		i := 3 * ((p.Y-block.Min.Y)*w + p.X - block.Min.X)
+		pix[i], pix[i+1], pix[i+2] = sums[k][0]/inv, sums[k][1]/inv, sums[k][2]/inv
 	}
 	return nil
 }

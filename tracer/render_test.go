@@ -3,7 +3,10 @@ package tracer
 import (
 	"context"
 	"image"
+	"math"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // cancelAfter is a context whose Err reports cancellation from its n-th
@@ -22,10 +25,12 @@ func (c *cancelAfter) Err() error {
 	return nil
 }
 
-// TestRenderBlockCancelsPerPixel: a render cancelled after its first pixel
-// stops before the next one, not at the end of the row (a row of pixels of
-// 65536 samples took half a minute to notice).
-func TestRenderBlockCancelsPerPixel(t *testing.T) {
+// TestRenderBlockCancelsPerSample: a render cancelled after its first
+// check stops at the next one, having rendered one sample of the pixels
+// it renders together (a run), not the run's every sample nor the rest of
+// the block (a row of pixels of 65536 samples took half a minute to
+// notice when the check came once a row).
+func TestRenderBlockCancelsPerSample(t *testing.T) {
 	s := compileTest(t, &SceneDesc{
 		Settings:   Settings{Width: 16, Height: 2, Samples: 8, MaxDepth: 1},
 		Background: Background{Color: vec3{1, 1, 1}},
@@ -38,7 +43,84 @@ func TestRenderBlockCancelsPerPixel(t *testing.T) {
 	if err != context.Canceled {
 		t.Fatalf("RenderBlock returned %v, want context.Canceled", err)
 	}
-	if st.Samples != 8 {
-		t.Errorf("rendered %d samples after cancelling at the second pixel, want 8 (one pixel)", st.Samples)
+	if st.Samples != runW*runH || st.Rays < runW*runH || ctx.calls != 2 {
+		t.Errorf("rendered %d samples, %d rays, after cancelling at the second of %d checks; want %d samples (one of each pixel of a run)", st.Samples, st.Rays, ctx.calls, runW*runH)
+	}
+}
+
+// TestRenderBlockMatchesRenderPixel: RenderBlock, which traces the camera
+// rays of a run of pixels in packets, gives every pixel RenderPixel's
+// value, bit for bit, on blocks of every shape (one pixel, one row, one
+// column, odd sizes, a run's size and more) and on scenes that take every
+// path of the packets: a mesh with spheres, quads and planes under the
+// path tracer and the Whitted one, a lens (origins that differ), a
+// see-through cut-out (hits passed on from the packet's), one sample per
+// pixel (rays through the centres) and several.
+func TestRenderBlockMatchesRenderPixel(t *testing.T) {
+	mesh := sphereMesh(12)
+	base := func(integ Integrator, spp int, aperture float32) *SceneDesc {
+		return &SceneDesc{
+			Settings: Settings{Width: 13, Height: 11, Samples: spp, MaxDepth: 3, Integrator: integ, Seed: 7},
+			Camera:   CameraDesc{Position: vec3{0.3, 0.4, -3}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 50, Aperture: aperture},
+			Materials: []Material{
+				{Kind: MaterialDiffuse, Color: vec3{0.7, 0.6, 0.5}, Texture: NoTexture},
+				{Kind: MaterialPhong, Color: vec3{0.2, 0.5, 0.9}, Texture: NoTexture, Ambient: 0.05, Diffuse: 1, Specular: 1, Shininess: 20, Reflection: 0.3},
+				{Kind: MaterialEmissive, Color: vec3{1, 1, 1}, Intensity: 4, Texture: NoTexture},
+			},
+			Lights:  []PointLight{{Position: vec3{2, 3, -2}, Color: vec3{1, 1, 1}, Intensity: 10}},
+			Meshes:  []MeshDesc{mesh},
+			Spheres: []SphereDesc{{Center: vec3{-0.9, 0.2, 0.3}, Radius: 0.35, Material: 1}},
+			Quads:   []QuadDesc{{Corner: vec3{-1, 1.5, -1}, Edge1: vec3{2, 0, 0}, Edge2: vec3{0, 0, 2}, Material: 2}},
+			Planes:  []PlaneDesc{{Point: vec3{0, -1, 0}, Normal: vec3{0, 1, 0}}},
+		}
+	}
+	cutout := Material{Kind: MaterialDiffuse, Texture: 0, AlphaMode: AlphaMask, Alpha: 1, AlphaCutoff: 0.5}
+	cases := []struct {
+		name string
+		s    *Scene
+	}{
+		{"path", compileTest(t, base(IntegratorPath, 3, 0))},
+		{"path, one sample", compileTest(t, base(IntegratorPath, 1, 0))},
+		{"whitted", compileTest(t, base(IntegratorWhitted, 2, 0))},
+		{"lens", compileTest(t, base(IntegratorPath, 2, 0.4))},
+		{"cut-out", alphaScene(t, cutout, mgl32.Vec3{2, 0, 0}, mgl32.Vec3{0, 0, 2}, mgl32.Vec3{-1, 1, -1})},
+	}
+	for _, tc := range cases {
+		s := tc.s
+		w, h := s.Settings.Width, s.Settings.Height
+		var st Stats
+		want := make([]vec3, w*h)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				want[y*w+x] = s.RenderPixel(x, y, &st)
+			}
+		}
+		for _, rect := range []image.Rectangle{
+			image.Rect(0, 0, w, h), image.Rect(3, 2, 4, 3), image.Rect(0, 5, w, 6), image.Rect(5, 0, 6, h),
+			image.Rect(1, 1, 4, 6), image.Rect(2, 3, 2+runW, 3+runH), image.Rect(1, 0, w-1, h-2),
+		} {
+			if !rect.In(image.Rect(0, 0, w, h)) {
+				continue
+			}
+			pix := make([]float32, 3*rect.Dx()*rect.Dy())
+			var bst Stats
+			if err := s.RenderBlock(context.Background(), rect, pix, &bst); err != nil {
+				t.Fatal(err)
+			}
+			if bst.Samples != uint64(rect.Dx()*rect.Dy()*s.Settings.Samples) {
+				t.Errorf("%s %v: %d samples counted, want %d", tc.name, rect, bst.Samples, rect.Dx()*rect.Dy()*s.Settings.Samples)
+			}
+			for y := rect.Min.Y; y < rect.Max.Y; y++ {
+				for x := rect.Min.X; x < rect.Max.X; x++ {
+					i := 3 * ((y-rect.Min.Y)*rect.Dx() + x - rect.Min.X)
+					got, wv := pix[i:i+3], want[y*w+x]
+					for c := 0; c < 3; c++ {
+						if math.Float32bits(got[c]) != math.Float32bits(wv[c]) {
+							t.Fatalf("%s block %v pixel (%d, %d): %v, RenderPixel %v", tc.name, rect, x, y, got, wv)
+						}
+					}
+				}
+			}
+		}
 	}
 }

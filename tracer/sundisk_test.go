@@ -80,7 +80,7 @@ func sunFloorRadiance(s *Scene, x float64, n int) (mean, se float64) {
 	for i := 0; i < n; i++ {
 		smp := NewSampler(21, 0, 0, uint32(i))
 		smp.SetDimension(cameraDims)
-		v := float64(s.tracePath(r, &smp, &st)[0])
+		v := float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
 		sum, sum2 = sum+v, sum2+v*v
 	}
 	mean = sum / float64(n)

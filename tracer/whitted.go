@@ -10,23 +10,30 @@ type whittedBranch struct {
 	depth  int32
 }
 
-// traceWhitted returns the radiance along r by classic recursive ray
+// traceWhitted returns the radiance along r, whose nearest hit is first
+// (Intersect's), by classic recursive ray
 // tracing (docs/scene-format.md): at each hit, radiance += weight × local shading, then
 // the reflected (and, through glass, refracted) rays continue with their
 // weights, shading at most MaxDepth hits along any branch. The recursion is
 // a depth-first walk over an explicit stack: each hit pushes at most one
 // branch, so MaxDepth+1 slots suffice, as they will in the kernel. smp
 // gives only the numbers of blended surfaces (alpha.go).
-func (s *Scene) traceWhitted(r Ray, smp *Sampler, st *Stats) vec3 {
+func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	var stack [MaxDepth + 1]whittedBranch
 	stack[0] = whittedBranch{ray: r, weight: vec3{1, 1, 1}}
 	sp := 1
+	known := true // first is the nearest hit of the first ray traced
 	for sp > 0 {
 		sp--
 		b := stack[sp]
 		for {
-			h := s.intersectSeen(&b.ray, smp, alphaStream(int(b.depth), alphaRayPath), st)
+			var h Hit
+			if known {
+				h, known = s.seenFrom(&b.ray, first, smp, alphaStream(int(b.depth), alphaRayPath), st), false
+			} else {
+				h = s.intersectSeen(&b.ray, smp, alphaStream(int(b.depth), alphaRayPath), st)
+			}
 			st.Rays++
 			if h.Kind == HitNone {
 				radiance = maddv(radiance, b.weight, s.background(b.ray.Dir))

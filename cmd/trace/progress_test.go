@@ -306,10 +306,11 @@ func captureStderr(t *testing.T, args ...string) (int, string) {
 	return code, got.String()
 }
 
-// slowPlain makes the plain progress lines come every 150 ms for a test.
+// slowPlain makes the plain progress lines come every 50 ms for a test,
+// several times during the tests' renders of a few tenths of a second.
 func slowPlain(t *testing.T) {
 	old := plainEvery
-	plainEvery = 150 * time.Millisecond
+	plainEvery = 50 * time.Millisecond
 	t.Cleanup(func() { plainEvery = old })
 }
 
