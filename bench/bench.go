@@ -124,20 +124,29 @@ func Run(ctx context.Context, opt Options, report func(Result)) error {
 			BytesPerTriangle: float64(scene.Bytes()) / float64(ntri)}
 		report(build)
 		rays := primaryRays(scene, side)
-		res, err := traceRays(ctx, scene, rays, threads)
+		res, err := traceRays(ctx, scene, rays, threads, false)
 		if err != nil {
 			return err
 		}
 		res.Workload = fmt.Sprintf("primary rays %d², %s", side, m.name)
-		countTraversal(&res, scene, rays)
+		countTraversal(&res, scene, rays, false)
+		report(res)
+		// The same rays as the renderer traces camera rays: in packets
+		// of four (IntersectPacket), here four neighbours in a row.
+		res, err = traceRays(ctx, scene, rays, threads, true)
+		if err != nil {
+			return err
+		}
+		res.Workload = fmt.Sprintf("primary packets %d², %s", side, m.name)
+		countTraversal(&res, scene, rays, true)
 		report(res)
 		rays = randomRays(scene, nrand)
-		res, err = traceRays(ctx, scene, rays, threads)
+		res, err = traceRays(ctx, scene, rays, threads, false)
 		if err != nil {
 			return err
 		}
 		res.Workload = "random rays, " + m.name
-		countTraversal(&res, scene, rays)
+		countTraversal(&res, scene, rays, false)
 		report(res)
 	}
 	if opt.GalleryDir == "" {
@@ -223,8 +232,9 @@ func randomRays(s *tracer.Scene, n int) []tracer.Ray {
 }
 
 // traceRays finds the nearest hit of every ray on threads goroutines, each
-// taking chunks of 4096 rays in order, and times it.
-func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads int) (Result, error) {
+// taking chunks of 4096 rays in order, and times it: ray by ray
+// (Intersect), or with packets in packets of four (IntersectPacket).
+func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads int, packets bool) (Result, error) {
 	const chunk = 4096
 	var next int
 	var mu sync.Mutex
@@ -235,6 +245,7 @@ func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var found [chunk]tracer.Hit
 			for ctx.Err() == nil {
 				mu.Lock()
 				i := next
@@ -243,7 +254,17 @@ func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads 
 				if i >= len(rays) {
 					return
 				}
-				for _, r := range rays[i:min(i+chunk, len(rays))] {
+				batch := rays[i:min(i+chunk, len(rays))]
+				if packets {
+					s.IntersectPacket(batch, found[:])
+					for _, h := range found[:len(batch)] {
+						if h.Kind != tracer.HitNone {
+							hits[t]++
+						}
+					}
+					continue
+				}
+				for _, r := range batch {
 					if h := s.Intersect(r); h.Kind != tracer.HitNone {
 						hits[t]++
 					}
@@ -261,11 +282,16 @@ func traceRays(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, threads 
 }
 
 // countTraversal fills res's traversal work per ray from the nearest-hit
-// queries of rays, counted in an untimed pass.
-func countTraversal(res *Result, s *tracer.Scene, rays []tracer.Ray) {
+// queries of rays (in packets, with packets: a packet's node counts once
+// for its four rays), counted in an untimed pass.
+func countTraversal(res *Result, s *tracer.Scene, rays []tracer.Ray, packets bool) {
 	var c tracer.TraversalCounts
-	for _, r := range rays {
-		s.IntersectCounted(r, &c)
+	if packets {
+		s.IntersectPacketCounted(rays, make([]tracer.Hit, len(rays)), &c)
+	} else {
+		for _, r := range rays {
+			s.IntersectCounted(r, &c)
+		}
 	}
 	n := float64(len(rays))
 	res.NodesPerRay, res.LeavesPerRay, res.TestsPerRay = float64(c.Nodes)/n, float64(c.Leaves)/n, float64(c.Tests)/n

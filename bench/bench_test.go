@@ -3,17 +3,19 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracerender/trace/tracer"
 )
 
-// benchmarkRays traces rays against s on one thread and reports rays/s.
-func benchmarkRays(b *testing.B, s *tracer.Scene, rays []tracer.Ray) {
+// benchmarkRays traces rays against s on one thread (in packets of four,
+// with packets) and reports rays/s.
+func benchmarkRays(b *testing.B, s *tracer.Scene, rays []tracer.Ray, packets bool) {
 	b.ResetTimer()
 	var n uint64
 	for i := 0; i < b.N; i++ {
-		res, err := traceRays(context.Background(), s, rays, 1)
+		res, err := traceRays(context.Background(), s, rays, 1, packets)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -29,7 +31,7 @@ func BenchmarkTraceRandomRays50k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchmarkRays(b, s, randomRays(s, 1<<16))
+	benchmarkRays(b, s, randomRays(s, 1<<16), false)
 }
 
 // BenchmarkTraceRandomRays13M traces incoherent rays against the
@@ -40,7 +42,7 @@ func BenchmarkTraceRandomRays13M(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchmarkRays(b, s, randomRays(s, 1<<18))
+	benchmarkRays(b, s, randomRays(s, 1<<18), false)
 }
 
 // BenchmarkTracePrimaryRays50k traces one camera ray per pixel of a
@@ -50,7 +52,18 @@ func BenchmarkTracePrimaryRays50k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchmarkRays(b, s, primaryRays(s, 256))
+	benchmarkRays(b, s, primaryRays(s, 256), false)
+}
+
+// BenchmarkTracePrimaryPackets50k traces the camera rays of
+// BenchmarkTracePrimaryRays50k in packets of four (IntersectPacket), as the
+// renderer traces camera rays.
+func BenchmarkTracePrimaryPackets50k(b *testing.B) {
+	s, err := meshScene(Icosphere(50))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkRays(b, s, primaryRays(s, 256), true)
 }
 
 func TestQuickRun(t *testing.T) {
@@ -59,10 +72,11 @@ func TestQuickRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One mesh: build, primary, random; then every gallery scene.
+	// One mesh: build, primary rays one by one and in packets, random;
+	// then every gallery scene.
 	gallery, _ := filepath.Glob("../scenes/examples/*.json")
-	if len(gallery) == 0 || len(results) != 3+len(gallery) {
-		t.Fatalf("%d results, want %d: %+v", len(results), 3+len(gallery), results)
+	if len(gallery) == 0 || len(results) != 4+len(gallery) {
+		t.Fatalf("%d results, want %d: %+v", len(results), 4+len(gallery), results)
 	}
 	for _, r := range results {
 		if r.Seconds <= 0 {
@@ -77,15 +91,26 @@ func TestQuickRun(t *testing.T) {
 		t.Errorf("build: %d builds, %v triangles/s, first %v: %+v", b.Builds, b.BuildPerSecond, b.FirstBuildPerSecond, b)
 	}
 	// The camera frames the mesh: most primary rays hit it.
-	if results[1].Rays != 64*64 {
-		t.Errorf("primary rays: %d, want 4096", results[1].Rays)
-	}
-	// The ray workloads count their traversal: every ray fetches the root,
-	// and the primary rays, aimed at the mesh, test triangles in leaves.
 	for _, r := range results[1:3] {
-		if r.NodesPerRay < 1 || r.LeavesPerRay <= 0 || r.TestsPerRay < r.LeavesPerRay {
+		if r.Rays != 64*64 {
+			t.Errorf("%s: %d rays, want 4096", r.Workload, r.Rays)
+		}
+	}
+	// The ray workloads count their traversal: every ray fetches the root
+	// (a packet's four rays fetch it once), and the primary rays, aimed at
+	// the mesh, test triangles in leaves.
+	for _, r := range results[1:4] {
+		least := 1.0
+		if strings.Contains(r.Workload, "packets") {
+			least = 0.25
+		}
+		if r.NodesPerRay < least || r.LeavesPerRay <= 0 || r.TestsPerRay < r.LeavesPerRay {
 			t.Errorf("%s: %v nodes, %v leaves, %v tests per ray", r.Workload, r.NodesPerRay, r.LeavesPerRay, r.TestsPerRay)
 		}
+	}
+	// Primary rays take fewer node fetches per ray in packets.
+	if single, packets := results[1], results[2]; packets.NodesPerRay >= single.NodesPerRay {
+		t.Errorf("%s: %v nodes per ray, %s %v", packets.Workload, packets.NodesPerRay, single.Workload, single.NodesPerRay)
 	}
 }
 

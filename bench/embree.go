@@ -25,10 +25,12 @@ import (
 //
 // and trace.tsv, trace's own figures on the same rays, one thread, in rays
 // per second of CPU time (the machines this runs on are shared), one line
-// per query: mesh index, query (build, primary, primary-occluded, random,
-// random-occluded), rays (or triangles) per second, workload name. The
-// build is the whole Compile of the mesh's scene on one thread, in CPU
-// time.
+// per query: mesh index, query (build, primary, primary-packet,
+// primary-occluded, random, random-occluded), rays (or triangles) per
+// second, workload name. The build is the whole Compile of the mesh's
+// scene on one thread, in CPU time. primary-packet is the primary rays
+// traced by IntersectPacket, four neighbours in a row at a time, which the
+// harness answers with Embree's packets of four (rtcIntersect4).
 
 // embreeRuns is how many times each query is timed by default; the median
 // is reported.
@@ -97,14 +99,15 @@ func ExportEmbree(ctx context.Context, dir string, opt EmbreeOptions) error {
 		for _, q := range []struct {
 			query, name string
 			rays        []tracer.Ray
-			occluded    bool
+			kind        queryKind
 		}{
-			{"primary", fmt.Sprintf("primary rays %d², %s", side, names[i]), primary, false},
-			{"primary-occluded", fmt.Sprintf("primary occluded, %s", names[i]), primary, true},
-			{"random", "random rays, " + names[i], random, false},
-			{"random-occluded", "random occluded, " + names[i], random, true},
+			{"primary", fmt.Sprintf("primary rays %d², %s", side, names[i]), primary, queryNearest},
+			{"primary-packet", fmt.Sprintf("primary packets of 4, %s", names[i]), primary, queryPacket},
+			{"primary-occluded", fmt.Sprintf("primary occluded, %s", names[i]), primary, queryOccluded},
+			{"random", "random rays, " + names[i], random, queryNearest},
+			{"random-occluded", "random occluded, " + names[i], random, queryOccluded},
 		} {
-			rate, err := medianRate(ctx, s, q.rays, q.occluded, runs)
+			rate, err := medianRate(ctx, s, q.rays, q.kind, runs)
 			if err != nil {
 				return err
 			}
@@ -114,25 +117,50 @@ func ExportEmbree(ctx context.Context, dir string, opt EmbreeOptions) error {
 	return tsv.Close()
 }
 
+// queryKind is a query medianRate times.
+type queryKind int
+
+const (
+	queryNearest  queryKind = iota // Intersect, ray by ray
+	queryPacket                    // IntersectPacket, 4096 rays a call
+	queryOccluded                  // Occluded, ray by ray
+)
+
 // medianRate returns the median over runs runs of the rays per second
-// of CPU time of Intersect (or Occluded) on one thread.
-func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, occluded bool, runs int) (float64, error) {
+// of CPU time of the query on one thread.
+func medianRate(ctx context.Context, s *tracer.Scene, rays []tracer.Ray, kind queryKind, runs int) (float64, error) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
 	rates := make([]float64, runs)
 	hits := 0
+	var found [4096]tracer.Hit
 	for k := range rates {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
 		start := cpuTime()
-		for _, r := range rays {
-			if occluded {
+		switch kind {
+		case queryNearest:
+			for _, r := range rays {
+				if s.Intersect(r).Kind != tracer.HitNone {
+					hits++
+				}
+			}
+		case queryPacket:
+			for i := 0; i < len(rays); i += len(found) {
+				batch := rays[i:min(i+len(found), len(rays))]
+				s.IntersectPacket(batch, found[:])
+				for _, h := range found[:len(batch)] {
+					if h.Kind != tracer.HitNone {
+						hits++
+					}
+				}
+			}
+		case queryOccluded:
+			for _, r := range rays {
 				if s.Occluded(r) {
 					hits++
 				}
-			} else if s.Intersect(r).Kind != tracer.HitNone {
-				hits++
 			}
 		}
 		rates[k] = float64(len(rays)) / (cpuTime() - start).Seconds()

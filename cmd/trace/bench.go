@@ -21,13 +21,15 @@ const benchUsage = `Usage: trace bench [flags]
 Runs fixed workloads and prints a table (or, with --json, one JSON object per
 line): the BVH build (the median of three; the JSON also gives the first,
 which pays for first touching fresh memory) and nearest-hit queries for
-coherent primary rays (one per pixel of a 1024×1024 camera) and incoherent
-random rays (2^20), against a procedural mesh of 50,000 triangles and one of
-1,300,500 (or a mesh of yours, --mesh); then every gallery scene in
---gallery rendered at 256×256 with 16 samples per pixel. Rays/s are per
-thread; nodes/ray and tests/ray are the ray workloads' BVH work per ray
-(interior node fetches, primitives tested in leaves; the JSON also gives
-leaves visited), counted in a pass of their own.
+coherent primary rays (one per pixel of a 1024×1024 camera; traced one by
+one, then in packets of four neighbours as the renderer traces camera
+rays) and incoherent random rays (2^20), against a procedural mesh of
+50,000 triangles and one of 1,300,500 (or a mesh of yours, --mesh); then
+every gallery scene in --gallery rendered at 256×256 with 16 samples per
+pixel. Rays/s are per thread; nodes/ray and tests/ray are the ray
+workloads' BVH work per ray (interior node fetches, a packet's counted once
+for its four rays; primitives tested in leaves, per ray; the JSON also
+gives leaves visited), counted in a pass of their own.
 
 Flags:
 `
@@ -64,7 +66,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	const row = "%-36s %7s %9s %8s %15s %15s %9s %10s %10s\n"
+	const row = "%-38s %7s %9s %8s %15s %15s %9s %10s %10s\n"
 	if !*asJSON {
 		fmt.Fprintf(stdout, "BVH traversal: %s\n", tracer.Traversal())
 		fmt.Fprintf(stdout, row, "workload", "threads", "rays", "seconds", "M rays/s/thread", "build M tris/s", "bytes/tri", "nodes/ray", "tests/ray")

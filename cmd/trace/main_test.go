@@ -266,10 +266,10 @@ func TestBenchJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("%d lines, want 3 (build, primary, random):\n%s", len(lines), stdout)
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want 4 (build, primary rays, primary packets, random):\n%s", len(lines), stdout)
 	}
-	for i, want := range []string{`"workload":"bvh build, `, `"workload":"primary rays 1024²`, `"workload":"random rays, `} {
+	for i, want := range []string{`"workload":"bvh build, `, `"workload":"primary rays 1024²`, `"workload":"primary packets 1024²`, `"workload":"random rays, `} {
 		if !strings.Contains(lines[i], want) || !strings.Contains(lines[i], `"threads":`) {
 			t.Errorf("line %d: %s, want %s", i, lines[i], want)
 		}
