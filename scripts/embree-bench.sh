@@ -14,7 +14,10 @@
 # again, ... so that a change in the machine's load in the middle of the run
 # falls on both. It prints a table: rays/s of trace and of Embree, and their
 # ratio, each the median over the rounds, timed in CPU time (the machines
-# here are shared: the wall clock would count other processes). Not part of
+# here are shared: the wall clock would count other processes). Primary rays
+# are also traced in packets of four neighbours, trace's IntersectPacket (as
+# trace's renderer traces camera rays) against Embree's rtcIntersect4; the
+# last lines set trace's packets against Embree's rtcIntersect1. Not part of
 # `make test`. GOEXPERIMENT is passed on, so GOEXPERIMENT=simd measures the
 # vector build.
 set -eu
@@ -62,9 +65,16 @@ FNR == 1 { kind = FILENAME ~ /embree-/ ? "e" : "t" }
 	rates[kind, key] = rates[kind, key] " " $3
 }
 END {
-	printf "%-34s %12s %12s %7s\n", "workload (one thread, " ROUNDS " rounds)", "trace M/s", "Embree M/s", "ratio"
+	printf "%-46s %12s %12s %7s\n", "workload (one thread, " ROUNDS " rounds)", "trace M/s", "Embree M/s", "ratio"
 	for (i = 1; i <= nk; i++) {
 		k = order[i]; t = median(rates["t", k]); e = median(rates["e", k])
-		printf "%-34s %12.2f %12.2f %7.2f\n", name[k], t / 1e6, e / 1e6, t / e
+		printf "%-46s %12.2f %12.2f %7.2f\n", name[k], t / 1e6, e / 1e6, t / e
+	}
+	for (i = 1; i <= nk; i++) {
+		k = order[i]; split(k, mq, SUBSEP)
+		if (mq[2] != "primary-packet" || !((mq[1], "primary") in name)) continue
+		t = median(rates["t", k]); e = median(rates["e", mq[1] SUBSEP "primary"])
+		m = name[k]; sub(/.*, /, "", m)
+		printf "%-46s %12.2f %12.2f %7.2f\n", "primary packets vs rtcIntersect1, " m, t / 1e6, e / 1e6, t / e
 	}
 }' ROUNDS="$rounds" "$dir"/trace-*.tsv "$dir"/embree-*.tsv
