@@ -1,6 +1,7 @@
 #include "textflag.h"
 #include "funcdata.h"
 #include "hit4_amd64.h"
+#include "ray4_amd64.h"
 
 // The packet traversal in SSE (packet_amd64.go): four coherent rays
 // through the wide BVH together, one node test for all four by interval
@@ -36,24 +37,6 @@
 // The frame is 2048 bytes: (2048 − STK)/8 = 192 = wideStackSize entries.
 #define STKMAX 189
 
-DATA pk_ones<>+0(SB)/4, $1.0
-DATA pk_ones<>+4(SB)/4, $1.0
-DATA pk_ones<>+8(SB)/4, $1.0
-DATA pk_ones<>+12(SB)/4, $1.0
-GLOBL pk_ones<>(SB), RODATA|NOPTR, $16
-
-DATA pk_maxInv<>+0(SB)/4, $1e30
-DATA pk_maxInv<>+4(SB)/4, $1e30
-DATA pk_maxInv<>+8(SB)/4, $1e30
-DATA pk_maxInv<>+12(SB)/4, $1e30
-GLOBL pk_maxInv<>(SB), RODATA|NOPTR, $16
-
-DATA pk_minInv<>+0(SB)/4, $-1e30
-DATA pk_minInv<>+4(SB)/4, $-1e30
-DATA pk_minInv<>+8(SB)/4, $-1e30
-DATA pk_minInv<>+12(SB)/4, $-1e30
-GLOBL pk_minInv<>(SB), RODATA|NOPTR, $16
-
 // TRANSPOSE4 transposes the rows a, b, c, d (four lanes each) through
 // the scratch registers t and u: out, the columns in a (lane 0 of each
 // row), t (lane 1), b (lane 2) and c (lane 3).
@@ -86,64 +69,6 @@ GLOBL pk_minInv<>(SB), RODATA|NOPTR, $16
 	PSHUFD $0xb1, x, t \
 	MAXPS  t, x
 
-// INV puts in t the inverse direction row of the direction row d, as
-// SETRAY4 computes it for one ray: max(min(1/d, maxInvDir), −maxInvDir),
-// the same operations. u is a scratch register.
-#define INV(d, t, u) \
-	MOVUPS pk_ones<>(SB), t \
-	DIVPS  d, t \
-	MOVUPS pk_maxInv<>(SB), u \
-	MINPS  t, u \
-	MOVUPS pk_minInv<>(SB), t \
-	MAXPS  u, t
-
-// SIGNS jumps to bad unless the inverse direction row t has one sign in
-// every lane, and leaves in AX its sign mask, 0 or 15.
-#define SIGNS(t, bad) \
-	MOVMSKPS t, AX \
-	MOVL     AX, DX \
-	ANDL     $1, DX \
-	IMUL3L   $15, DX, DX \
-	CMPL     AX, DX \
-	JNE      bad
-
-// AXIS stores the interval bounds of one axis: from the origin row o
-// and the inverse direction row v (all lanes of one sign, checked
-// before), the origin of the near planes at no(SI) (the greatest origin
-// for rays going up the axis, the least for rays going down), of the far
-// planes at fo(SI) (the other), and the least and greatest inverse
-// direction at lo(SI) and hi(SI). Clobbers o, v, t, u, w.
-#define AXIS(o, v, no, fo, lo, hi, t, u, w) \
-	MOVAPS v, w \
-	PSRAL  $31, w /* all ones where the rays go down the axis */ \
-	MOVAPS o, t \
-	HMIN(o, u) /* least origin */ \
-	HMAX(t, u) /* greatest */ \
-	MOVAPS o, u \
-	XORPS  t, u \
-	ANDPS  w, u /* least ^ greatest where down, else 0 */ \
-	XORPS  u, o /* greatest where down, else least: the far planes' */ \
-	XORPS  u, t /* least where down, else greatest: the near planes' */ \
-	MOVUPS t, no(SI) \
-	MOVUPS o, fo(SI) \
-	MOVAPS v, t \
-	HMIN(v, u) \
-	HMAX(t, u) \
-	MOVUPS v, lo(SI) \
-	MOVUPS t, hi(SI)
-
-// OFFSETS stores the plane offsets of axis a (0, 1, 2) from the sign
-// mask in AX (0: the rays go up the axis, 15: down): near = 16a +
-// 48·down, far = 48 + 16a − 48·down, as SETRAY4's.
-#define OFFSETS(a) \
-	ANDL    $1, AX \
-	IMUL3L  $48, AX, AX \
-	LEAL    (16*a)(AX), DX \
-	MOVL    DX, (304+4*a)(SI) \
-	MOVL    $(48+16*a), DX \
-	SUBL    AX, DX \
-	MOVL    DX, (316+4*a)(SI)
-
 // SETUP prepares the packet from the four rays at DI (PKT, SI), jumping to
 // bad when a ray is not finite or the rays' directions differ in sign on
 // an axis, and loads the node loop's registers: R11, R12, R13 the near
@@ -153,65 +78,139 @@ GLOBL pk_minInv<>(SB), RODATA|NOPTR, $16
 #define SETUP(bad) \
 	LEAQ   PKT+15(SP), SI \
 	ANDQ   $~15, SI \
-	MOVUPS 0(DI), X0 /* ox oy oz dx of ray 0 */ \
-	MOVUPS 28(DI), X1 \
-	MOVUPS 56(DI), X2 \
-	MOVUPS 84(DI), X3 \
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5) /* ox X0, oy X4, oz X1 */ \
-	MOVUPS 12(DI), X6 /* dx dy dz TMax of ray 0 */ \
-	MOVUPS 40(DI), X7 \
-	MOVUPS 68(DI), X8 \
-	MOVUPS 96(DI), X9 \
-	TRANSPOSE4(X6, X7, X8, X9, X10, X11) /* dx X6, dy X10, dz X7, TMax X8 */ \
-	MOVUPS X0, 0(SI) \
-	MOVUPS X4, 16(SI) \
-	MOVUPS X1, 32(SI) \
-	MOVUPS X6, 48(SI) \
-	MOVUPS X10, 64(SI) \
-	MOVUPS X7, 80(SI) \
-	XORPS  X9, X9 \
-	MAXPS  X9, X8 /* TMax zero, negative or NaN: 0, below every t > 0 */ \
-	MOVUPS X8, 96(SI) \
-	/* Finite: (o − o) + (d − d) is 0, not NaN, on every axis. */ \
-	MOVAPS   X0, X3 \
-	SUBPS    X0, X3 \
-	MOVAPS   X4, X5 \
-	SUBPS    X4, X5 \
-	ADDPS    X5, X3 \
-	MOVAPS   X1, X5 \
-	SUBPS    X1, X5 \
-	ADDPS    X5, X3 \
-	MOVAPS   X6, X5 \
-	SUBPS    X6, X5 \
-	ADDPS    X5, X3 \
-	MOVAPS   X10, X5 \
-	SUBPS    X10, X5 \
-	ADDPS    X5, X3 \
-	MOVAPS   X7, X5 \
-	SUBPS    X7, X5 \
-	ADDPS    X5, X3 \
+	/* Each ray's inverse direction, as SETRAY4 computes it (lane 3: */ \
+	/* 1), the least over the four in X0, the greatest in X1. */ \
+	INVRAY(12) \
+	MOVAPS X3, X0 \
+	MOVAPS X3, X1 \
+	INVRAY(40) \
+	MINPS  X3, X0 \
+	MAXPS  X3, X1 \
+	INVRAY(68) \
+	MINPS  X3, X0 \
+	MAXPS  X3, X1 \
+	INVRAY(96) \
+	MINPS  X3, X0 \
+	MAXPS  X3, X1 \
+	/* One sign per axis: the least and the greatest agree. */ \
+	MOVMSKPS X0, AX \
+	MOVMSKPS X1, DX \
+	CMPL     AX, DX \
+	JNE      bad \
+	/* The least and greatest origin, per axis. */ \
+	MOVUPS 0(DI), X2 \
+	MOVUPS 28(DI), X3 \
+	MOVUPS 56(DI), X4 \
+	MOVUPS 84(DI), X5 \
+	MOVAPS X2, X6 \
+	MINPS  X3, X6 \
+	MINPS  X4, X6 \
+	MINPS  X5, X6 \
+	MOVAPS X2, X7 \
+	MAXPS  X3, X7 \
+	MAXPS  X4, X7 \
+	MAXPS  X5, X7 \
+	/* The near planes' origin: the greatest for rays going up an */ \
+	/* axis, the least for rays going down; the far planes' the other. */ \
+	MOVAPS X0, X8 \
+	PSRAL  $31, X8 /* all ones on the axes the rays go down */ \
+	MOVAPS X6, X9 \
+	XORPS  X7, X9 \
+	ANDPS  X8, X9 \
+	MOVAPS X7, X14 \
+	XORPS  X9, X14 /* near */ \
+	MOVAPS X6, X15 \
+	XORPS  X9, X15 /* far */ \
+	PSHUFD $0x00, X14, X10 \
+	MOVUPS X10, 112(SI) \
+	PSHUFD $0x55, X14, X11 \
+	MOVUPS X11, 128(SI) \
+	PSHUFD $0xaa, X14, X12 \
+	MOVUPS X12, 144(SI) \
+	PSHUFD $0x00, X15, X13 \
+	MOVUPS X13, 160(SI) \
+	PSHUFD $0x55, X15, X14 \
+	MOVUPS X14, 176(SI) \
+	PSHUFD $0xaa, X15, X15 \
+	MOVUPS X15, 192(SI) \
+	PSHUFD $0x00, X0, X6 \
+	MOVUPS X6, 208(SI) \
+	PSHUFD $0x55, X0, X6 \
+	MOVUPS X6, 224(SI) \
+	PSHUFD $0xaa, X0, X6 \
+	MOVUPS X6, 240(SI) \
+	PSHUFD $0x00, X1, X6 \
+	MOVUPS X6, 256(SI) \
+	PSHUFD $0x55, X1, X6 \
+	MOVUPS X6, 272(SI) \
+	PSHUFD $0xaa, X1, X6 \
+	MOVUPS X6, 288(SI) \
+	/* The plane offsets, as SETRAY4's: near 16a + 48·down, far */ \
+	/* 48 + 16a − 48·down (lane 3: 0, over nothing but padding). */ \
+	MOVUPS plane48<>(SB), X6 \
+	PAND   X6, X8 \
+	MOVUPS nearRows<>(SB), X6 \
+	PADDL  X8, X6 \
+	MOVUPS X6, 304(SI) \
+	MOVUPS farRows<>(SB), X6 \
+	PSUBL  X8, X6 \
+	MOVUPS X6, 316(SI) \
+	/* The rays in lanes: origins and directions, TMax. */ \
+	TRANSPOSE4(X2, X3, X4, X5, X6, X7) /* ox X2, oy X6, oz X3 */ \
+	MOVUPS 12(DI), X0 \
+	MOVUPS 40(DI), X1 \
+	MOVUPS 68(DI), X4 \
+	MOVUPS 96(DI), X5 \
+	TRANSPOSE4(X0, X1, X4, X5, X7, X8) /* dx X0, dy X7, dz X1, TMax X4 */ \
+	MOVUPS X2, 0(SI) \
+	MOVUPS X6, 16(SI) \
+	MOVUPS X3, 32(SI) \
+	MOVUPS X0, 48(SI) \
+	MOVUPS X7, 64(SI) \
+	MOVUPS X1, 80(SI) \
+	/* Finite: the sum of the rows is (it may overflow for finite */ \
+	/* rays of huge coordinates, which are then traced one by one). */ \
+	ADDPS    X6, X2 \
+	ADDPS    X3, X2 \
+	ADDPS    X0, X2 \
+	ADDPS    X7, X2 \
+	ADDPS    X1, X2 \
+	MOVAPS   X2, X3 \
+	SUBPS    X2, X3 /* x − x: 0 for a finite x, else NaN */ \
 	CMPPS    X3, X3, $0 /* ordered: not NaN */ \
 	MOVMSKPS X3, AX \
 	CMPL     AX, $15 \
 	JNE      bad \
-	/* The greatest TMax in all lanes of X9, kept through AXIS. */ \
-	MOVAPS X8, X9 \
-	HMAX(X9, X3) \
-	INV(X6, X2, X3) \
-	SIGNS(X2, bad) \
-	OFFSETS(0) \
-	AXIS(X0, X2, 112, 160, 208, 256, X3, X5, X11) \
-	INV(X10, X2, X3) \
-	SIGNS(X2, bad) \
-	OFFSETS(1) \
-	AXIS(X4, X2, 128, 176, 224, 272, X3, X5, X11) \
-	INV(X7, X2, X3) \
-	SIGNS(X2, bad) \
-	OFFSETS(2) \
-	AXIS(X1, X2, 144, 192, 240, 288, X3, X5, X11) \
+	/* TMax zero, negative or NaN: 0, below every t > 0; the greatest */ \
+	/* in all lanes of X9. */ \
+	XORPS  X8, X8 \
+	MAXPS  X8, X4 \
+	MOVUPS X4, 96(SI) \
+	MOVAPS X4, X9 \
+	HMAX(X9, X5) \
 	MOVL   X9, AX \
 	SETKEY(AX) \
-	RELOADP
+	MOVL   304(SI), R11 \
+	MOVL   308(SI), R12 \
+	MOVL   312(SI), R13 \
+	MOVL   316(SI), R14 \
+	MOVL   320(SI), R9 \
+	MOVQ   nodes+0(FP), R8
+
+// INVRAY puts in X3 the inverse direction of the ray at off−12(DI) (its
+// direction and TMax at off), as SETRAY4 computes it: max(min(1/d,
+// maxInvDir), −maxInvDir), the same operations, with 1 in lane 3 (TMax's
+// reciprocal can be subnormal, which takes a slow path). Clobbers X2, X4.
+#define INVRAY(off) \
+	MOVUPS off(DI), X2 \
+	ANDPS  lanes012<>(SB), X2 \
+	ORPS   lane3one<>(SB), X2 \
+	MOVUPS ones4r<>(SB), X3 \
+	DIVPS  X2, X3 \
+	MOVUPS maxInv4<>(SB), X4 \
+	MINPS  X3, X4 \
+	MOVUPS minInv4<>(SB), X3 \
+	MAXPS  X4, X3
 
 // RELOADP loads the node loop's registers from the packet (SI), but X9.
 #define RELOADP \
