@@ -159,11 +159,13 @@ func sameSigns(rays []Ray) bool {
 	return true
 }
 
-// allFinite reports whether every ray is finite.
+// allFinite reports whether every ray's origin and direction are finite.
 func allFinite(rays []Ray) bool {
-	for k := range rays {
-		if !finiteRay(&rays[k]) {
-			return false
+	for _, r := range rays {
+		for a := 0; a < 3; a++ {
+			if o, d := float64(r.Origin[a]), float64(r.Dir[a]); math.IsNaN(o+d) || math.IsInf(o, 0) || math.IsInf(d, 0) {
+				return false
+			}
 		}
 	}
 	return true
