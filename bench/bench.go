@@ -132,13 +132,14 @@ func Run(ctx context.Context, opt Options, report func(Result)) error {
 		countTraversal(&res, scene, rays, false)
 		report(res)
 		// The same rays as the renderer traces camera rays: in packets
-		// of four (IntersectPacket), here four neighbours in a row.
-		res, err = traceRays(ctx, scene, rays, threads, true)
+		// of four (IntersectPacket), each the rays of 2×2 pixels.
+		quads := quadOrder(rays, side)
+		res, err = traceRays(ctx, scene, quads, threads, true)
 		if err != nil {
 			return err
 		}
 		res.Workload = fmt.Sprintf("primary packets %d², %s", side, m.name)
-		countTraversal(&res, scene, rays, true)
+		countTraversal(&res, scene, quads, true)
 		report(res)
 		rays = randomRays(scene, nrand)
 		res, err = traceRays(ctx, scene, rays, threads, false)
@@ -207,6 +208,21 @@ func primaryRays(s *tracer.Scene, side int) []tracer.Ray {
 		}
 	}
 	return rays
+}
+
+// quadOrder returns the rays of a side×side image in rows (primaryRays'
+// order) quad by quad: the four rays of each 2×2 pixels, in rows of
+// quads, as the renderer hands camera rays to IntersectPacket. side is
+// even.
+func quadOrder(rays []tracer.Ray, side int) []tracer.Ray {
+	out := make([]tracer.Ray, 0, len(rays))
+	for y := 0; y < side; y += 2 {
+		for x := 0; x < side; x += 2 {
+			i := y*side + x
+			out = append(out, rays[i], rays[i+1], rays[i+side], rays[i+side+1])
+		}
+	}
+	return out
 }
 
 // randomRays returns n rays with origins uniform in the mesh's bounding

@@ -29,8 +29,9 @@ import (
 // primary-occluded, random, random-occluded), rays (or triangles) per
 // second, workload name. The build is the whole Compile of the mesh's
 // scene on one thread, in CPU time. primary-packet is the primary rays
-// traced by IntersectPacket, four neighbours in a row at a time, which the
-// harness answers with Embree's packets of four (rtcIntersect4).
+// traced by IntersectPacket in packets of 2×2 pixels (quadOrder), as the
+// renderer traces camera rays, which the harness answers with Embree's
+// packets of four (rtcIntersect4) on the same quads.
 
 // embreeRuns is how many times each query is timed by default; the median
 // is reported.
@@ -102,7 +103,7 @@ func ExportEmbree(ctx context.Context, dir string, opt EmbreeOptions) error {
 			kind        queryKind
 		}{
 			{"primary", fmt.Sprintf("primary rays %d², %s", side, names[i]), primary, queryNearest},
-			{"primary-packet", fmt.Sprintf("primary packets of 4, %s", names[i]), primary, queryPacket},
+			{"primary-packet", fmt.Sprintf("primary packets of 2×2, %s", names[i]), quadOrder(primary, side), queryPacket},
 			{"primary-occluded", fmt.Sprintf("primary occluded, %s", names[i]), primary, queryOccluded},
 			{"random", "random rays, " + names[i], random, queryNearest},
 			{"random-occluded", "random occluded, " + names[i], random, queryOccluded},

@@ -9,9 +9,9 @@
  * DIR holds what `go run ./bench/embree/export DIR` wrote: for each mesh
  * workload a file mesh-N.bin (format in bench/embree.go) and trace.tsv, one
  * line per workload with trace's own rays/s on the same rays. Trace's
- * packets of four primary rays (query primary-packet) are set against
- * Embree's packets of four, rtcIntersect4 on the same four neighbours with
- * the coherent flag. The harness
+ * packets of four primary rays (query primary-packet: the rays of 2×2
+ * pixels) are set against Embree's packets of four, rtcIntersect4 on the
+ * same quads with the coherent flag. The harness
  * prints one table: each workload's rays/s for trace and Embree and their
  * ratio, every figure the median of N runs (default 5), in rays per second
  * of CPU time. With -tsv it prints Embree's figures in trace.tsv's format
@@ -129,18 +129,25 @@ static RTCScene build(RTCDevice dev, const Workload* w, double* secs) {
 
 static volatile unsigned sink;
 
-/* packets4 is trace's rtcIntersect4 loop: the rays four at a time, in
- * order, the last packet's missing lanes not valid. It returns the hits. */
+/* packets4 is the rtcIntersect4 loop: the primary rays of a side×side
+ * image (in rows) four at a time, the rays of 2×2 pixels, quad by quad in
+ * rows of quads, as trace's renderer and its primary-packet query take
+ * them. It returns the hits. */
 static unsigned packets4(RTCScene scene, const RaySet* rs) {
     struct RTCIntersectContext ctx;
     unsigned hits = 0;
-    for (uint32_t i = 0; i < rs->n; i += 4) {
+    uint32_t side = 1;
+    while ((side + 1) * (side + 1) <= rs->n) {
+        side++;
+    }
+    for (uint32_t q = 0; q < side / 2 * (side / 2); q++) {
+        uint32_t x = 2 * (q % (side / 2)), y = 2 * (q / (side / 2));
         int valid[4];
         struct RTCRayHit4 rh;
         for (int k = 0; k < 4; k++) {
-            uint32_t j = i + k < rs->n ? i + k : i;
+            uint32_t j = (y + (k >> 1)) * side + x + (k & 1);
             const float* r = &rs->r[7 * j];
-            valid[k] = i + k < rs->n ? -1 : 0;
+            valid[k] = -1;
             rh.ray.org_x[k] = r[0], rh.ray.org_y[k] = r[1], rh.ray.org_z[k] = r[2];
             rh.ray.dir_x[k] = r[3], rh.ray.dir_y[k] = r[4], rh.ray.dir_z[k] = r[5];
             rh.ray.tnear[k] = 0, rh.ray.tfar[k] = r[6], rh.ray.time[k] = 0;
