@@ -2,6 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
+#include "order4_amd64.h"
 
 // The packet traversal in SSE (packet_amd64.go): four coherent rays
 // through the wide BVH together, one node test for all four by interval
@@ -292,13 +293,6 @@
 	CMPPS  X2, X3, $2 /* tnear <= tfar */ \
 	MOVMSKPS X3, CX
 
-// CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
-#define CE(a, b, t) \
-	MOVQ    a, t \
-	CMPQ    b, a \
-	CMOVQCS b, a \
-	CMOVQCS t, b
-
 // PREFETCH4 prefetches two cache lines of each child of node BX, as
 // trav4_amd64.s's does. Clobbers AX, DI.
 #define PREFETCH4 \
@@ -379,71 +373,7 @@ pvisit:
 	LEAQ  (R8)(DX*1), BX
 	PREFETCH4
 	NODEP
-	TESTL CX, CX
-	JZ    ppop
-	BSFL  CX, AX
-	LEAL  -1(CX), DX
-	ANDL  DX, CX
-	JNZ   ptwo
-	MOVL  96(BX)(AX*4), DX     // one child entered
-	JMP   pvisit
-
-ptwo:
-	// Two or more: ordered by the packet's entry distance, the nearest
-	// visited, the others pushed farthest first (as trav4NearestSSE).
-	CMPQ      R10, $STKMAX
-	JHI       pend
-	MOVUPS    96(BX), X1
-	MOVAPS    X1, X2
-	PUNPCKLLQ X0, X1
-	PUNPCKHLQ X0, X2
-	MOVUPS    X1, ENT(SP)
-	MOVUPS    X2, ENT+16(SP)
-	BSFL      CX, DX
-	LEAL      -1(CX), DI
-	ANDL      DI, CX
-	JNZ       pthree
-	MOVQ      ENT(SP)(AX*8), AX
-	MOVQ      ENT(SP)(DX*8), DX
-	CE(AX, DX, DI)
-	MOVQ      DX, STK(SP)(R10*8)
-	INCQ      R10
-	MOVL      AX, DX
-	JMP       pvisit
-
-pthree:
-	BSFL CX, DI
-	LEAL -1(CX), BX
-	ANDL BX, CX
-	JNZ  pfour
-	MOVQ ENT(SP)(AX*8), AX
-	MOVQ ENT(SP)(DX*8), DX
-	MOVQ ENT(SP)(DI*8), DI
-	CE(AX, DX, BX)
-	CE(DX, DI, BX)
-	CE(AX, DX, BX)
-	MOVQ DI, STK(SP)(R10*8)
-	MOVQ DX, STK+8(SP)(R10*8)
-	ADDQ $2, R10
-	MOVL AX, DX
-	JMP  pvisit
-
-pfour:
-	MOVQ ENT(SP), AX
-	MOVQ ENT+8(SP), DX
-	MOVQ ENT+16(SP), DI
-	MOVQ ENT+24(SP), CX
-	CE(AX, DX, BX)
-	CE(DI, CX, BX)
-	CE(AX, DI, BX)
-	CE(DX, CX, BX)
-	CE(DX, DI, BX)
-	MOVQ CX, STK(SP)(R10*8)
-	MOVQ DI, STK+8(SP)(R10*8)
-	MOVQ DX, STK+16(SP)(R10*8)
-	ADDQ $3, R10
-	MOVL AX, DX
-	JMP  pvisit
+	ORDER4(ppop, pvisit, pend, ptwo, pthree, pfour)
 
 pleaf:
 	BTL  $27, DX

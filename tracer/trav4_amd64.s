@@ -2,6 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
+#include "order4_amd64.h"
 
 // The wide traversal's loops in SSE (trav4_amd64.go): one function per
 // query, nearest hit and any hit, each holding the whole loop. SSE2 only,
@@ -166,13 +167,6 @@ full: \
 	SHLQ $2, DI \
 	ADDQ tris+8(FP), DI
 
-// CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
-#define CE(a, b, t) \
-	MOVQ    a, t \
-	CMPQ    b, a \
-	CMOVQCS b, a \
-	CMOVQCS t, b
-
 // PREFETCH4 prefetches two cache lines of each child of node BX: both
 // lines of an interior child's node, the first two of a triangle leaf's
 // triangles, node 0 (in cache) for another. Random rays on large meshes
@@ -230,72 +224,7 @@ nvisit:
 	LEAQ  (R8)(DX*1), BX
 	PREFETCH4
 	NODE4
-	TESTL CX, CX
-	JZ    npop
-	BSFL  CX, AX
-	LEAL  -1(CX), DX
-	ANDL  DX, CX
-	JNZ   ntwo
-	MOVL  96(BX)(AX*4), DX     // one child entered
-	JMP   nvisit
-
-ntwo:
-	// Two or more: the entries (reference, distance) of all four lanes
-	// in ENT, ordered; the nearest visited, the others pushed farthest
-	// first.
-	CMPQ      R10, $STKMAX
-	JHI       nfull
-	MOVUPS    96(BX), X1
-	MOVAPS    X1, X2
-	PUNPCKLLQ X0, X1
-	PUNPCKHLQ X0, X2
-	MOVUPS    X1, ENT(SP)
-	MOVUPS    X2, ENT+16(SP)
-	BSFL      CX, DX
-	LEAL      -1(CX), SI
-	ANDL      SI, CX
-	JNZ       nthree
-	MOVQ      ENT(SP)(AX*8), AX
-	MOVQ      ENT(SP)(DX*8), DX
-	CE(AX, DX, SI)
-	MOVQ      DX, STK(SP)(R10*8)
-	INCQ      R10
-	MOVL      AX, DX
-	JMP       nvisit
-
-nthree:
-	BSFL CX, SI
-	LEAL -1(CX), DI
-	ANDL DI, CX
-	JNZ  nfour
-	MOVQ ENT(SP)(AX*8), AX
-	MOVQ ENT(SP)(DX*8), DX
-	MOVQ ENT(SP)(SI*8), SI
-	CE(AX, DX, BX)
-	CE(DX, SI, BX)
-	CE(AX, DX, BX)
-	MOVQ SI, STK(SP)(R10*8)
-	MOVQ DX, STK+8(SP)(R10*8)
-	ADDQ $2, R10
-	MOVL AX, DX
-	JMP  nvisit
-
-nfour:
-	MOVQ ENT(SP), AX
-	MOVQ ENT+8(SP), DX
-	MOVQ ENT+16(SP), SI
-	MOVQ ENT+24(SP), DI
-	CE(AX, DX, BX)
-	CE(SI, DI, BX)
-	CE(AX, SI, BX)
-	CE(DX, DI, BX)
-	CE(DX, SI, BX)
-	MOVQ DI, STK(SP)(R10*8)
-	MOVQ SI, STK+8(SP)(R10*8)
-	MOVQ DX, STK+16(SP)(R10*8)
-	ADDQ $3, R10
-	MOVL AX, DX
-	JMP  nvisit
+	ORDER4(npop, nvisit, nfull, ntwo, nthree, nfour)
 
 nleaf:
 	BTL $27, DX
