@@ -2,7 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
-#include "order4_amd64.h"
+#include "nearest_amd64.h"
 
 // The packet traversal in SSE (packet_amd64.go): four coherent rays
 // through the wide BVH together, one node test for all four by interval
@@ -413,23 +413,8 @@ phit:
 	LEAQ (CX)(CX*4), R12
 	LEAQ (BX)(R12*4), R13      // the ray's hit
 	MOVL LIDX(SP), R12
-	CMPL DX, 0(R13)
-	JCS  ptake                 // t < h.T
-	CMPL 4(R13), $1
-	JNE  pskip                 // h is not a triangle
-	CMPL R12, 8(R13)
-	JCC  pskip                 // nor one after this
-
-ptake:
-	MOVL DX, 0(R13)
-	MOVL $1, 4(R13)            // HitTriangle
-	MOVL R12, 8(R13)
-	MOVL OUT+16(SP)(CX*4), R12
-	MOVL R12, 12(R13)
-	MOVL OUT+32(SP)(CX*4), R12
-	MOVL R12, 16(R13)
-	INCL DX                    // TMax = tieBound(t)
-	MOVL DX, 96(SI)(CX*4)
+	TAKE(R13, R12, R14, pskip, ptake)
+	MOVL DX, 96(SI)(CX*4)      // the lane's TMax = tieBound(t)
 
 pskip:
 	LEAL -1(AX), CX

@@ -68,26 +68,9 @@ func packetTestRays(rng *rand.Rand, lo, hi vec3, n int) []Ray {
 // for packets of one to eleven rays of every kind packetTestRays makes;
 // and on amd64 most packets of camera rays take the packet traversal.
 func TestIntersectPacketMatchesIntersect(t *testing.T) {
-	compile := func(d *SceneDesc) *Scene {
-		d.Settings = Settings{Width: 1, Height: 1, Samples: 1}
-		d.Camera = CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40}
-		d.Materials = []Material{{Texture: NoTexture}}
-		s, err := Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	rng := rand.New(rand.NewPCG(23, 5))
-	soup := randomMesh(rand.New(rand.NewPCG(5, 6)), 3000)
-	mixed := &SceneDesc{Meshes: []MeshDesc{soup, soup}}
-	for i := 0; i < 60; i++ {
-		mixed.Spheres = append(mixed.Spheres, SphereDesc{Center: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10}, Radius: rng.Float32()*0.5 + 0.01})
-		mixed.Quads = append(mixed.Quads, QuadDesc{Corner: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10},
-			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
-	}
-	mixed.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
-	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
+	compile := func(d *SceneDesc) *Scene { return compileGeometry(t, d) }
+	mixed := mixedGeometry(rand.New(rand.NewPCG(23, 5)), 3000)
+	tetrahedron := tetrahedronMesh()
 	cases := []struct {
 		name string
 		s    *Scene
@@ -144,6 +127,40 @@ func TestIntersectPacketMatchesIntersect(t *testing.T) {
 			t.Errorf("%s: %d of %d packets of four finite rays of one sign per axis traced together", sc.name, together, camera)
 		}
 	}
+}
+
+// compileGeometry compiles d, a description of geometry alone, with one
+// material, one pixel and a camera.
+func compileGeometry(t testing.TB, d *SceneDesc) *Scene {
+	t.Helper()
+	d.Settings = Settings{Width: 1, Height: 1, Samples: 1}
+	d.Camera = CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40}
+	d.Materials = []Material{{Texture: NoTexture}}
+	s, err := Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mixedGeometry returns the traversal tests' mixed scene: a random soup
+// of n triangles, each twice (every hit of one a tie), 60 spheres and 60
+// quads drawn by rng in the cube [0, 10]³, and two planes.
+func mixedGeometry(rng *rand.Rand, n int) *SceneDesc {
+	soup := randomMesh(rand.New(rand.NewPCG(5, 6)), n)
+	d := &SceneDesc{Meshes: []MeshDesc{soup, soup}}
+	for i := 0; i < 60; i++ {
+		d.Spheres = append(d.Spheres, SphereDesc{Center: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10}, Radius: rng.Float32()*0.5 + 0.01})
+		d.Quads = append(d.Quads, QuadDesc{Corner: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10},
+			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
+	}
+	d.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
+	return d
+}
+
+// tetrahedronMesh returns a mesh of four triangles, whose BVH is one leaf.
+func tetrahedronMesh() MeshDesc {
+	return MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
 }
 
 // sameSigns reports whether the rays' directions agree in sign (of their

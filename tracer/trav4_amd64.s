@@ -2,7 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
-#include "order4_amd64.h"
+#include "nearest_amd64.h"
 
 // The wide traversal's loops in SSE (trav4_amd64.go): one function per
 // query, nearest hit and any hit, each holding the whole loop. SSE2 only,
@@ -252,23 +252,8 @@ nhit:
 	JCC  nskip
 	MOVL LIDX(SP), R12
 	ADDL CX, R12
-	CMPL DX, 0(BX)
-	JCS  ntake                 // t < h.T
-	CMPL 4(BX), $1
-	JNE  nskip                 // h is not a triangle
-	CMPL R12, 8(BX)
-	JCC  nskip                 // nor one after this
-
-ntake:
-	MOVL DX, 0(BX)
-	MOVL $1, 4(BX)             // HitTriangle
-	MOVL R12, 8(BX)
-	MOVL OUT+16(SP)(CX*4), R13
-	MOVL R13, 12(BX)
-	MOVL OUT+32(SP)(CX*4), R13
-	MOVL R13, 16(BX)
-	INCL DX                    // TMax = tieBound(t)
-	MOVL DX, 24(R11)
+	TAKE(BX, R12, R13, nskip, ntake)
+	MOVL DX, 24(R11)           // TMax = tieBound(t)
 	MOVL DX, R13
 	SETKEY(R13)
 

@@ -49,27 +49,10 @@ func sameRay(a, b Ray) bool {
 // subnormal ones too), rays from the last hit, and rays that are not
 // finite, which the assembly hands back to Go untouched.
 func TestTrav4MatchesGo(t *testing.T) {
-	compile := func(d *SceneDesc) *Scene {
-		d.Settings = Settings{Width: 1, Height: 1, Samples: 1}
-		d.Camera = CameraDesc{Position: vec3{0, 0, -1}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40}
-		d.Materials = []Material{{Texture: NoTexture}}
-		s, err := Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	rng := rand.New(rand.NewPCG(19, 4))
-	soup := randomMesh(rand.New(rand.NewPCG(5, 6)), 4000)
-	mixed := &SceneDesc{Meshes: []MeshDesc{soup, soup}} // each triangle twice
-	for i := 0; i < 60; i++ {
-		mixed.Spheres = append(mixed.Spheres, SphereDesc{Center: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10}, Radius: rng.Float32()*0.5 + 0.01})
-		mixed.Quads = append(mixed.Quads, QuadDesc{Corner: vec3{rng.Float32() * 10, rng.Float32() * 10, rng.Float32() * 10},
-			Edge1: vec3{rng.Float32(), 0, rng.Float32()}, Edge2: vec3{0, rng.Float32() + 0.1, 0}})
-	}
-	mixed.Planes = []PlaneDesc{{Point: vec3{0, 9, 0}, Normal: vec3{0, 1, 0}}, {Point: vec3{0, 0, 0.5}, Normal: vec3{0.1, 0, -1}}}
+	compile := func(d *SceneDesc) *Scene { return compileGeometry(t, d) }
+	mixed := mixedGeometry(rand.New(rand.NewPCG(19, 4)), 4000)
 	lattice := coplanarLattice(24)
-	tetrahedron := MeshDesc{Positions: []vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Indices: []uint32{0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3}}
+	tetrahedron := tetrahedronMesh()
 	cases := []struct {
 		name string
 		s    *Scene

@@ -1,7 +1,9 @@
-// The nearest-hit traversals' step from a node to its children, shared by
-// the single-ray loop (trav4_amd64.s) and the packet loop
-// (packet_amd64.s), which define the frame offsets ENT (four stack
-// entries of scratch) and STK (the stack) and STKMAX.
+// The steps the nearest-hit traversals share, the single-ray loop
+// (trav4_amd64.s) and the packet loop (packet_amd64.s): from a node to
+// its children (ORDER4), and a triangle's hit taken under the tie rule
+// (TAKE). Both files define the frame offsets ENT (four stack entries of
+// scratch), OUT (t, b1, b2 of four lanes) and STK (the stack), and
+// STKMAX.
 
 // CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
 #define CE(a, b, t) \
@@ -80,3 +82,26 @@ four: \
 	ADDQ $3, R10 \
 	MOVL AX, DX \
 	JMP  visit
+
+// TAKE takes lane CX's hit on triangle idx, at t (DX's bits; t and the
+// held hit's T are positive, so they compare as unsigned integers) with
+// b1 and b2 in the OUT rows, under the tie rule (Hit.takesTriangle): it
+// jumps to skip when the hit h holds stays, else writes the new hit into
+// h and goes on with DX the bits of tieBound(t), the new TMax. take is
+// the macro's own label; tmp a scratch register.
+#define TAKE(h, idx, tmp, skip, take) \
+	CMPL DX, 0(h) \
+	JCS  take /* t < h.T */ \
+	CMPL 4(h), $1 \
+	JNE  skip /* h is not a triangle */ \
+	CMPL idx, 8(h) \
+	JCC  skip /* nor one after this */ \
+take: \
+	MOVL DX, 0(h) \
+	MOVL $1, 4(h) /* HitTriangle */ \
+	MOVL idx, 8(h) \
+	MOVL OUT+16(SP)(CX*4), tmp \
+	MOVL tmp, 12(h) \
+	MOVL OUT+32(SP)(CX*4), tmp \
+	MOVL tmp, 16(h) \
+	INCL DX
