@@ -63,22 +63,39 @@ func (r *ray4) enter4Portable(n *bvh4Node, tMax float32, tnear *[4]float32) uint
 	return r.enter4General(n, tMax, tnear)
 }
 
+// wideEntry is an entry of a traversal's stack: a reference to visit,
+// and the distance its box is entered at (or a bound below it).
+type wideEntry struct {
+	ref uint32
+	t   float32
+}
+
 // intersectWide is Intersect's traversal of the wide BVH, h the nearest
 // hit so far (the planes'). It visits the children a ray enters nearest
 // first (of equal entries, the first child first).
 func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
+	return s.intersectWideFrom(r, h, c, nil)
+}
+
+// intersectWideFrom is intersectWide from the stack entries from, when
+// there are any (a packet's, intersectPacketGo's, whose entry distances
+// bound the ray's from below), instead of the root.
+func (s *Scene) intersectWideFrom(r Ray, h Hit, c *TraversalCounts, from []wideEntry) Hit {
 	wide := s.wide.nodes
 	var rw ray4
 	rw.set(&r)
 	lr := rw.leafRay()
-	type entry struct {
-		ref uint32
-		t   float32
-	}
-	var inline [wideStackInline]entry
+	var inline [wideStackInline]wideEntry
 	stack := inline[:]
 	sp := 0
 	ref := s.wide.root
+	if len(from) > 0 {
+		for len(stack) < len(from) {
+			stack = growStack(stack)
+		}
+		sp = copy(stack, from) - 1
+		ref = stack[sp].ref
+	}
 	for {
 		if ref&wideLeaf == 0 {
 			n := &wide[ref]
@@ -108,7 +125,7 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 					if tn[k1&3] < tn[k0&3] {
 						k0, k1 = k1, k0
 					}
-					stack[sp] = entry{n.child[k1&3], tn[k1&3]}
+					stack[sp] = wideEntry{n.child[k1&3], tn[k1&3]}
 					sp++
 					ref = n.child[k0&3]
 					continue
@@ -127,7 +144,7 @@ func (s *Scene) intersectWide(r Ray, h Hit, c *TraversalCounts) Hit {
 					}
 				}
 				for i := m - 1; i > 0; i-- {
-					stack[sp] = entry{n.child[ks[i]&3], tn[ks[i]&3]}
+					stack[sp] = wideEntry{n.child[ks[i]&3], tn[ks[i]&3]}
 					sp++
 				}
 				ref = n.child[ks[0]&3]

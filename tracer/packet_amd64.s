@@ -26,7 +26,9 @@
 //
 // scratch rows ENT (four stack entries) and OUT (t, b1, b2 of four rays);
 // the stack depth across a call at SPS; the pop bound at TKEY; the index
-// of the leaf's triangle at LIDX; the stack at STK, as trav4NearestSSE's.
+// of the leaf's triangle at LIDX; the index of the packet's first ray at
+// PIDX; the packet's work so far (nodes visited and triangles tested) at
+// WORK; the stack at STK, as trav4NearestSSE's.
 #define PKT 32
 #define ENT 384
 #define OUT 416
@@ -34,6 +36,7 @@
 #define TKEY 472
 #define LIDX 480
 #define PIDX 488
+#define WORK 496
 #define STK 512
 // The frame is 2048 bytes: (2048 − STK)/8 = 192 = wideStackSize entries.
 #define STKMAX 189
@@ -311,13 +314,43 @@
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8)
 
-// func trav4PacketsSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, rays *Ray, hits *Hit, n int, scratch *[4]Ray, fresh bool) (done int)
+// SCRATCH copies the packet's rays into scratch (DI), each with its TMax
+// now. Clobbers AX, X0.
+#define SCRATCH \
+	MOVQ   PIDX(SP), AX \
+	IMUL3Q $28, AX, AX \
+	ADDQ   rays+32(FP), AX \
+	MOVQ   scratch+56(FP), DI \
+	MOVUPS 0(AX), X0 \
+	MOVUPS X0, 0(DI) \
+	MOVUPS 16(AX), X0 \
+	MOVUPS X0, 16(DI) \
+	MOVUPS 32(AX), X0 \
+	MOVUPS X0, 32(DI) \
+	MOVUPS 48(AX), X0 \
+	MOVUPS X0, 48(DI) \
+	MOVUPS 64(AX), X0 \
+	MOVUPS X0, 64(DI) \
+	MOVUPS 80(AX), X0 \
+	MOVUPS X0, 80(DI) \
+	MOVUPS 96(AX), X0 \
+	MOVUPS X0, 96(DI) \
+	MOVL   96(SI), AX \
+	MOVL   AX, 24(DI) \
+	MOVL   100(SI), AX \
+	MOVL   AX, 52(DI) \
+	MOVL   104(SI), AX \
+	MOVL   AX, 80(DI) \
+	MOVL   108(SI), AX \
+	MOVL   AX, 108(DI)
+
+// func trav4PacketsSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, rays *Ray, hits *Hit, n int, scratch *[4]Ray, fresh bool, budget int, stack *uint64) (done int, split int)
 //
 // Ray: 28 bytes, TMax at 24. Hit: 20 bytes, T at 0, Kind at 4, Index at
 // 8, B1 at 12, B2 at 16. PIDX holds the index of the packet's first ray;
 // the rays and hits are addressed from the arguments and PIDX, not kept
 // across a call (which may move them with the stack).
-TEXT ·trav4PacketsSSE(SB), 0, $2048-80
+TEXT ·trav4PacketsSSE(SB), 0, $2048-104
 	NO_LOCAL_POINTERS
 	MOVQ $0, PIDX(SP)
 
@@ -328,6 +361,7 @@ ppacket:
 	IMUL3Q $28, AX, DI
 	ADDQ rays+32(FP), DI
 	SETUP(pend)
+	MOVL   $0, WORK(SP)
 	CMPB   fresh+64(FP), $0
 	JEQ    pstart
 	// The hits held: none, at each ray's own TMax.
@@ -367,6 +401,10 @@ ppop:
 	MOVL  DX, DX
 
 pvisit:
+	INCL  WORK(SP)
+	MOVL  WORK(SP), AX
+	CMPQ  AX, budget+72(FP)
+	JGT   psplit
 	TESTL DX, DX
 	JMI   pleaf
 	SHLQ  $7, DX
@@ -390,6 +428,7 @@ pleaf:
 
 ptri:
 	// Triangle DI against the four rays, one per lane.
+	INCL   WORK(SP)
 	MOVQ   DI, AX
 	MOVUPS 96(SI), X15
 	HIT1LOAD
@@ -439,32 +478,7 @@ pshapes:
 	// now, trav4PacketShapeLeaf tests them (and updates it and the
 	// hits), and the packet is prepared again from scratch.
 	MOVQ   R10, SPS(SP)
-	MOVQ   PIDX(SP), AX
-	IMUL3Q $28, AX, AX
-	ADDQ   rays+32(FP), AX
-	MOVQ   scratch+56(FP), DI
-	MOVUPS 0(AX), X0
-	MOVUPS X0, 0(DI)
-	MOVUPS 16(AX), X0
-	MOVUPS X0, 16(DI)
-	MOVUPS 32(AX), X0
-	MOVUPS X0, 32(DI)
-	MOVUPS 48(AX), X0
-	MOVUPS X0, 48(DI)
-	MOVUPS 64(AX), X0
-	MOVUPS X0, 64(DI)
-	MOVUPS 80(AX), X0
-	MOVUPS X0, 80(DI)
-	MOVUPS 96(AX), X0
-	MOVUPS X0, 96(DI)
-	MOVL   96(SI), AX
-	MOVL   AX, 24(DI)
-	MOVL   100(SI), AX
-	MOVL   AX, 52(DI)
-	MOVL   104(SI), AX
-	MOVL   AX, 80(DI)
-	MOVL   108(SI), AX
-	MOVL   AX, 108(DI)
+	SCRATCH
 	MOVQ   s+24(FP), AX
 	MOVQ   AX, 0(SP)
 	MOVQ   DI, 8(SP)
@@ -488,5 +502,32 @@ pnextpacket:
 pend:
 	// Done, or stopped at a packet Intersect must trace ray by ray.
 	MOVQ PIDX(SP), AX
-	MOVQ AX, done+72(FP)
+	MOVQ AX, done+88(FP)
+	MOVQ $0, split+96(FP)
+	RET
+
+psplit:
+	// Past its budget: the packet's rays go on one by one from what is
+	// left of its traversal, the reference DX (entered at 0 or later) on
+	// top of the stack, which goes to stack; its rays with their TMax
+	// now to scratch.
+	MOVQ stack+80(FP), DI
+	XORQ CX, CX
+	JMP  pcopytest
+
+pcopy:
+	MOVQ STK(SP)(CX*8), AX
+	MOVQ AX, (DI)(CX*8)
+	INCQ CX
+
+pcopytest:
+	CMPQ CX, R10
+	JLT  pcopy
+	MOVL DX, DX
+	MOVQ DX, (DI)(CX*8)
+	INCQ CX
+	MOVQ CX, split+96(FP)
+	SCRATCH
+	MOVQ PIDX(SP), AX
+	MOVQ AX, done+88(FP)
 	RET

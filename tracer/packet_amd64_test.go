@@ -66,7 +66,7 @@ func TestPacketFullStack(t *testing.T) {
 		}
 		var scratch [4]Ray
 		hs := make([]Hit, 4)
-		if done := s.packetsAsm(rays, hs, &scratch, true); (done == 4) != tc.fits {
+		if done := s.packetsAsm(rays, hs, &scratch, true, 1<<30); (done == 4) != tc.fits {
 			t.Errorf("depth %d: the assembly traced %d of 4 rays, want all: %v", tc.depth, done, tc.fits)
 		}
 		got := make([]Hit, 4)

@@ -65,8 +65,9 @@ func packetTestRays(rng *rand.Rand, lo, hi vec3, n int) []Ray {
 // quads and planes (every triangle twice, so hits tie), triangles and
 // shapes without planes (the assembly loop straight away), a dense sphere
 // mesh, a lattice of coplanar squares sharing edges and a one-leaf tree,
-// for packets of one to eleven rays of every kind packetTestRays makes;
-// and on amd64 most packets of camera rays take the packet traversal.
+// for packets of one to eleven rays of every kind packetTestRays makes,
+// and packets of four split after every budget from one step to none; and
+// on amd64 most packets of camera rays take the packet traversal.
 func TestIntersectPacketMatchesIntersect(t *testing.T) {
 	compile := func(d *SceneDesc) *Scene { return compileGeometry(t, d) }
 	mixed := mixedGeometry(rand.New(rand.NewPCG(23, 5)), 3000)
@@ -109,21 +110,39 @@ func TestIntersectPacketMatchesIntersect(t *testing.T) {
 			if got[len(rays)] != (Hit{T: 42, Kind: HitShape, Index: 7}) {
 				t.Fatalf("%s packet %d: hit past the rays written", sc.name, p)
 			}
-			if len(rays) >= 4 && sameSigns(rays[:4]) && allFinite(rays[:4]) {
-				camera++
-				var rs [4]Ray
+			if len(rays) < 4 || !sameSigns(rays[:4]) || !allFinite(rays[:4]) || len(s.wide.nodes) == 0 {
+				continue
+			}
+			// A packet of four, alone and split after every budget from
+			// one step (each ray on its own from the packet's first node
+			// on) to none: the same hits.
+			camera++
+			for _, budget := range []int{1 << 30, 1, 2, 5, 24} {
+				var rs, scratch [4]Ray
 				var hs [4]Hit
-				var scratch [4]Ray
 				s.packetOf(rays[:4], &rs, &hs)
-				if trav4Asm && len(s.wide.nodes) > 0 && s.packetsAsm(rs[:], hs[:], &scratch, false) == 4 {
-					together++
+				grs, ghs := rs, hs
+				if !s.intersectPacketGo(&grs, &ghs, budget, nil) {
+					t.Fatalf("%s packet %d: intersectPacketGo left it to Intersect", sc.name, p)
+				}
+				done := 0
+				if trav4Asm {
+					if done = s.packetsAsm(rs[:], hs[:], &scratch, false, budget); done == 4 && budget == 1<<30 {
+						together++
+					}
+				}
+				for k, r := range rays[:4] {
+					want := s.Intersect(r)
+					if !sameHit(ghs[k], want) || done == 4 && !sameHit(hs[k], want) {
+						t.Fatalf("%s packet %d ray %d, budget %d: Go %+v, assembly %+v (%d rays), Intersect %+v", sc.name, p, k, budget, ghs[k], hs[k], done, want)
+					}
 				}
 			}
 		}
 		if hits < packets/4 {
 			t.Errorf("%s: %d hits in %d packets", sc.name, hits, packets)
 		}
-		if trav4Asm && len(s.wide.nodes) > 0 && together < camera*9/10 {
+		if trav4Asm && together < camera*9/10 {
 			t.Errorf("%s: %d of %d packets of four finite rays of one sign per axis traced together", sc.name, together, camera)
 		}
 	}

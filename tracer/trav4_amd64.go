@@ -21,16 +21,17 @@ const (
 
 // trav4NearestSSE is intersectWide's loop in SSE assembly: it traverses
 // the wide tree (nodes, its first node, for a tree that is not one leaf;
-// from root) for the nearest hit along *r nearer than *h, which it
-// updates, as it updates r.TMax (the tie bound of the hit held). tris is
-// s.Triangles's first element; s is for the shape leaves, which it hands
-// to trav4ShapeLeaf. It returns trav4Miss when done, or trav4Fallback:
-// before it has changed anything for a ray that is not finite, or having
-// taken some hits for a stack that would overflow (which Compile's depth
-// limits exclude).
+// from root, or, when n > 0, from the n stack entries at stack, a packet's
+// that trav4PacketsSSE handed over) for the nearest hit along *r nearer
+// than *h, which it updates, as it updates r.TMax (the tie bound of the
+// hit held). tris is s.Triangles's first element; s is for the shape
+// leaves, which it hands to trav4ShapeLeaf. It returns trav4Miss when
+// done, or trav4Fallback: before it has changed anything for a ray that
+// is not finite, or having taken some hits for a stack that would
+// overflow (which Compile's depth limits exclude).
 //
 //go:noescape
-func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit) (status uint32)
+func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit, stack *uint64, n int) (status uint32)
 
 // trav4AnySSE is occludedWide's loop in SSE assembly: trav4Hit when
 // *r hits a primitive of the wide tree, trav4Miss when it hits none, and
@@ -62,7 +63,7 @@ func trav4ShapeLeafAny(s *Scene, r *Ray, ref uint32) bool {
 // hits it has taken, which the Go loop then keeps or improves on under
 // the tie rule.
 func (s *Scene) intersectAsm(r *Ray, h *Hit) bool {
-	return trav4NearestSSE(unsafe.SliceData(s.wide.nodes), unsafe.SliceData(s.Triangles), s.wide.root, s, r, h) == trav4Miss
+	return trav4NearestSSE(unsafe.SliceData(s.wide.nodes), unsafe.SliceData(s.Triangles), s.wide.root, s, r, h, nil, 0) == trav4Miss
 }
 
 // occludedAsm is occludedWide in assembly (trav4AnySSE): trav4Hit or

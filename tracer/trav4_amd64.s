@@ -190,17 +190,32 @@ full: \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8)
 
-// func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit) (status uint32)
+// func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit, stack *uint64, n int) (status uint32)
 //
 // Ray: TMax at 24. Hit: T at 0, Kind at 4, Index at 8, B1 at 12, B2 at 16.
-TEXT ·trav4NearestSSE(SB), 0, $1856-52
+TEXT ·trav4NearestSSE(SB), 0, $1856-68
 	NO_LOCAL_POINTERS
 	SETRAY(nfallback)
 	MOVL  24(SI), AX
 	SETKEY(AX)
-	XORQ  R10, R10
+	MOVQ  n+56(FP), R10
+	TESTQ R10, R10
+	JNZ   nstack
 	MOVL  root+16(FP), DX
 	JMP   nvisit
+
+nstack:
+	// From the n entries at stack (a packet's, trav4PacketsSSE's).
+	MOVQ stack+48(FP), DI
+	XORQ CX, CX
+
+ncopy:
+	MOVQ (DI)(CX*8), AX
+	MOVQ AX, STK(SP)(CX*8)
+	INCQ CX
+	CMPQ CX, R10
+	JLT  ncopy
+	JMP  npop
 
 nreload:
 	RELOAD
@@ -284,12 +299,12 @@ nshapes:
 	JMP  nreload
 
 ndone:
-	MOVL $0, status+48(FP)     // trav4Miss: done
+	MOVL $0, status+64(FP)     // trav4Miss: done
 	RET
 
 nfull:
 nfallback:
-	MOVL $2, status+48(FP)     // trav4Fallback
+	MOVL $2, status+64(FP)     // trav4Fallback
 	RET
 
 // func trav4AnySSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray) (status uint32)

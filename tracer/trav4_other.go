@@ -16,4 +16,4 @@ const (
 
 func (s *Scene) occludedAsm(*Ray) uint32 { return trav4Fallback }
 
-func (s *Scene) packetsAsm([]Ray, []Hit, *[4]Ray, bool) int { return 0 }
+func (s *Scene) packetsAsm([]Ray, []Hit, *[4]Ray, bool, int) int { return 0 }
