@@ -2,7 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
-#include "nearest_amd64.h"
+#include "trav4_amd64.h"
 
 // The packet traversal in SSE (packet_amd64.go): four coherent rays
 // through the wide BVH together, one node test for all four by interval
@@ -295,24 +295,6 @@
 	MOVAPS X0, X3 \
 	CMPPS  X2, X3, $2 /* tnear <= tfar */ \
 	MOVMSKPS X3, CX
-
-// PREFETCH4 prefetches two cache lines of each child of node BX, as
-// trav4_amd64.s's does. Clobbers AX, DI.
-#define PREFETCH4 \
-	MOVQ       112(BX), AX \
-	MOVLQSX    AX, DI \
-	SARQ       $32, AX \
-	PREFETCHT0 (R8)(DI*8) \
-	PREFETCHT0 64(R8)(DI*8) \
-	PREFETCHT0 (R8)(AX*8) \
-	PREFETCHT0 64(R8)(AX*8) \
-	MOVQ       120(BX), AX \
-	MOVLQSX    AX, DI \
-	SARQ       $32, AX \
-	PREFETCHT0 (R8)(DI*8) \
-	PREFETCHT0 64(R8)(DI*8) \
-	PREFETCHT0 (R8)(AX*8) \
-	PREFETCHT0 64(R8)(AX*8)
 
 // SCRATCH copies the packet's rays into scratch (DI), each with its TMax
 // now. Clobbers AX, X0.

@@ -2,7 +2,7 @@
 #include "funcdata.h"
 #include "hit4_amd64.h"
 #include "ray4_amd64.h"
-#include "nearest_amd64.h"
+#include "trav4_amd64.h"
 
 // The wide traversal's loops in SSE (trav4_amd64.go): one function per
 // query, nearest hit and any hit, each holding the whole loop. SSE2 only,
@@ -166,29 +166,6 @@ full: \
 	LEAQ (AX)(AX*8), DI \
 	SHLQ $2, DI \
 	ADDQ tris+8(FP), DI
-
-// PREFETCH4 prefetches two cache lines of each child of node BX: both
-// lines of an interior child's node, the first two of a triangle leaf's
-// triangles, node 0 (in cache) for another. Random rays on large meshes
-// wait on these fetches; they then start while the node's own boxes are
-// tested, not after, and a pushed child is in cache when it is popped.
-// The addresses are bvh4Node.prefetch, signed offsets from R8 in units of
-// 8 bytes. Clobbers AX, DI.
-#define PREFETCH4 \
-	MOVQ       112(BX), AX \
-	MOVLQSX    AX, DI \
-	SARQ       $32, AX \
-	PREFETCHT0 (R8)(DI*8) \
-	PREFETCHT0 64(R8)(DI*8) \
-	PREFETCHT0 (R8)(AX*8) \
-	PREFETCHT0 64(R8)(AX*8) \
-	MOVQ       120(BX), AX \
-	MOVLQSX    AX, DI \
-	SARQ       $32, AX \
-	PREFETCHT0 (R8)(DI*8) \
-	PREFETCHT0 64(R8)(DI*8) \
-	PREFETCHT0 (R8)(AX*8) \
-	PREFETCHT0 64(R8)(AX*8)
 
 // func trav4NearestSSE(nodes *bvh4Node, tris *Triangle, root uint32, s *Scene, r *Ray, h *Hit, stack *uint64, n int) (status uint32)
 //

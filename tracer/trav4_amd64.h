@@ -1,9 +1,33 @@
-// The steps the nearest-hit traversals share, the single-ray loop
-// (trav4_amd64.s) and the packet loop (packet_amd64.s): from a node to
-// its children (ORDER4), and a triangle's hit taken under the tie rule
+// The steps the traversals share, the single-ray loops (trav4_amd64.s)
+// and the packet loop (packet_amd64.s): the prefetches of a node's
+// children (PREFETCH4), and in the nearest-hit loops the step from a node
+// to its children (ORDER4) and a triangle's hit taken under the tie rule
 // (TAKE). Both files define the frame offsets ENT (four stack entries of
 // scratch), OUT (t, b1, b2 of four lanes) and STK (the stack), and
 // STKMAX.
+
+// PREFETCH4 prefetches two cache lines of each child of node BX: both
+// lines of an interior child's node, the first two of a triangle leaf's
+// triangles, node 0 (in cache) for another. Random rays on large meshes
+// wait on these fetches; they then start while the node's own boxes are
+// tested, not after, and a pushed child is in cache when it is popped.
+// The addresses are bvh4Node.prefetch, signed offsets from R8 in units of
+// 8 bytes. Clobbers AX, DI.
+#define PREFETCH4 \
+	MOVQ       112(BX), AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8) \
+	MOVQ       120(BX), AX \
+	MOVLQSX    AX, DI \
+	SARQ       $32, AX \
+	PREFETCHT0 (R8)(DI*8) \
+	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 (R8)(AX*8) \
+	PREFETCHT0 64(R8)(AX*8)
 
 // CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
 #define CE(a, b, t) \
