@@ -128,10 +128,9 @@ func (s *Scene) packetOf(rays []Ray, rs *[4]Ray, hs *[4]Hit) int {
 // multiplication round monotonically, so the bounds computed from these
 // hold for the rounded distances too.
 type packetBounds struct {
-	near, far  [3]int     // the plane rows rays enter and leave a slab by (bvh4Node.bounds)
-	no, fo     [3]float32 // the origins the near and far distances are taken from
-	ilo, ihi   [3]float32 // the least and greatest inverse direction
-	finiteRays bool
+	near, far [3]int     // the plane rows rays enter and leave a slab by (bvh4Node.bounds)
+	no, fo    [3]float32 // the origins the near and far distances are taken from
+	ilo, ihi  [3]float32 // the least and greatest inverse direction
 }
 
 // set prepares b for the packet rs, and rw for its rays' own tests,

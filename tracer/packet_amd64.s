@@ -59,14 +59,8 @@
 	MOVHLPS  t, u /* column 1 */ \
 	MOVAPS   u, t
 
-// HMIN and HMAX put the least (greatest) lane of x in all its lanes, t a
-// scratch register.
-#define HMIN(x, t) \
-	PSHUFD $0x4e, x, t \
-	MINPS  t, x \
-	PSHUFD $0xb1, x, t \
-	MINPS  t, x
-
+// HMAX puts the greatest lane of x in all its lanes, t a scratch
+// register.
 #define HMAX(x, t) \
 	PSHUFD $0x4e, x, t \
 	MAXPS  t, x \
@@ -231,14 +225,6 @@
 	MOVL   316(SI), R14 \
 	MOVL   320(SI), R9 \
 	MOVQ   nodes+0(FP), R8
-
-// SETKEY stores in TKEY the pop bound of TMax's bits in x (zero-extended,
-// clobbered): (TMax's bits + 1)·2³² − 1, TMax's bits over 32 ones.
-#define SETKEY(x) \
-	INCQ x \
-	SHLQ $32, x \
-	DECQ x \
-	MOVQ x, TKEY(SP)
 
 // NODEP tests node BX's four boxes against the packet by interval
 // arithmetic: on each axis the near distance of a box is the least of

@@ -1,10 +1,10 @@
 // The steps the traversals share, the single-ray loops (trav4_amd64.s)
 // and the packet loop (packet_amd64.s): the prefetches of a node's
 // children (PREFETCH4), and in the nearest-hit loops the step from a node
-// to its children (ORDER4) and a triangle's hit taken under the tie rule
-// (TAKE). Both files define the frame offsets ENT (four stack entries of
-// scratch), OUT (t, b1, b2 of four lanes) and STK (the stack), and
-// STKMAX.
+// to its children (ORDER4), a triangle's hit taken under the tie rule
+// (TAKE) and the stack's pop bound (SETKEY). Both files define the frame
+// offsets TKEY (the pop bound), ENT (four stack entries of scratch), OUT
+// (t, b1, b2 of four lanes) and STK (the stack), and STKMAX.
 
 // PREFETCH4 prefetches two cache lines of each child of node BX: both
 // lines of an interior child's node, the first two of a triangle leaf's
@@ -28,6 +28,14 @@
 	PREFETCHT0 64(R8)(DI*8) \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8)
+
+// SETKEY stores in TKEY the pop bound of TMax's bits in x (zero-extended,
+// clobbered): (TMax's bits + 1)·2³² − 1, TMax's bits over 32 ones.
+#define SETKEY(x) \
+	INCQ x \
+	SHLQ $32, x \
+	DECQ x \
+	MOVQ x, TKEY(SP)
 
 // CE orders a and b as unsigned integers (a ≤ b), t a scratch register.
 #define CE(a, b, t) \

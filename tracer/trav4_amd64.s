@@ -82,14 +82,6 @@
 	MOVL   RAY+152(SP), R13 \
 	MOVL   RAY+160(SP), R9
 
-// SETKEY stores in TKEY the pop bound of TMax's bits in x (zero-extended,
-// clobbered): (TMax's bits + 1)·2³² − 1, TMax's bits over 32 ones.
-#define SETKEY(x) \
-	INCQ x \
-	SHLQ $32, x \
-	DECQ x \
-	MOVQ x, TKEY(SP)
-
 // NODE4 is enter4SSE's slab test of node BX's four boxes, the same
 // operations on the same operands: X0 the entry distances, CX the mask of
 // the boxes entered by TMax.
