@@ -26,7 +26,8 @@ type wideBVH struct {
 // The 4-wide tree is the binary one (Scene.Nodes, which the GPU keeps)
 // collapsed: each wide node's children are the nodes two or so levels
 // down the binary tree, with the same boxes, and its leaves are the binary
-// leaves. So it finds the same hits (docs/traversal.md).
+// leaves, or a small subtree's leaves together (smallSubtree). So it finds
+// the same hits (docs/traversal.md).
 type bvh4Node struct {
 	// bounds[p][k] is plane p of child k's box: p = 0, 1, 2 the Min x,
 	// y, z; 3, 4, 5 the Max. A missing child has Min +∞ and Max −∞, which
@@ -73,7 +74,8 @@ var errWideRefs = errors.New("bvh: a leaf beyond the 4-wide BVH's references")
 // binary node's two children and, while it has fewer than four, replaces
 // the interior one with the largest surface area by its two children (the
 // rule of Embree's and pbrt's collapses, which keeps the boxes that rays
-// enter most often apart).
+// enter most often apart). A child whose subtree is small (smallSubtree)
+// is one leaf, neither replaced nor descended into.
 func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 	for i := range nodes {
 		if n := &nodes[i]; n.Count > 0 && (n.Index+uint32(n.Count) > wideIndexMask || n.Count > 8 || n.Info > 1) {
@@ -92,14 +94,19 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 	adviseHugePages(wide)
 	var fill func(w int, b uint32)
 	fill = func(w int, b uint32) {
+		// kids are the binary nodes below wide node w, leaf[k] whether
+		// kid k is a wide leaf, refs[k] the reference to it.
 		var kids, refs [4]uint32
+		var leaf [4]bool
 		kids[0], kids[1] = nodes[b].Index, nodes[b].Index+1
+		refs[0], leaf[0] = smallSubtree(nodes, kids[0])
+		refs[1], leaf[1] = smallSubtree(nodes, kids[1])
 		nk := 2
 		for nk < 4 {
 			best, bestArea := -1, float32(-1)
 			for k, c := range kids[:nk] {
-				if n := &nodes[c]; n.Count == 0 {
-					box := bvhBox{n.Min, n.Max}
+				if !leaf[k] {
+					box := bvhBox{nodes[c].Min, nodes[c].Max}
 					if a := box.area(); a > bestArea {
 						best, bestArea = k, a
 					}
@@ -110,16 +117,16 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 			}
 			c := nodes[kids[best]].Index
 			kids[best], kids[nk] = c, c+1
+			refs[best], leaf[best] = smallSubtree(nodes, c)
+			refs[nk], leaf[nk] = smallSubtree(nodes, c+1)
 			nk++
 		}
 		for k, c := range kids[:nk] {
-			if n := &nodes[c]; n.Count > 0 {
-				refs[k] = wideLeafRef(n)
-				continue
+			if !leaf[k] {
+				refs[k] = uint32(len(wide))
+				wide = append(wide, bvh4Node{})
+				fill(int(refs[k]), c)
 			}
-			refs[k] = uint32(len(wide))
-			wide = append(wide, bvh4Node{})
-			fill(int(refs[k]), c)
 		}
 		wide[w] = wideNodeOf(nodes, kids[:nk], refs[:nk])
 	}
@@ -128,6 +135,45 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 		return wideBVH{}, errWideRefs
 	}
 	return wideBVH{nodes: wide}, nil
+}
+
+// wideMergeMax is the most triangles of a binary subtree that the wide
+// tree tests as one leaf.
+const wideMergeMax = 4
+
+// smallSubtree returns the wide leaf reference to the primitives under
+// binary node b, when b is a leaf or its subtree holds at most
+// wideMergeMax primitives of one kind in one range.
+func smallSubtree(nodes []BVHNode, b uint32) (ref uint32, ok bool) {
+	first, count, kind, ok := subtreeRange(nodes, b, wideMergeMax)
+	if !ok {
+		if n := &nodes[b]; n.Count > 0 {
+			return wideLeafRef(n), true
+		}
+		return 0, false
+	}
+	return wideLeaf | (count-1)<<28 | uint32(kind)<<wideKindShift | first, true
+}
+
+// subtreeRange returns the range and kind of the primitives under binary
+// node b, ok when they are at most most, of one kind and contiguous.
+func subtreeRange(nodes []BVHNode, b uint32, most uint32) (first, count uint32, kind uint16, ok bool) {
+	n := &nodes[b]
+	if n.Count > 0 {
+		return n.Index, uint32(n.Count), n.Info, uint32(n.Count) <= most
+	}
+	if most < 2 {
+		return 0, 0, 0, false
+	}
+	f1, c1, k1, ok := subtreeRange(nodes, n.Index, most-1)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	f2, c2, k2, ok := subtreeRange(nodes, n.Index+1, most-c1)
+	if !ok || k1 != k2 || f2 != f1+c1 {
+		return 0, 0, 0, false
+	}
+	return f1, c1 + c2, k1, true
 }
 
 // wideNodeOf returns the wide node whose children are the binary nodes

@@ -105,10 +105,11 @@ func sameEntries(mask uint32, a, b [4]float32) bool {
 	return true
 }
 
-// TestCollapseBVH4: the wide tree holds every binary leaf once, missing
-// children have empty boxes, and nodes come after their parents; a tree
-// that is one leaf is that leaf, with no node; a leaf that a reference
-// cannot hold is an error.
+// TestCollapseBVH4: the wide tree's leaves hold every primitive once,
+// each binary leaf whole, and a subtree of at most wideMergeMax primitives
+// of one kind as one leaf; missing children have empty boxes, and nodes
+// come after their parents; a tree that is one leaf is that leaf, with no
+// node; a leaf that a reference cannot hold is an error.
 func TestCollapseBVH4(t *testing.T) {
 	// A lone leaf, whose box the binary traversal never tests, is the
 	// root itself.
@@ -125,13 +126,20 @@ func TestCollapseBVH4(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		s := randomScene(t, seed, int(seed*seed*1500), int(seed*9))
-		leaves := map[uint32]int{}
+		// leafOf[kind][i] is the binary leaf holding primitive i.
+		var leafOf [2]map[uint32]int
+		leafOf[0], leafOf[1] = map[uint32]int{}, map[uint32]int{}
+		binaryLeaves := 0
 		for i := range s.Nodes {
 			if n := &s.Nodes[i]; n.Count > 0 {
-				leaves[wideLeafRef(n)]++
+				binaryLeaves++
+				for p := n.Index; p < n.Index+uint32(n.Count); p++ {
+					leafOf[n.Info][p] = i
+				}
 			}
 		}
-		seen := map[uint32]int{}
+		seen := [2]map[uint32]bool{{}, {}}
+		wideLeaves, merged := 0, 0
 		var walk func(w uint32)
 		walk = func(w uint32) {
 			n := &s.wide.nodes[w]
@@ -143,30 +151,83 @@ func TestCollapseBVH4(t *testing.T) {
 					continue
 				}
 				c := n.child[k]
-				if c&wideLeaf != 0 {
-					seen[c]++
+				if c&wideLeaf == 0 {
+					if c <= w {
+						t.Fatalf("seed %d: node %d's child %d before it", seed, w, c)
+					}
+					walk(c)
 					continue
 				}
-				if c <= w {
-					t.Fatalf("seed %d: node %d's child %d before it", seed, w, c)
+				wideLeaves++
+				kind, first, end := wideLeafOf(c)
+				leaves := map[int]bool{}
+				for p := first; p < end; p++ {
+					l, ok := leafOf[kind][p]
+					if !ok || seen[kind][p] {
+						t.Fatalf("seed %d: leaf %#x: primitive %d of kind %d in no binary leaf, or seen twice", seed, c, p, kind)
+					}
+					seen[kind][p] = true
+					leaves[l] = true
 				}
-				walk(c)
+				for l := range leaves {
+					if b := &s.Nodes[l]; b.Index < first || b.Index+uint32(b.Count) > end {
+						t.Fatalf("seed %d: leaf %#x holds part of binary leaf %d", seed, c, l)
+					}
+				}
+				if len(leaves) > 1 {
+					merged++
+					if end-first > wideMergeMax {
+						t.Fatalf("seed %d: leaf %#x merges %d primitives", seed, c, end-first)
+					}
+				}
 			}
 		}
 		walk(0)
-		if len(seen) != len(leaves) {
-			t.Fatalf("seed %d: %d wide leaves, %d binary", seed, len(seen), len(leaves))
-		}
-		for ref, k := range seen {
-			if k != 1 || leaves[ref] != 1 {
-				t.Fatalf("seed %d: leaf %#x seen %d times, %d in the binary tree", seed, ref, k, leaves[ref])
+		for kind := range seen {
+			if len(seen[kind]) != len(leafOf[kind]) {
+				t.Fatalf("seed %d: kind %d: %d primitives in wide leaves, %d in binary ones", seed, kind, len(seen[kind]), len(leafOf[kind]))
 			}
+		}
+		if merged == 0 {
+			t.Errorf("seed %d: no wide leaf merges binary leaves (%d leaves)", seed, wideLeaves)
 		}
 		// Interior binary nodes number leaves − 1; a wide node replaces
 		// one to three of them.
-		if got, min := len(s.wide.nodes), (len(leaves)-1+2)/3; got < min || got > len(leaves) {
-			t.Errorf("seed %d: %d wide nodes for %d leaves", seed, got, len(leaves))
+		if got := len(s.wide.nodes); got < (wideLeaves-1+2)/3 || got > binaryLeaves {
+			t.Errorf("seed %d: %d wide nodes for %d wide leaves, %d binary", seed, got, wideLeaves, binaryLeaves)
 		}
+	}
+}
+
+// TestSmallSubtree: a subtree is one wide leaf only when its primitives
+// are at most wideMergeMax, of one kind and in one range.
+func TestSmallSubtree(t *testing.T) {
+	leaf := func(index uint32, count, kind uint16) BVHNode {
+		return BVHNode{Index: index, Count: count, Info: kind}
+	}
+	for _, c := range []struct {
+		name  string
+		nodes []BVHNode
+		want  uint32 // the reference, 0 for none
+	}{
+		{"two leaves", []BVHNode{{Index: 1}, leaf(10, 2, LeafTriangles), leaf(12, 2, LeafTriangles)}, wideLeaf | 3<<28 | 10},
+		{"shapes", []BVHNode{{Index: 1}, leaf(4, 1, LeafShapes), leaf(5, 2, LeafShapes)}, wideLeaf | 2<<28 | 1<<wideKindShift | 4},
+		{"too many", []BVHNode{{Index: 1}, leaf(10, 2, LeafTriangles), leaf(12, wideMergeMax-1, LeafTriangles)}, 0},
+		{"two kinds", []BVHNode{{Index: 1}, leaf(10, 1, LeafTriangles), leaf(11, 1, LeafShapes)}, 0},
+		{"a gap", []BVHNode{{Index: 1}, leaf(10, 1, LeafTriangles), leaf(12, 1, LeafTriangles)}, 0},
+		{"out of order", []BVHNode{{Index: 1}, leaf(12, 1, LeafTriangles), leaf(10, 2, LeafTriangles)}, 0},
+		{"deeper", []BVHNode{{Index: 1}, {Index: 3}, leaf(3, 1, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, wideLeaf | 3<<28},
+		{"deeper, too many", []BVHNode{{Index: 1}, {Index: 3}, leaf(3, 2, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, 0},
+	} {
+		ref, ok := smallSubtree(c.nodes, 0)
+		if ok != (c.want != 0) || ref != c.want {
+			t.Errorf("%s: %#x, %v; want %#x", c.name, ref, ok, c.want)
+		}
+	}
+	// A leaf is its own reference, whatever its count.
+	l := leaf(7, 8, LeafTriangles)
+	if ref, ok := smallSubtree([]BVHNode{l}, 0); !ok || ref != wideLeafRef(&l) {
+		t.Errorf("a leaf of 8: %#x, %v", ref, ok)
 	}
 }
 
