@@ -142,38 +142,59 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 const wideMergeMax = 4
 
 // smallSubtree returns the wide leaf reference to the primitives under
-// binary node b, when b is a leaf or its subtree holds at most
-// wideMergeMax primitives of one kind in one range.
+// binary node b, when b is a leaf, or when its subtree holds at most
+// wideMergeMax triangles in one range and testing them all costs the rays
+// that enter b's box no more than entering its leaves' boxes does
+// (wideMergeWorth).
 func smallSubtree(nodes []BVHNode, b uint32) (ref uint32, ok bool) {
-	first, count, kind, ok := subtreeRange(nodes, b, wideMergeMax)
-	if !ok {
-		if n := &nodes[b]; n.Count > 0 {
-			return wideLeafRef(n), true
-		}
+	n := &nodes[b]
+	if n.Count > 0 {
+		return wideLeafRef(n), true
+	}
+	first, count, kind, cost, ok := subtreeRange(nodes, b, wideMergeMax)
+	if !ok || kind != LeafTriangles {
+		return 0, false
+	}
+	// float32() rounds each product, so that no architecture fuses one
+	// into the sum and builds another tree (TestNoFusedMultiplyAdd).
+	box := bvhBox{n.Min, n.Max}
+	if float32(box.area()*float32((count+3)/4)) > cost+float32(wideNodeCost*box.area()) {
 		return 0, false
 	}
 	return wideLeaf | (count-1)<<28 | uint32(kind)<<wideKindShift | first, true
 }
 
+// wideNodeCost is what a wide node test costs against a leaf's test of up
+// to four triangles, for smallSubtree's choice. Merging a subtree's leaves
+// saves the rays that enter it a node test at most (often none: its
+// children take spare lanes of the node above) and makes each of them
+// test every triangle. On a dense mesh sibling leaves fill their parent's
+// box, and the two groups of two become one group of four at no cost; two
+// walls of a room, a floor and a ceiling, have flat boxes far apart, and
+// the rays that enter the room would test both.
+const wideNodeCost = 0.25
+
 // subtreeRange returns the range and kind of the primitives under binary
-// node b, ok when they are at most most, of one kind and contiguous.
-func subtreeRange(nodes []BVHNode, b uint32, most uint32) (first, count uint32, kind uint16, ok bool) {
+// node b, ok when they are at most most, of one kind and contiguous, and
+// the sum over its leaves of their box's area times their groups of four.
+func subtreeRange(nodes []BVHNode, b uint32, most uint32) (first, count uint32, kind uint16, cost float32, ok bool) {
 	n := &nodes[b]
 	if n.Count > 0 {
-		return n.Index, uint32(n.Count), n.Info, uint32(n.Count) <= most
+		box := bvhBox{n.Min, n.Max}
+		return n.Index, uint32(n.Count), n.Info, float32(box.area() * float32((n.Count+3)/4)), uint32(n.Count) <= most
 	}
 	if most < 2 {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
-	f1, c1, k1, ok := subtreeRange(nodes, n.Index, most-1)
+	f1, c1, k1, a1, ok := subtreeRange(nodes, n.Index, most-1)
 	if !ok {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
-	f2, c2, k2, ok := subtreeRange(nodes, n.Index+1, most-c1)
+	f2, c2, k2, a2, ok := subtreeRange(nodes, n.Index+1, most-c1)
 	if !ok || k1 != k2 || f2 != f1+c1 {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
-	return f1, c1 + c2, k1, true
+	return f1, c1 + c2, k1, a1 + a2, true
 }
 
 // wideNodeOf returns the wide node whose children are the binary nodes

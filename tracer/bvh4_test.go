@@ -106,8 +106,8 @@ func sameEntries(mask uint32, a, b [4]float32) bool {
 }
 
 // TestCollapseBVH4: the wide tree's leaves hold every primitive once,
-// each binary leaf whole, and a subtree of at most wideMergeMax primitives
-// of one kind as one leaf; missing children have empty boxes, and nodes
+// each binary leaf whole, and some small subtrees (smallSubtree) as one
+// leaf of at most wideMergeMax; missing children have empty boxes, and nodes
 // come after their parents; a tree that is one leaf is that leaf, with no
 // node; a leaf that a reference cannot hold is an error.
 func TestCollapseBVH4(t *testing.T) {
@@ -200,34 +200,45 @@ func TestCollapseBVH4(t *testing.T) {
 }
 
 // TestSmallSubtree: a subtree is one wide leaf only when its primitives
-// are at most wideMergeMax, of one kind and in one range.
+// are at most wideMergeMax triangles in one range, and its leaves' boxes
+// fill its own box well enough (wideNodeCost).
 func TestSmallSubtree(t *testing.T) {
+	unit := func(n BVHNode) BVHNode { n.Min, n.Max = vec3{0, 0, 0}, vec3{1, 1, 1}; return n }
 	leaf := func(index uint32, count, kind uint16) BVHNode {
-		return BVHNode{Index: index, Count: count, Info: kind}
+		return unit(BVHNode{Index: index, Count: count, Info: kind})
 	}
+	// A room's floor and ceiling: flat leaves at either end of the box.
+	floor, ceiling := leaf(0, 2, LeafTriangles), leaf(2, 2, LeafTriangles)
+	floor.Max[1], ceiling.Min[1] = 0, 1
+	// Two halves of a box, side by side.
+	left, right := leaf(0, 2, LeafTriangles), leaf(2, 2, LeafTriangles)
+	left.Max[0], right.Min[0] = 0.5, 0.5
 	for _, c := range []struct {
 		name  string
 		nodes []BVHNode
 		want  uint32 // the reference, 0 for none
 	}{
-		{"two leaves", []BVHNode{{Index: 1}, leaf(10, 2, LeafTriangles), leaf(12, 2, LeafTriangles)}, wideLeaf | 3<<28 | 10},
-		{"shapes", []BVHNode{{Index: 1}, leaf(4, 1, LeafShapes), leaf(5, 2, LeafShapes)}, wideLeaf | 2<<28 | 1<<wideKindShift | 4},
-		{"too many", []BVHNode{{Index: 1}, leaf(10, 2, LeafTriangles), leaf(12, wideMergeMax-1, LeafTriangles)}, 0},
-		{"two kinds", []BVHNode{{Index: 1}, leaf(10, 1, LeafTriangles), leaf(11, 1, LeafShapes)}, 0},
-		{"a gap", []BVHNode{{Index: 1}, leaf(10, 1, LeafTriangles), leaf(12, 1, LeafTriangles)}, 0},
-		{"out of order", []BVHNode{{Index: 1}, leaf(12, 1, LeafTriangles), leaf(10, 2, LeafTriangles)}, 0},
-		{"deeper", []BVHNode{{Index: 1}, {Index: 3}, leaf(3, 1, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, wideLeaf | 3<<28},
-		{"deeper, too many", []BVHNode{{Index: 1}, {Index: 3}, leaf(3, 2, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, 0},
+		{"two leaves", []BVHNode{unit(BVHNode{Index: 1}), leaf(10, 2, LeafTriangles), leaf(12, 2, LeafTriangles)}, wideLeaf | 3<<28 | 10},
+		{"halves", []BVHNode{unit(BVHNode{Index: 1}), left, right}, wideLeaf | 3<<28},
+		{"floor and ceiling", []BVHNode{unit(BVHNode{Index: 1}), floor, ceiling}, 0},
+		{"shapes", []BVHNode{unit(BVHNode{Index: 1}), leaf(4, 1, LeafShapes), leaf(5, 2, LeafShapes)}, 0},
+		{"too many", []BVHNode{unit(BVHNode{Index: 1}), leaf(10, 2, LeafTriangles), leaf(12, wideMergeMax-1, LeafTriangles)}, 0},
+		{"two kinds", []BVHNode{unit(BVHNode{Index: 1}), leaf(10, 1, LeafTriangles), leaf(11, 1, LeafShapes)}, 0},
+		{"a gap", []BVHNode{unit(BVHNode{Index: 1}), leaf(10, 1, LeafTriangles), leaf(12, 1, LeafTriangles)}, 0},
+		{"out of order", []BVHNode{unit(BVHNode{Index: 1}), leaf(12, 1, LeafTriangles), leaf(10, 2, LeafTriangles)}, 0},
+		{"deeper", []BVHNode{unit(BVHNode{Index: 1}), unit(BVHNode{Index: 3}), leaf(3, 1, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, wideLeaf | 3<<28},
+		{"deeper, too many", []BVHNode{unit(BVHNode{Index: 1}), unit(BVHNode{Index: 3}), leaf(3, 2, LeafTriangles), leaf(0, 2, LeafTriangles), leaf(2, 1, LeafTriangles)}, 0},
 	} {
 		ref, ok := smallSubtree(c.nodes, 0)
 		if ok != (c.want != 0) || ref != c.want {
 			t.Errorf("%s: %#x, %v; want %#x", c.name, ref, ok, c.want)
 		}
 	}
-	// A leaf is its own reference, whatever its count.
-	l := leaf(7, 8, LeafTriangles)
-	if ref, ok := smallSubtree([]BVHNode{l}, 0); !ok || ref != wideLeafRef(&l) {
-		t.Errorf("a leaf of 8: %#x, %v", ref, ok)
+	// A leaf is its own reference, whatever its count and kind.
+	for _, l := range []BVHNode{leaf(7, 8, LeafTriangles), leaf(3, 5, LeafShapes)} {
+		if ref, ok := smallSubtree([]BVHNode{l}, 0); !ok || ref != wideLeafRef(&l) {
+			t.Errorf("a leaf of %d: %#x, %v", l.Count, ref, ok)
+		}
 	}
 }
 
