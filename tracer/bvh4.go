@@ -87,8 +87,9 @@ func collapseBVH4(nodes []BVHNode) (wideBVH, error) {
 		return wideBVH{root: wideLeafRef(&nodes[0])}, nil
 	}
 	// Each wide node takes one to three of the binary tree's interior
-	// nodes (half its nodes), 2.1 on the 1.3M-triangle icosphere: a
-	// quarter of the nodes is room for two each. A tree that needs more
+	// nodes (half its nodes), and a small subtree's (smallSubtree) go
+	// into a leaf: 3.2 a wide node on the 1.3M-triangle icosphere. A
+	// quarter of the nodes is room for two each; a tree that needs more
 	// grows the slice, which copies it.
 	wide := make([]bvh4Node, 1, len(nodes)/4+1)
 	adviseHugePages(wide)
