@@ -517,8 +517,9 @@ func TestSetRay4MatchesGo(t *testing.T) {
 
 // TestWidePrefetchOffsets: every wide node's prefetch offsets, from the
 // first node in units of 8 bytes, are its interior children's indices
-// times 16, its triangle leaves' first triangles, and 0 for the others,
-// what the assembly traversal prefetches (trav4_amd64.s).
+// times 16, a cache line past its triangle leaves' first triangles, and
+// 0 for the others, what the assembly traversal prefetches around
+// (trav4_amd64.h's PREFETCH4).
 func TestWidePrefetchOffsets(t *testing.T) {
 	s := randomScene(t, 31, 5000, 40)
 	base := int64(uintptr(unsafe.Pointer(&s.wide.nodes[0])))
@@ -532,7 +533,7 @@ func TestWidePrefetchOffsets(t *testing.T) {
 				want = int32(c * 16)
 				interior++
 			case kind == LeafTriangles:
-				want = int32((int64(uintptr(unsafe.Pointer(&s.Triangles[first]))) - base) >> 3)
+				want = int32((int64(uintptr(unsafe.Pointer(&s.Triangles[first]))) - base + 64) >> 3)
 				leaves++
 			}
 			if int32(n.prefetch[k]) != want {

@@ -6,26 +6,34 @@
 // offsets TKEY (the pop bound), ENT (four stack entries of scratch), OUT
 // (t, b1, b2 of four lanes) and STK (the stack), and STKMAX.
 
-// PREFETCH4 prefetches two cache lines of each child of node BX: both
-// lines of an interior child's node, the first two of a triangle leaf's
-// triangles, node 0 (in cache) for another. Random rays on large meshes
-// wait on these fetches; they then start while the node's own boxes are
-// tested, not after, and a pushed child is in cache when it is popped.
-// The addresses are bvh4Node.prefetch, signed offsets from R8 in units of
-// 8 bytes. Clobbers AX, DI.
+// PREFETCH4 prefetches three cache lines around each child of node BX,
+// the one at its offset and the ones before and after it: for an
+// interior child, both lines of its node (and the line before, which
+// costs the loop nothing measurable), for a triangle leaf, whose offset
+// is a line past its first triangle, the first three lines of its
+// triangles (a leaf of three or four spans three), and lines around node
+// 0 (in cache) for another. Random rays on large meshes wait on these
+// fetches; they then start while the node's own boxes are tested, not
+// after, and a pushed child is in cache when it is popped. The addresses
+// are bvh4Node.prefetch, signed offsets from R8 in units of 8 bytes.
+// Clobbers AX, DI.
 #define PREFETCH4 \
 	MOVQ       112(BX), AX \
 	MOVLQSX    AX, DI \
 	SARQ       $32, AX \
+	PREFETCHT0 -64(R8)(DI*8) \
 	PREFETCHT0 (R8)(DI*8) \
 	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 -64(R8)(AX*8) \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8) \
 	MOVQ       120(BX), AX \
 	MOVLQSX    AX, DI \
 	SARQ       $32, AX \
+	PREFETCHT0 -64(R8)(DI*8) \
 	PREFETCHT0 (R8)(DI*8) \
 	PREFETCHT0 64(R8)(DI*8) \
+	PREFETCHT0 -64(R8)(AX*8) \
 	PREFETCHT0 (R8)(AX*8) \
 	PREFETCHT0 64(R8)(AX*8)
 
