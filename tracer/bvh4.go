@@ -148,7 +148,7 @@ const wideMergeMax = 4
 // binary node b, when b is a leaf, or when its subtree holds at most
 // wideMergeMax triangles in one range and testing them all costs the rays
 // that enter b's box no more than entering its leaves' boxes does
-// (wideMergeWorth).
+// (wideNodeCost).
 func smallSubtree(nodes []BVHNode, b uint32) (ref uint32, ok bool) {
 	n := &nodes[b]
 	if n.Count > 0 {
@@ -327,13 +327,14 @@ func (r *ray4) enter4General(n *bvh4Node, tMax float32, tnear *[4]float32) (mask
 
 // prefetchLeaves sets the prefetch offsets (bvh4Node.prefetch) of the
 // triangle leaves of w to a cache line past their first triangles in
-// tris, the scene's Triangles, so that the traversal prefetches the lines
-// from the first triangle's on. On the 1.3M-triangle icosphere, whose
-// leaves hold three triangles on average (108 bytes), random rays ran 3–7 %
-// faster with three lines than with the first two (three sets of six to
-// eight alternating runs of BenchmarkTraceRandomRays13M). The offsets are addresses: a tree whose triangles move
-// elsewhere afterwards (none does: Compile's array stays) only loses its
-// prefetches, which never fault.
+// tris, the scene's Triangles, so that the traversal (PREFETCH4) fetches
+// three lines from the first triangle's on. On the 1.3M-triangle
+// icosphere, whose leaves hold about three triangles (108 bytes), random
+// rays ran 4 % faster than with the first two lines (paired median of
+// twelve alternating runs of BenchmarkTraceRandomRays13M). The offsets
+// are addresses: a tree whose triangles move elsewhere afterwards (none
+// does: Compile's array stays) only loses its prefetches, which never
+// fault.
 func (w *wideBVH) prefetchLeaves(tris []Triangle) {
 	if len(w.nodes) == 0 || len(tris) == 0 {
 		return
