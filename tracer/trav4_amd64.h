@@ -18,16 +18,13 @@
 // are bvh4Node.prefetch, signed offsets from R8 in units of 8 bytes.
 // Clobbers AX, DI.
 #define PREFETCH4 \
-	MOVQ       112(BX), AX \
-	MOVLQSX    AX, DI \
-	SARQ       $32, AX \
-	PREFETCHT0 -64(R8)(DI*8) \
-	PREFETCHT0 (R8)(DI*8) \
-	PREFETCHT0 64(R8)(DI*8) \
-	PREFETCHT0 -64(R8)(AX*8) \
-	PREFETCHT0 (R8)(AX*8) \
-	PREFETCHT0 64(R8)(AX*8) \
-	MOVQ       120(BX), AX \
+	PREFETCH2(112) \
+	PREFETCH2(120)
+
+// PREFETCH2 is PREFETCH4's step for the two children whose offsets lie
+// at off(BX).
+#define PREFETCH2(off) \
+	MOVQ       off(BX), AX \
 	MOVLQSX    AX, DI \
 	SARQ       $32, AX \
 	PREFETCHT0 -64(R8)(DI*8) \
