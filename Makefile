@@ -5,7 +5,7 @@ BIN    ?= bin/trace
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
 .PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx gen check-gen cuda vet-cuda proto check-proto \
-	ptxas ptx-report check-ptxas test-gpu-check
+	ptxas ptx-report check-ptxas check-cuda-headers test-gpu-check
 
 all: build
 
@@ -168,6 +168,14 @@ ptx-report: $(PTXAS)
 check-ptxas: $(PTXAS)
 	@scripts/ptx-report.sh --check --ptxas $(PTXAS) $(PTX) sm_80 sm_90 2>/dev/null && \
 	echo "ptxas accepts $(PTX) for sm_80 and sm_90 without spills"
+
+# CI: the cuda build against NVIDIA's own cuda.h, and against that header
+# with CUDA 13.0's changed entry points, with the compat shim
+# (scripts/cuda-headers-check.sh; Debian trixie non-free's nvidia-cuda-dev,
+# of which only cuda.h and the stub libcuda.so are unpacked under bin/).
+CUDADEV ?= bin/nvidia-cuda-dev
+check-cuda-headers:
+	@scripts/cuda-headers-check.sh $(CUDADEV)
 
 # scripts/gpu-check.sh run here against the stub driver, under a deadline,
 # on a bare machine, and with a .gpu packed in a worktree (CI).
