@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Tests scripts/ptx-report.sh against a fake ptxas that prints what NVIDIA's
-# ptxas -v prints (CUDA 11.8's format, and 12 and 13's) for given registers and spills: the
-# table's figures, the occupancy arithmetic against the CUDA occupancy
-# calculator's answers for blocks of 128 threads on sm_90, and --check
-# failing on spills and on a rejected PTX. Seconds; part of make test.
+# ptxas -v prints (CUDA 11.8's format, and 12 and 13's) for given registers
+# and spills: the table's figures, the occupancy arithmetic against the CUDA
+# occupancy calculator's answers for blocks of 128 threads on sm_90, and
+# --check failing on spills and on a rejected PTX. Seconds; part of make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
