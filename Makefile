@@ -5,7 +5,7 @@ BIN    ?= bin/trace
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
 .PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx gen check-gen cuda vet-cuda proto check-proto \
-	ptxas ptx-report check-ptxas check-cuda-headers test-gpu-check
+	ptxas ptx-report check-ptxas check-cuda-headers test-gpu-check sanitize
 
 all: build
 
@@ -32,7 +32,8 @@ install:
 # The whole suite: formatting, vet, every test, and the race detector on the
 # scheduler and the CLI that drive goroutines (-short: without the tests
 # that run the trace binary or a browser, whose races are not in this
-# process); then the cuda build without CUDA (vet-cuda).
+# process); then the cuda build without CUDA (vet-cuda) and the kernel's C
+# port under the address and undefined-behaviour sanitizers (sanitize).
 test:
 	@bad=$$(gofmt -l $(GOFILES)); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
@@ -41,6 +42,7 @@ test:
 	$(GO) test -race -run 'BVH|Mesh' ./tracer/
 	scripts/ptx-report-test.sh >/dev/null
 	@$(MAKE) --no-print-directory vet-cuda
+	@$(MAKE) --no-print-directory sanitize
 
 test-short:
 	$(GO) test -short ./...
@@ -191,6 +193,28 @@ cuda:
 	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDA_HOME)/include $(CGO_CFLAGS)" \
 	CGO_LDFLAGS="-L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 $(CGO_LDFLAGS)" \
 	GOEXPERIMENT=$(SIMD) $(GO) build -tags cuda -o $(BIN) ./cmd/trace
+
+# The kernel's C port under AddressSanitizer and UndefinedBehaviorSanitizer,
+# float-to-int conversions out of range included: a read past a device
+# array, which a GPU answers with a fault or garbage, and a conversion that
+# C leaves undefined and a GPU saturates, fail here, where the pixels would
+# still match. First the emulator's tests (its device memory is malloc's),
+# then the cuda-tagged GPU tests on the stub driver built with the
+# sanitizers (device memory from its cuMemAlloc), on the wavefront and the
+# megakernels. Part of make test.
+SANITIZE   = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+ASANLIB   ?= $(CURDIR)/bin/cudastub-asan
+sanitize:
+	CGO_CFLAGS="-O2 -g -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=all" CGO_LDFLAGS="-fsanitize=undefined" \
+		$(GO) test -asan -count=1 ./kernels/emulator/
+	@mkdir -p $(ASANLIB)
+	$(CC) -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer $(SANITIZE) -pthread -Wall -Wno-unused-parameter \
+		-I$(CUDASTUB)/compat -I$(CUDASTUB)/fake -Wl,-soname,libcuda.so.1 -o $(ASANLIB)/libcuda.so $(CUDASTUB)/fake/libcuda.c -lm
+	ln -sf libcuda.so $(ASANLIB)/libcuda.so.1
+	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake" CGO_LDFLAGS="-L$(ASANLIB) -Wl,-rpath,$(ASANLIB)" \
+		$(GO) test -asan -tags cuda -c -o $(ASANLIB)/kernels.test ./kernels/
+	cd kernels && TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
+	cd kernels && TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
 
 # The cuda-tagged code compiled, vetted and run without CUDA, against a
 # compile-only cuda.h and a stub libcuda (kernels/cudastub/fake): with no
