@@ -78,6 +78,19 @@ ptxas info    : Used 241 registers
 OUT
 FAKE
 chmod +x "$tmp/fakebin/ptxas"
+# A compute-sanitizer that runs the program as memcheck does when it finds
+# nothing: its exit status, then the error summary.
+cat >"$tmp/fakebin/compute-sanitizer" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in --tool | --error-exitcode) shift 2 ;; --*) shift ;; *) break ;; esac
+done
+"$@"
+rc=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit $rc
+FAKE
+chmod +x "$tmp/fakebin/compute-sanitizer"
 before=$(git status --porcelain)
 gallery=(scenes/examples/*.json)
 # Kept under bin/ between runs, as a warm machine keeps it: GOCACHE then
@@ -93,7 +106,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-megakernel bench-gpu bench-gpu-megakernel frame-gpu frame-mixed frame-gpu-one-lane; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-megakernel bench-gpu bench-gpu-megakernel frame-gpu frame-mixed frame-gpu-one-lane memcheck; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -103,12 +116,14 @@ want stub 'ptxas \(CUDA 11.8, V11.8.89\) sm_90: trace_pixels 241 registers, stac
 want stub 'GPU tests \(-short\): [1-9][0-9]* passed, 0 failed; gallery scenes bit-identical to the Go tracer: '"${#gallery[@]}"'$' "$s"
 want stub '^  BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
 want stub '^  cornell-box .*, mixed: .*rays/s' "$s"
+want stub '^  memcheck \(the GPU tests. Cornell box, -short\): ERROR SUMMARY: 0 errors$' "$s"
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
 for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do
 	if [ -s "$tmp/stub/x/report/$f" ]; then ok "stub: the archive has report/$f"; else bad "stub: no report/$f in the archive"; fi
 done
 want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/gpu-tests.log"
+want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/memcheck.log"
 want stub 'gpu: the same bytes as the CPU' "$tmp/stub/x/report/log/same-mesh.log"
 if [ "$(git status --porcelain)" = "$before" ]; then ok "stub: the working tree is as it was"; else bad "stub: the check changed the working tree: $(git status --porcelain)"; fi
 

@@ -41,6 +41,8 @@
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
 #   frame-gpu-one-lane     the GPU-alone frame with TRACE_GPU_LANES=1: same bytes, its time
 #   ncu               one launch's summary, if ncu is there
+#   memcheck          the GPU tests' Cornell box under compute-sanitizer's
+#                     memcheck, if it is there: no access outside device memory
 #   gpu-tests-full    the tests at the scenes' own sizes
 #
 # The failure modes this is built against: an overall deadline (every step's
@@ -78,7 +80,7 @@
 #   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME   sizes and benchmark selections
 #
 # Exit status 0 when every step passed or was skipped for a reason that is
-# not a failure (no ncu); 1 otherwise, also when the deadline left steps
+# not a failure (no ncu, no compute-sanitizer); 1 otherwise, also when the deadline left steps
 # unrun.
 set -u
 
@@ -642,16 +644,44 @@ else
 	skip frame "no trace binary (see build)"
 fi
 
+# cuda_tool NAME: NAME on the PATH, or else in the toolkit's bin (a toolkit
+# found from CUDA_HOME or /usr/local/cuda need not be on the PATH).
+cuda_tool() {
+	command -v "$1" 2>/dev/null && return
+	if [ -n "$CUDA_ROOT" ] && [ -x "$CUDA_ROOT/bin/$1" ]; then echo "$CUDA_ROOT/bin/$1"; fi
+}
+
 # ---- one launch under Nsight Compute, if it is there ------------------------
-if [ $HAVE_TRACE = 1 ] && command -v ncu >/dev/null 2>&1; then
+NCU=$(cuda_tool ncu)
+if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
 	# The launch profiled is the first that traces rays: wf_intersect of
 	# the wavefront (trace_pixels_* with TRACE_GPU_KERNEL=megakernel).
-	step ncu 120 ncu --clock-control none --kernel-name regex:'^(wf_intersect|trace_pixels)' --launch-count 1 --section SpeedOfLight --section Occupancy \
+	step ncu 120 "$NCU" --clock-control none --kernel-name regex:'^(wf_intersect|trace_pixels)' --launch-count 1 --section SpeedOfLight --section Occupancy \
 		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
 		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q
 else
-	skip ncu "no ncu on the PATH (or no trace binary)"
+	skip ncu "no ncu on the PATH or in the toolkit (or no trace binary)"
+fi
+
+# ---- the GPU tests under NVIDIA's memcheck, if it is there -------------------
+# compute-sanitizer's memcheck over the GPU tests' Cornell box (-short): a
+# read or write outside device memory the kernel was given, or a misaligned
+# one, fails it. make sanitize checks the kernel's C source the same way on
+# the CPU; this is the GPU's own memory.
+SANITIZER=$(cuda_tool compute-sanitizer)
+if [ $HAVE_TESTBIN = 1 ] && [ -n "$SANITIZER" ]; then
+	export SANITIZER
+	if step memcheck 90 bash -c 'cd kernels && TRACE_GPU_REQUIRED=1 exec "$SANITIZER" --tool memcheck --error-exitcode 1 \
+		"$TESTBIN" -test.run "^TestGPUGallery\$/^cornell-box\$" -test.short -test.count=1 -test.v'; then
+		if grep -q -- '--- PASS: TestGPUGallery/cornell-box' "$REPORT/log/memcheck.log"; then
+			figure "memcheck (the GPU tests' Cornell box, -short): $(grep -m 1 'ERROR SUMMARY' "$REPORT/log/memcheck.log" | sed 's/^=* *//')"
+		else
+			note_fail memcheck-ran "memcheck passed, but TestGPUGallery/cornell-box did not run under it"
+		fi
+	fi
+else
+	skip memcheck "no compute-sanitizer on the PATH or in the toolkit (or no test binary)"
 fi
 
 # ---- last, the long form of the tests ---------------------------------------
