@@ -80,8 +80,8 @@
 #   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME   sizes and benchmark selections
 #
 # Exit status 0 when every step passed or was skipped for a reason that is
-# not a failure (no ncu, no compute-sanitizer); 1 otherwise, also when the deadline left steps
-# unrun.
+# not a failure (no ncu, no compute-sanitizer); 1 otherwise, also when the
+# deadline left steps unrun.
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
