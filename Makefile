@@ -194,6 +194,12 @@ cuda:
 	CGO_LDFLAGS="-L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 $(CGO_LDFLAGS)" \
 	GOEXPERIMENT=$(SIMD) $(GO) build -tags cuda -o $(BIN) ./cmd/trace
 
+# stub_driver FLAGS,OUT: the stub libcuda (kernels/cudastub/fake/libcuda.c,
+# which runs trace.cu as C) built with FLAGS into OUT.
+comma := ,
+stub_driver = $(CC) -shared -fPIC -std=c11 -pthread -Wall -Wno-unused-parameter \
+	-I$(CUDASTUB)/compat -I$(CUDASTUB)/fake $(1) -o $(2) $(CUDASTUB)/fake/libcuda.c -lm
+
 # The kernel's C port under AddressSanitizer and UndefinedBehaviorSanitizer,
 # float-to-int conversions out of range included: a read past a device
 # array, which a GPU answers with a fault or garbage, and a conversion that
@@ -208,8 +214,7 @@ sanitize:
 	CGO_CFLAGS="-O2 -g -fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=all" CGO_LDFLAGS="-fsanitize=undefined" \
 		$(GO) test -asan -count=1 ./kernels/emulator/
 	@mkdir -p $(ASANLIB)
-	$(CC) -shared -fPIC -std=c11 -O1 -g -fno-omit-frame-pointer $(SANITIZE) -pthread -Wall -Wno-unused-parameter \
-		-I$(CUDASTUB)/compat -I$(CUDASTUB)/fake -Wl,-soname,libcuda.so.1 -o $(ASANLIB)/libcuda.so $(CUDASTUB)/fake/libcuda.c -lm
+	$(call stub_driver,-O1 -g -fno-omit-frame-pointer $(SANITIZE) -Wl$(comma)-soname$(comma)libcuda.so.1,$(ASANLIB)/libcuda.so)
 	ln -sf libcuda.so $(ASANLIB)/libcuda.so.1
 	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake" CGO_LDFLAGS="-L$(ASANLIB) -Wl,-rpath,$(ASANLIB)" \
 		$(GO) test -asan -tags cuda -c -o $(ASANLIB)/kernels.test ./kernels/
@@ -224,8 +229,7 @@ CUDASTUB_ENV = CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDASTU
 	CGO_LDFLAGS="-L$(STUBLIB) -Wl,-rpath,$(STUBLIB)"
 vet-cuda:
 	@mkdir -p $(STUBLIB)
-	$(CC) -shared -fPIC -std=c11 -O2 -pthread -Wall -Wno-unused-parameter -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake \
-		-o $(STUBLIB)/libcuda.so $(CUDASTUB)/fake/libcuda.c -lm
+	$(call stub_driver,-O2,$(STUBLIB)/libcuda.so)
 	$(CUDASTUB_ENV) $(GO) vet -tags cuda ./...
 	GOEXPERIMENT=$(SIMD) $(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace # make build's traversal
 	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
