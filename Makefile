@@ -245,6 +245,18 @@ vet-cuda:
 		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.mixed.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 2 --tile 8 -q; \
 		cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.gpu.pfm; cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.mixed.pfm; \
 	done; echo "vet-cuda: --gpus 1 on the stub driver: exit 2 without devices; with an emulated device, the gallery as the CPU renders it"
+	@set -e; args="scenes/examples/cornell-box.json --width 48 --height 40 --samples 4 --gpus 1 --threads 2"; \
+	out=$$(TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/times.pfm 2>&1); \
+	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator, 2 lanes: kernel times of .* wf_shade .* wf_intersect .*; kernels [0-9.]+ s' || \
+		{ echo "vet-cuda: TRACE_GPU_TIMES=1: no kernel times in: $$out"; exit 1; }; \
+	cmp $(STUBLIB)/cornell-box.cpu.pfm $(STUBLIB)/times.pfm; \
+	out=$$(TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/times.pfm --log-format json 2>&1); \
+	echo "$$out" | grep -q '"msg":"kernel times","device":"gpu0 cudastub emulator","lanes":2,.*"entries":\[{"entry":"wf_init","launches":' || \
+		{ echo "vet-cuda: TRACE_GPU_TIMES=1 --log-format json: no kernel times record in: $$out"; exit 1; }; \
+	if TRACE_GPU_TIMES=yes TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/never.pfm -q 2>$(STUBLIB)/times.err; then \
+		echo "vet-cuda: TRACE_GPU_TIMES=yes rendered"; exit 1; fi; \
+	grep -q 'TRACE_GPU_TIMES="yes": want 1 or 0' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_TIMES=yes: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
+	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image; another value fails"
 	@set -e; log=$(STUBLIB)/worker.log; \
 	TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null' EXIT; \

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/tracerender/trace/tracer"
@@ -100,6 +101,10 @@ func openDevices(n int) ([]Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	times, err := ParseTimes(os.Getenv(TimesEnv))
+	if err != nil {
+		return nil, err
+	}
 	infos, err := cudaDevices()
 	if err != nil {
 		return nil, err
@@ -122,7 +127,7 @@ func openDevices(n int) ([]Device, error) {
 	}
 	devs := make([]Device, 0, n)
 	for _, info := range usable[:n] {
-		d, err := openCUDADevice(info, kernel, lanes)
+		d, err := openCUDADevice(info, kernel, lanes, times)
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -165,6 +170,8 @@ type cudaDevice struct {
 	// staging each (cuda_lane.go).
 	lanes  [DefaultLanes]cudaLane
 	nlanes int // how many of them a batch uses (TRACE_GPU_LANES)
+	// timer is the kernel times (TRACE_GPU_TIMES, cuda_times.go), or nil.
+	timer  *cudaTimer
 	closed bool
 
 	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
@@ -174,14 +181,17 @@ var _ Device = (*cudaDevice)(nil)
 
 // openCUDADevice starts the goroutine of a device and sets the device up
 // on it: the primary context, the stack size, the kernel from PTX, a
-// stream per lane.
-func openCUDADevice(info cudaInfo, kernel Kernel, lanes int) (*cudaDevice, error) {
+// stream per lane; times says whether it times its launches.
+func openCUDADevice(info cudaInfo, kernel Kernel, lanes int, times bool) (*cudaDevice, error) {
 	d := &cudaDevice{
 		choice: kernel,
 		nlanes: lanes,
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
 		calls:  make(chan func()),
 		exited: make(chan struct{}),
+	}
+	if times {
+		d.timer = newCUDATimer(d.name, lanes)
 	}
 	ready := make(chan error, 1)
 	go d.loop(info.ordinal, ready)
@@ -254,7 +264,7 @@ func (d *cudaDevice) setup(ordinal int) error {
 	d.batchPixels = cudaBatchPixels(d.dev, append(d.fns[:], d.wave[WaveIntersect]), d.block)
 	for i := range d.lanes {
 		l := &d.lanes[i]
-		l.index, l.of = i, d.nlanes
+		l.index, l.of, l.timer = i, d.nlanes, d.timer
 		if l.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
 			return fmt.Errorf("creating stream %d of %d: %w", i+1, len(d.lanes), err)
 		}
@@ -391,6 +401,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 				d.lanes[i].unbind()
 			}
 		}()
+		start := time.Now()
 		if err := d.bindLanes(pixels, out, rays, nonfinite); err != nil {
 			return err
 		}
@@ -399,6 +410,9 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 			// when the next batch comes.
 			d.drain()
 			return err
+		}
+		if d.timer != nil {
+			d.timer.batch(n, time.Since(start))
 		}
 		return nil
 	})
@@ -481,11 +495,15 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 
 // drain waits for every lane's stream, ignoring their errors: after a
 // failed batch, so that nothing queued still reads or writes a lane's
-// buffers or staging.
+// buffers or staging. The launches' times are dropped unread.
 func (d *cudaDevice) drain() {
 	for i := range d.lanes {
-		if s := d.lanes[i].stream; s != (cu.Stream{}) {
-			s.Synchronize()
+		l := &d.lanes[i]
+		if l.stream != (cu.Stream{}) {
+			l.stream.Synchronize()
+		}
+		if d.timer != nil {
+			d.timer.drop(l)
 		}
 	}
 }
@@ -503,6 +521,9 @@ func (d *cudaDevice) release() {
 		return
 	}
 	d.drain()
+	if d.timer != nil {
+		d.timer.release()
+	}
 	d.freeScene()
 	for i := range d.lanes {
 		l := &d.lanes[i]

@@ -26,6 +26,10 @@ type cudaLane struct {
 	index  int // in the device's lanes
 	of     int // how many lanes the device's batches use (TRACE_GPU_LANES)
 	stream cu.Stream
+	// timer is the device's kernel times (TRACE_GPU_TIMES), or nil;
+	// timed are the lane's launches it timed whose events are unread.
+	timer *cudaTimer
+	timed []cudaTimed
 
 	// The device buffers, for up to cap pixels: the pixel list, the
 	// radiance and counts, the wavefront's slots (slotBytes apart; none
@@ -151,6 +155,11 @@ func (l *cudaLane) collect(what string) error {
 	if err := l.stream.Synchronize(); err != nil {
 		return l.wrap(fmt.Errorf("running %s on %d pixels: %w", what, l.n, err))
 	}
+	if l.timer != nil {
+		if err := l.timer.read(l); err != nil {
+			return l.wrap(err)
+		}
+	}
 	copy(l.goOut, unsafe.Slice((*float32)(l.stageOut()), 3*l.n))
 	copy(l.goRays, unsafe.Slice((*uint64)(l.stageRays()), l.n))
 	copy(l.goNonf, unsafe.Slice((*uint64)(l.stageNonf()), l.n))
@@ -159,15 +168,24 @@ func (l *cudaLane) collect(what string) error {
 
 // launch launches fn with args (one 8-byte slot each: gorgonia.org/cu
 // copies 8 bytes behind each argument pointer) over the lane's n
-// threads, on its stream.
+// threads, on its stream; name is fn's entry point, and the launch is
+// timed when the device times its launches.
 func (l *cudaLane) launch(fn cu.Function, name string, block int, args []uint64) error {
 	params := make([]unsafe.Pointer, len(args))
 	for i := range args {
 		params[i] = unsafe.Pointer(&args[i])
 	}
 	grid := (l.n + block - 1) / block
+	if l.timer != nil {
+		if err := l.timer.begin(l, name); err != nil {
+			return err
+		}
+	}
 	if err := fn.Launch(grid, 1, 1, block, 1, 1, 0, l.stream, params); err != nil {
 		return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", name, l.n, grid, block, err)
+	}
+	if l.timer != nil {
+		return l.timer.end(l)
 	}
 	return nil
 }
@@ -209,6 +227,11 @@ func (w cudaWave) TakeFlags() (uint32, error) {
 	}
 	if err := l.stream.Synchronize(); err != nil {
 		return 0, fmt.Errorf("waiting for the lane's launches: %w", err)
+	}
+	if l.timer != nil {
+		if err := l.timer.read(l); err != nil {
+			return 0, err
+		}
 	}
 	f := flags[0]
 	if err := cu.MemcpyHtoDAsync(l.flags, unsafe.Pointer(&flags[1]), 4, l.stream); err != nil {

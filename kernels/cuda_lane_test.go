@@ -29,11 +29,12 @@ const (
 	stubLiveDeviceAllocs cu.DeviceAttribute = 0x7fff0000 + iota
 	stubLiveHostAllocs
 	stubLiveStreams
+	stubLiveEvents
 )
 
 // stubLive are the stub driver's counts of live device allocations,
-// page-locked allocations and streams.
-type stubLive struct{ device, host, streams int }
+// page-locked allocations, streams and events.
+type stubLive struct{ device, host, streams, events int }
 
 // openDevice opens the first device, skipping where there is none
 // (TRACE_GPU_REQUIRED makes that a failure).
@@ -69,7 +70,7 @@ func live(t *testing.T, d *cudaDevice) stubLive {
 		for _, q := range []struct {
 			attr cu.DeviceAttribute
 			n    *int
-		}{{stubLiveDeviceAllocs, &l.device}, {stubLiveHostAllocs, &l.host}, {stubLiveStreams, &l.streams}} {
+		}{{stubLiveDeviceAllocs, &l.device}, {stubLiveHostAllocs, &l.host}, {stubLiveStreams, &l.streams}, {stubLiveEvents, &l.events}} {
 			v, err := d.dev.Attribute(q.attr)
 			if err != nil {
 				return err

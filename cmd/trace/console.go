@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tracerender/trace/imageio"
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/tracer"
 )
@@ -106,6 +107,24 @@ func (c *console) summary(p scheduler.Progress, out *imageio.Output, set tracer.
 		"samples_per_second", roundTo(float64(p.Stats.Samples)/secs, 0), "rays_per_second", roundTo(float64(p.Stats.Rays)/secs, 0),
 		"tiles", p.TilesTotal, "tiles_resumed", p.TilesResumed, "non_finite_samples", p.Stats.NonFinite,
 		"triangles", triangles, "workers", workers)
+}
+
+// times prints a GPU's kernel times (TRACE_GPU_TIMES), after the
+// summary: a line, or a "kernel times" record.
+func (c *console) times(t kernels.Times) {
+	if c.quiet {
+		return
+	}
+	if c.rec == nil {
+		fmt.Fprintf(c.display, "trace: %s\n", t)
+		return
+	}
+	var entries []any
+	for _, e := range t.Entries {
+		entries = append(entries, map[string]any{"entry": e.Entry, "launches": e.Launches, "seconds": roundTo(e.GPU.Seconds(), 6)})
+	}
+	c.rec.Info("kernel times", "device", t.Device, "lanes", t.Lanes, "batches", t.Batches, "pixels", t.Pixels,
+		"seconds", roundTo(t.Wall.Seconds(), 6), "kernel_seconds", roundTo(t.GPU().Seconds(), 6), "entries", entries)
 }
 
 // lingerNote tells when the live view that outlives the render ends.

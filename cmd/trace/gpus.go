@@ -43,3 +43,21 @@ func openDevices(n int) ([]kernels.Device, error) {
 	}
 	return devs, nil
 }
+
+// gpuTimes are the kernel times of the GPUs among workers that timed
+// their launches (TRACE_GPU_TIMES).
+func gpuTimes(workers []scheduler.Worker) []kernels.Times {
+	var all []kernels.Times
+	for _, w := range workers {
+		g, ok := w.(*scheduler.GPUWorker)
+		if !ok {
+			continue
+		}
+		if timer, ok := g.Device.(kernels.Timer); ok {
+			if t, ok := timer.Times(); ok {
+				all = append(all, t)
+			}
+		}
+	}
+	return all
+}

@@ -127,6 +127,13 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 		}
 		defer func() {
 			for _, d := range devices {
+				// The kernel times of TRACE_GPU_TIMES, over every job the
+				// worker ran.
+				if timer, ok := d.(kernels.Timer); ok {
+					if t, ok := timer.Times(); ok {
+						log.Info("kernel times", "device", t.Device, "times", t.String())
+					}
+				}
 				d.Close()
 			}
 		}()

@@ -32,14 +32,19 @@
  * `name` (every call fails) or `name#k` (the k-th call fails, counted
  * from when the variable took its present value), among cuStreamCreate,
  * cuMemAlloc, cuMemHostAlloc, cuMemcpyHtoDAsync, cuMemcpyDtoHAsync,
- * cuLaunchKernel and cuStreamSynchronize; an allocation fails with
- * CUDA_ERROR_OUT_OF_MEMORY, a launch or synchronisation with
- * CUDA_ERROR_LAUNCH_FAILED, a copy with CUDA_ERROR_INVALID_VALUE. And
- * cuDeviceGetAttribute answers three private attributes,
- * CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS, _HOST_ALLOCS and _STREAMS (0x7fff0000
- * on), with the number of device allocations, page-locked allocations and
- * streams not yet freed, so that tests can check a failure frees what it
- * had allocated.
+ * cuLaunchKernel, cuStreamSynchronize and cuEventRecord; an allocation
+ * fails with CUDA_ERROR_OUT_OF_MEMORY, a launch or synchronisation with
+ * CUDA_ERROR_LAUNCH_FAILED, a copy or an event's record with
+ * CUDA_ERROR_INVALID_VALUE. And cuDeviceGetAttribute answers four private
+ * attributes, CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS, _HOST_ALLOCS, _STREAMS and
+ * _EVENTS (0x7fff0000 on), with the number of device allocations,
+ * page-locked allocations, streams and events not yet freed, so that
+ * tests can check a failure frees what it had allocated.
+ *
+ * Events (cuEventCreate, cuEventRecord, cuEventElapsedTime, ...) are
+ * queued on a stream like a copy and take the host's monotonic clock when
+ * the stream reaches them: the milliseconds between two are the time the
+ * stream's thread spent between them.
  *
  * Every other function fails with CUDA_ERROR_NO_DEVICE.
  *
@@ -55,6 +60,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The kernel, its entries renamed so that they cannot clash with the
@@ -146,8 +152,9 @@ enum {
     CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS = 0x7fff0000,
     CUDASTUB_ATTR_LIVE_HOST_ALLOCS,
     CUDASTUB_ATTR_LIVE_STREAMS,
+    CUDASTUB_ATTR_LIVE_EVENTS,
 };
-static long live_device, live_host, live_streams;
+static long live_device, live_host, live_streams, live_events;
 
 typedef struct Pinned {
     char* p;
@@ -258,6 +265,7 @@ CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)
     case CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS: live = &live_device; break;
     case CUDASTUB_ATTR_LIVE_HOST_ALLOCS: live = &live_host; break;
     case CUDASTUB_ATTR_LIVE_STREAMS: live = &live_streams; break;
+    case CUDASTUB_ATTR_LIVE_EVENTS: live = &live_events; break;
     }
     if (live) {
         pthread_mutex_lock(&stub_mu);
@@ -464,15 +472,25 @@ static void run_launch(const Launch* launch)
 
 /* ---- Streams, memory and copies ---- */
 
-/* An operation queued on a stream: a copy or a launch. */
+/* An event: the time the stream reached it, once it has. */
+typedef struct Event {
+    int recorded;  /* cuEventRecord was called */
+    int pending;   /* records queued on a stream and not yet reached */
+    struct timespec at;
+} Event;
+
+/* An operation queued on a stream: a copy, a launch or an event's record. */
 typedef struct Op {
     int is_launch;
+    Event* event;
     void* dst;
     const void* src;
     size_t bytes;
     Launch launch;
     struct Op* next;
 } Op;
+
+static void event_reached(Event* e);
 
 /* A stream: a thread that runs its queue in order. */
 struct Stream {
@@ -504,6 +522,8 @@ static void* stream_main(void* arg)
         pthread_mutex_unlock(&s->mu);
         if (op->is_launch) {
             run_launch(&op->launch);
+        } else if (op->event) {
+            event_reached(op->event);
         } else {
             memcpy(op->dst, op->src, op->bytes);
         }
@@ -514,6 +534,131 @@ static void* stream_main(void* arg)
     }
     pthread_mutex_unlock(&s->mu);
     return 0;
+}
+
+static void stream_push(Stream* s, Op* op);
+
+/* ---- Events ---- */
+
+/* Signalled, under stub_mu, when a stream reaches an event. */
+static pthread_cond_t event_cv = PTHREAD_COND_INITIALIZER;
+
+static void event_reached(Event* e)
+{
+    pthread_mutex_lock(&stub_mu);
+    clock_gettime(CLOCK_MONOTONIC, &e->at);
+    e->pending--;
+    pthread_cond_broadcast(&event_cv);
+    pthread_mutex_unlock(&stub_mu);
+}
+
+CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags)
+{
+    Event* e = calloc(1, sizeof *e);
+    if (!e) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    count(&live_events, 1);
+    *phEvent = (CUevent)(void*)e;
+    return CUDA_SUCCESS;
+}
+
+/* event_wait returns when every record of e queued on a stream has been
+ * reached. */
+static void event_wait(Event* e)
+{
+    pthread_mutex_lock(&stub_mu);
+    while (e->pending > 0) {
+        pthread_cond_wait(&event_cv, &stub_mu);
+    }
+    pthread_mutex_unlock(&stub_mu);
+}
+
+/* An event destroyed with records still queued is freed once they are
+ * reached (here: waited for), as the driver defers it. */
+CUresult cuEventDestroy(CUevent hEvent)
+{
+    Event* e = (Event*)hEvent;
+    if (!e) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    event_wait(e);
+    free(e);
+    count(&live_events, -1);
+    return CUDA_SUCCESS;
+}
+
+/* A record on a stream is reached when the stream has run what was queued
+ * before it; on the null stream, at once. */
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
+{
+    Event* e = (Event*)hEvent;
+    if (!e) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (faulty("cuEventRecord")) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&stub_mu);
+    e->recorded = 1;
+    e->pending++;
+    pthread_mutex_unlock(&stub_mu);
+    if (!hStream) {
+        event_reached(e);
+        return CUDA_SUCCESS;
+    }
+    Op* op = calloc(1, sizeof *op);
+    if (!op) {
+        event_reached(e);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    op->event = e;
+    stream_push((Stream*)hStream, op);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventQuery(CUevent hEvent)
+{
+    Event* e = (Event*)hEvent;
+    if (!e) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    pthread_mutex_lock(&stub_mu);
+    int pending = e->pending;
+    pthread_mutex_unlock(&stub_mu);
+    return pending > 0 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUevent hEvent)
+{
+    Event* e = (Event*)hEvent;
+    if (!e) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    event_wait(e);
+    return CUDA_SUCCESS;
+}
+
+/* The milliseconds from hStart's last record to hEnd's: an event never
+ * recorded is an invalid handle, one not yet reached not ready, as the
+ * driver answers. */
+CUresult cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    Event *a = (Event*)hStart, *b = (Event*)hEnd;
+    if (!a || !b || !pMilliseconds) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    CUresult r = CUDA_SUCCESS;
+    pthread_mutex_lock(&stub_mu);
+    if (!a->recorded || !b->recorded) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+    } else if (a->pending > 0 || b->pending > 0) {
+        r = CUDA_ERROR_NOT_READY;
+    } else {
+        *pMilliseconds = (float)((double)(b->at.tv_sec - a->at.tv_sec) * 1e3 + (double)(b->at.tv_nsec - a->at.tv_nsec) / 1e6);
+    }
+    pthread_mutex_unlock(&stub_mu);
+    return r;
 }
 
 static void stream_push(Stream* s, Op* op)
@@ -753,12 +898,6 @@ CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) { return NO_DEVICE; }
 CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) { return NO_DEVICE; }
 CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return NO_DEVICE; }
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) { return NO_DEVICE; }
-CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) { return NO_DEVICE; }
-CUresult cuEventDestroy(CUevent hEvent) { return NO_DEVICE; }
-CUresult cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd) { return NO_DEVICE; }
-CUresult cuEventQuery(CUevent hEvent) { return NO_DEVICE; }
-CUresult cuEventRecord(CUevent hEvent, CUstream hStream) { return NO_DEVICE; }
-CUresult cuEventSynchronize(CUevent hEvent) { return NO_DEVICE; }
 CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) { return NO_DEVICE; }
 CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) { return NO_DEVICE; }
 CUresult cuGraphAddChildGraphNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUgraph childGraph) { return NO_DEVICE; }
