@@ -3,7 +3,8 @@
 #
 #   stub      the whole check against the project's stub driver
 #             (GPU_CHECK_STUB=1: kernels/cudastub's cuda.h and libcuda.c, one
-#             emulated device running trace.cu as C) and a fake ptxas: it
+#             emulated device running trace.cu as C) and fake ptxas,
+#             compute-sanitizer and ncu: it
 #             passes, $OUT holds exactly summary.txt and gpu-check.tar.gz,
 #             the archive holds every step's log, and the figures and steps
 #             are the ones a GPU run reports
@@ -91,6 +92,42 @@ echo "========= ERROR SUMMARY: 0 errors"
 exit $rc
 FAKE
 chmod +x "$tmp/fakebin/compute-sanitizer"
+# An ncu that runs the program, then reports as Nsight Compute 2025 does
+# (two sections of each of the three launches asked for, abridged).
+cat >"$tmp/fakebin/ncu" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in --clock-control | --kernel-name | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
+done
+"$@" || exit
+for k in "wf_shade 163 3.21 18.75 17.92" "wf_intersect 59 1.05 50 44.10" "wf_occluded 50 0.62 56.25 48.30"; do
+	set -- $k
+	cat <<OUT
+  $1 (2048, 1, 1)x(128, 1, 1), Context 1, Stream 13, Device 0, CC 9.0
+    Section: GPU Speed Of Light Throughput
+    ----------------------- ----------- ------------
+    Metric Name             Metric Unit Metric Value
+    ----------------------- ----------- ------------
+    DRAM Frequency                  Ghz         3.20
+    Memory Throughput                 %        41.07
+    Duration                    usecond       $3
+    Compute (SM) Throughput           %        63.19
+    ----------------------- ----------- ------------
+
+    Section: Occupancy
+    ------------------------------- ----------- ------------
+    Theoretical Occupancy                     %        $4
+    Achieved Occupancy                        %        $5
+    ------------------------------- ----------- ------------
+
+    Section: Launch Statistics
+    Registers Per Thread             register/thread             $2
+    Section: Memory Workload Analysis
+    Memory Throughput                          Gbyte/s       425.69
+OUT
+done
+FAKE
+chmod +x "$tmp/fakebin/ncu"
 before=$(git status --porcelain)
 gallery=(scenes/examples/*.json)
 # Kept under bin/ between runs, as a warm machine keeps it: GOCACHE then
@@ -106,7 +143,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-megakernel bench-gpu bench-gpu-megakernel frame-gpu frame-mixed frame-gpu-one-lane memcheck; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-megakernel bench-gpu bench-gpu-megakernel frame-gpu frame-mixed frame-gpu-one-lane ncu memcheck; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -116,7 +153,10 @@ want stub 'ptxas \(CUDA 11.8, V11.8.89\) sm_90: trace_pixels 241 registers, stac
 want stub 'GPU tests \(-short\): [1-9][0-9]* passed, 0 failed; gallery scenes bit-identical to the Go tracer: '"${#gallery[@]}"'$' "$s"
 want stub '^  BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
 want stub '^  cornell-box .*, mixed: .*rays/s' "$s"
+want stub '^  cornell-box .*, gpu-one-lane: gpu0 cudastub emulator, 1 lane: kernel times of [0-9]+ batch.* wf_shade .* wf_intersect .*; kernels [0-9.]+ s, [0-9]+% of the batches. time$' "$s"
 want stub '^  memcheck \(the GPU tests. Cornell box, -short\): ERROR SUMMARY: 0 errors$' "$s"
+want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17.92% of 18.75%, 163 registers$' "$s"
+want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
 for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do

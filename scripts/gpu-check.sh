@@ -39,8 +39,10 @@
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
-#   frame-gpu-one-lane     the GPU-alone frame with TRACE_GPU_LANES=1: same bytes, its time
-#   ncu               one launch's summary, if ncu is there
+#   frame-gpu-one-lane     the GPU-alone frame with TRACE_GPU_LANES=1: same bytes,
+#                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
+#   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
+#                     under Nsight Compute, if it is there
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   gpu-tests-full    the tests at the scenes' own sizes
@@ -631,14 +633,19 @@ if [ $HAVE_TRACE = 1 ]; then
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
 	# The GPU alone again with each batch on one lane (one stream), for
-	# what the second lane gains: the same bytes, the time beside.
-	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_LANES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
+	# what the second lane gains: the same bytes, the time beside. This
+	# run also times its launches (TRACE_GPU_TIMES: two CUDA events a
+	# launch): the GPU time of each entry, and the kernels' share of the
+	# batches' time, whose rest is copies, round trips and launch gaps.
+	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the two-lane frame";
 		else echo "DIFFERS from the two-lane frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
 	for v in gpu mixed gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
 	done
+	grep -h 'kernel times of' "$REPORT/log/frame-gpu-one-lane.log" | sed 's/^trace: //' |
+		while read -r l; do figure "cornell-box $GPU_CHECK_FRAME_ARGS, gpu-one-lane: $l"; done
 	rm -f "$WORK"/frame.*.pfm
 else
 	skip frame "no trace binary (see build)"
@@ -651,15 +658,46 @@ cuda_tool() {
 	if [ -n "$CUDA_ROOT" ] && [ -x "$CUDA_ROOT/bin/$1" ]; then echo "$CUDA_ROOT/bin/$1"; fi
 }
 
+# ncu_figures: a line per kernel of ncu's report on stdin: its duration,
+# the SM's and memory's throughput (% of peak), the occupancy achieved
+# and theoretical, and the registers per thread.
+ncu_figures() {
+	awk '
+	function flush() {
+		if (name != "")
+			printf "ncu %s: %s, SM %s%%, memory %s%%, occupancy %s%% of %s%%, %s registers\n",
+				name, dur, sm, mem, ach, theo, regs
+		name = ""; dur = sm = mem = ach = theo = regs = "?"
+	}
+	BEGIN { flush() }
+	/, Context [0-9]+, Stream [0-9]+, Device [0-9]+/ {
+		flush(); name = $1; sub(/\(.*/, "", name); next
+	}
+	name == "" { next }
+	$1 == "Duration" { dur = $NF " " $(NF-1) }
+	/^ *Compute \(SM\) Throughput / { sm = $NF }
+	/^ *Memory Throughput +% / && mem == "?" { mem = $NF }
+	/^ *Achieved Occupancy / { ach = $NF }
+	/^ *Theoretical Occupancy / { theo = $NF }
+	/^ *Registers Per Thread / { regs = $NF }
+	END { flush() }'
+}
+
 # ---- one launch under Nsight Compute, if it is there ------------------------
 NCU=$(cuda_tool ncu)
 if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
-	# The launch profiled is the first that traces rays: wf_intersect of
-	# the wavefront (trace_pixels_* with TRACE_GPU_KERNEL=megakernel).
-	step ncu 120 "$NCU" --clock-control none --kernel-name regex:'^(wf_intersect|trace_pixels)' --launch-count 1 --section SpeedOfLight --section Occupancy \
+	# The launches profiled are the wavefront's second round on one lane
+	# (the first only makes the camera rays and traces them): wf_shade
+	# shading the camera rays' hits, wf_intersect tracing the bounces and
+	# wf_occluded the shadow rays, one launch each, so that the figures
+	# say which of the three holds the GPU back, and why.
+	if step ncu 120 env TRACE_GPU_LANES=1 "$NCU" --clock-control none --kernel-name regex:'^wf_(shade|intersect|occluded)$' \
+		--launch-skip 2 --launch-count 3 --section SpeedOfLight --section Occupancy \
 		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
-		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q
+		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q; then
+		ncu_figures <"$REPORT/log/ncu.log" | while read -r l; do figure "$l"; done
+	fi
 else
 	skip ncu "no ncu on the PATH or in the toolkit (or no trace binary)"
 fi
