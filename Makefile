@@ -258,12 +258,15 @@ vet-cuda:
 	grep -q 'TRACE_GPU_TIMES="yes": want 1 or 0' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_TIMES=yes: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
 	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image; another value fails"
 	@set -e; log=$(STUBLIB)/worker.log; \
-	TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
-	trap 'kill $$pid 2>/dev/null' EXIT; \
+	TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null || true' EXIT; \
 	for i in $$(seq 100); do addr=$$(sed -n 's/.*listening on \([^ ]*\).*/\1/p' $$log); [ -n "$$addr" ] && break; sleep 0.1; done; \
 	$(STUBLIB)/trace render scenes/examples/mesh.json -o $(STUBLIB)/mesh.worker-gpu.pfm --width 48 --height 40 --samples 4 --threads 0 --workers $$addr -q; \
 	cmp $(STUBLIB)/mesh.cpu.pfm $(STUBLIB)/mesh.worker-gpu.pfm; \
-	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does"
+	kill -TERM $$pid; wait $$pid || true; \
+	grep -q 'kernel times.*gpu0 cudastub emulator, 2 lanes: kernel times of .* wf_shade ' $$log || \
+		{ echo "vet-cuda: trace worker with TRACE_GPU_TIMES=1 logged no kernel times when it stopped:"; cat $$log; exit 1; }; \
+	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does, and logs its kernel times when it stops"
 
 # ---- End-to-end: Slurm and containers (deploy/README.md, "Tested here") ----
 # deploy/slurm/trace.sbatch on a one-node Slurm cluster, and the FROM-scratch
