@@ -57,6 +57,9 @@ type Device struct {
 	// split, when set (by tests), splits a batch of n pixels into lanes
 	// in place of kernels.LaneSizes.
 	split func(n int) []int
+	// observe, when set (by tests), is called with a lane and its flags
+	// word each time the lane's flags are taken, its launches run.
+	observe func(w *wave, flags uint32)
 
 	mem    []unsafe.Pointer   // C allocations of the current scene
 	scene  unsafe.Pointer     // the TraceScene header, in C memory
@@ -186,7 +189,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			return fmt.Errorf("emulator: out of memory for the slots of %d pixels", size)
 		}
 		cmem = append(cmem, slots, unsafe.Pointer(flags))
-		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), slots: slots, flags: flags,
+		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), n: size, slots: slots, flags: flags,
 			out: elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
 		w.start()
 		lanes[i], streams = w, append(streams, w)
@@ -243,6 +246,7 @@ type wave struct {
 	d               *Device
 	ctx             context.Context
 	px              *C.uint
+	n               int // the lane's slots
 	slots           unsafe.Pointer
 	flags           *C.uint
 	out             *C.float
@@ -320,6 +324,9 @@ func (w *wave) TakeFlags() (uint32, error) {
 	}
 	f := uint32(*w.flags)
 	*w.flags = 0
+	if w.d.observe != nil {
+		w.d.observe(w, f)
+	}
 	return f, nil
 }
 

@@ -25,6 +25,12 @@ unsigned long emu_slot_bytes(unsigned int integrator);
  * wf_shade sets in the flags word. */
 unsigned int emu_query_kind(int any);
 
+/* emu_census counts, in counts[0..5], the live slots of a wavefront batch
+ * of n slots and the groups of warp consecutive slots holding one, then
+ * likewise the live slots asking a nearest-hit query and those asking
+ * an any-hit query. */
+void emu_census(const void* scene, void* slots, unsigned int n, unsigned int warp, unsigned long long* counts);
+
 /* emu_fmath evaluates fmath function fn (see kernel.c) at (a[i], b[i]) for
  * i < n into out[i]. */
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n);

@@ -66,3 +66,20 @@ func SlotBytes(i tracer.Integrator) int { return int(C.emu_slot_bytes(C.uint(i))
 func QueryKinds() (closest, any uint32) {
 	return uint32(C.emu_query_kind(0)), uint32(C.emu_query_kind(1))
 }
+
+// census is what a lane's slots ask after a round of wf_shade: the live
+// slots (a sample in flight), those asking a nearest-hit query and those
+// asking an any-hit query, and for each the warps (groups of warp
+// consecutive slots, as a GPU runs them) holding at least one.
+type census struct {
+	live, liveWarps       uint64
+	closest, closestWarps uint64
+	any, anyWarps         uint64
+}
+
+// census counts w's slots, its launches having run.
+func (w *wave) census(warp int) census {
+	var c [6]C.ulonglong
+	C.emu_census(w.d.scene, w.slots, C.uint(w.n), C.uint(warp), &c[0])
+	return census{uint64(c[0]), uint64(c[1]), uint64(c[2]), uint64(c[3]), uint64(c[4]), uint64(c[5])}
+}

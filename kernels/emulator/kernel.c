@@ -51,6 +51,28 @@ unsigned long emu_slot_bytes(unsigned int integrator) {
 
 unsigned int emu_query_kind(int any) { return any ? QueryAny : QueryClosest; }
 
+void emu_census(const void* scene, void* slots, unsigned int n, unsigned int warp, unsigned long long* counts) {
+    const TraceScene* s = (const TraceScene*)scene;
+    for (u32 w = 0; w < n; w += warp) {
+        u32 live = 0, closest = 0, any = 0;
+        for (u32 i = w; i < n && i < w + warp; i++) {
+            const PathSlot* slot = slot_at(s, (PathSlot*)slots, i);
+            if (!slot->live) {
+                continue;
+            }
+            live++;
+            closest += slot->path.q.kind == QueryClosest;
+            any += slot->path.q.kind == QueryAny;
+        }
+        counts[0] += live;
+        counts[1] += live > 0;
+        counts[2] += closest;
+        counts[3] += closest > 0;
+        counts[4] += any;
+        counts[5] += any > 0;
+    }
+}
+
 void emu_fmath(int fn, const float* a, const float* b, float* out, int n) {
     for (int i = 0; i < n; i++) {
         float x = a[i], y = b[i], r = 0.0f;
