@@ -105,10 +105,14 @@ check-proto:
 # ---- CUDA (kernels/README.md) ----------------------------------------------
 # The PTX comes from Debian's clang-19 (no nvcc): sm_80 gives PTX 7.0, which
 # CUDA 11.1 to 13.x drivers compile at load time; -ffp-contract=off keeps
-# every multiply and add rounded on its own, as the Go tracer does.
+# every multiply and add rounded on its own, as the Go tracer does. Without
+# a CUDA installation clang does not know the PTX version it may use for
+# its builtins: +ptx70 (what it emits for sm_80 anyway) allows the warp
+# builtins of the wavefront's queues (wave_reserve, kernels/wavefront.h).
 CLANG     ?= clang-19
 PTX       ?= kernels/trace.ptx
-PTXFLAGS   = -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -O3 -ffp-contract=off -S
+PTXFLAGS   = -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -O3 -ffp-contract=off \
+	-Xclang -target-feature -Xclang +ptx70 -S
 CUDA_HOME ?= /usr/local/cuda
 CUDASTUB   = $(CURDIR)/kernels/cudastub
 # The stub libcuda of the compile-only check (vet-cuda): built here, never

@@ -477,7 +477,7 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 			// The driver takes the low 4 bytes of npixels, a
 			// little-endian u32.
 			args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
-			if err := l.launch(d.fn, d.kernel, d.block, args); err != nil {
+			if err := l.launch(d.fn, d.kernel, l.n, d.block, args); err != nil {
 				return l.wrap(err)
 			}
 			if err := l.copyOut(); err != nil {

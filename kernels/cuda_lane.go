@@ -12,7 +12,7 @@ import (
 // A device's lanes: TracePixels splits a batch into DefaultLanes parts
 // (LaneSizes), each on its own stream with its own device buffers and
 // page-locked host staging, so that the lanes' copies and launches overlap
-// one another: on the wavefront (RunWavefronts) one lane's flags round
+// one another: on the wavefront (RunWavefronts) one lane's queries round
 // trip hides behind the other's kernels, one lane's results are copied
 // out while the other still traces, and one lane's pixel list is staged
 // while the other's is copied in.
@@ -32,11 +32,14 @@ type cudaLane struct {
 	timed []cudaTimed
 
 	// The device buffers, for up to cap pixels: the pixel list, the
-	// radiance and counts, the wavefront's slots (slotBytes apart; none
-	// for the megakernel) and its flags word.
+	// radiance and counts, and the wavefront's slots (slotBytes apart)
+	// and two queues of QueueWords(cap) words (none for the megakernel);
+	// cur is the queue the last wf_init or wf_shade queued on the stream
+	// fills.
 	cap, slotBytes               int
 	pixels, out, rays, nonfinite cu.DevicePtr
-	slots, flags                 cu.DevicePtr
+	slots, queues                cu.DevicePtr
+	cur                          int
 	// host is the lane's page-locked staging, cudaStagingBytes(cap)
 	// bytes: every copy in or out goes through it (the layout below).
 	host unsafe.Pointer
@@ -51,14 +54,19 @@ type cudaLane struct {
 
 // The staging's layout, for a lane of cap pixels: the ray counts, the
 // non-finite counts and the pixel list (8 bytes a pixel each), the
-// radiance (12), then two flags words: the one read back, and a 0 that
-// clears the device's. Every part is 8-byte aligned.
-func cudaStagingBytes(cap int) int              { return 36*cap + 8 }
+// radiance (12), then a queue's two counts read back and two 0 words
+// that clear a queue's counts. Every part is 8-byte aligned.
+func cudaStagingBytes(cap int) int              { return 36*cap + 16 }
 func (l *cudaLane) stageRays() unsafe.Pointer   { return l.host }
 func (l *cudaLane) stageNonf() unsafe.Pointer   { return unsafe.Add(l.host, 8*l.cap) }
 func (l *cudaLane) stagePixels() unsafe.Pointer { return unsafe.Add(l.host, 16*l.cap) }
 func (l *cudaLane) stageOut() unsafe.Pointer    { return unsafe.Add(l.host, 24*l.cap) }
-func (l *cudaLane) stageFlags() *[2]uint32      { return (*[2]uint32)(unsafe.Add(l.host, 36*l.cap)) }
+func (l *cudaLane) stageCounts() *[4]uint32     { return (*[4]uint32)(unsafe.Add(l.host, 36*l.cap)) }
+
+// queue is the device address of the lane's queue k (0 or 1).
+func (l *cudaLane) queue(k int) cu.DevicePtr {
+	return l.queues + cu.DevicePtr(4*k*QueueWords(l.cap))
+}
 
 // wrap says which lane err is of, as RunWavefronts does.
 func (l *cudaLane) wrap(err error) error {
@@ -86,8 +94,8 @@ func (l *cudaLane) reserve(n, slotBytes int) error {
 	alloc(&l.nonfinite, 8*c)
 	if slotBytes > 0 {
 		alloc(&l.slots, slotBytes*c)
+		alloc(&l.queues, 2*4*QueueWords(c))
 	}
-	alloc(&l.flags, 4)
 	if err != nil {
 		l.free()
 		return fmt.Errorf("allocating device buffers for %d pixels: %w", c, err)
@@ -97,13 +105,13 @@ func (l *cudaLane) reserve(n, slotBytes int) error {
 		return fmt.Errorf("allocating %d bytes of page-locked host memory for %d pixels: %w", cudaStagingBytes(c), c, err)
 	}
 	l.cap, l.slotBytes = c, slotBytes
-	l.stageFlags()[1] = 0
+	l.stageCounts()[2], l.stageCounts()[3] = 0, 0
 	return nil
 }
 
 // free frees the lane's buffers; its stream stays.
 func (l *cudaLane) free() {
-	for _, p := range []cu.DevicePtr{l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.flags} {
+	for _, p := range []cu.DevicePtr{l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues} {
 		if p != 0 {
 			cu.MemFree(p)
 		}
@@ -111,7 +119,7 @@ func (l *cudaLane) free() {
 	if l.host != nil {
 		cu.MemFreeHost(l.host)
 	}
-	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.flags, l.host = 0, 0, 0, 0, 0, 0, nil
+	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues, l.host = 0, 0, 0, 0, 0, 0, nil
 	l.cap, l.slotBytes = 0, 0
 }
 
@@ -167,22 +175,22 @@ func (l *cudaLane) collect(what string) error {
 }
 
 // launch launches fn with args (one 8-byte slot each: gorgonia.org/cu
-// copies 8 bytes behind each argument pointer) over the lane's n
-// threads, on its stream; name is fn's entry point, and the launch is
-// timed when the device times its launches.
-func (l *cudaLane) launch(fn cu.Function, name string, block int, args []uint64) error {
+// copies 8 bytes behind each argument pointer) over threads threads in
+// blocks of block, on the lane's stream; name is fn's entry point, and
+// the launch is timed when the device times its launches.
+func (l *cudaLane) launch(fn cu.Function, name string, threads, block int, args []uint64) error {
 	params := make([]unsafe.Pointer, len(args))
 	for i := range args {
 		params[i] = unsafe.Pointer(&args[i])
 	}
-	grid := (l.n + block - 1) / block
+	grid := (threads + block - 1) / block
 	if l.timer != nil {
 		if err := l.timer.begin(l, name); err != nil {
 			return err
 		}
 	}
 	if err := fn.Launch(grid, 1, 1, block, 1, 1, 0, l.stream, params); err != nil {
-		return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", name, l.n, grid, block, err)
+		return fmt.Errorf("launching %s on %d pixels (%d blocks of %d): %w", name, threads, grid, block, err)
 	}
 	if l.timer != nil {
 		return l.timer.end(l)
@@ -197,17 +205,30 @@ type cudaWave struct {
 	l *cudaLane
 }
 
-// Launch implements Wavefront: one launch of ⌈n/block⌉ blocks; after
-// wf_finish, the lane's results are queued to be copied out too, so that
-// they travel while the other lanes trace.
-func (w cudaWave) Launch(e WaveEntry, n int) error {
+// Launch implements Wavefront: one launch of ⌈threads/block⌉ blocks
+// over the lane's queues: wf_init fills queue 0; wf_shade works through
+// the queue filled last and fills the other, whose counts are cleared on
+// the stream first. After wf_finish, the lane's results are queued to be
+// copied out too, so that they travel while the other lanes trace.
+func (w cudaWave) Launch(e WaveEntry, threads int) error {
 	d, l := w.d, w.l
-	if n != l.n {
-		return fmt.Errorf("%v on %d slots, the lane holds %d", e, n, l.n)
+	if threads < 0 || threads > l.n {
+		return fmt.Errorf("%v over %d threads, the lane holds %d slots", e, threads, l.n)
 	}
-	args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(n)), uint64(l.slots), uint64(l.flags),
+	qin, qout := l.queue(l.cur), l.queue(1-l.cur)
+	switch e {
+	case WaveInit:
+		l.cur = 0
+		qin, qout = l.queue(1), l.queue(0)
+	case WaveShade:
+		if err := cu.MemcpyHtoDAsync(qout, unsafe.Pointer(&l.stageCounts()[2]), 8, l.stream); err != nil {
+			return fmt.Errorf("clearing the wavefront's queue: %w", err)
+		}
+		l.cur = 1 - l.cur
+	}
+	args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.slots), uint64(qin), uint64(qout),
 		uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
-	if err := l.launch(d.wave[e], e.String(), d.block, args); err != nil {
+	if err := l.launch(d.wave[e], e.String(), threads, d.block, args); err != nil {
 		return err
 	}
 	if e == WaveFinish {
@@ -216,26 +237,22 @@ func (w cudaWave) Launch(e WaveEntry, n int) error {
 	return nil
 }
 
-// TakeFlags implements Wavefront: it waits for the lane's launches so far
-// (its stream only), reads the flags word through the staging and queues
-// the word's clearing.
-func (w cudaWave) TakeFlags() (uint32, error) {
+// TakeQueries implements Wavefront: it waits for the lane's launches so
+// far (its stream only) and reads the counts of the queue the last
+// wf_shade filled, through the staging.
+func (w cudaWave) TakeQueries() (Queries, error) {
 	l := w.l
-	flags := l.stageFlags()
-	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&flags[0]), l.flags, 4, l.stream); err != nil {
-		return 0, fmt.Errorf("reading the wavefront's flags: %w", err)
+	counts := l.stageCounts()
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&counts[0]), l.queue(l.cur), 8, l.stream); err != nil {
+		return Queries{}, fmt.Errorf("reading the wavefront's queue: %w", err)
 	}
 	if err := l.stream.Synchronize(); err != nil {
-		return 0, fmt.Errorf("waiting for the lane's launches: %w", err)
+		return Queries{}, fmt.Errorf("waiting for the lane's launches: %w", err)
 	}
 	if l.timer != nil {
 		if err := l.timer.read(l); err != nil {
-			return 0, err
+			return Queries{}, err
 		}
 	}
-	f := flags[0]
-	if err := cu.MemcpyHtoDAsync(l.flags, unsafe.Pointer(&flags[1]), 4, l.stream); err != nil {
-		return 0, fmt.Errorf("clearing the wavefront's flags: %w", err)
-	}
-	return f, nil
+	return Queries{Closest: int(counts[0]), Any: int(counts[1])}, nil
 }

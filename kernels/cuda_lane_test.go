@@ -147,7 +147,7 @@ func TestGPULaneFailures(t *testing.T) {
 		{"cuMemHostAlloc#1", true, []string{"lane 0 of 2", "page-locked"}, true},
 		{"cuMemAlloc#8", false, []string{"lane 1 of 2", "device buffers", "OutOfMemory"}, true},
 		{"cuMemcpyHtoDAsync#2", false, []string{"lane 1 of 2", "copying the pixel list in"}, false},
-		{"cuLaunchKernel#2", false, []string{"lane 1 of 2", "launching wf_init"}, false},
+		{"cuLaunchKernel#3", false, []string{"lane 1 of 2", "launching wf_init"}, false},
 		{"cuLaunchKernel#5", false, []string{"lane 0 of 2", "launching wf_"}, false},
 		{"cuStreamSynchronize#2", false, []string{"lane 1 of 2"}, false},
 		{"cuMemcpyDtoHAsync#4", true, []string{"lane 1 of 2", "copying the radiance out"}, false},

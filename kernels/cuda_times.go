@@ -13,7 +13,7 @@ import (
 
 // A device's kernel times (TimesEnv, times.go): each launch between two
 // CUDA events recorded on its lane's stream; once the stream has run
-// (TakeFlags, collect), the time between each pair is added to its
+// (TakeQueries, collect), the time between each pair is added to its
 // entry's sum for the batch and the events go back to a pool for the
 // next launches. A batch's sums join the times when it succeeds; a
 // failed batch's are dropped, as it is not counted.

@@ -19,7 +19,7 @@
 
 #include "surface.h"
 
-/* The kinds of query, also the bits of the wavefront's flags word. */
+/* The kinds of query. */
 #define QueryNone 0u
 #define QueryClosest 1u /* the nearest hit: scene_intersect */
 #define QueryAny 2u     /* any hit: scene_occluded */

@@ -16,8 +16,9 @@
  *
  * Rules for code that includes this header: no CUDA headers, no libm
  * transcendentals (fmath.h has the project's own), no shared memory, no
- * __syncthreads or warp intrinsics, no atomics (but the wavefront's flags
- * word, wavefront.h), no compound literals or
+ * __syncthreads, no warp intrinsics or atomics (but the wavefront's
+ * queues' counts, wave_reserve in wavefront.h, whose warp intrinsics are
+ * the GPU's alone), no compound literals or
  * designated initializers (not C++), float literals always with an f
  * suffix (a double literal would promote the expression to double), and
  * every function DEVFN. Contraction of a*b+c into a fused multiply-add

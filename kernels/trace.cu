@@ -52,37 +52,46 @@
  *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
  *       unsigned int n,                // slots, one per pixel
  *       PathSlot* slots,               // n: device memory, slot_bytes(scene) apart (448 B, Whitted 3248 B)
- *       unsigned int* flags,           // 1: QueryClosest | QueryAny
+ *       unsigned int* qin,             // 2 + n: the queue the entry works through
+ *       unsigned int* qout,            // 2 + n: the queue wf_init and wf_shade fill
  *       float* out,                    // 3·n, as trace_pixels'
  *       unsigned long long* rays,      // n
  *       unsigned long long* nonfinite) // n
  *
- * each with thread i on slot i (i ≥ n return at once), any 1-D grid:
- *   wf_init       slot i takes pixel i (pixels[2i], pixels[2i+1]) and
- *                 starts its sample 0 (the camera ray);
- *   wf_shade      every live slot runs its sample on the scene's
- *                 integrator (scene->Integrator: path_step over the
- *                 slot's PathState, whitted_step over its WhittedState,
- *                 a union, each with its RayQuery first) to its next
- *                 ray-scene query and ORs the query's kind into *flags;
- *                 a path that ends adds its radiance to the pixel's sum
+ * any 1-D grid (threads past the work return at once). A queue
+ * (wavefront.h) counts the slots asking a nearest-hit query and those
+ * asking an any-hit query (words 0 and 1) and lists them (the first from
+ * word 2 up, the second from word n+1 down):
+ *   wf_init       thread i: slot i takes pixel i (pixels[2i], pixels[2i+1])
+ *                 and starts its sample 0 (the camera ray); qout lists
+ *                 every slot (to shade), counted in word 0;
+ *   wf_shade      a thread per slot qin lists (both kinds): the slot runs
+ *                 its sample on the scene's integrator (scene->Integrator:
+ *                 path_step over the slot's PathState, whitted_step over
+ *                 its WhittedState, a union, each with its RayQuery first)
+ *                 to its next ray-scene query and queues itself in qout by
+ *                 the query's kind (qout's counts must be 0 before); a path
+ *                 that ends adds its radiance to the pixel's sum
  *                 (non-finite: black, counted) and the slot starts the
  *                 pixel's next sample at once, so samples are summed in
  *                 index order, as render_pixel sums them; after the last
- *                 the slot is dead;
- *   wf_intersect  answers the slots' nearest-hit queries (scene_intersect);
- *   wf_occluded   answers their any-hit queries (scene_occluded): these
- *                 two only trace rays (launch bounds: blocks of at most
- *                 128 threads, 64 registers), alpha pass-through is
- *                 wf_shade's, which asks again;
- *   wf_finish     writes out[3i..3i+2], rays[i] and nonfinite[i] as
- *                 trace_pixels does.
- * The host runs wf_init, then wf_shade and the query kernels its flags
- * ask for, clearing *flags before each wf_shade, until a wf_shade sets
- * none, then wf_finish. *flags is the kernel's one atomic; no pixel
- * depends on it or on the order in which slots run. A batch may be split
- * into lanes, each with its own pixels, slots, flags word and outputs, on
- * streams of their own whose launches interleave (kernels.RunWavefronts):
+ *                 the slot is dead and queues nothing;
+ *   wf_intersect  a thread per nearest-hit query qin lists: answers it
+ *                 (scene_intersect);
+ *   wf_occluded   a thread per any-hit query qin lists: answers it
+ *                 (scene_occluded). These two only trace rays (launch
+ *                 bounds: blocks of at most 128 threads, 64 registers),
+ *                 alpha pass-through is wf_shade's, which asks again;
+ *   wf_finish     thread i writes out[3i..3i+2], rays[i] and nonfinite[i]
+ *                 as trace_pixels does.
+ * The host runs wf_init, then rounds: wf_shade over the queue the last
+ * wf_init or wf_shade filled, into the other queue with its counts
+ * cleared; it reads the counts and launches wf_intersect and wf_occluded
+ * over that queue for the kinds asked, until a round asks none, then
+ * wf_finish. No pixel depends on the queues' order or on the order in
+ * which slots run. A batch may be split into lanes, each with its own
+ * pixels, slots, queues and outputs, on streams of their own whose
+ * launches interleave (kernels.RunWavefronts):
  * the lanes share only the scene, which every entry only reads.
  */
 #include "port.h"
@@ -146,46 +155,63 @@ PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, cons
 }
 
 /* The wavefront entries (scenes of either integrator): the same ABI for
- * all five, the arguments an entry does not use ignored. Thread i works on
- * slot i of n. */
+ * all five, the arguments an entry does not use ignored. wf_init and
+ * wf_finish run thread i on slot i of n; the others one thread per entry
+ * of their queue qin (wavefront.h). */
 #define WAVE_ARGS                                                                                                 \
-    const TraceScene *scene, const unsigned int *pixels, unsigned int n, PathSlot *slots, unsigned int *flags,   \
-        float *out, unsigned long long *rays, unsigned long long *nonfinite
-#define WAVE_SLOT()                                                                                               \
-    u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();                                               \
-    if (i >= n) {                                                                                                 \
-        return;                                                                                                   \
-    }                                                                                                             \
-    PathSlot* slot = slot_at(scene, slots, i)
+    const TraceScene *scene, const unsigned int *pixels, unsigned int n, PathSlot *slots, unsigned int *qin,     \
+        unsigned int *qout, float *out, unsigned long long *rays, unsigned long long *nonfinite
+#define WAVE_THREAD() (PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX())
 
 PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
-    WAVE_SLOT();
+    u32 i = WAVE_THREAD();
+    if (i >= n) {
+        return;
+    }
+    PathSlot* slot = slot_at(scene, slots, i);
     wave_init(scene, slot, pixels[2 * (u64)i], pixels[2 * (u64)i + 1]);
+    qout[2 + i] = i;
+    if (i == 0) {
+        qout[0] = (int)scene->Samples > 0 ? n : 0;
+        qout[1] = 0;
+    }
 }
 
 PORT_EXTERN_C __global__ void wf_shade(WAVE_ARGS) {
-    WAVE_SLOT();
-    wave_shade(scene, slot, flags);
+    u32 i = wave_queued(qin, n, WAVE_THREAD());
+    if (i >= n) {
+        return;
+    }
+    u32 kind = wave_shade(scene, slot_at(scene, slots, i));
+    if (kind != QueryNone) {
+        wave_push(qout, n, i, kind);
+    }
 }
 
 PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_intersect(WAVE_ARGS) {
-    WAVE_SLOT();
-    RayQuery* q = &slot->path.q;
-    if (q->kind == QueryClosest) {
-        q->hit = scene_intersect(scene, q->ray);
+    u32 t = WAVE_THREAD();
+    if (t >= qin[0]) {
+        return;
     }
+    RayQuery* q = &slot_at(scene, slots, qin[2 + t])->path.q;
+    q->hit = scene_intersect(scene, q->ray);
 }
 
 PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_occluded(WAVE_ARGS) {
-    WAVE_SLOT();
-    RayQuery* q = &slot->path.q;
-    if (q->kind == QueryAny) {
-        q->occluded = (u32)scene_occluded(scene, q->ray);
+    u32 t = WAVE_THREAD();
+    if (t >= qin[1]) {
+        return;
     }
+    RayQuery* q = &slot_at(scene, slots, qin[2 + (n - 1 - t)])->path.q;
+    q->occluded = (u32)scene_occluded(scene, q->ray);
 }
 
 PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
-    WAVE_SLOT();
+    u32 i = WAVE_THREAD();
+    if (i >= n) {
+        return;
+    }
+    PathSlot* slot = slot_at(scene, slots, i);
     vec3 c = pixel_mean(slot->sum, (int)scene->Samples);
     out[3 * (u64)i] = c.x;
     out[3 * (u64)i + 1] = c.y;

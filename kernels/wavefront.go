@@ -40,13 +40,24 @@ func (e WaveEntry) String() string {
 	return WaveEntries[e]
 }
 
-// The bits of the flags word that wf_shade sets (pathstate.h's
-// QueryClosest and QueryAny): which kinds of query the live slots asked.
-// A round with no bit set is the last.
+// The kernel's kinds of query (pathstate.h's QueryClosest and QueryAny),
+// which a slot's state holds while it waits for an answer.
 const (
 	WaveClosest uint32 = 1
 	WaveAny     uint32 = 2
 )
+
+// QueueWords is the size in 32-bit words of one of the wavefront's
+// queues for a lane of n slots (wavefront.h's WAVE_QUEUE_WORDS): the
+// counts of the slots asking a nearest-hit and an any-hit query, then
+// the slots' indices. A lane has two, in turn the one a round of
+// wf_shade works through and the one it fills.
+func QueueWords(n int) int { return 2 + n }
+
+// Queries is what a round of wf_shade asked: the number of slots asking
+// a nearest-hit query and the number asking an any-hit query (its
+// queue's counts). A round that asks none is the batch's last.
+type Queries struct{ Closest, Any int }
 
 // PathSlotSize and WhittedSlotSize are the distances in bytes between two
 // wavefront slots (the kernel's PathSlot, pathstate.h) of path-traced and
@@ -68,40 +79,44 @@ func SlotBytes(integrator uint32) int {
 }
 
 // Wavefront is what RunWavefront needs of a device: a batch's buffers (the
-// pixel list, n slots, the flags word, the outputs) already in place. Its
+// pixel list, n slots, two queues, the outputs) already in place. Its
 // launches may run asynchronously, in order (a CUDA stream): a launch's
-// error may show at the next TakeFlags.
+// error may show at the next TakeQueries.
 type Wavefront interface {
-	// Launch runs entry e with one thread per slot over the first n slots,
-	// after the launches before it.
-	Launch(e WaveEntry, n int) error
-	// TakeFlags waits for the launches so far, returns the flags word and
-	// clears it.
-	TakeFlags() (uint32, error)
+	// Launch runs entry e with threads threads, after the launches
+	// before it: wf_init and wf_finish one per slot; wf_shade one per
+	// slot the last wf_init or wf_shade queued, working through that
+	// queue and filling the other, its counts cleared first;
+	// wf_intersect and wf_occluded one per query of their kind in the
+	// queue the last wf_shade filled.
+	Launch(e WaveEntry, threads int) error
+	// TakeQueries waits for the launches so far and returns the counts
+	// of the queue the last wf_shade filled.
+	TakeQueries() (Queries, error)
 }
 
 // RunWavefront renders a batch of n pixels with the wavefront entries, as
 // TracePixels does with one launch of the megakernel and with the same
 // bits: wf_init, then rounds of wf_shade followed by wf_intersect and
-// wf_occluded for the queries it asked, until a round asks none, then
-// wf_finish. h is the uploaded scene's header, for a bound on the rounds
-// (a slot asks one query a round); its integrator may be either. It is
-// RunWavefronts with one lane.
+// wf_occluded for the queries it asked, each launch as wide as its queue,
+// until a round asks none, then wf_finish. h is the uploaded scene's
+// header, for a bound on the rounds (a slot asks one query a round); its
+// integrator may be either. It is RunWavefronts with one lane.
 func RunWavefront(ctx context.Context, w Wavefront, n int, h *TraceScene) error {
 	return RunWavefronts(ctx, []Wavefront{w}, []int{n}, h)
 }
 
 // RunWavefronts renders len(lanes) batches at once, ns[i] pixels on
 // lanes[i], each as RunWavefront would and with its bits: every lane has
-// its own slots and flags word (on a GPU its own stream), and its rounds
-// are bounded by WaveRounds on their own. The rounds interleave: wf_init
-// on every lane, then, lane after lane, take a lane's flags (waiting for
-// that lane only) and launch its next round, so that while the host
-// waits for one lane's flags and launches its round, the other lanes'
-// launches run. A lane whose round asked no query gets wf_finish and
-// leaves the rotation; an empty lane (ns[i] = 0) is never launched. On
-// the first error, or when ctx is done, no lane gets another launch; an
-// error of lane i of several says which.
+// its own slots and queues (on a GPU its own stream), and its rounds are
+// bounded by WaveRounds on their own. The rounds interleave: wf_init and
+// the first wf_shade on every lane, then, lane after lane, take a lane's
+// queries (waiting for that lane only) and launch its next round, so that
+// while the host waits for one lane's queries and launches its round, the
+// other lanes' launches run. A lane whose round asked no query gets
+// wf_finish and leaves the rotation; an empty lane (ns[i] = 0) is never
+// launched. On the first error, or when ctx is done, no lane gets another
+// launch; an error of lane i of several says which.
 func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceScene) error {
 	if len(ns) != len(lanes) {
 		return fmt.Errorf("wavefront: %d lanes, %d batch sizes", len(lanes), len(ns))
@@ -113,11 +128,9 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 		return fmt.Errorf("lane %d of %d: %w", i, len(lanes), err)
 	}
 	// live are the lanes still tracing, in rotation order; shades counts
-	// each lane's rounds of wf_shade, started says whether its flags word
-	// has been cleared after wf_init.
+	// each lane's rounds of wf_shade.
 	live := make([]int, 0, len(lanes))
 	shades := make([]uint64, len(lanes))
-	started := make([]bool, len(lanes))
 	for i, n := range ns {
 		if n < 0 {
 			return fmt.Errorf("wavefront: lane %d has %d pixels", i, n)
@@ -127,9 +140,14 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 		if n == 0 {
 			continue
 		}
+		// wf_init queues every slot for the first wf_shade.
 		if err := lanes[i].Launch(WaveInit, n); err != nil {
 			return laneErr(i, err)
 		}
+		if err := lanes[i].Launch(WaveShade, n); err != nil {
+			return laneErr(i, err)
+		}
+		shades[i]++
 		live = append(live, i)
 	}
 	if len(live) == 0 {
@@ -140,39 +158,36 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 		next := live[:0]
 		for _, i := range live {
 			w, n := lanes[i], ns[i]
-			f, err := w.TakeFlags()
+			q, err := w.TakeQueries()
 			if err != nil {
 				return laneErr(i, err)
 			}
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if !started[i] {
-				// The flags word after wf_init is whatever the buffer
-				// held: taking it cleared it for the first wf_shade.
-				started[i] = true
-			} else {
-				if f == 0 {
-					if err := w.Launch(WaveFinish, n); err != nil {
-						return laneErr(i, err)
-					}
-					continue
+			if q.Closest < 0 || q.Any < 0 || q.Closest+q.Any > n {
+				return laneErr(i, fmt.Errorf("wavefront: a round of %d slots asked %d nearest-hit and %d any-hit queries", n, q.Closest, q.Any))
+			}
+			if q.Closest+q.Any == 0 {
+				if err := w.Launch(WaveFinish, n); err != nil {
+					return laneErr(i, err)
 				}
-				if f&WaveClosest != 0 {
-					if err := w.Launch(WaveIntersect, n); err != nil {
-						return laneErr(i, err)
-					}
+				continue
+			}
+			if q.Closest > 0 {
+				if err := w.Launch(WaveIntersect, q.Closest); err != nil {
+					return laneErr(i, err)
 				}
-				if f&WaveAny != 0 {
-					if err := w.Launch(WaveOccluded, n); err != nil {
-						return laneErr(i, err)
-					}
+			}
+			if q.Any > 0 {
+				if err := w.Launch(WaveOccluded, q.Any); err != nil {
+					return laneErr(i, err)
 				}
 			}
 			if shades[i] > rounds {
 				return laneErr(i, fmt.Errorf("wavefront: %d pixels still tracing after %d rounds, the most their paths can ask", n, rounds))
 			}
-			if err := w.Launch(WaveShade, n); err != nil {
+			if err := w.Launch(WaveShade, q.Closest+q.Any); err != nil {
 				return laneErr(i, err)
 			}
 			shades[i]++

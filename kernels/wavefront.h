@@ -51,20 +51,61 @@ DEVFN vec3 pixel_mean(vec3 sum, int n) {
     return v3(sum.x / inv, sum.y / inv, sum.z / inv);
 }
 
-/* wave_flag: ORs kind into the batch's flags word, which tells the host
- * which query kernels the round needs and, when 0, that the batch is
- * done. The one atomic of the kernel: no pixel depends on it. */
-DEVFN void wave_flag(u32* flags, u32 kind) {
-    if ((*(volatile u32*)flags & kind) == kind) {
-        return;
-    }
+/* The wavefront's queues. A lane of n slots has two queues of
+ * WAVE_QUEUE_WORDS(n) words each, in turn the one a round of wf_shade
+ * works through and the one it fills: words 0 and 1 count the slots that
+ * ask a nearest-hit and an any-hit query, and the slots' indices follow,
+ * the nearest-hit askers from word 2 up, the any-hit askers from the last
+ * word down (every slot asks at most one query a round, so the two never
+ * meet). So each kernel runs one thread per slot with work, and the host
+ * reads the two counts to size the next launches and to see the batch
+ * done. The queues' order is the order their slots asked in, which varies
+ * from run to run; no pixel depends on it. */
+#define WAVE_QUEUE_WORDS(n) (2u + (u32)(n))
+
+/* wave_reserve: a place in the queue of count, whose *count is the next
+ * free one: the only atomics of the kernel. On the GPU, the lanes of a
+ * warp that reserve together take consecutive places with one atomic. */
+DEVFN u32 wave_reserve(u32* count) {
 #if defined(__CUDA_ARCH__) && defined(__clang__)
-    __nvvm_atom_or_gen_i((int*)flags, (int)kind);
+    u32 active = (u32)__nvvm_activemask();
+    u32 lane = __nvvm_read_ptx_sreg_laneid();
+    u32 leader = (u32)__builtin_ctz(active);
+    u32 base = 0;
+    if (lane == leader) {
+        base = (u32)__nvvm_atom_add_gen_i((int*)count, __builtin_popcount(active));
+    }
+    base = (u32)__nvvm_shfl_sync_idx_i32(active, (int)base, (int)leader, 31);
+    return base + (u32)__builtin_popcount(active & __nvvm_read_ptx_sreg_lanemask_lt());
 #elif defined(__CUDACC__)
-    atomicOr(flags, kind);
+    return atomicAdd(count, 1u);
 #else
-    __atomic_fetch_or(flags, kind, __ATOMIC_RELAXED);
+    return __atomic_fetch_add(count, 1u, __ATOMIC_RELAXED);
 #endif
+}
+
+/* wave_push: queues slot i, which asks a query of kind, in queue q of a
+ * lane of n slots. */
+DEVFN void wave_push(u32* q, u32 n, u32 i, u32 kind) {
+    if (kind == QueryClosest) {
+        q[2 + wave_reserve(&q[0])] = i;
+    } else {
+        q[2 + (n - 1 - wave_reserve(&q[1]))] = i;
+    }
+}
+
+/* wave_queued: the slot of thread t of a launch over queue q of a lane of
+ * n slots: its nearest-hit askers, then its any-hit askers; n (none) past
+ * the end. */
+DEVFN u32 wave_queued(const u32* q, u32 n, u32 t) {
+    u32 closest = q[0], any = q[1];
+    if (t < closest) {
+        return q[2 + t];
+    }
+    if (t - closest < any) {
+        return q[2 + (n - 1 - (t - closest))];
+    }
+    return n;
 }
 
 /* wave_start: starts slot's sample slot->sample, on the scene's
@@ -95,24 +136,23 @@ DEVFN void wave_init(const TraceScene* s, PathSlot* slot, u32 x, u32 y) {
 }
 
 /* wave_shade: runs slot's samples, one after another, on the scene's
- * integrator (path_step or whitted_step) until one asks a query (flagged
- * in *flags) or the pixel's last sample ends. */
-DEVFN void wave_shade(const TraceScene* s, PathSlot* slot, u32* flags) {
+ * integrator (path_step or whitted_step) until one asks a query, whose
+ * kind it returns, or the pixel's last sample ends (QueryNone). */
+DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
     if (!slot->live) {
-        return;
+        return QueryNone;
     }
     int whitted = s->Integrator == IntegratorWhitted;
     for (;;) {
         if (whitted ? whitted_step(s, &slot->whitted, &slot->rays) : path_step(s, &slot->path, &slot->rays)) {
-            wave_flag(flags, slot->path.q.kind);
-            return;
+            return slot->path.q.kind;
         }
         vec3 c = whitted ? slot->whitted.radiance : slot->path.radiance;
         slot->sum = add_sample(slot->sum, c, &slot->nonfinite);
         slot->sample++;
         if ((int)slot->sample >= (int)s->Samples) {
             slot->live = 0;
-            return;
+            return QueryNone;
         }
         wave_start(s, slot);
     }

@@ -11,23 +11,28 @@ import (
 )
 
 // fakeWave is a Wavefront whose wf_shade asks the queries of a script,
-// one round after another, and records the launches.
+// one round after another (a kind's bit: one slot asks it), and records
+// the launches.
 type fakeWave struct {
-	rounds   []uint32 // the flags each wf_shade sets
+	rounds   []uint32 // the kinds each wf_shade asks
 	shades   int
-	flags    uint32
+	asked    Queries // what the last wf_shade asked
 	launches []string
+	threads  []string  // "wf_intersect 1": the launches with their threads, past wf_init
 	fail     WaveEntry // an entry whose launch fails, or -1
 
 	// For several lanes: the lane's name and a log the lanes share, of
 	// launches ("A wf_shade") and takes ("A take").
 	name   string
 	log    *[]string
-	onTake func() // called at each TakeFlags, when set
+	onTake func() // called at each TakeQueries, when set
 }
 
-func (f *fakeWave) Launch(e WaveEntry, n int) error {
+func (f *fakeWave) Launch(e WaveEntry, threads int) error {
 	f.launches = append(f.launches, e.String())
+	if e != WaveInit {
+		f.threads = append(f.threads, fmt.Sprintf("%v %d", e, threads))
+	}
 	if f.log != nil {
 		*f.log = append(*f.log, f.name+" "+e.String())
 	}
@@ -35,39 +40,51 @@ func (f *fakeWave) Launch(e WaveEntry, n int) error {
 		return errors.New("launch failed")
 	}
 	if e == WaveShade {
+		f.asked = Queries{}
 		if f.shades < len(f.rounds) {
-			f.flags |= f.rounds[f.shades]
+			r := f.rounds[f.shades]
+			f.asked = Queries{Closest: int(r & WaveClosest), Any: int(r&WaveAny) / int(WaveAny)}
 		}
 		f.shades++
 	}
 	return nil
 }
 
-func (f *fakeWave) TakeFlags() (uint32, error) {
+func (f *fakeWave) TakeQueries() (Queries, error) {
 	if f.log != nil {
 		*f.log = append(*f.log, f.name+" take")
 	}
 	if f.onTake != nil {
 		f.onTake()
 	}
-	v := f.flags
-	f.flags = 0
-	return v, nil
+	return f.asked, nil
 }
 
-// TestRunWavefront: the launch sequence follows the flags wf_shade sets:
-// each query kernel only in rounds that asked its kind, wf_finish after
-// the first round that asked nothing.
+// TestRunWavefront: the launch sequence follows the queries wf_shade
+// asks: each query kernel only in rounds that asked its kind, as wide as
+// the queries of its kind, wf_shade as wide as the last round's queries
+// (the first over every slot), wf_finish after the first round that asked
+// nothing.
 func TestRunWavefront(t *testing.T) {
 	h := &TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}
 	f := &fakeWave{rounds: []uint32{WaveClosest, WaveAny | WaveClosest, WaveAny}, fail: -1}
 	if err := RunWavefront(context.Background(), f, 5, h); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"wf_init", "wf_shade", "wf_intersect", "wf_shade", "wf_intersect", "wf_occluded",
-		"wf_shade", "wf_occluded", "wf_shade", "wf_finish"}
-	if !reflect.DeepEqual(f.launches, want) {
-		t.Errorf("launches %v, want %v", f.launches, want)
+	want := []string{"wf_shade 5", "wf_intersect 1", "wf_shade 1", "wf_intersect 1", "wf_occluded 1",
+		"wf_shade 2", "wf_occluded 1", "wf_shade 1", "wf_finish 5"}
+	if f.launches[0] != "wf_init" || !reflect.DeepEqual(f.threads, want) {
+		t.Errorf("launches %v, threads %v; want wf_init, then %v", f.launches, f.threads, want)
+	}
+	// A round that asks more queries than the lane has slots is a kernel
+	// bug: an error, and no launch after it.
+	f = &fakeWave{rounds: []uint32{WaveAny | WaveClosest}, fail: -1}
+	err := RunWavefront(context.Background(), f, 1, h)
+	if err == nil || !strings.Contains(err.Error(), "a round of 1 slots asked 1 nearest-hit and 1 any-hit queries") {
+		t.Errorf("two queries of one slot: error %v", err)
+	}
+	if len(f.launches) != 2 {
+		t.Errorf("two queries of one slot: launches %v, want wf_init and wf_shade alone", f.launches)
 	}
 }
 
@@ -112,9 +129,9 @@ func fakeLanes(scripts ...[]uint32) ([]Wavefront, []*fakeWave, *[]string) {
 	return ws, fs, log
 }
 
-// TestRunWavefronts: two lanes' rounds interleave (a lane's flags are
+// TestRunWavefronts: two lanes' rounds interleave (a lane's queries are
 // taken while the other's launches are queued), each lane's launches
-// follow its own flags, a lane that ends leaves the rotation and the
+// follow its own queries, a lane that ends leaves the rotation and the
 // other goes on alone; an empty lane is never launched.
 func TestRunWavefronts(t *testing.T) {
 	h := &TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}
@@ -123,8 +140,7 @@ func TestRunWavefronts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"A wf_init", "B wf_init",
-		"A take", "A wf_shade", "B take", "B wf_shade",
+		"A wf_init", "A wf_shade", "B wf_init", "B wf_shade",
 		"A take", "A wf_intersect", "A wf_shade", "B take", "B wf_occluded", "B wf_shade",
 		"A take", "A wf_finish", "B take", "B wf_intersect", "B wf_occluded", "B wf_shade",
 		"B take", "B wf_finish",
@@ -135,11 +151,11 @@ func TestRunWavefronts(t *testing.T) {
 	// Each lane's own launches are what RunWavefront gives it alone.
 	for i, f := range fs {
 		alone := &fakeWave{rounds: f.rounds, fail: -1}
-		if err := RunWavefront(context.Background(), alone, 3, h); err != nil {
+		if err := RunWavefront(context.Background(), alone, []int{5, 4}[i], h); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(f.launches, alone.launches) {
-			t.Errorf("lane %d: launches %v beside another lane, %v alone", i, f.launches, alone.launches)
+		if !reflect.DeepEqual(f.threads, alone.threads) {
+			t.Errorf("lane %d: launches %v beside another lane, %v alone", i, f.threads, alone.threads)
 		}
 	}
 
@@ -147,7 +163,7 @@ func TestRunWavefronts(t *testing.T) {
 	if err := RunWavefronts(context.Background(), lanes, []int{0, 3}, h); err != nil {
 		t.Fatal(err)
 	}
-	want = []string{"B wf_init", "B take", "B wf_shade", "B take", "B wf_intersect", "B wf_shade", "B take", "B wf_finish"}
+	want = []string{"B wf_init", "B wf_shade", "B take", "B wf_intersect", "B wf_shade", "B take", "B wf_finish"}
 	if !reflect.DeepEqual(*log, want) || fs[0].launches != nil {
 		t.Errorf("an empty lane A:\n got %v\nwant %v", *log, want)
 	}

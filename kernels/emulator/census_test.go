@@ -14,29 +14,40 @@ import (
 )
 
 // The wavefront's census: after each round of wf_shade, what a lane's
-// slots ask. It checks the flags word against the slots, and says how
-// much of each launch has work, as a GPU would run it in warps of 32:
-// what path regeneration keeps busy, and what the last rounds, when few
-// pixels still have samples to trace, leave idle. Figures:
+// slots ask. It checks the queues' counts against the slots, and says how
+// much of each launch has work as a GPU runs it, in blocks of 128 threads
+// and warps of 32: over the queues, and, for comparison, as launches over
+// every slot of the lane would (the wavefront before it had queues).
+// Figures:
 //
 //	go test ./kernels/emulator -run TestWavefrontCensus -v
 
-// warp is a GPU's warp: the census counts slots in groups of 32.
-const warp = 32
+// warp and block are a GPU's warp and the cuda device's block: the census
+// counts lanes in groups of them.
+const (
+	warp  = 32
+	block = 128
+)
 
 // launchCensus adds up the lanes with work over launches of one entry.
 type launchCensus struct {
 	launches       int
-	launched, busy uint64 // lanes: every slot of each launch, and those with work
+	launched, busy uint64 // lanes: every thread of each launch's blocks, and those with work
 	warps          uint64 // warps with a lane with work
 }
 
-func (l *launchCensus) add(n int, busy, warps uint64) {
+// add adds a launch of threads threads, busy of them with work, in warps
+// warps with work.
+func (l *launchCensus) add(threads int, busy, warps uint64) {
 	l.launches++
-	l.launched += uint64(n)
+	l.launched += uint64((threads + block - 1) / block * block)
 	l.busy += busy
 	l.warps += warps
 }
+
+// queued adds a launch over a queue of n entries: every entry has work,
+// in ⌈n/32⌉ warps.
+func (l *launchCensus) queued(n uint64) { l.add(int(n), n, (n+warp-1)/warp) }
 
 // String: the share of the launched lanes with work, and of the lanes of
 // the warps with work (the SIMT lanes a GPU keeps busy, at best).
@@ -47,9 +58,9 @@ func (l launchCensus) String() string {
 
 // TestWavefrontCensus renders every gallery scene on one lane, counting
 // after each round the live slots and the queries they ask: every live
-// slot asks one query, the flags word has a kind's bit exactly when a
-// slot asks it, and a slot once done stays done. It logs, per scene, the
-// share of each entry's lanes with work.
+// slot asks one query, the queue's counts are the slots', and a slot once
+// done stays done. It logs, per scene and entry, the share of the lanes
+// with work, over the queues and over every slot.
 func TestWavefrontCensus(t *testing.T) {
 	files, _ := filepath.Glob("../../scenes/examples/*.json")
 	if len(files) == 0 {
@@ -78,22 +89,19 @@ func TestWavefrontCensus(t *testing.T) {
 			if err := d.Upload(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
-			var shade, closest, anyHit launchCensus
-			var tail launchCensus // wf_shade's launches once half the slots are done
-			rounds, started := 0, false
-			var live, liveWarps uint64 // before the round: what wf_shade will work on
-			d.observe = func(w *wave, flags uint32) {
+			// Over the queues, and over every slot.
+			var shade, closest, anyHit, allShade, allClosest, allAny launchCensus
+			var tail launchCensus // wf_shade's launches once half the slots are done, over every slot
+			rounds := 0
+			var live, liveWarps uint64 // before the round: what wf_shade works on
+			d.observe = func(w *wave, q kernels.Queries) {
 				c := w.census(warp)
-				if !started { // after wf_init: every slot about to start its sample 0
-					started = true
-					live, liveWarps = c.live, c.liveWarps
-					if c.live != uint64(w.n) {
-						t.Errorf("after wf_init: %d of %d slots live", c.live, w.n)
-					}
-					return
+				if rounds == 0 {
+					live, liveWarps = uint64(w.n), uint64((w.n+warp-1)/warp) // wf_init starts every slot
 				}
 				rounds++
-				shade.add(w.n, live, liveWarps)
+				shade.queued(live)
+				allShade.add(w.n, live, liveWarps)
 				if 2*live < uint64(w.n) {
 					tail.add(w.n, live, liveWarps)
 				}
@@ -103,14 +111,16 @@ func TestWavefrontCensus(t *testing.T) {
 				if c.closest+c.any != c.live {
 					t.Errorf("round %d: %d live slots ask %d nearest-hit and %d any-hit queries", rounds, c.live, c.closest, c.any)
 				}
-				if (flags&kernels.WaveClosest != 0) != (c.closest > 0) || (flags&kernels.WaveAny != 0) != (c.any > 0) {
-					t.Errorf("round %d: flags %#x for %d nearest-hit and %d any-hit queries", rounds, flags, c.closest, c.any)
+				if uint64(q.Closest) != c.closest || uint64(q.Any) != c.any {
+					t.Errorf("round %d: the queue counts %+v for %d nearest-hit and %d any-hit queries", rounds, q, c.closest, c.any)
 				}
 				if c.closest > 0 {
-					closest.add(w.n, c.closest, c.closestWarps)
+					closest.queued(c.closest)
+					allClosest.add(w.n, c.closest, c.closestWarps)
 				}
 				if c.any > 0 {
-					anyHit.add(w.n, c.any, c.anyWarps)
+					anyHit.queued(c.any)
+					allAny.add(w.n, c.any, c.anyWarps)
 				}
 				live, liveWarps = c.live, c.liveWarps
 			}
@@ -124,8 +134,9 @@ func TestWavefrontCensus(t *testing.T) {
 			if rounds == 0 || live != 0 || closest.launches == 0 {
 				t.Fatalf("%d rounds, %d slots live at the end, %d nearest-hit launches", rounds, live, closest.launches)
 			}
-			t.Logf("%s %d×%d, %d samples, one lane of %d slots: wf_shade %v (the last %d, once half the slots were done: %v); wf_intersect %v; wf_occluded %v",
-				name, set.Width, set.Height, set.Samples, n, shade, tail.launches, tail, closest, anyHit)
+			t.Logf("%s %d×%d, %d samples, one lane of %d slots, over the queues: wf_shade %v; wf_intersect %v; wf_occluded %v. "+
+				"Over every slot: wf_shade %v (the last %d, once half the slots were done: %v); wf_intersect %v; wf_occluded %v",
+				name, set.Width, set.Height, set.Samples, n, shade, closest, anyHit, allShade, tail.launches, tail, allClosest, allAny)
 		})
 	}
 }

@@ -57,9 +57,10 @@ type Device struct {
 	// split, when set (by tests), splits a batch of n pixels into lanes
 	// in place of kernels.LaneSizes.
 	split func(n int) []int
-	// observe, when set (by tests), is called with a lane and its flags
-	// word each time the lane's flags are taken, its launches run.
-	observe func(w *wave, flags uint32)
+	// observe, when set (by tests), is called with a lane and what its
+	// last round asked each time the lane's queries are taken, its
+	// launches run.
+	observe func(w *wave, q kernels.Queries)
 
 	mem    []unsafe.Pointer   // C allocations of the current scene
 	scene  unsafe.Pointer     // the TraceScene header, in C memory
@@ -161,7 +162,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	lanes := make([]kernels.Wavefront, len(sizes))
 	slotBytes := kernels.SlotBytes(d.header.Integrator)
 	var streams []*wave
-	var cmem []unsafe.Pointer // the lanes' slots and flags words
+	var cmem []unsafe.Pointer // the lanes' slots and queues
 	defer func() {
 		// Every queued launch has run before the memory it writes is
 		// freed (on an error too: a cancelled batch's lanes may still be
@@ -179,18 +180,19 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			lanes[i] = &wave{d: d, ctx: ctx} // never launched
 			continue
 		}
-		// Each lane has its own slots and flags word, and its part of the
+		// Each lane has its own slots and two queues, and its part of the
 		// pixel list and of the outputs.
 		slots := C.calloc(C.size_t(size), C.size_t(slotBytes))
-		flags := (*C.uint)(C.calloc(1, C.size_t(unsafe.Sizeof(C.uint(0)))))
-		if slots == nil || flags == nil {
+		queues := (*C.uint)(C.calloc(C.size_t(2*kernels.QueueWords(size)), C.size_t(unsafe.Sizeof(C.uint(0)))))
+		if slots == nil || queues == nil {
 			C.free(slots)
-			C.free(unsafe.Pointer(flags))
+			C.free(unsafe.Pointer(queues))
 			return fmt.Errorf("emulator: out of memory for the slots of %d pixels", size)
 		}
-		cmem = append(cmem, slots, unsafe.Pointer(flags))
-		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), n: size, slots: slots, flags: flags,
-			out: elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
+		cmem = append(cmem, slots, unsafe.Pointer(queues))
+		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), n: size, slots: slots,
+			queues: [2]*C.uint{queues, elem(queues, kernels.QueueWords(size))},
+			out:    elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
 		w.start()
 		lanes[i], streams = w, append(streams, w)
 		lo += size
@@ -243,12 +245,16 @@ func elem[T any](p *T, i int) *T {
 // own (from start to stop), so that the lanes' grids run at once: Launch
 // queues, and a launch's error shows at the next TakeFlags or at stop.
 type wave struct {
-	d               *Device
-	ctx             context.Context
-	px              *C.uint
-	n               int // the lane's slots
-	slots           unsafe.Pointer
-	flags           *C.uint
+	d     *Device
+	ctx   context.Context
+	px    *C.uint
+	n     int // the lane's slots
+	slots unsafe.Pointer
+	// queues are the lane's two queues; cur is the one the last wf_init
+	// or wf_shade filled (written by the lane's goroutine, read by
+	// TakeQueries once the launches have run).
+	queues          [2]*C.uint
+	cur             int
 	out             *C.float
 	rays, nonfinite *C.ulonglong
 
@@ -258,10 +264,10 @@ type wave struct {
 	err     error          // the first launch's error, written by the goroutine
 }
 
-// waveLaunch is a launch queued on a wave.
+// waveLaunch is a launch queued on a wave: entry e over threads threads.
 type waveLaunch struct {
-	e kernels.WaveEntry
-	n int
+	e       kernels.WaveEntry
+	threads int
 }
 
 // start starts the lane's goroutine.
@@ -272,7 +278,7 @@ func (w *wave) start() {
 		defer close(done)
 		for l := range q {
 			if w.err == nil {
-				w.err = w.run(l.e, l.n)
+				w.err = w.run(l.e, l.threads)
 			}
 			w.pending.Done()
 		}
@@ -291,20 +297,34 @@ func (w *wave) stop() error {
 }
 
 // Launch implements kernels.Wavefront: it queues the launch.
-func (w *wave) Launch(e kernels.WaveEntry, n int) error {
+func (w *wave) Launch(e kernels.WaveEntry, threads int) error {
 	if w.queue == nil {
 		return errors.New("emulator: a launch on a stopped lane")
 	}
+	if threads < 0 || threads > w.n {
+		return fmt.Errorf("emulator: %v over %d threads, the lane holds %d slots", e, threads, w.n)
+	}
 	w.pending.Add(1)
-	w.queue <- waveLaunch{e, n}
+	w.queue <- waveLaunch{e, threads}
 	return nil
 }
 
-// run runs a launch's grid and returns when it has run.
-func (w *wave) run(e kernels.WaveEntry, n int) error {
+// run runs a launch's grid and returns when it has run. wf_init fills the
+// first queue; wf_shade works through the queue filled last and fills
+// the other, its counts cleared first, as the cuda device's stream does.
+func (w *wave) run(e kernels.WaveEntry, threads int) error {
+	qin, qout := w.queues[w.cur], w.queues[1-w.cur]
+	switch e {
+	case kernels.WaveInit:
+		w.cur = 0
+		qin, qout = w.queues[1], w.queues[0]
+	case kernels.WaveShade:
+		*qout, *elem(qout, 1) = 0, 0
+		w.cur = 1 - w.cur
+	}
 	var bad atomic.Bool
-	err := w.d.grid(w.ctx, n, func(bdim, first, end int) {
-		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(n), w.slots, w.flags, w.out, w.rays, w.nonfinite,
+	err := w.d.grid(w.ctx, threads, func(bdim, first, end int) {
+		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(w.n), w.slots, qin, qout, w.out, w.rays, w.nonfinite,
 			C.uint(bdim), C.uint(first), C.uint(end)) != 0 {
 			bad.Store(true)
 		}
@@ -315,19 +335,19 @@ func (w *wave) run(e kernels.WaveEntry, n int) error {
 	return err
 }
 
-// TakeFlags implements kernels.Wavefront: it waits for the lane's
-// launches, so the word is read after all of wf_shade's writes.
-func (w *wave) TakeFlags() (uint32, error) {
+// TakeQueries implements kernels.Wavefront: it waits for the lane's
+// launches, so the counts are read after all of wf_shade's writes.
+func (w *wave) TakeQueries() (kernels.Queries, error) {
 	w.pending.Wait()
 	if w.err != nil {
-		return 0, w.err
+		return kernels.Queries{}, w.err
 	}
-	f := uint32(*w.flags)
-	*w.flags = 0
+	q := w.queues[w.cur]
+	got := kernels.Queries{Closest: int(*q), Any: int(*elem(q, 1))}
 	if w.d.observe != nil {
-		w.d.observe(w, f)
+		w.d.observe(w, got)
 	}
-	return f, nil
+	return got, nil
 }
 
 // grid runs a grid of ⌈n/BlockDim⌉ blocks: Workers goroutines take blocks

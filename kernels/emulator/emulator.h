@@ -12,17 +12,21 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
 /* emu_wave runs wavefront entry number entry (wf_init, wf_shade,
  * wf_intersect, wf_occluded, wf_finish: kernels.WaveEntry) for the
  * threads of blocks [first_block, end_block), as emu_run does; slots is an
- * array of n PathSlot. It returns -1 for an unknown entry, else 0. */
+ * array of n PathSlot, qin and qout queues of emu_queue_words(n) words.
+ * It returns -1 for an unknown entry, else 0. */
 int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
-             unsigned int* flags, float* out, unsigned long long* rays, unsigned long long* nonfinite,
+             unsigned int* qin, unsigned int* qout, float* out, unsigned long long* rays, unsigned long long* nonfinite,
              unsigned int block_dim, unsigned int first_block, unsigned int end_block);
+
+/* emu_queue_words is the words of a wavefront queue of a lane of n slots
+ * (WAVE_QUEUE_WORDS). */
+unsigned int emu_queue_words(unsigned int n);
 
 /* emu_slot_bytes is the distance between two wavefront slots for scenes of
  * the integrator given (slot_bytes). */
 unsigned long emu_slot_bytes(unsigned int integrator);
 
-/* emu_query_kind is QueryClosest (any 0) or QueryAny (any 1), the bits
- * wf_shade sets in the flags word. */
+/* emu_query_kind is QueryClosest (any 0) or QueryAny (any 1). */
 unsigned int emu_query_kind(int any);
 
 /* emu_census counts, in counts[0..5], the live slots of a wavefront batch

@@ -60,12 +60,15 @@ func Sampler(seed uint64, x, y, s uint32, n int) []float32 {
 // scenes of integrator i (slot_bytes), which must equal kernels.SlotBytes.
 func SlotBytes(i tracer.Integrator) int { return int(C.emu_slot_bytes(C.uint(i))) }
 
-// QueryKinds returns the kernel's QueryClosest and QueryAny, the bits of
-// the wavefront's flags word, which must equal kernels.WaveClosest and
-// kernels.WaveAny.
+// QueryKinds returns the kernel's QueryClosest and QueryAny, which must
+// equal kernels.WaveClosest and kernels.WaveAny.
 func QueryKinds() (closest, any uint32) {
 	return uint32(C.emu_query_kind(0)), uint32(C.emu_query_kind(1))
 }
+
+// QueueWords returns the kernel's words of a wavefront queue for a lane of
+// n slots (WAVE_QUEUE_WORDS), which must equal kernels.QueueWords.
+func QueueWords(n int) int { return int(C.emu_queue_words(C.uint(n))) }
 
 // census is what a lane's slots ask after a round of wf_shade: the live
 // slots (a sample in flight), those asking a nearest-hit query and those

@@ -21,12 +21,12 @@ void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels
 }
 
 /* The wavefront entries by number: kernels.WaveEntry's order. */
-typedef void (*WaveEntryFn)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*, float*,
-                            unsigned long long*, unsigned long long*);
+typedef void (*WaveEntryFn)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*,
+                            unsigned int*, float*, unsigned long long*, unsigned long long*);
 static const WaveEntryFn wave_entries[] = {wf_init, wf_shade, wf_intersect, wf_occluded, wf_finish};
 
 int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
-             unsigned int* flags, float* out, unsigned long long* rays, unsigned long long* nonfinite,
+             unsigned int* qin, unsigned int* qout, float* out, unsigned long long* rays, unsigned long long* nonfinite,
              unsigned int block_dim, unsigned int first_block, unsigned int end_block) {
     if (entry < 0 || entry >= (int)(sizeof(wave_entries) / sizeof(wave_entries[0]))) {
         return -1;
@@ -37,7 +37,7 @@ int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned 
         port_block_idx = b;
         for (u32 t = 0; t < block_dim; t++) {
             port_thread_idx = t;
-            fn((const TraceScene*)scene, pixels, n, (PathSlot*)slots, flags, out, rays, nonfinite);
+            fn((const TraceScene*)scene, pixels, n, (PathSlot*)slots, qin, qout, out, rays, nonfinite);
         }
     }
     return 0;
@@ -50,6 +50,8 @@ unsigned long emu_slot_bytes(unsigned int integrator) {
 }
 
 unsigned int emu_query_kind(int any) { return any ? QueryAny : QueryClosest; }
+
+unsigned int emu_queue_words(unsigned int n) { return WAVE_QUEUE_WORDS(n); }
 
 void emu_census(const void* scene, void* slots, unsigned int n, unsigned int warp, unsigned long long* counts) {
     const TraceScene* s = (const TraceScene*)scene;

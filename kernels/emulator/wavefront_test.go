@@ -25,7 +25,8 @@ import (
 // ABI and that the megakernel, which runs the same state machines with
 // their queries answered inline, still gives the same bits.
 
-// TestWavefrontABI: the slot size and flag bits Go knows are the C's.
+// TestWavefrontABI: the slot size, query kinds and queue size Go knows
+// are the C's.
 func TestWavefrontABI(t *testing.T) {
 	for i := tracer.Integrator(0); i < tracer.NumIntegrators; i++ {
 		if got, want := SlotBytes(i), kernels.SlotBytes(uint32(i)); got != want {
@@ -40,6 +41,11 @@ func TestWavefrontABI(t *testing.T) {
 	if closest != kernels.WaveClosest || anyHit != kernels.WaveAny {
 		t.Errorf("QueryClosest, QueryAny = %d, %d; kernels.WaveClosest, WaveAny = %d, %d",
 			closest, anyHit, kernels.WaveClosest, kernels.WaveAny)
+	}
+	for _, n := range []int{0, 1, 128, 540672} {
+		if got, want := QueueWords(n), kernels.QueueWords(n); got != want {
+			t.Errorf("WAVE_QUEUE_WORDS(%d) = %d, kernels.QueueWords = %d", n, got, want)
+		}
 	}
 }
 

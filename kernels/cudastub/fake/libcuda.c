@@ -186,10 +186,10 @@ static int is_pinned(const void* p, size_t bytes)
 /* The kernel's entries, by name; a CUfunction is a pointer to one. */
 typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
                       unsigned long long*);
-/* The wavefront entries' ABI (trace.cu): two more arguments, the slots and
- * the flags word, between npixels and out. */
-typedef void (*WaveEntry)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*, float*,
-                          unsigned long long*, unsigned long long*);
+/* The wavefront entries' ABI (trace.cu): three more arguments, the slots
+ * and the two queues, between npixels and out. */
+typedef void (*WaveEntry)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*,
+                          unsigned int*, float*, unsigned long long*, unsigned long long*);
 typedef struct {
     const char* name;
     Entry entry;
@@ -370,7 +370,7 @@ typedef struct {
     const unsigned int* pixels;
     unsigned int npixels;
     PathSlot* slots;
-    unsigned int* flags;
+    unsigned int *qin, *qout;
     float* out;
     unsigned long long *rays, *nonfinite;
     unsigned int grid, block, first, step;
@@ -385,7 +385,7 @@ static void* run_blocks(void* arg)
         for (unsigned int t = 0; t < l->block; t++) {
             port_thread_idx = t;
             if (l->wave) {
-                l->wave(l->scene, l->pixels, l->npixels, l->slots, l->flags, l->out, l->rays, l->nonfinite);
+                l->wave(l->scene, l->pixels, l->npixels, l->slots, l->qin, l->qout, l->out, l->rays, l->nonfinite);
             } else {
                 l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
             }
@@ -418,10 +418,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     base.npixels = *(const unsigned int*)kernelParams[2];
     int k = 3;
     base.slots = 0;
-    base.flags = 0;
+    base.qin = base.qout = 0;
     if (fn->wave) {
         base.slots = (PathSlot*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
-        base.flags = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+        base.qin = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+        base.qout = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
     }
     base.out = (float*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
     base.rays = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
