@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
@@ -62,12 +60,8 @@ func (l launchCensus) String() string {
 // done stays done. It logs, per scene and entry, the share of the lanes
 // with work, over the queues and over every slot.
 func TestWavefrontCensus(t *testing.T) {
-	files, _ := filepath.Glob("../../scenes/examples/*.json")
-	if len(files) == 0 {
-		t.Fatal("no gallery scenes found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+	for _, g := range gallery(t) {
+		name, f := g.name, g.file
 		t.Run(name, func(t *testing.T) {
 			desc, err := scenes.Load(f)
 			if err != nil {

@@ -161,12 +161,8 @@ func checkParityWith(t *testing.T, name string, s *tracer.Scene, k kernels.Kerne
 // kind, checker and image textures, a mesh with smooth normals and UVs,
 // point and area lights.
 func TestGalleryParity(t *testing.T) {
-	files, _ := filepath.Glob("../../scenes/examples/*.json")
-	if len(files) == 0 {
-		t.Fatal("no gallery scenes found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+	for _, g := range gallery(t) {
+		name, f := g.name, g.file
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			d, err := scenes.Load(f)
@@ -710,4 +706,21 @@ func twoTriangles(f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.V
 		out = append(out, td)
 	}
 	return out
+}
+
+// galleryScene is a scene of the gallery (scenes/examples): its name and
+// file.
+type galleryScene struct{ name, file string }
+
+// gallery returns the gallery's scenes, failing t when there are none.
+func gallery(t testing.TB) []galleryScene {
+	files, _ := filepath.Glob("../../scenes/examples/*.json")
+	if len(files) == 0 {
+		t.Fatal("no gallery scenes found")
+	}
+	var g []galleryScene
+	for _, f := range files {
+		g = append(g, galleryScene{strings.TrimSuffix(filepath.Base(f), ".json"), f})
+	}
+	return g
 }

@@ -7,7 +7,6 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -53,14 +52,10 @@ func TestWavefrontABI(t *testing.T) {
 // of both integrators with the megakernel (trace_pixels) against the Go
 // tracer, bit for bit, ray counts included.
 func TestMegakernelParity(t *testing.T) {
-	files, _ := filepath.Glob("../../scenes/examples/*.json")
-	if len(files) == 0 {
-		t.Fatal("no gallery scenes found")
-	}
 	seen := map[tracer.Integrator]int{}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		d, err := scenes.Load(f)
+	for _, g := range gallery(t) {
+		name := g.name
+		d, err := scenes.Load(g.file)
 		if err != nil {
 			t.Fatal(err)
 		}
