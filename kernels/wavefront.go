@@ -16,8 +16,9 @@ import (
 
 // WaveEntry is one of the kernel's wavefront entries (trace.cu's ABI
 // comment). They share one argument list: the scene header, the pixel
-// list, the slot count n, the slots, the flags word, and the radiance, ray
-// and non-finite outputs of TracePixels.
+// list, the slot count n, the slots, the queue worked through and the
+// queue filled, and the radiance, ray and non-finite outputs of
+// TracePixels.
 type WaveEntry int
 
 // The wavefront entries, in the order RunWavefront launches them.

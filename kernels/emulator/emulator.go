@@ -49,7 +49,7 @@ type Device struct {
 	Kernel kernels.Kernel
 	// Lanes is the number of lanes a wavefront batch is split into
 	// (kernels.LaneSizes in blocks of BlockDim), each with its own slots
-	// and flags word, whose rounds kernels.RunWavefronts interleaves as
+	// and queues, whose rounds kernels.RunWavefronts interleaves as
 	// the cuda device's two streams do; 0 means kernels.DefaultLanes. The
 	// result does not depend on it.
 	Lanes int
@@ -243,7 +243,7 @@ func elem[T any](p *T, i int) *T {
 // wave is kernels.Wavefront on the emulator, for one lane of a batch.
 // Like a CUDA stream, it runs its launches in order on a goroutine of its
 // own (from start to stop), so that the lanes' grids run at once: Launch
-// queues, and a launch's error shows at the next TakeFlags or at stop.
+// queues, and a launch's error shows at the next TakeQueries or at stop.
 type wave struct {
 	d     *Device
 	ctx   context.Context
