@@ -80,7 +80,8 @@
  *                 (scene_intersect);
  *   wf_occluded   a thread per any-hit query qin lists: answers it
  *                 (scene_occluded). These two only trace rays (launch
- *                 bounds: blocks of at most 128 threads, 64 registers),
+ *                 bounds: blocks of at most 128 threads, 56 and 40
+ *                 registers),
  *                 alpha pass-through is wf_shade's, which asks again;
  *   wf_finish     thread i writes out[3i..3i+2], rays[i] and nonfinite[i]
  *                 as trace_pixels does.
@@ -188,7 +189,7 @@ PORT_EXTERN_C __global__ void wf_shade(WAVE_ARGS) {
     }
 }
 
-PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_intersect(WAVE_ARGS) {
+PORT_EXTERN_C __global__ WAVE_INTERSECT_BOUNDS void wf_intersect(WAVE_ARGS) {
     u32 t = WAVE_THREAD();
     if (t >= qin[0]) {
         return;
@@ -197,7 +198,7 @@ PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_intersect(WAVE_ARGS) {
     q->hit = scene_intersect(scene, q->ray);
 }
 
-PORT_EXTERN_C __global__ WAVE_QUERY_BOUNDS void wf_occluded(WAVE_ARGS) {
+PORT_EXTERN_C __global__ WAVE_OCCLUDED_BOUNDS void wf_occluded(WAVE_ARGS) {
     u32 t = WAVE_THREAD();
     if (t >= qin[1]) {
         return;

@@ -158,13 +158,18 @@ DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
     }
 }
 
-/* WAVE_QUERY_BOUNDS: the query kernels' launch bounds: blocks of at most
- * 128 threads, 8 of them per multiprocessor (32 warps of 64), so that
- * ptxas keeps them to 64 registers. */
+/* The query kernels' launch bounds: blocks of at most 128 threads, and
+ * as many of them per multiprocessor as ptxas can give without spilling
+ * (make ptx-report, sm_80 and sm_90; registers go 8 a thread at a time):
+ * 9 blocks, 36 warps of 64, hold wf_intersect to 56 registers (at 48 it
+ * spills 12 bytes), 12 blocks, 48 warps, wf_occluded to 40 (at 32 it
+ * spills 100). */
 #if defined(PORT_CUDA)
-#define WAVE_QUERY_BOUNDS __attribute__((launch_bounds(128, 8)))
+#define WAVE_INTERSECT_BOUNDS __attribute__((launch_bounds(128, 9)))
+#define WAVE_OCCLUDED_BOUNDS __attribute__((launch_bounds(128, 12)))
 #else
-#define WAVE_QUERY_BOUNDS
+#define WAVE_INTERSECT_BOUNDS
+#define WAVE_OCCLUDED_BOUNDS
 #endif
 
 #endif /* TRACE_WAVEFRONT_H */
