@@ -166,9 +166,15 @@ $(PTXAS):
 
 # The committed PTX as ptxas assembles it for the H200 (sm_90): registers,
 # stack frame, spills and the warps per multiprocessor they allow at the
-# block size kernels/cuda.go launches (README, Speed).
+# block size kernels/cuda.go launches (README, Speed). REGS=entry=N,...
+# reports it with those entries' registers capped, as TRACE_GPU_REGS has
+# a GPU load it (kernels/README.md, Register caps).
+REGS ?=
 ptx-report: $(PTXAS)
-	@scripts/ptx-report.sh --ptxas $(PTXAS) $(PTX) sm_90 2>/dev/null
+	@if [ -z "$(REGS)" ]; then scripts/ptx-report.sh --ptxas $(PTXAS) $(PTX) sm_90 2>/dev/null; else \
+		tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
+		$(GO) run ./kernels/internal/capregs -regs '$(REGS)' -o "$$tmp" $(PTX) && \
+		echo "TRACE_GPU_REGS=$(REGS)" && scripts/ptx-report.sh --ptxas $(PTXAS) "$$tmp" sm_90 2>/dev/null; fi
 
 # CI: ptxas must accept the committed PTX for sm_80 and sm_90 without spills.
 check-ptxas: $(PTXAS)
@@ -260,7 +266,14 @@ vet-cuda:
 	if TRACE_GPU_TIMES=yes TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/never.pfm -q 2>$(STUBLIB)/times.err; then \
 		echo "vet-cuda: TRACE_GPU_TIMES=yes rendered"; exit 1; fi; \
 	grep -q 'TRACE_GPU_TIMES="yes": want 1 or 0' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_TIMES=yes: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
-	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image; another value fails"
+	out=$$(TRACE_GPU_REGS=wf_shade=128 TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/times.pfm --log-format json 2>&1); \
+	echo "$$out" | grep -q '"msg":"kernel times","device":"gpu0 cudastub emulator","lanes":2,"registers":"wf_shade=128",' || \
+		{ echo "vet-cuda: TRACE_GPU_REGS=wf_shade=128: no caps in the kernel times record: $$out"; exit 1; }; \
+	cmp $(STUBLIB)/cornell-box.cpu.pfm $(STUBLIB)/times.pfm; \
+	if TRACE_GPU_REGS=wf_shade=512 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/never.pfm -q 2>$(STUBLIB)/times.err; then \
+		echo "vet-cuda: TRACE_GPU_REGS=wf_shade=512 rendered"; exit 1; fi; \
+	grep -q 'TRACE_GPU_REGS="wf_shade=512": wf_shade.s registers must be' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_REGS=wf_shade=512: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
+	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either fails"
 	@set -e; log=$(STUBLIB)/worker.log; \
 	TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null || true' EXIT; \

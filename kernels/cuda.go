@@ -91,17 +91,39 @@ func cudaDevices() ([]cudaInfo, error) {
 	return infos, nil
 }
 
+// cudaSettings are what the environment asks of the cuda build's devices.
+type cudaSettings struct {
+	kernel Kernel  // KernelEnv
+	lanes  int     // LanesEnv
+	times  bool    // TimesEnv
+	regs   RegCaps // RegsEnv
+	ptx    string  // PTX with regs' caps
+}
+
+// cudaSettingsFromEnv reads the settings, failing on any value it does
+// not know.
+func cudaSettingsFromEnv() (cudaSettings, error) {
+	var set cudaSettings
+	var err error
+	if set.kernel, err = ParseKernel(os.Getenv(KernelEnv)); err != nil {
+		return set, err
+	}
+	if set.lanes, err = ParseLanes(os.Getenv(LanesEnv)); err != nil {
+		return set, err
+	}
+	if set.times, err = ParseTimes(os.Getenv(TimesEnv)); err != nil {
+		return set, err
+	}
+	if set.regs, err = ParseRegs(os.Getenv(RegsEnv)); err != nil {
+		return set, err
+	}
+	set.ptx, err = CapRegisters(PTX, set.regs)
+	return set, err
+}
+
 // openDevices is OpenDevices in the cuda build.
 func openDevices(n int) ([]Device, error) {
-	kernel, err := ParseKernel(os.Getenv(KernelEnv))
-	if err != nil {
-		return nil, err
-	}
-	lanes, err := ParseLanes(os.Getenv(LanesEnv))
-	if err != nil {
-		return nil, err
-	}
-	times, err := ParseTimes(os.Getenv(TimesEnv))
+	set, err := cudaSettingsFromEnv()
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +149,7 @@ func openDevices(n int) ([]Device, error) {
 	}
 	devs := make([]Device, 0, n)
 	for _, info := range usable[:n] {
-		d, err := openCUDADevice(info, kernel, lanes, times)
+		d, err := openCUDADevice(info, set)
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -162,6 +184,7 @@ type cudaDevice struct {
 	// trace_pixels_whitted).
 	useWave bool
 	choice  Kernel         // TRACE_GPU_KERNEL
+	ptx     string         // the kernel it loads: PTX, with TRACE_GPU_REGS's caps
 	header  TraceScene     // the uploaded scene's header, for WaveRounds
 	block   int            // threads per block
 	scene   []cu.DevicePtr // the uploaded scene's arrays and header
@@ -180,18 +203,19 @@ type cudaDevice struct {
 var _ Device = (*cudaDevice)(nil)
 
 // openCUDADevice starts the goroutine of a device and sets the device up
-// on it: the primary context, the stack size, the kernel from PTX, a
-// stream per lane; times says whether it times its launches.
-func openCUDADevice(info cudaInfo, kernel Kernel, lanes int, times bool) (*cudaDevice, error) {
+// on it: the primary context, the stack size, the kernel from set.ptx, a
+// stream per lane; set.times says whether it times its launches.
+func openCUDADevice(info cudaInfo, set cudaSettings) (*cudaDevice, error) {
 	d := &cudaDevice{
-		choice: kernel,
-		nlanes: lanes,
+		choice: set.kernel,
+		ptx:    set.ptx,
+		nlanes: set.lanes,
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
 		calls:  make(chan func()),
 		exited: make(chan struct{}),
 	}
-	if times {
-		d.timer = newCUDATimer(d.name, lanes)
+	if set.times {
+		d.timer = newCUDATimer(d.name, set.lanes, set.regs)
 	}
 	ready := make(chan error, 1)
 	go d.loop(info.ordinal, ready)
@@ -239,7 +263,7 @@ func (d *cudaDevice) setup(ordinal int) error {
 			return fmt.Errorf("setting the stack to %d bytes per thread: %w", cudaStackBytes, err)
 		}
 	}
-	if d.mod, err = loadPTX(PTX); err != nil {
+	if d.mod, err = loadPTX(d.ptx); err != nil {
 		return err
 	}
 	d.block = cudaBlockDim

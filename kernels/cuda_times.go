@@ -38,8 +38,8 @@ type cudaTimed struct {
 	entry      int
 }
 
-func newCUDATimer(device string, lanes int) *cudaTimer {
-	t := &cudaTimer{times: Times{Device: device, Lanes: lanes, Entries: make([]EntryTime, len(TimedEntries))},
+func newCUDATimer(device string, lanes int, regs RegCaps) *cudaTimer {
+	t := &cudaTimer{times: Times{Device: device, Lanes: lanes, Regs: regs, Entries: make([]EntryTime, len(TimedEntries))},
 		ms: make([]float64, len(TimedEntries)), launches: make([]int, len(TimedEntries))}
 	for i, name := range TimedEntries {
 		t.times.Entries[i].Entry = name

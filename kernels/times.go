@@ -41,6 +41,7 @@ type EntryTime struct {
 type Times struct {
 	Device  string
 	Lanes   int           // the streams its batches are split between (TRACE_GPU_LANES)
+	Regs    RegCaps       // the entries' register caps (TRACE_GPU_REGS), if any
 	Batches int           // TracePixels calls that succeeded
 	Pixels  int64         // their pixels
 	Wall    time.Duration // the wall-clock time those calls took
@@ -61,7 +62,8 @@ func (t Times) GPU() time.Duration {
 	return sum
 }
 
-// String is one line: the device, its batches, and per entry its
+// String is one line: the device, its register caps if any, its
+// batches, and per entry its
 // launches, GPU time, mean launch and share of the GPU time; then the GPU
 // time's share of the batches' wall-clock time.
 func (t Times) String() string {
@@ -74,7 +76,11 @@ func (t Times) String() string {
 	if t.Batches == 1 {
 		batches = "batch"
 	}
-	fmt.Fprintf(&b, "%s, %d %s: kernel times of %d %s, %d pixels, %s:", t.Device, t.Lanes, lanes, t.Batches, batches, t.Pixels, seconds(t.Wall))
+	b.WriteString(t.Device)
+	if len(t.Regs) > 0 {
+		fmt.Fprintf(&b, " (%s=%s)", RegsEnv, t.Regs)
+	}
+	fmt.Fprintf(&b, ", %d %s: kernel times of %d %s, %d pixels, %s:", t.Lanes, lanes, t.Batches, batches, t.Pixels, seconds(t.Wall))
 	gpu := t.GPU()
 	if len(t.Entries) == 0 {
 		b.WriteString(" no launches")

@@ -45,6 +45,10 @@ func TestTimesString(t *testing.T) {
 	if got := tm.String(); !strings.Contains(got, "2 lanes: kernel times of 1 batch,") || !strings.HasSuffix(got, "(the lanes' kernels overlap)") {
 		t.Errorf("two lanes: String() = %q", got)
 	}
+	tm.Regs = RegCaps{{"wf_shade", 128}, {"wf_occluded", 32}}
+	if got := tm.String(); !strings.HasPrefix(got, "gpu0 NVIDIA H200 (TRACE_GPU_REGS=wf_shade=128,wf_occluded=32), 2 lanes: kernel times of 1 batch,") {
+		t.Errorf("register caps: String() = %q", got)
+	}
 	if got := (Times{Device: "gpu0", Lanes: 2}).String(); !strings.Contains(got, "no launches") {
 		t.Errorf("nothing timed: String() = %q", got)
 	}

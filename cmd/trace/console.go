@@ -123,8 +123,13 @@ func (c *console) times(t kernels.Times) {
 	for _, e := range t.Entries {
 		entries = append(entries, map[string]any{"entry": e.Entry, "launches": e.Launches, "seconds": roundTo(e.GPU.Seconds(), 6)})
 	}
-	c.rec.Info("kernel times", "device", t.Device, "lanes", t.Lanes, "batches", t.Batches, "pixels", t.Pixels,
+	attrs := []any{"device", t.Device, "lanes", t.Lanes}
+	if len(t.Regs) > 0 {
+		attrs = append(attrs, "registers", t.Regs.String())
+	}
+	attrs = append(attrs, "batches", t.Batches, "pixels", t.Pixels,
 		"seconds", roundTo(t.Wall.Seconds(), 6), "kernel_seconds", roundTo(t.GPU().Seconds(), 6), "entries", entries)
+	c.rec.Info("kernel times", attrs...)
 }
 
 // lingerNote tells when the live view that outlives the render ends.
