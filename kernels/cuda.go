@@ -171,9 +171,11 @@ type cudaDevice struct {
 	exited chan struct{}
 
 	// Owned by the device goroutine.
-	dev    cu.Device
-	ctx    cu.CUContext
-	mod    cu.Module
+	dev cu.Device
+	ctx cu.CUContext
+	// mods are the modules of each Kernel's entries (KernelWavefront's
+	// five, KernelMegakernel's two), each loaded when first used (load).
+	mods   [2]cu.Module
 	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
 	fn     cu.Function    // the uploaded scene's entry
 	kernel string         // its name
@@ -263,29 +265,17 @@ func (d *cudaDevice) setup(ordinal int) error {
 			return fmt.Errorf("setting the stack to %d bytes per thread: %w", cudaStackBytes, err)
 		}
 	}
-	if d.mod, err = loadPTX(d.ptx); err != nil {
-		return err
-	}
 	d.block = cudaBlockDim
-	for i, name := range cudaKernels {
-		if d.fns[i], err = d.mod.Function(name); err != nil {
-			return fmt.Errorf("kernel %s: %w", name, err)
-		}
-		if most, err := d.fns[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
-			d.block = most
-		}
-	}
-	for i, name := range WaveEntries {
-		if d.wave[i], err = d.mod.Function(name); err != nil {
-			return fmt.Errorf("kernel %s: %w", name, err)
-		}
-		if most, err := d.wave[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
-			d.block = most
-		}
+	if err := d.load(d.choice, true); err != nil {
+		return err
 	}
 	// The wavefront's batches fill the device for its ray queries
 	// (wf_intersect), the megakernel's for its entries.
-	d.batchPixels = cudaBatchPixels(d.dev, append(d.fns[:], d.wave[WaveIntersect]), d.block)
+	fill := []cu.Function{d.wave[WaveIntersect]}
+	if d.choice == KernelMegakernel {
+		fill = d.fns[:]
+	}
+	d.batchPixels = cudaBatchPixels(d.dev, fill, d.block)
 	for i := range d.lanes {
 		l := &d.lanes[i]
 		l.index, l.of, l.timer = i, d.nlanes, d.timer
@@ -293,6 +283,46 @@ func (d *cudaDevice) setup(ordinal int) error {
 			return fmt.Errorf("creating stream %d of %d: %w", i+1, len(d.lanes), err)
 		}
 	}
+	return nil
+}
+
+// load loads the module of kernel k's entries unless it is loaded: the
+// PTX with those entries only (SelectEntries), so that the driver
+// compiles none the device does not launch (the JIT of the whole PTX
+// takes three times as long as the wavefront's). At setup a function that
+// allows fewer threads a block than d.block lowers it; later, when
+// batches have been sized by it, it is an error. It runs on the device
+// goroutine.
+func (d *cudaDevice) load(k Kernel, setup bool) error {
+	if d.mods[k] != (cu.Module{}) {
+		return nil
+	}
+	entries, fns := WaveEntries[:], d.wave[:]
+	if k == KernelMegakernel {
+		entries, fns = cudaKernels[:], d.fns[:]
+	}
+	ptx, err := SelectEntries(d.ptx, entries)
+	if err != nil {
+		return err
+	}
+	mod, err := loadPTX(ptx)
+	if err != nil {
+		return err
+	}
+	for i, name := range entries {
+		if fns[i], err = mod.Function(name); err != nil {
+			mod.Unload()
+			return fmt.Errorf("kernel %s: %w", name, err)
+		}
+		if most, err := fns[i].Attribute(cu.FnMaxThreadsPerBlock); err == nil && most > 0 && most < d.block {
+			if !setup {
+				mod.Unload()
+				return fmt.Errorf("kernel %s: at most %d threads a block, where the device launches %d", name, most, d.block)
+			}
+			d.block = most
+		}
+	}
+	d.mods[k] = mod
 	return nil
 }
 
@@ -364,6 +394,12 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 			return fmt.Errorf("uploading the scene header: %w", err)
 		}
 		d.hdr = ptr
+		// The scene's entries, if the device has not loaded them (a
+		// test may change d.choice).
+		if err := d.load(d.choice, false); err != nil {
+			d.freeScene()
+			return err
+		}
 		// Pack accepts only the two integrators.
 		i := 0
 		if h.Integrator == uint32(tracer.IntegratorWhitted) {
@@ -556,8 +592,11 @@ func (d *cudaDevice) release() {
 			l.stream.Destroy()
 		}
 	}
-	if d.mod != (cu.Module{}) {
-		d.mod.Unload()
+	for i, mod := range d.mods {
+		if mod != (cu.Module{}) {
+			mod.Unload()
+			d.mods[i] = cu.Module{}
+		}
 	}
 	d.dev.ReleasePrimaryCtx()
 	d.ctx = cu.CUContext{}

@@ -30,11 +30,12 @@ const (
 	stubLiveHostAllocs
 	stubLiveStreams
 	stubLiveEvents
+	stubLiveModules
 )
 
 // stubLive are the stub driver's counts of live device allocations,
-// page-locked allocations, streams and events.
-type stubLive struct{ device, host, streams, events int }
+// page-locked allocations, streams, events and modules.
+type stubLive struct{ device, host, streams, events, modules int }
 
 // openDevice opens the first device, skipping where there is none
 // (TRACE_GPU_REQUIRED makes that a failure).
@@ -70,7 +71,7 @@ func live(t *testing.T, d *cudaDevice) stubLive {
 		for _, q := range []struct {
 			attr cu.DeviceAttribute
 			n    *int
-		}{{stubLiveDeviceAllocs, &l.device}, {stubLiveHostAllocs, &l.host}, {stubLiveStreams, &l.streams}, {stubLiveEvents, &l.events}} {
+		}{{stubLiveDeviceAllocs, &l.device}, {stubLiveHostAllocs, &l.host}, {stubLiveStreams, &l.streams}, {stubLiveEvents, &l.events}, {stubLiveModules, &l.modules}} {
 			v, err := d.dev.Attribute(q.attr)
 			if err != nil {
 				return err

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,65 @@ func TestPTXSceneLoads(t *testing.T) {
 		case c.max >= 0 && (n < c.min || n > c.max):
 			t.Errorf("%s: %d %s in trace.ptx, want %d to %d", c.what, n, c.op, c.min, c.max)
 		}
+	}
+}
+
+// TestSelectEntries keeps the entries asked for, whole, and everything
+// outside the entries, line for line.
+func TestSelectEntries(t *testing.T) {
+	all := ptxEntries(PTX)
+	for _, entries := range [][]string{
+		WaveEntries[:],
+		{"trace_pixels_path", "trace_pixels_whitted"},
+		{"wf_shade"},
+		all,
+	} {
+		got, err := SelectEntries(PTX, entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, e := range all {
+			if slices.Contains(entries, e) {
+				want = append(want, e)
+			}
+		}
+		if !slices.Equal(ptxEntries(got), want) {
+			t.Errorf("%v: entries %v", entries, ptxEntries(got))
+		}
+		if strings.Count(got, "{") != strings.Count(got, "}") {
+			t.Errorf("%v: %d { and %d }", entries, strings.Count(got, "{"), strings.Count(got, "}"))
+		}
+		// Every line kept is the PTX's next one but for the entries left out.
+		lines, src := strings.Split(got, "\n"), strings.Split(PTX, "\n")
+		j := 0
+		for _, l := range lines {
+			for j < len(src) && src[j] != l {
+				j++
+			}
+			if j == len(src) {
+				t.Fatalf("%v: line %q is not the PTX's, or out of its order", entries, l)
+			}
+			j++
+		}
+		// All but the entries: the header, the functions' declarations and bodies.
+		for _, want := range []string{".version 7.0", ".target sm_80", ".address_size 64", ".func  (.param .b32 func_retval0) _ZL9path_step"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%v: lost %q", entries, want)
+			}
+		}
+		if strings.Count(got, "\n.func") != strings.Count(PTX, "\n.func") {
+			t.Errorf("%v: %d functions of %d", entries, strings.Count(got, "\n.func"), strings.Count(PTX, "\n.func"))
+		}
+		if len(entries) == len(all) && got != PTX {
+			t.Error("every entry kept: the PTX changed")
+		}
+	}
+	if _, err := SelectEntries(PTX, []string{"wf_shade", "wf_shad"}); err == nil || !strings.Contains(err.Error(), "no entry wf_shad (") {
+		t.Errorf("an entry the kernel lacks: %v", err)
+	}
+	cut := PTX[:strings.Index(PTX, ".entry trace_pixels_path(")+200]
+	if _, err := SelectEntries(cut, []string{"trace_pixels"}); err == nil {
+		t.Error("a PTX cut inside an entry it drops: no error")
 	}
 }

@@ -28,7 +28,9 @@
 #                     registers, stack, spills, warps/SM (scripts/ptx-report.sh)
 #   driver-jit        the driver loads the PTX (scripts/gpu-check/driver-jit.c:
 #                     needs only cc and libcuda.so.1) and reports the JIT's
-#                     registers, stack and occupancy; fills the JIT cache
+#                     registers, stack and occupancy, and the JIT's time over
+#                     the whole PTX (trace loads one kernel's entries only,
+#                     kernels.SelectEntries: its first process JITs those)
 #   go-toolchain, build-cu, build, build-tests, build-psnr   (background)
 #                     gorgonia.org/cu alone first, so that a cuda.h problem
 #                     shows in seconds, not after minutes of compiling

@@ -13,7 +13,8 @@
  * devices ("cudastub emulator", compute capability 9.0) that run the
  * project's kernel: trace.cu compiled here as C11, as the emulator package
  * compiles it. Device memory is host memory, copies are memcpy, a module
- * is "loaded" when the PTX text defines the trace_pixels entry, and a
+ * is "loaded" when the PTX text defines entries of the kernel, and holds
+ * those only (cuModuleGetFunction finds no other), and a
  * launch runs the kernel over the grid on a few threads, reading each
  * argument from its parameter slot as the driver does. A stream is a
  * thread that runs its queue in order: a launch, and an asynchronous copy
@@ -36,10 +37,11 @@
  * fails with CUDA_ERROR_OUT_OF_MEMORY, a launch or synchronisation with
  * CUDA_ERROR_LAUNCH_FAILED, a copy or an event's record with
  * CUDA_ERROR_INVALID_VALUE. And cuDeviceGetAttribute answers four private
- * attributes, CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS, _HOST_ALLOCS, _STREAMS and
- * _EVENTS (0x7fff0000 on), with the number of device allocations,
- * page-locked allocations, streams and events not yet freed, so that
- * tests can check a failure frees what it had allocated.
+ * attributes, CUDASTUB_ATTR_LIVE_DEVICE_ALLOCS, _HOST_ALLOCS, _STREAMS,
+ * _EVENTS and _MODULES (0x7fff0000 on), with the number of device
+ * allocations, page-locked allocations, streams, events and modules not
+ * yet freed, so that tests can check a failure frees what it had
+ * allocated.
  *
  * Events (cuEventCreate, cuEventRecord, cuEventElapsedTime, ...) are
  * queued on a stream like a copy and take the host's monotonic clock when
@@ -58,6 +60,7 @@
 #include <cuda.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,7 +89,7 @@
 #define NO_DEVICE CUDA_ERROR_NO_DEVICE
 
 /* Distinct non-null handles. */
-static char the_context, the_module;
+static char the_context;
 
 /* Guards the fault injection's state, the live counts and the list of
  * page-locked allocations. */
@@ -153,8 +156,9 @@ enum {
     CUDASTUB_ATTR_LIVE_HOST_ALLOCS,
     CUDASTUB_ATTR_LIVE_STREAMS,
     CUDASTUB_ATTR_LIVE_EVENTS,
+    CUDASTUB_ATTR_LIVE_MODULES,
 };
-static long live_device, live_host, live_streams, live_events;
+static long live_device, live_host, live_streams, live_events, live_modules;
 
 typedef struct Pinned {
     char* p;
@@ -266,6 +270,7 @@ CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)
     case CUDASTUB_ATTR_LIVE_HOST_ALLOCS: live = &live_host; break;
     case CUDASTUB_ATTR_LIVE_STREAMS: live = &live_streams; break;
     case CUDASTUB_ATTR_LIVE_EVENTS: live = &live_events; break;
+    case CUDASTUB_ATTR_LIVE_MODULES: live = &live_modules; break;
     }
     if (live) {
         pthread_mutex_lock(&stub_mu);
@@ -316,10 +321,25 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 
 /* A module loads when the image is PTX that defines the kernel's entry;
  * otherwise the error log says so, as the JIT compiler's would. */
+/* A module: which of the kernel's entries its image defines, a bit per
+ * function of functions[], so that cuModuleGetFunction finds those only,
+ * as a driver does. */
+typedef struct {
+    unsigned defined;
+} Module;
+
 CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options,
                             void** optionValues)
 {
-    if (strstr((const char*)image, ".entry trace_pixels") == 0) {
+    unsigned defined = 0;
+    for (int i = 0; i < NFunctions; i++) {
+        char decl[64];
+        snprintf(decl, sizeof decl, ".entry %s(", functions[i].name);
+        if (strstr((const char*)image, decl)) {
+            defined |= 1u << i;
+        }
+    }
+    if (defined == 0) {
         char* log = 0;
         size_t size = 0;
         for (unsigned int i = 0; i < numOptions; i++) {
@@ -330,22 +350,38 @@ CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int nu
             }
         }
         if (log && size > 0) {
-            strncpy(log, "cudastub: the image defines no .entry trace_pixels", size - 1);
+            strncpy(log, "cudastub: the image defines none of the kernel's entries", size - 1);
             log[size - 1] = 0;
         }
         return CUDA_ERROR_INVALID_PTX;
     }
-    *module = (CUmodule)(void*)&the_module;
+    Module* m = (Module*)malloc(sizeof *m);
+    if (!m) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->defined = defined;
+    count(&live_modules, 1);
+    *module = (CUmodule)(void*)m;
     return CUDA_SUCCESS;
 }
 
 CUresult cuModuleLoadData(CUmodule* module, const void* image) { return cuModuleLoadDataEx(module, image, 0, 0, 0); }
-CUresult cuModuleUnload(CUmodule hmod) { return CUDA_SUCCESS; }
+
+CUresult cuModuleUnload(CUmodule hmod)
+{
+    if (!hmod) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    free(hmod);
+    count(&live_modules, -1);
+    return CUDA_SUCCESS;
+}
 
 CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)
 {
+    const Module* m = (const Module*)(void*)hmod;
     for (int i = 0; i < NFunctions; i++) {
-        if (strcmp(name, functions[i].name) == 0) {
+        if (strcmp(name, functions[i].name) == 0 && (m->defined & (1u << i))) {
             *hfunc = (CUfunction)(void*)&functions[i];
             return CUDA_SUCCESS;
         }
