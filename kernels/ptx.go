@@ -3,6 +3,7 @@ package kernels
 import (
 	_ "embed" // for PTX
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -63,4 +64,15 @@ func SelectEntries(ptx string, entries []string) (string, error) {
 		return "", fmt.Errorf("the kernel has no entry %s (its entries: %s)", strings.Join(missing, ", "), strings.Join(ptxEntries(ptx), ", "))
 	}
 	return b.String(), nil
+}
+
+var ptxEntry = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+
+// ptxEntries lists the entry points ptx declares, in its order.
+func ptxEntries(ptx string) []string {
+	var names []string
+	for _, m := range ptxEntry.FindAllStringSubmatch(ptx, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }

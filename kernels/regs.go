@@ -99,14 +99,3 @@ func CapRegisters(ptx string, caps RegCaps) (string, error) {
 	}
 	return ptx, nil
 }
-
-var ptxEntry = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
-
-// ptxEntries lists the entry points ptx declares, in its order.
-func ptxEntries(ptx string) []string {
-	var names []string
-	for _, m := range ptxEntry.FindAllStringSubmatch(ptx, -1) {
-		names = append(names, m[1])
-	}
-	return names
-}
