@@ -19,6 +19,9 @@ import (
 func TestGPURegs(t *testing.T) {
 	p, pixels := laneScene(t)
 	ctx := context.Background()
+	// The caps below name wavefront entries, which a device loads only
+	// when it runs the wavefront, whatever the suite's KernelEnv says.
+	t.Setenv(KernelEnv, KernelWavefront.String())
 	t.Setenv(RegsEnv, "")
 	t.Setenv(TimesEnv, "")
 	plain := openDevice(t)

@@ -391,6 +391,9 @@ CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)
 
 CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
+    if (!hfunc) {
+        return CUDA_ERROR_INVALID_HANDLE; /* as a GPU's driver answers a function never loaded */
+    }
     *pi = attrib == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
     return CUDA_SUCCESS;
 }
