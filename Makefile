@@ -216,8 +216,8 @@ stub_driver = $(CC) -shared -fPIC -std=c11 -pthread -Wall -Wno-unused-parameter 
 # C leaves undefined and a GPU saturates, fail here, where the pixels would
 # still match. First the emulator's tests (its device memory is malloc's),
 # then the cuda-tagged GPU tests on the stub driver built with the
-# sanitizers (device memory from its cuMemAlloc), on the wavefront and the
-# megakernels. Part of make test.
+# sanitizers (device memory from its cuMemAlloc), on the megakernels (the
+# default) and the wavefront. Part of make test.
 SANITIZE   = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 ASANLIB   ?= $(CURDIR)/bin/cudastub-asan
 sanitize:
@@ -229,7 +229,7 @@ sanitize:
 	CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -I$(CUDASTUB)/compat -I$(CUDASTUB)/fake" CGO_LDFLAGS="-L$(ASANLIB) -Wl,-rpath,$(ASANLIB)" \
 		$(GO) test -asan -tags cuda -c -o $(ASANLIB)/kernels.test ./kernels/
 	cd kernels && TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
-	cd kernels && TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
+	cd kernels && TRACE_GPU_KERNEL=wavefront TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
 
 # The cuda-tagged code compiled, vetted and run without CUDA, against a
 # compile-only cuda.h and a stub libcuda (kernels/cudastub/fake): with no
@@ -244,7 +244,7 @@ vet-cuda:
 	GOEXPERIMENT=$(SIMD) $(CUDASTUB_ENV) $(GO) build -tags cuda -o $(STUBLIB)/trace ./cmd/trace # make build's traversal
 	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
 	TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/
-	TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # scenes on the megakernels
+	TRACE_GPU_KERNEL=wavefront TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # scenes on the wavefront
 	@out=$$($(STUBLIB)/trace render scenes/examples/cornell-box.json -o $(STUBLIB)/never.png --gpus 1 -q 2>&1); rc=$$?; \
 	if [ $$rc -ne 2 ] || ! echo "$$out" | grep -q 'no CUDA device'; then \
 		echo "vet-cuda: trace --gpus 1 without devices: want exit 2 and 'no CUDA device', got $$rc: $$out"; exit 1; fi
@@ -255,7 +255,7 @@ vet-cuda:
 		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.mixed.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 2 --tile 8 -q; \
 		cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.gpu.pfm; cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.mixed.pfm; \
 	done; echo "vet-cuda: --gpus 1 on the stub driver: exit 2 without devices; with an emulated device, the gallery as the CPU renders it"
-	@set -e; args="scenes/examples/cornell-box.json --width 48 --height 40 --samples 4 --gpus 1 --threads 2"; \
+	@set -e; export TRACE_GPU_KERNEL=wavefront; args="scenes/examples/cornell-box.json --width 48 --height 40 --samples 4 --gpus 1 --threads 2"; \
 	out=$$(TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/times.pfm 2>&1); \
 	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator, 2 lanes: kernel times of .* wf_shade .* wf_intersect .*; kernels [0-9.]+ s' || \
 		{ echo "vet-cuda: TRACE_GPU_TIMES=1: no kernel times in: $$out"; exit 1; }; \
@@ -275,7 +275,7 @@ vet-cuda:
 	grep -q 'TRACE_GPU_REGS="wf_shade=512": wf_shade.s registers must be' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_REGS=wf_shade=512: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
 	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either fails"
 	@set -e; log=$(STUBLIB)/worker.log; \
-	TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
+	TRACE_GPU_KERNEL=wavefront TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null || true' EXIT; \
 	for i in $$(seq 100); do addr=$$(sed -n 's/.*listening on \([^ ]*\).*/\1/p' $$log); [ -n "$$addr" ] && break; sleep 0.1; done; \
 	$(STUBLIB)/trace render scenes/examples/mesh.json -o $(STUBLIB)/mesh.worker-gpu.pfm --width 48 --height 40 --samples 4 --threads 0 --workers $$addr -q; \

@@ -181,9 +181,9 @@ type cudaDevice struct {
 	kernel string         // its name
 	wave   [len(WaveEntries)]cu.Function
 	// useWave: the uploaded scene runs on the wavefront entries
-	// (RunWavefront), scenes of either integrator unless TRACE_GPU_KERNEL
-	// says megakernel (then fn, trace_pixels_path or
-	// trace_pixels_whitted).
+	// (RunWavefront), scenes of either integrator, when TRACE_GPU_KERNEL
+	// says wavefront; else on fn, trace_pixels_path or
+	// trace_pixels_whitted (DefaultKernel).
 	useWave bool
 	choice  Kernel         // TRACE_GPU_KERNEL
 	ptx     string         // the kernel it loads: PTX, with TRACE_GPU_REGS's caps

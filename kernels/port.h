@@ -193,6 +193,22 @@ DEVFN u32 port_ldg_u(const u32* p) {
 DEVFN void port_ldg16(void* dst, const void* src) { __builtin_memcpy(dst, src, 16); }
 #endif
 
+/* port_copy16 copies n 16-byte words from src to dst, both 16-byte
+ * aligned on the GPU, a vector load and store a word (LDG.E.128 or
+ * LD.E.128, and the store's twin, in SASS: a plain copy of a struct of
+ * floats goes field by field, or byte by byte). */
+#if defined(__CUDA_ARCH__) && defined(__clang__)
+DEVFN void port_copy16(void* dst, const void* src, u32 n) {
+    const port_float4* s = (const port_float4*)src;
+    port_float4* d = (port_float4*)dst;
+    for (u32 i = 0; i < n; i++) {
+        d[i] = s[i];
+    }
+}
+#else
+DEVFN void port_copy16(void* dst, const void* src, u32 n) { __builtin_memcpy(dst, src, 16 * (u64)n); }
+#endif
+
 DEVFN int go_mini(int x, int y) { return y < x ? y : x; }
 DEVFN int go_maxi(int x, int y) { return y > x ? y : x; }
 

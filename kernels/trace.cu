@@ -178,7 +178,7 @@ PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
     }
 }
 
-PORT_EXTERN_C __global__ void wf_shade(WAVE_ARGS) {
+PORT_EXTERN_C __global__ WAVE_SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
     u32 i = wave_queued(qin, n, WAVE_THREAD());
     if (i >= n) {
         return;

@@ -278,7 +278,7 @@ type Kernel int
 
 const (
 	// KernelWavefront runs the wavefront entries (RunWavefront): the
-	// default.
+	// emulator's default (emulator.Device's zero Kernel).
 	KernelWavefront Kernel = iota
 	// KernelMegakernel runs trace_pixels_path or trace_pixels_whitted (in
 	// the emulator trace_pixels), one launch per batch with the whole
@@ -286,8 +286,20 @@ const (
 	KernelMegakernel
 )
 
+// DefaultKernel is the Kernel of a CUDA device when KernelEnv is unset.
+// On an H200 (scripts/gpu-check.sh, 2026-12-04) the megakernel traced
+// the gallery's rays at 0.78 to 3.9 times the wavefront's rate (the Cornell
+// box 238 M rays/s against 306 M, the PBR scene 140 M against 97 M,
+// Whitted 607 M against 157 M; 1.5 times as a geometric mean, and 1.41
+// times on the 1.3M-triangle mesh): the wavefront's wf_shade, 87 % of its
+// kernels' time, reads and writes each path's state in device memory, 448
+// bytes a slot apart, where the megakernel keeps it in registers and its
+// own stack (kernels/README.md, The wavefront on a GPU).
+const DefaultKernel = KernelMegakernel
+
 // KernelEnv is the environment variable that selects the Kernel of the
-// cuda build's devices: "wavefront" (or unset) or "megakernel".
+// cuda build's devices: "megakernel" (or unset: DefaultKernel) or
+// "wavefront".
 const KernelEnv = "TRACE_GPU_KERNEL"
 
 // String returns the name ParseKernel takes.
@@ -302,10 +314,12 @@ func (k Kernel) String() string {
 }
 
 // ParseKernel returns the Kernel named s ("wavefront", "megakernel"); ""
-// is the default, KernelWavefront.
+// is DefaultKernel.
 func ParseKernel(s string) (Kernel, error) {
 	switch s {
-	case "", "wavefront":
+	case "":
+		return DefaultKernel, nil
+	case "wavefront":
 		return KernelWavefront, nil
 	case "megakernel":
 		return KernelMegakernel, nil

@@ -135,20 +135,14 @@ DEVFN void wave_init(const TraceScene* s, PathSlot* slot, u32 x, u32 y) {
     }
 }
 
-/* wave_shade: runs slot's samples, one after another, on the scene's
- * integrator (path_step or whitted_step) until one asks a query, whose
- * kind it returns, or the pixel's last sample ends (QueryNone). */
-DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
-    if (!slot->live) {
-        return QueryNone;
-    }
-    int whitted = s->Integrator == IntegratorWhitted;
+/* wave_shade_whitted: wave_shade for a Whitted scene, on the slot in
+ * place (its state, with the branch stack, is 3 KB). */
+DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
     for (;;) {
-        if (whitted ? whitted_step(s, &slot->whitted, &slot->rays) : path_step(s, &slot->path, &slot->rays)) {
-            return slot->path.q.kind;
+        if (whitted_step(s, &slot->whitted, &slot->rays)) {
+            return slot->whitted.q.kind;
         }
-        vec3 c = whitted ? slot->whitted.radiance : slot->path.radiance;
-        slot->sum = add_sample(slot->sum, c, &slot->nonfinite);
+        slot->sum = add_sample(slot->sum, slot->whitted.radiance, &slot->nonfinite);
         slot->sample++;
         if ((int)slot->sample >= (int)s->Samples) {
             slot->live = 0;
@@ -158,18 +152,63 @@ DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
     }
 }
 
+/* wave_shade: runs slot's samples, one after another, on the scene's
+ * integrator (path_step or whitted_step) until one asks a query, whose
+ * kind it returns, or the pixel's last sample ends (QueryNone).
+ *
+ * A path scene's slot is copied into the thread's own memory, run there
+ * and copied back, in 16-byte words: slots lie 448 bytes apart, so each
+ * field path_step reads or writes in place would be a load or store of 4
+ * bytes from 32 places at once for a warp, where the thread's own memory
+ * (registers, or its stack, which the GPU interleaves thread by thread)
+ * serves a warp's 32 lanes in one access. On an H200 wf_shade spent 87 %
+ * of the wavefront's kernel time so (kernels/README.md, The wavefront on
+ * a GPU). The copy changes no float operation. */
+DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
+    if (!slot->live) {
+        return QueryNone;
+    }
+    if (s->Integrator == IntegratorWhitted) {
+        return wave_shade_whitted(s, slot);
+    }
+    PORT_STATIC_ASSERT(sizeof(PathState) % 16 == 0, "a PathState is copied in 16-byte words");
+    PathState p __attribute__((aligned(16)));
+    port_copy16(&p, &slot->path, sizeof p / 16);
+    u32 kind = QueryNone;
+    for (;;) {
+        if (path_step(s, &p, &slot->rays)) {
+            kind = p.q.kind;
+            break;
+        }
+        slot->sum = add_sample(slot->sum, p.radiance, &slot->nonfinite);
+        slot->sample++;
+        if ((int)slot->sample >= (int)s->Samples) {
+            slot->live = 0;
+            break;
+        }
+        Sampler rng;
+        Ray r = pixel_ray(s, slot->x, slot->y, slot->sample, (int)s->Samples, &rng);
+        path_begin(&p, r, &rng);
+    }
+    port_copy16(&slot->path, &p, sizeof p / 16);
+    return kind;
+}
+
 /* The query kernels' launch bounds: blocks of at most 128 threads, and
  * as many of them per multiprocessor as ptxas can give without spilling
  * (make ptx-report, sm_80 and sm_90; registers go 8 a thread at a time):
  * 9 blocks, 36 warps of 64, hold wf_intersect to 56 registers (at 48 it
  * spills 12 bytes), 12 blocks, 48 warps, wf_occluded to 40 (at 32 it
- * spills 100). */
+ * spills 100). wf_shade's 3 blocks, 12 warps, keep it at 168 or fewer
+ * (it takes 167; without the bound 171, 8 warps). */
 #if defined(PORT_CUDA)
 #define WAVE_INTERSECT_BOUNDS __attribute__((launch_bounds(128, 9)))
 #define WAVE_OCCLUDED_BOUNDS __attribute__((launch_bounds(128, 12)))
+#define WAVE_SHADE_BOUNDS __attribute__((launch_bounds(128, 3)))
 #else
 #define WAVE_INTERSECT_BOUNDS
 #define WAVE_OCCLUDED_BOUNDS
+#define WAVE_SHADE_BOUNDS
 #endif
 
 #endif /* TRACE_WAVEFRONT_H */

@@ -36,13 +36,16 @@
 #                     shows in seconds, not after minutes of compiling
 #   gpu-tests         the cuda-tagged tests, TRACE_GPU_REQUIRED=1, -short:
 #                     every gallery scene on the device against the Go tracer
+#   gpu-tests-wavefront    the same on the wavefront (TRACE_GPU_KERNEL)
 #   same-SCENE        every gallery scene rendered by trace on the CPU, on
 #                     the GPU alone and on both: the same PFM bytes
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
+#   bench-gpu-wavefront    the GPU's on the wavefront (the default: megakernels)
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
-#   frame-gpu-one-lane     the GPU-alone frame with TRACE_GPU_LANES=1: same bytes,
+#   frame-gpu-wavefront    the GPU-alone frame on the wavefront: same bytes,
 #                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
+#   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
 #   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
 #                     under Nsight Compute, if it is there
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
@@ -558,9 +561,9 @@ if [ $HAVE_TESTBIN = 1 ]; then
 	step gpu-tests 120 bash -c 'gpu_tests -test.short'
 	n=$(grep -c -- '^    --- PASS: TestGPUGallery/' "$REPORT/log/gpu-tests.log")
 	figure "GPU tests (-short): $(grep -c '^--- PASS' "$REPORT/log/gpu-tests.log") passed, $(grep -c -- '--- FAIL' "$REPORT/log/gpu-tests.log") failed; gallery scenes bit-identical to the Go tracer: $n"
-	# The same with path-traced scenes on the megakernel instead of the
-	# wavefront (kernels.KernelEnv).
-	step gpu-tests-megakernel 120 bash -c 'TRACE_GPU_KERNEL=megakernel gpu_tests -test.short'
+	# The same with scenes on the wavefront instead of the megakernels,
+	# the default (kernels.KernelEnv, kernels.DefaultKernel).
+	step gpu-tests-wavefront 120 bash -c 'TRACE_GPU_KERNEL=wavefront gpu_tests -test.short'
 else
 	skip gpu-tests "no test binary (see build-tests)"
 fi
@@ -621,9 +624,9 @@ if [ $HAVE_TESTBIN = 1 ]; then
 			while read -r l; do figure "$l"; done
 	done
 	if [ -n "$GPU_CHECK_BENCH_GPU" ]; then
-		# The GPU's figures again on the megakernel, against the wavefront's.
-		step bench-gpu-megakernel 150 bash -c 'TRACE_GPU_KERNEL=megakernel bench "$1"' _ "$GPU_CHECK_BENCH_GPU"
-		grep 'rays/s' "$REPORT/log/bench-gpu-megakernel.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "megakernel %s %.4g rays/s\n", $1, r}' |
+		# The GPU's figures again on the wavefront, against the megakernels'.
+		step bench-gpu-wavefront 150 bash -c 'TRACE_GPU_KERNEL=wavefront bench "$1"' _ "$GPU_CHECK_BENCH_GPU"
+		grep 'rays/s' "$REPORT/log/bench-gpu-wavefront.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "wavefront %s %.4g rays/s\n", $1, r}' |
 			while read -r l; do figure "$l"; done
 	fi
 else
@@ -643,20 +646,26 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-mixed 120 bash -c 'frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
-	# The GPU alone again with each batch on one lane (one stream), for
-	# what the second lane gains: the same bytes, the time beside. This
-	# run also times its launches (TRACE_GPU_TIMES: two CUDA events a
-	# launch): the GPU time of each entry, and the kernels' share of the
-	# batches' time, whose rest is copies, round trips and launch gaps.
-	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
-		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the two-lane frame";
-		else echo "DIFFERS from the two-lane frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
-	for v in gpu mixed gpu-one-lane; do
+	# The GPU alone on the wavefront, and again with each batch on one
+	# lane (one stream), for what the second lane gains: the same bytes,
+	# the times beside. These runs also time their launches
+	# (TRACE_GPU_TIMES: two CUDA events a launch): the GPU time of each
+	# entry, and the kernels' share of the batches' time, whose rest is
+	# copies, round trips and launch gaps.
+	step frame-gpu-wavefront 120 bash -c 'TRACE_GPU_KERNEL=wavefront TRACE_GPU_TIMES=1 frame "$WORK/frame.wave.pfm" --gpus 1 --threads 0 &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.wave.pfm"; then echo "the same bytes as the megakernel frame";
+		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.wave.pfm")"; exit 1; fi'
+	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_KERNEL=wavefront TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the megakernel frame";
+		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
+	for v in gpu mixed gpu-wavefront gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
 	done
-	grep -h 'kernel times of' "$REPORT/log/frame-gpu-one-lane.log" | sed 's/^trace: //' |
-		while read -r l; do figure "cornell-box $GPU_CHECK_FRAME_ARGS, gpu-one-lane: $l"; done
+	for v in gpu-wavefront gpu-one-lane; do
+		grep -h 'kernel times of' "$REPORT/log/frame-$v.log" | sed 's/^trace: //' |
+			while read -r l; do figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $l"; done
+	done
 	rm -f "$WORK"/frame.*.pfm
 else
 	skip frame "no trace binary (see build)"
@@ -702,7 +711,7 @@ if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
 	# shading the camera rays' hits, wf_intersect tracing the bounces and
 	# wf_occluded the shadow rays, one launch each, so that the figures
 	# say which of the three holds the GPU back, and why.
-	if step ncu 120 env TRACE_GPU_LANES=1 "$NCU" --clock-control none --kernel-name regex:'^wf_(shade|intersect|occluded)$' \
+	if step ncu 120 env TRACE_GPU_KERNEL=wavefront TRACE_GPU_LANES=1 "$NCU" --clock-control none --kernel-name regex:'^wf_(shade|intersect|occluded)$' \
 		--launch-skip 2 --launch-count 3 --section SpeedOfLight --section Occupancy \
 		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
@@ -747,7 +756,7 @@ shade_regs() {
 		regs=""
 		[ "$cap" = none ] || regs="wf_shade=$cap"
 		out="$WORK/regs.$cap.pfm"
-		if ! log=$(TRACE_GPU_REGS="$regs" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render scenes/examples/cornell-box.json \
+		if ! log=$(TRACE_GPU_KERNEL=wavefront TRACE_GPU_REGS="$regs" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render scenes/examples/cornell-box.json \
 			"${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
 			printf '%s\n' "$log"
 			echo "wf_shade registers $cap: trace failed"
