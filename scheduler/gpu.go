@@ -94,9 +94,12 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 		}
 	}()
 	defer func() { close(done); wg.Wait() }()
+	// settle waits until the batch handed to the completer last is
+	// back in free, its tiles in the queue's hands.
+	settle := func() { o := <-free; free <- o }
 	for {
 		b := <-free
-		b.leases, err = w.lease(ctx, q, index, b.leases[:0])
+		b.leases, err = w.lease(ctx, q, index, b.leases[:0], settle)
 		if err != nil {
 			if errors.Is(err, ErrNoMoreTiles) {
 				return nil
@@ -204,37 +207,57 @@ func (b *gpuBatch) complete(q Leases, samples int) {
 // lease waits for one tile, then takes more without waiting until the
 // batch holds batchPixels pixels or no tile is free. Asking Next with a
 // cancelled context is asking without waiting: Next hands out a free tile
-// before it looks at the context. A duplicate lease (the queue ran dry and
-// Next offered a second copy of a slow tile) ends the batch, and is given
-// back if the batch already holds that tile.
-func (w *GPUWorker) lease(ctx context.Context, q Leases, index int, batch []Lease) ([]Lease, error) {
-	l, err := q.Next(ctx, index)
-	if err != nil {
-		return batch, err
-	}
-	batch = append(batch, l)
-	if l.Duplicate {
-		return batch, nil
-	}
-	px := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
+// before it looks at the context.
+//
+// Once the queue has run dry, Next offers duplicates of the tiles still
+// out, the slowest first and a different one each time (it skips a tile
+// with two leases out). A batch that begins with a duplicate takes them
+// all, until Next offers a tile the batch holds already: in the frame's
+// tail one launch races every slow tile, where a launch per tile would
+// pay the launch's fixed cost each time. A batch of free tiles takes no
+// duplicate: it would only make that launch longer for tiles others
+// started before it. A duplicate not taken is given back. Before taking
+// the first duplicate, lease calls settle, which waits until the batch
+// rendered last has reached the queue (its tiles, out until then, would be
+// offered back), and asks again; settle may be nil when no batch is on its
+// way.
+func (w *GPUWorker) lease(ctx context.Context, q Leases, index int, batch []Lease, settle func()) ([]Lease, error) {
 	now, cancel := context.WithCancel(ctx)
 	cancel()
-	for px < w.batchPixels() {
-		l, err := q.Next(now, index)
+	for px := 0; px < w.batchPixels(); {
+		ask := now
+		if len(batch) == 0 {
+			ask = ctx
+		}
+		l, err := q.Next(ask, index)
 		if err != nil {
+			if len(batch) == 0 {
+				return batch, err
+			}
 			break // ErrNoMoreTiles, or no tile free now
 		}
-		if l.Duplicate {
-			for _, b := range batch {
-				if b.Tile.ID == l.Tile.ID {
-					q.Release(l)
-					return batch, nil
-				}
-			}
-			return append(batch, l), nil
+		if l.Duplicate && len(batch) > 0 && (!batch[0].Duplicate || holds(batch, l.Tile.ID)) {
+			q.Release(l)
+			break
+		}
+		if l.Duplicate && settle != nil {
+			q.Release(l)
+			settle()
+			settle = nil
+			continue
 		}
 		batch = append(batch, l)
 		px += l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
 	}
 	return batch, nil
+}
+
+// holds reports whether one of leases is of tile id.
+func holds(leases []Lease, id int) bool {
+	for _, l := range leases {
+		if l.Tile.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,5 +317,138 @@ func TestGPUWorkerPanics(t *testing.T) {
 		}
 		wantErr("the only worker", err)
 		t.Logf("panic in %s: %v", in, err)
+	}
+}
+
+// TestGPUWorkerLeasesDuplicates: once the queue has run dry, one lease
+// call takes a duplicate of every slow tile, the slowest first, up to the
+// batch's size, rather than one duplicate per batch (one launch, with its
+// fixed cost, per tile); a batch of free tiles takes none. A duplicate not
+// taken is given back. A tile of the batch rendered last, still on its way
+// to the queue, is not duplicated: the lease waits for that batch (settle)
+// first.
+func TestGPUWorkerLeasesDuplicates(t *testing.T) {
+	const cpu, gpu = 0, 1
+	for _, c := range []struct {
+		name string
+		// The frame is a row of tiles of 8×8; the first prev are leased to
+		// the GPU's batch on its way, the next held to the CPU, one a
+		// millisecond, the rest are free.
+		tiles, prev, held int
+		duplicates        bool
+		batch             int   // BatchPixels, in tiles
+		want              []int // the batch's tiles: duplicates those leased before
+		settles           int
+	}{
+		{"a dry queue: every slow tile", 4, 0, 4, true, 64, []int{0, 1, 2, 3}, 1},
+		{"a dry queue, a small batch: the slowest", 4, 0, 4, true, 2, []int{0, 1}, 1},
+		{"free tiles: no duplicate", 6, 0, 4, true, 64, []int{4, 5}, 0},
+		{"the batch rendered last settles first", 6, 2, 4, true, 64, []int{2, 3, 4, 5}, 1},
+		{"the batch fills before the queue runs dry", 6, 0, 2, true, 2, []int{2, 3}, 0},
+		{"no duplicates", 6, 0, 4, false, 64, []int{4, 5}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tiles := Tiles(8*c.tiles, 8, 8)
+			events := make(chan event, 4*c.tiles)
+			q := newQueue(tiles, tracer.NewFramebuffer(8*c.tiles, 8), DefaultMaxAttempts, c.duplicates, events, 2)
+			var clock time.Duration
+			q.now = func() time.Time { return time.Unix(0, 0).Add(clock) }
+			var prev []Lease
+			for i := range c.prev + c.held {
+				worker := cpu
+				if i < c.prev {
+					worker = gpu
+				}
+				l, ok, err := q.tryNext(worker)
+				if !ok || err != nil || l.Tile.ID != i {
+					t.Fatalf("lease %d: tile %d, %v, %v", i, l.Tile.ID, ok, err)
+				}
+				if worker == gpu {
+					prev = append(prev, l)
+				}
+				clock += time.Millisecond
+			}
+			settles := 0
+			settle := func() {
+				settles++
+				for _, l := range prev {
+					q.Complete(l, make([]float32, 3*64), tracer.Stats{})
+				}
+			}
+			w := &GPUWorker{BatchPixels: c.batch * 64}
+			got, err := w.lease(context.Background(), q, gpu, nil, settle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []int
+			for _, l := range got {
+				ids = append(ids, l.Tile.ID)
+				if l.Duplicate != (l.Tile.ID < c.prev+c.held) || l.Worker != gpu {
+					t.Errorf("tile %d: Duplicate %v, worker %d", l.Tile.ID, l.Duplicate, l.Worker)
+				}
+			}
+			if !slices.Equal(ids, c.want) {
+				t.Errorf("batch of tiles %v, want %v", ids, c.want)
+			}
+			if settles != c.settles {
+				t.Errorf("settle called %d times, want %d", settles, c.settles)
+			}
+			// Every lease given back is back: a tile is out once for
+			// the CPU and once for the batch, unless done.
+			for i := range tiles {
+				want := 0
+				if i >= c.prev && i < c.prev+c.held {
+					want++
+				}
+				if slices.Contains(ids, i) {
+					want++
+				}
+				if st := q.state[i]; !st.done && st.out != want {
+					t.Errorf("tile %d: %d leases out, want %d", i, st.out, want)
+				}
+			}
+		})
+	}
+}
+
+// scriptedLeases hands out the leases of its script in turn, then says
+// there are no more, and records the leases given back.
+type scriptedLeases struct {
+	Leases   // not called
+	script   []Lease
+	released []int
+}
+
+func (s *scriptedLeases) Next(ctx context.Context, worker int) (Lease, error) {
+	if len(s.script) == 0 {
+		return Lease{}, ErrNoMoreTiles
+	}
+	l := s.script[0]
+	s.script = s.script[1:]
+	return l, nil
+}
+
+func (s *scriptedLeases) Release(l Lease) { s.released = append(s.released, l.Tile.ID) }
+
+// TestGPUWorkerLeaseEndsAtTileHeld: a batch of duplicates ends when Next
+// offers a duplicate of a tile the batch holds (here one re-queued while
+// the batch was leased, which the batch took free), and that lease is
+// given back.
+func TestGPUWorkerLeaseEndsAtTileHeld(t *testing.T) {
+	tiles := Tiles(8*4, 8, 8)
+	l := func(id int, dup bool) Lease { return Lease{Tile: tiles[id], Worker: 1, Duplicate: dup} }
+	q := &scriptedLeases{script: []Lease{l(0, true), l(1, true), l(2, false), l(2, true), l(3, true)}}
+	w := &GPUWorker{BatchPixels: 64 * 64}
+	got, err := w.lease(context.Background(), q, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int
+	for _, l := range got {
+		ids = append(ids, l.Tile.ID)
+	}
+	if !slices.Equal(ids, []int{0, 1, 2}) || !slices.Equal(q.released, []int{2}) || len(q.script) != 1 {
+		t.Errorf("batch of tiles %v, tiles given back %v, %d leases not asked for; want [0 1 2], [2], 1",
+			ids, q.released, len(q.script))
 	}
 }
