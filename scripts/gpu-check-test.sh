@@ -143,7 +143,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-gpu-wavefront frame-gpu-one-lane ncu memcheck shade-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu memcheck shade-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -153,6 +153,7 @@ want stub 'ptxas \(CUDA 11.8, V11.8.89\) sm_90: trace_pixels 241 registers, stac
 want stub 'GPU tests \(-short\): [1-9][0-9]* passed, 0 failed; gallery scenes bit-identical to the Go tracer: '"${#gallery[@]}"'$' "$s"
 want stub '^  BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
 want stub '^  cornell-box .*, mixed: .*rays/s' "$s"
+want stub '^  cornell-box .*, mixed-spare: .*rays/s' "$s"
 want stub '^  cornell-box .*, gpu-wavefront: gpu0 cudastub emulator, 2 lanes: kernel times of [0-9]+ batch.* wf_shade .* wf_intersect .*; kernels [0-9.]+ s, [0-9]+% of the batches. time' "$s"
 want stub '^  cornell-box .*, gpu-one-lane: gpu0 cudastub emulator, 1 lane: kernel times of [0-9]+ batch.* wf_shade .* wf_intersect .*; kernels [0-9.]+ s, [0-9]+% of the batches. time$' "$s"
 want stub '^  wavefront BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"

@@ -43,6 +43,7 @@
 #                     GPU and the same machine's cores
 #   bench-gpu-wavefront    the GPU's on the wavefront (the default: megakernels)
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
+#   frame-mixed-spare      GPU + every core but one
 #   frame-gpu-wavefront    the GPU-alone frame on the wavefront: same bytes,
 #                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
 #   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
@@ -646,6 +647,11 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-mixed 120 bash -c 'frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
+	# The same with a core left to the GPU's goroutine: with every Go
+	# processor tracing, each return from a driver call waits for one.
+	step frame-mixed-spare 120 bash -c 'frame "$WORK/frame.spare.pfm" --gpus 1 --threads "$((NPROC > 1 ? NPROC - 1 : 1))" &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm"; then echo "the same bytes as the GPU-alone frame";
+		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm")"; exit 1; fi'
 	# The GPU alone on the wavefront, and again with each batch on one
 	# lane (one stream), for what the second lane gains: the same bytes,
 	# the times beside. These runs also time their launches
@@ -658,7 +664,7 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_KERNEL=wavefront TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the megakernel frame";
 		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
-	for v in gpu mixed gpu-wavefront gpu-one-lane; do
+	for v in gpu mixed mixed-spare gpu-wavefront gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
 	done
