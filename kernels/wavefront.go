@@ -291,10 +291,10 @@ const (
 // the gallery's rays at 0.78 to 3.9 times the wavefront's rate (the Cornell
 // box 238 M rays/s against 306 M, the PBR scene 140 M against 97 M,
 // Whitted 607 M against 157 M; 1.5 times as a geometric mean, and 1.41
-// times on the 1.3M-triangle mesh): the wavefront's wf_shade, 87 % of its
-// kernels' time, reads and writes each path's state in device memory, 448
-// bytes a slot apart, where the megakernel keeps it in registers and its
-// own stack (kernels/README.md, The wavefront on a GPU).
+// times on the 1.3M-triangle mesh). The wavefront's wf_shade, 87 % of its
+// kernels' time, then read and wrote each path's state in device memory,
+// 448 bytes a slot apart; it now works on a copy, which no GPU has
+// timed yet (kernels/README.md, The wavefront on a GPU).
 const DefaultKernel = KernelMegakernel
 
 // KernelEnv is the environment variable that selects the Kernel of the
