@@ -187,16 +187,4 @@ DEVFN int path_step(const TraceScene* s, PathState* p, u64* rays) {
     }
 }
 
-/* trace_path: Scene.tracePath, the radiance along r: the state machine
- * with each query answered at once (the megakernel). */
-DEVFN vec3 trace_path(const TraceScene* s, Ray r, Sampler* rng, u64* rays) {
-    PathState p;
-    path_begin(&p, r, rng);
-    while (path_step(s, &p, rays)) {
-        query_answer(s, &p.q);
-    }
-    *rng = p.rng;
-    return p.radiance;
-}
-
 #endif /* TRACE_PATH_H */

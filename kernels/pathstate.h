@@ -8,7 +8,7 @@
  * runs it until it needs a ray-scene query, stores the query in the
  * state's RayQuery and returns; the next call, with the answer filled in,
  * resumes where it stopped. The megakernel answers each query at once
- * (trace_path); the wavefront entries answer a whole batch's queries in
+ * (render_pixel_path, trace.cu); the wavefront entries answer a whole batch's queries in
  * kernels of their own (wf_intersect, wf_occluded). Either way the same C
  * performs the same float operations in the same order, so both give the
  * Go tracer's bits. The Whitted integrator runs the same way over a
@@ -43,7 +43,7 @@ typedef struct {
     u32 phase;     /* TR_SEEN_* */
 } SeenState;
 
-/* PathState is trace_path (path.h) in flight, with direct_light (light.h)
+/* PathState is Scene.tracePath (path.h) in flight, with direct_light (light.h)
  * inside it. */
 typedef struct {
     RayQuery q;
@@ -75,7 +75,7 @@ typedef struct {
     i32 depth;
 } WhittedBranch;
 
-/* WhittedState is trace_whitted (whitted.h) in flight, with phong_local's
+/* WhittedState is Scene.traceWhitted (whitted.h) in flight, with phong_local's
  * light loop inside it. Its RayQuery comes first, as PathState's does, so
  * that the query kernels read either as slot->path.q. */
 typedef struct {

@@ -53,6 +53,16 @@
  * plain static inline C in the emulator. */
 #define DEVFN static __device__ inline
 
+/* DEVFN_FLAT marks a function that must be inlined, so that a constant
+ * argument of its caller's (an entry's integrator) folds away the code
+ * it does not select. */
+#define DEVFN_FLAT static __device__ inline __attribute__((always_inline))
+
+/* DEVFN_CALL marks a function kept out of line, a call in the PTX, so
+ * that its temporaries do not add to the registers of the loop that calls
+ * it (ptxas counts an entry's registers at its busiest point). */
+#define DEVFN_CALL static __device__ __attribute__((noinline))
+
 /* Float expressions must be evaluated in float, as Go's float32 is. */
 #if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0
 #error "the kernel needs FLT_EVAL_METHOD 0 (float arithmetic in float)"

@@ -101,29 +101,83 @@
 #include "whitted.h"
 #include "wavefront.h"
 
-/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y) with
- * the integrator given (s->Integrator, or a constant in the entries that
- * fix it); adds its ray-scene queries to *rays and its non-finite samples
- * to *nonfinite. */
-DEVFN vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite, u32 integrator) {
+/* render_pixel_path and render_pixel_whitted: render_pixel's loop over
+ * the pixel's samples for one integrator, with path regeneration: one
+ * loop of the integrator's steps (path_step, whitted_step), each query
+ * answered at once (query_answer), across all the samples, so that a
+ * lane whose sample ends starts the next at once where, in a loop over
+ * samples each traced to its end, it would wait for the longest path in
+ * its warp. The same float operations in the same order as that loop: the
+ * samples one after another, summed in index order. */
+/* path_start: starts sample i of the n of pixel (x, y) in *p: the
+ * camera ray and path_begin. Out of line: inlined into
+ * render_pixel_path's loop it took trace_pixels_path to 182 registers
+ * unbound, 8 warps a multiprocessor, and spilled under SHADE_BOUNDS
+ * (wavefront.h); out of line, 165 registers, 12 warps. */
+DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, PathState* p) {
+    Sampler rng;
+    Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
+    path_begin(p, r, &rng);
+}
+
+DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    for (int i = 0; i < n; i++) {
-        Sampler rng;
-        Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
-        vec3 c;
-        if (integrator == IntegratorWhitted) {
-            c = trace_whitted(s, r, &rng, rays);
-        } else {
-            c = trace_path(s, r, &rng, rays);
+    if (n > 0) {
+        PathState p;
+        path_start(s, x, y, 0, n, &p);
+        for (int i = 0;;) {
+            if (path_step(s, &p, rays)) {
+                query_answer(s, &p.q);
+                continue;
+            }
+            sum = add_sample(sum, p.radiance, nonfinite);
+            if (++i >= n) {
+                break;
+            }
+            path_start(s, x, y, i, n, &p);
         }
-        sum = add_sample(sum, c, nonfinite);
     }
     return pixel_mean(sum, n);
 }
 
+DEVFN vec3 render_pixel_whitted(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
+    int n = (int)s->Samples;
+    vec3 sum = v3(0.0f, 0.0f, 0.0f);
+    if (n > 0) {
+        WhittedState w;
+        Sampler rng;
+        Ray r = pixel_ray(s, x, y, 0u, n, &rng);
+        whitted_begin(&w, r, &rng);
+        for (int i = 0;;) {
+            if (whitted_step(s, &w, rays)) {
+                query_answer(s, &w.q);
+                continue;
+            }
+            sum = add_sample(sum, w.radiance, nonfinite);
+            if (++i >= n) {
+                break;
+            }
+            r = pixel_ray(s, x, y, (u32)i, n, &rng);
+            whitted_begin(&w, r, &rng);
+        }
+    }
+    return pixel_mean(sum, n);
+}
+
+/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y) with
+ * the integrator given (s->Integrator, or a constant in the entries that
+ * fix it); adds its ray-scene queries to *rays and its non-finite samples
+ * to *nonfinite. */
+DEVFN_FLAT vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite, u32 integrator) {
+    if (integrator == IntegratorWhitted) {
+        return render_pixel_whitted(s, x, y, rays, nonfinite);
+    }
+    return render_pixel_path(s, x, y, rays, nonfinite);
+}
+
 /* trace_thread: the work of one thread of any of the entries. */
-DEVFN void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
+DEVFN_FLAT void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
                         unsigned long long* rays, unsigned long long* nonfinite, u32 integrator) {
     u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
     if (i >= npixels) {
@@ -143,7 +197,7 @@ PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsign
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, scene->Integrator);
 }
 
-PORT_EXTERN_C __global__ void trace_pixels_path(const TraceScene* scene, const unsigned int* pixels,
+PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(const TraceScene* scene, const unsigned int* pixels,
                                                 unsigned int npixels, float* out, unsigned long long* rays,
                                                 unsigned long long* nonfinite) {
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorPath);
@@ -178,7 +232,7 @@ PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
     }
 }
 
-PORT_EXTERN_C __global__ WAVE_SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
+PORT_EXTERN_C __global__ SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
     u32 i = wave_queued(qin, n, WAVE_THREAD());
     if (i >= n) {
         return;

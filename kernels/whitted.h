@@ -8,7 +8,8 @@
  * nearest hit and its alpha passes, or a light's shadow ray in
  * phong_local's loop and its passes), stores the query in the state's
  * RayQuery and returns; called again with the answer, it resumes. The
- * megakernel's trace_whitted drives it and answers each query at once;
+ * megakernel's render_pixel_whitted (trace.cu) drives it and answers each
+ * query at once;
  * the wavefront answers them in wf_intersect and wf_occluded.
  */
 #ifndef TRACE_WHITTED_H
@@ -265,17 +266,6 @@ DEVFN int whitted_step(const TraceScene* s, WhittedState* w, u64* rays) {
             return 0;
         }
     }
-}
-
-/* trace_whitted: Scene.traceWhitted, the radiance along r: the state
- * machine with each query answered at once (the megakernel). */
-DEVFN vec3 trace_whitted(const TraceScene* s, Ray r, const Sampler* smp, u64* rays) {
-    WhittedState w;
-    whitted_begin(&w, r, smp);
-    while (whitted_step(s, &w, rays)) {
-        query_answer(s, &w.q);
-    }
-    return w.radiance;
 }
 
 #endif /* TRACE_WHITTED_H */
