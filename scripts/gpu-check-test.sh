@@ -93,14 +93,18 @@ exit $rc
 FAKE
 chmod +x "$tmp/fakebin/compute-sanitizer"
 # An ncu that runs the program, then reports as Nsight Compute 2025 does
-# (two sections of each of the three launches asked for, abridged).
+# (two sections of each launch asked for, abridged: the wavefront's three,
+# or the path megakernel's one).
 cat >"$tmp/fakebin/ncu" <<'FAKE'
 #!/bin/sh
 while [ $# -gt 0 ]; do
-	case $1 in --clock-control | --kernel-name | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
+	case $1 in --kernel-name) names=$2; shift 2 ;; --clock-control | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
 done
 "$@" || exit
-for k in "wf_shade 163 3.21 18.75 17.92" "wf_intersect 59 1.05 50 44.10" "wf_occluded 50 0.62 56.25 48.30"; do
+kernels='"wf_shade 163 3.21 18.75 17.92" "wf_intersect 59 1.05 50 44.10" "wf_occluded 50 0.62 56.25 48.30"'
+case $names in *trace_pixels_path*) kernels='"trace_pixels_path 165 812.50 18.75 16.02"' ;; esac
+eval "set -- $kernels"
+for k in "$@"; do
 	set -- $k
 	cat <<OUT
   $1 (2048, 1, 1)x(128, 1, 1), Context 1, Stream 13, Device 0, CC 9.0
@@ -143,7 +147,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu memcheck shade-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel memcheck shade-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -164,6 +168,7 @@ for cap in 128 80 64; do
 done
 want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17.92% of 18.75%, 163 registers$' "$s"
 want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
+want stub '^  ncu trace_pixels_path: 812.50 usecond, SM 63.19%, memory 41.07%, occupancy 16.02% of 18.75%, 165 registers$' "$s"
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
 for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do

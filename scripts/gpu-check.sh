@@ -49,6 +49,7 @@
 #   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
 #   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
 #                     under Nsight Compute, if it is there
+#   ncu-megakernel    a launch of trace_pixels_path, the same way
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
@@ -723,6 +724,15 @@ if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
 		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q; then
 		ncu_figures <"$REPORT/log/ncu.log" | while read -r l; do figure "$l"; done
+	fi
+	# The default kernel: one launch of the path megakernel, a batch of
+	# the same frame's pixels, every sample of each.
+	if step ncu-megakernel 120 env TRACE_GPU_KERNEL=megakernel TRACE_GPU_LANES=1 "$NCU" --clock-control none \
+		--kernel-name regex:'^trace_pixels_path$' --launch-count 1 --section SpeedOfLight --section Occupancy \
+		--section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
+		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q; then
+		ncu_figures <"$REPORT/log/ncu-megakernel.log" | while read -r l; do figure "$l"; done
 	fi
 else
 	skip ncu "no ncu on the PATH or in the toolkit (or no trace binary)"
