@@ -109,17 +109,6 @@
  * samples each traced to its end, it would wait for the longest path in
  * its warp. The same float operations in the same order as that loop: the
  * samples one after another, summed in index order. */
-/* path_start: starts sample i of the n of pixel (x, y) in *p: the
- * camera ray and path_begin. Out of line: inlined into
- * render_pixel_path's loop it took trace_pixels_path to 182 registers
- * unbound, 8 warps a multiprocessor, and spilled under SHADE_BOUNDS
- * (wavefront.h); out of line, 165 registers, 12 warps. */
-DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, PathState* p) {
-    Sampler rng;
-    Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
-    path_begin(p, r, &rng);
-}
-
 DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);

@@ -35,6 +35,17 @@ DEVFN Ray pixel_ray(const TraceScene* s, u32 x, u32 y, u32 i, int n, Sampler* rn
     return camera_ray(&s->Camera, px, py, lu, lv);
 }
 
+/* path_start: starts sample i of the n of pixel (x, y) in *p: its camera
+ * ray and path_begin. Out of line: inlined into render_pixel_path's loop
+ * (trace.cu) it took trace_pixels_path to 182 registers unbound, 8 warps
+ * a multiprocessor, and spilled under SHADE_BOUNDS (below); out of line,
+ * 165 registers, 12 warps. */
+DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, PathState* p) {
+    Sampler rng;
+    Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
+    path_begin(p, r, &rng);
+}
+
 /* add_sample: the pixel's sum with sample radiance c added, a non-finite
  * c replaced by black and counted in *nonfinite. */
 DEVFN vec3 add_sample(vec3 sum, vec3 c, u64* nonfinite) {
@@ -186,9 +197,7 @@ DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
             slot->live = 0;
             break;
         }
-        Sampler rng;
-        Ray r = pixel_ray(s, slot->x, slot->y, slot->sample, (int)s->Samples, &rng);
-        path_begin(&p, r, &rng);
+        path_start(s, slot->x, slot->y, (int)slot->sample, (int)s->Samples, &p);
     }
     port_copy16(&slot->path, &p, sizeof p / 16);
     return kind;
