@@ -121,10 +121,14 @@ func TestTLSMistakesPermanent(t *testing.T) {
 		// failure that is retried (TestExplain); the alert comes on a
 		// later try.
 		tc.opt.Backoff, tc.opt.MaxFailures = time.Millisecond, 100
+		// The client's log, to tell a failure that kept coming back
+		// from a try that hung.
+		var log syncBuffer
+		tc.opt.Logger = slog.New(slog.NewTextHandler(&log, nil))
 		_, err := render(t, scene, NewCluster([]string{tc.target}, bundle, tc.opt), false)
 		var perr *PermanentError
 		if !errors.As(err, &perr) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want a permanent error with %q", tc.name, err, tc.want)
+			t.Errorf("%s: %v, want a permanent error with %q; the client's log:\n%s", tc.name, err, tc.want, log.String())
 		}
 	}
 
