@@ -49,9 +49,10 @@ type ClientOptions struct {
 	LeaseTimeout time.Duration
 	// MaxFailures is how many failed connections in a row take a worker
 	// out of the render; 0 means 5. Between them it waits Backoff (0: half
-	// a second), doubling up to 15 s.
+	// a second), doubling up to MaxBackoff (0: 15 s).
 	MaxFailures int
 	Backoff     time.Duration
+	MaxBackoff  time.Duration
 	// Resolver finds the workers of dns:/// targets (nil: the system's),
 	// again every ResolveEvery (0: 10 s), so that new workers join.
 	Resolver     Resolver
@@ -119,6 +120,9 @@ func NewCluster(targets []string, bundle *EncodedBundle, opt ClientOptions) *Clu
 	}
 	if c.opt.Backoff <= 0 {
 		c.opt.Backoff = 500 * time.Millisecond
+	}
+	if c.opt.MaxBackoff <= 0 {
+		c.opt.MaxBackoff = 15 * time.Second
 	}
 	if c.opt.ResolveEvery <= 0 {
 		c.opt.ResolveEvery = 10 * time.Second
@@ -385,7 +389,7 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 		case <-ctx.Done():
 			return fmt.Errorf("worker %s: %w", addr, err)
 		}
-		delay = min(2*delay, 15*time.Second)
+		delay = min(2*delay, max(c.opt.MaxBackoff, c.opt.Backoff))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -119,8 +120,9 @@ func TestTLSMistakesPermanent(t *testing.T) {
 		// Quick retries: a worker that wants a client certificate may
 		// close the connection before its alert saying so arrives, a
 		// failure that is retried (TestExplain); the alert comes on a
-		// later try.
-		tc.opt.Backoff, tc.opt.MaxFailures = time.Millisecond, 100
+		// later try. The waits stay short: doubling to 15 s, 16 lost
+		// races would use up the render's minute.
+		tc.opt.Backoff, tc.opt.MaxBackoff, tc.opt.MaxFailures = time.Millisecond, 10*time.Millisecond, 100
 		// The client's log, to tell a failure that kept coming back
 		// from a try that hung.
 		var log syncBuffer
@@ -134,15 +136,20 @@ func TestTLSMistakesPermanent(t *testing.T) {
 
 	var log syncBuffer
 	opt := n.options()
-	opt.MaxFailures, opt.Logger = 3, slog.New(slog.NewTextHandler(&log, nil))
+	opt.MaxFailures, opt.Logger = 4, slog.New(slog.NewTextHandler(&log, nil))
+	opt.MaxBackoff = 30 * time.Millisecond
 	_, err = render(t, scene, NewCluster([]string{"nowhere:7000"}, bundle, opt), false)
 	var perr *PermanentError
 	if err == nil || errors.As(err, &perr) || !strings.Contains(err.Error(), "worker nowhere:7000: cannot connect: connection refused") ||
-		!strings.Contains(err.Error(), "gave up after 3 failures") || strings.Contains(err.Error(), "rpc error") {
+		!strings.Contains(err.Error(), "gave up after 4 failures") || strings.Contains(err.Error(), "rpc error") {
 		t.Errorf("unreachable: %v", err)
 	}
-	if got := strings.Count(log.String(), "worker failed; retrying"); got != 2 || strings.Contains(log.String(), "rpc error") {
-		t.Errorf("unreachable: %d retries logged, want 2, each a plain line:\n%s", got, log.String())
+	if got := strings.Count(log.String(), "worker failed; retrying"); got != 3 || strings.Contains(log.String(), "rpc error") {
+		t.Errorf("unreachable: %d retries logged, want 3, each a plain line:\n%s", got, log.String())
+	}
+	// The waits double from Backoff (20 ms) and stop at MaxBackoff.
+	if got := strings.Join(regexp.MustCompile(`\bin=(\S+)`).FindAllString(log.String(), -1), " "); got != "in=20ms in=30ms in=30ms" {
+		t.Errorf("unreachable: waits %q, want in=20ms in=30ms in=30ms", got)
 	}
 }
 
