@@ -196,8 +196,16 @@ type cudaDevice struct {
 	lanes  [DefaultLanes]cudaLane
 	nlanes int // how many of them a batch uses (TRACE_GPU_LANES)
 	// timer is the kernel times (TRACE_GPU_TIMES, cuda_times.go), or nil.
-	timer  *cudaTimer
-	closed bool
+	timer *cudaTimer
+	// ctl is the stream of the copies that set the header's Stop word, to
+	// cancel a megakernel batch in flight (stopLaunches), and clear it
+	// (clearStop); stopWords is page-locked memory holding the words they
+	// copy, 1 and 0. stopSet says the uploaded header's Stop is or may be
+	// set.
+	ctl       cu.Stream
+	stopWords unsafe.Pointer
+	stopSet   bool
+	closed    bool
 
 	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
 }
@@ -230,8 +238,9 @@ func openCUDADevice(info cudaInfo, set cudaSettings) (*cudaDevice, error) {
 
 // loop is the device goroutine: it sets the device up, reports to ready,
 // then runs the calls until Close closes the channel. The goroutine keeps
-// its OS thread locked to the end, so the thread exits with it and no
-// other goroutine ever runs with the context current.
+// its OS thread locked to the end, so the thread exits with it. Only
+// stopLaunches, while this goroutine waits for a batch, makes the
+// context current on another thread, for one copy.
 func (d *cudaDevice) loop(ordinal int, ready chan<- error) {
 	runtime.LockOSThread()
 	defer close(d.exited)
@@ -283,6 +292,13 @@ func (d *cudaDevice) setup(ordinal int) error {
 			return fmt.Errorf("creating stream %d of %d: %w", i+1, len(d.lanes), err)
 		}
 	}
+	if d.ctl, err = cu.MakeStream(cu.NonBlocking); err != nil {
+		return fmt.Errorf("creating the control stream: %w", err)
+	}
+	if d.stopWords, err = cudaHostAlloc(8); err != nil {
+		return fmt.Errorf("allocating page-locked host memory for the stop word: %w", err)
+	}
+	*(*[2]uint32)(d.stopWords) = [2]uint32{1, 0}
 	return nil
 }
 
@@ -394,6 +410,13 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 			return fmt.Errorf("uploading the scene header: %w", err)
 		}
 		d.hdr = ptr
+		// A copy from pageable memory may return before its bytes
+		// reach the device, and the lanes' streams, which do not
+		// wait for the legacy stream, could launch before: wait.
+		if err := cu.Synchronize(); err != nil {
+			d.freeScene()
+			return fmt.Errorf("uploading the scene: %w", err)
+		}
 		// The scene's entries, if the device has not loaded them (a
 		// test may change d.choice).
 		if err := d.load(d.choice, false); err != nil {
@@ -407,6 +430,7 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 		}
 		d.fn, d.kernel = d.fns[i], cudaKernels[i]
 		d.header = h
+		d.stopSet = h.Stop != 0
 		d.useWave = d.choice == KernelWavefront
 		if d.useWave {
 			d.kernel = "the wavefront"
@@ -533,6 +557,25 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 			return fmt.Errorf("running the wavefront on %d pixels: %w", n, err)
 		}
 	} else {
+		// Once launched, a megakernel batch runs until its threads
+		// have rendered their pixels, seconds at high sample counts; a
+		// cancelled one ends at its threads' next sample instead: the
+		// header's Stop word is set from another thread (stopLaunches)
+		// while this one waits for the lanes, and the batch is dropped.
+		if err := d.clearStop(); err != nil {
+			return err
+		}
+		fired := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			defer close(fired)
+			d.stopLaunches()
+		})
+		defer func() {
+			if !stop() {
+				<-fired // the Stop word reached the device
+				d.stopSet = true
+			}
+		}()
 		for _, l := range bound {
 			// The driver takes the low 4 bytes of npixels, a
 			// little-endian u32.
@@ -550,7 +593,56 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 			return err
 		}
 	}
+	if !d.useWave {
+		// The batch may have been stopped part-way (its context
+		// was done): its pixels may be unfinished.
+		return ctx.Err()
+	}
 	return nil
+}
+
+// stopAddr is the device address of the uploaded header's Stop word.
+func (d *cudaDevice) stopAddr() cu.DevicePtr {
+	return d.hdr + cu.DevicePtr(unsafe.Offsetof(d.header.Stop))
+}
+
+// clearStop clears the uploaded header's Stop word if a cancelled batch
+// set it, on the device goroutine with no launch in flight. The copy is
+// from page-locked memory on the control stream, which it waits for: a
+// copy from pageable memory may return before its bytes reach the
+// device, and the lanes' streams would not wait for it.
+func (d *cudaDevice) clearStop() error {
+	if !d.stopSet {
+		return nil
+	}
+	if err := cu.MemcpyHtoDAsync(d.stopAddr(), unsafe.Add(d.stopWords, 4), 4, d.ctl); err != nil {
+		return fmt.Errorf("clearing the scene's stop word: %w", err)
+	}
+	if err := d.ctl.Synchronize(); err != nil {
+		return fmt.Errorf("clearing the scene's stop word: %w", err)
+	}
+	d.stopSet = false
+	return nil
+}
+
+// stopLaunches sets the uploaded header's Stop word in device memory, so
+// that the megakernel launches in flight end at their threads' next
+// sample (stop_asked, trace.cu). It runs on a goroutine of its own,
+// while the device goroutine waits for the lanes' streams: it makes the
+// primary context current on its thread and copies the word on the
+// control stream, which, as the lanes' streams, waits for no other, and
+// returns when the copy has reached the device. If the copy fails, the
+// batch runs to its end, as it would without it.
+func (d *cudaDevice) stopLaunches() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if cu.SetCurrentContext(d.ctx) != nil {
+		return
+	}
+	defer cu.SetCurrentContext(cu.CUContext{})
+	if cu.MemcpyHtoDAsync(d.stopAddr(), d.stopWords, 4, d.ctl) == nil {
+		d.ctl.Synchronize()
+	}
 }
 
 // drain waits for every lane's stream, ignoring their errors: after a
@@ -591,6 +683,12 @@ func (d *cudaDevice) release() {
 		if l.stream != (cu.Stream{}) {
 			l.stream.Destroy()
 		}
+	}
+	if d.ctl != (cu.Stream{}) {
+		d.ctl.Destroy()
+	}
+	if d.stopWords != nil {
+		cu.MemFreeHost(d.stopWords)
 	}
 	for i, mod := range d.mods {
 		if mod != (cu.Module{}) {

@@ -43,6 +43,13 @@ type TraceScene struct {
 	// empty), NumTangents its length.
 	Tangents    uint64
 	NumTangents uint32
+
+	// Stop, when not 0, ends every thread of a megakernel launch at its
+	// next sample's start (stop_asked, trace.cu), its pixel unfinished.
+	// Pack leaves it 0; the cuda device sets it in device memory, from
+	// another stream, to cancel a batch in flight, whose results it then
+	// drops (cudaDevice.runLanes).
+	Stop uint32
 }
 
 // Bytes returns the header's memory, to be copied to the device as it is.

@@ -398,6 +398,7 @@ typedef struct {
     u32 NumColors;
     const Tangent* Tangents;
     u32 NumTangents;
+    u32 Stop;
 } TraceScene;
 PORT_STATIC_ASSERT(sizeof(TraceScene) == 312, "TraceScene: 312 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
@@ -433,6 +434,7 @@ SCENE_FIELD(TraceScene, NumUV1, 288, 4);
 SCENE_FIELD(TraceScene, NumColors, 292, 4);
 SCENE_FIELD(TraceScene, Tangents, 296, 8);
 SCENE_FIELD(TraceScene, NumTangents, 304, 4);
+SCENE_FIELD(TraceScene, Stop, 308, 4);
 
 #undef SCENE_FIELD
 

@@ -38,7 +38,10 @@
  * no atomics, no synchronisation: pixels are independent, so any grid and
  * any split of a batch across launches or devices gives the same bits.
  * scene (kernels.TraceScene, scene.h) and every array it points to live in
- * device memory and are only read. The per-thread stack needs about 4 KB
+ * device memory and are only read, but for scene->Stop, which the host may
+ * set during a launch to cancel it: each thread reads it before each
+ * sample and, when set, ends with its pixel unfinished (stop_asked); the
+ * host then drops the batch. The per-thread stack needs about 4 KB
  * (the Whitted state with its branch stack, MaxDepth+1 entries, and the
  * BVH stack).
  *
@@ -101,6 +104,15 @@
 #include "whitted.h"
 #include "wavefront.h"
 
+/* stop_asked: whether the host has set the header's Stop word to cancel
+ * the launch (kernels.TraceScene.Stop). A volatile read: the word changes
+ * while the kernel runs, from a copy on another stream, and each read
+ * must reach memory. Checked at each sample's start, so that a cancelled
+ * launch ends within a sample of every running thread, and the threads
+ * that start after it at once. The pixel is then unfinished; the host
+ * drops the batch. */
+DEVFN int stop_asked(const TraceScene* s) { return *(const volatile u32*)&s->Stop != 0u; }
+
 /* render_pixel_path and render_pixel_whitted: render_pixel's loop over
  * the pixel's samples for one integrator, with path regeneration: one
  * loop of the integrator's steps (path_step, whitted_step), each query
@@ -112,7 +124,7 @@
 DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    if (n > 0) {
+    if (n > 0 && !stop_asked(s)) {
         PathState p;
         path_start(s, x, y, 0, n, &p);
         for (int i = 0;;) {
@@ -121,7 +133,7 @@ DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* 
                 continue;
             }
             sum = add_sample(sum, p.radiance, nonfinite);
-            if (++i >= n) {
+            if (++i >= n || stop_asked(s)) {
                 break;
             }
             path_start(s, x, y, i, n, &p);
@@ -133,7 +145,7 @@ DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* 
 DEVFN vec3 render_pixel_whitted(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
     int n = (int)s->Samples;
     vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    if (n > 0) {
+    if (n > 0 && !stop_asked(s)) {
         WhittedState w;
         Sampler rng;
         Ray r = pixel_ray(s, x, y, 0u, n, &rng);
@@ -144,7 +156,7 @@ DEVFN vec3 render_pixel_whitted(const TraceScene* s, u32 x, u32 y, u64* rays, u6
                 continue;
             }
             sum = add_sample(sum, w.radiance, nonfinite);
-            if (++i >= n) {
+            if (++i >= n || stop_asked(s)) {
                 break;
             }
             r = pixel_ray(s, x, y, (u32)i, n, &rng);
