@@ -302,11 +302,21 @@ func isStatic(static []string, addr string) bool {
 	return false
 }
 
-// conn dials one worker.
-func (c *Cluster) conn(addr, authority string) (*grpc.ClientConn, error) {
+// conn dials one worker. Over TLS without a client certificate, asked
+// turns true once the worker asks for one in a handshake: if it then
+// closes the connection, it requires one (explain).
+func (c *Cluster) conn(addr, authority string) (conn *grpc.ClientConn, asked *atomic.Bool, err error) {
+	asked = new(atomic.Bool)
 	creds := insecure.NewCredentials()
-	if c.opt.TLS != nil {
-		creds = credentials.NewTLS(c.opt.TLS)
+	if cfg := c.opt.TLS; cfg != nil {
+		if len(cfg.Certificates) == 0 && cfg.GetClientCertificate == nil {
+			cfg = cfg.Clone()
+			cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+				asked.Store(true)
+				return &tls.Certificate{}, nil // none sent
+			}
+		}
+		creds = credentials.NewTLS(cfg)
 	}
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
@@ -323,13 +333,14 @@ func (c *Cluster) conn(addr, authority string) (*grpc.ClientConn, error) {
 	if authority != "" {
 		opts = append(opts, grpc.WithAuthority(authority))
 	}
-	return grpc.NewClient("passthrough:///"+addr, opts...)
+	conn, err = grpc.NewClient("passthrough:///"+addr, opts...)
+	return conn, asked, err
 }
 
 // runWorker renders with one worker until the frame is done, reconnecting
 // with backoff after failures, and gives up after MaxFailures in a row.
 func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *scheduler.Queue, addr, authority string) error {
-	conn, err := c.conn(addr, authority)
+	conn, askedCert, err := c.conn(addr, authority)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", addr, err)
 	}
@@ -365,7 +376,7 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 			c.log.Warn("worker not used: "+msg, "worker", addr)
 			return fmt.Errorf("worker %s: not used: %s", addr, msg)
 		}
-		msg, permanent := explain(err, &c.opt)
+		msg, permanent := explain(err, &c.opt, askedCert.Load())
 		if permanent {
 			// Trying again would get the same answer: the render
 			// fails now, saying what to do.

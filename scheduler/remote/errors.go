@@ -26,13 +26,13 @@ func (e *PermanentError) Unwrap() error { return e.Err }
 // person, and says whether it is permanent: retrying the same call with
 // the same options gives the same answer. Transient errors (the worker
 // is down, unreachable, restarting) keep their backoff.
-func explain(err error, opt *ClientOptions) (msg string, permanent bool) {
+func explain(err error, opt *ClientOptions, askedCert bool) (msg string, permanent bool) {
 	st, ok := status.FromError(err)
 	if !ok {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return "no answer in time", false
 		}
-		if msg, permanent, found := explainTransport(err.Error(), opt); found {
+		if msg, permanent, found := explainTransport(err.Error(), opt, askedCert); found {
 			return msg, permanent
 		}
 		return err.Error(), false
@@ -49,7 +49,7 @@ func explain(err error, opt *ClientOptions) (msg string, permanent bool) {
 	case codes.Unimplemented:
 		return "it does not serve what this render asks (" + text + "): run the same version of trace on both sides", true
 	case codes.Unavailable:
-		if msg, permanent, found := explainTransport(text, opt); found {
+		if msg, permanent, found := explainTransport(text, opt, askedCert); found {
 			return msg, permanent
 		}
 		return "connection failed: " + text, false
@@ -60,7 +60,7 @@ func explain(err error, opt *ClientOptions) (msg string, permanent bool) {
 // explainTransport explains a connection that failed, if it knows the
 // failure: TLS mistakes are permanent, a worker that cannot be reached is
 // not.
-func explainTransport(text string, opt *ClientOptions) (msg string, permanent, found bool) {
+func explainTransport(text string, opt *ClientOptions, askedCert bool) (msg string, permanent, found bool) {
 	detail := text
 	if i := strings.LastIndex(text, "x509: "); i >= 0 {
 		detail = strings.TrimSuffix(text[i:], `"`)
@@ -97,6 +97,13 @@ func explainTransport(text string, opt *ClientOptions) (msg string, permanent, f
 		return "cannot connect: no answer in time (a firewall, or the wrong address?)", false, true
 	case has("network is unreachable", "no route to host"):
 		return "cannot connect: " + detailAfterColon(text), false, true
+	case noClientCert && askedCert && has("broken pipe", "closed pipe", "connection reset", "client preface", "server preface", "EOF"):
+		// The worker asked for a client certificate in the handshake
+		// (Cluster.conn), got none, and closed the connection: its
+		// alert saying why (the case above) lost the race with the
+		// close, as it may in TLS 1.3, where the client's handshake
+		// ends before the server reads its certificate.
+		return "it requires a client certificate (it asked for one in the TLS handshake; the connection then closed: " + detailAfterColon(text) + "): give --tls-cert and --tls-key", true, true
 	case noClientCert && has("broken pipe", "closed pipe", "connection reset", "client preface", "server preface", "EOF"):
 		// A worker that wants a client certificate closes the
 		// connection after TLS 1.3's handshake; its alert saying so

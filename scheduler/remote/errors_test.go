@@ -113,16 +113,15 @@ func TestTLSMistakesPermanent(t *testing.T) {
 		want         string
 	}{
 		{"untrusted", "w:7000", ClientOptions{TLS: otherCA, Dialer: tlsDial}, "its TLS certificate is not trusted (x509: certificate signed by unknown authority): give the authority that signed it with --tls-ca"},
-		{"no client certificate", "w:7000", ClientOptions{TLS: noCert, Dialer: tlsDial}, "it requires a client certificate (tls: certificate required): give --tls-cert and --tls-key"},
+		{"no client certificate", "w:7000", ClientOptions{TLS: noCert, Dialer: tlsDial}, "it requires a client certificate ("},
 		{"another name", "v:7000", ClientOptions{TLS: good, Dialer: tlsDial}, "its TLS certificate is for another name (x509: certificate is valid for w, not v)"},
 		{"not TLS", "plain:7000", ClientOptions{TLS: good, Dialer: n.dial}, "it does not speak TLS"},
 	} {
-		// Quick retries: a worker that wants a client certificate may
-		// close the connection before its alert saying so arrives, a
-		// failure that is retried (TestExplain); the alert comes on a
-		// later try. The waits stay short: doubling to 15 s, 16 lost
-		// races would use up the render's minute.
-		tc.opt.Backoff, tc.opt.MaxBackoff, tc.opt.MaxFailures = time.Millisecond, 10*time.Millisecond, 100
+		// Each fails the first try: a worker that wants a client
+		// certificate says so in an alert, or, when its close wins
+		// the race with the alert, the client knows from the
+		// handshake that it asked for one (Cluster.conn).
+		tc.opt.MaxFailures = 1
 		// The client's log, to tell a failure that kept coming back
 		// from a try that hung.
 		var log syncBuffer
@@ -182,9 +181,26 @@ func TestExplain(t *testing.T) {
 		if strings.Contains(tc.want, "TLS handshake") {
 			opt.TLS = &tls.Config{} // TLS without a client certificate
 		}
-		msg, permanent := explain(tc.err, &opt)
+		msg, permanent := explain(tc.err, &opt, false)
 		if !strings.Contains(msg, tc.want) || permanent != tc.permanent {
 			t.Errorf("%v: %q permanent=%v, want %q permanent=%v", tc.err, msg, permanent, tc.want, tc.permanent)
+		}
+	}
+	// A connection closed right after a handshake in which the worker
+	// asked for a client certificate, and got none: it requires one.
+	noCert := &ClientOptions{TLS: &tls.Config{}}
+	for _, err := range []error{
+		status.Error(codes.Unavailable, `connection error: desc = "transport: failed to write client preface: io: read/write on closed pipe"`),
+		errors.New("write tcp 127.0.0.1:47016->127.0.0.1:38651: write: broken pipe"),
+	} {
+		msg, permanent := explain(err, noCert, true)
+		if want := "it requires a client certificate (it asked for one in the TLS handshake; the connection then closed: "; !strings.Contains(msg, want) ||
+			!strings.HasSuffix(msg, "): give --tls-cert and --tls-key") || !permanent {
+			t.Errorf("%v, a certificate asked for: %q permanent=%v, want %q…, permanent", err, msg, permanent, want)
+		}
+		withCert := &ClientOptions{TLS: &tls.Config{Certificates: []tls.Certificate{{}}}}
+		if msg, permanent := explain(err, withCert, true); permanent || strings.Contains(msg, "client certificate") {
+			t.Errorf("%v, with a certificate: %q permanent=%v, want neither the hint nor permanent", err, msg, permanent)
 		}
 	}
 }
