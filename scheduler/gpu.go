@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/tracer"
@@ -16,6 +17,16 @@ import (
 // launch when GPUWorker.BatchPixels is 0: 64 tiles of 32×32, a thread per
 // pixel, enough to fill a large GPU.
 const DefaultGPUBatchPixels = 64 * DefaultTileSize * DefaultTileSize
+
+// DefaultGPUBatchTime is GPUWorker.BatchTime's default, and
+// FirstGPUBatchSamples the most samples (pixels × samples per pixel) a
+// render's first batch holds, before the device's pace is known: about
+// half a second of an H200 on the Cornell box, half a minute of a GPU 60
+// times slower.
+const (
+	DefaultGPUBatchTime  = 10 * time.Second
+	FirstGPUBatchSamples = 1 << 26
+)
 
 // GPUWorker renders tiles on a kernels.Device: a CUDA GPU, or the kernel's
 // CPU emulator. It uploads the scene once per render, then leases tiles in
@@ -32,6 +43,16 @@ type GPUWorker struct {
 	// (a CUDA GPU: enough for kernels.MinBatchWaves full waves), else
 	// DefaultGPUBatchPixels.
 	BatchPixels int
+	// BatchTime bounds how long a batch runs, whatever the samples per
+	// pixel, so that tiles come back at least that often: to the frame,
+	// its progress and checkpoints, and, on trace worker, to the
+	// coordinator, which takes a worker it has not heard from in a minute
+	// for stalled. A render's first batch holds at most
+	// FirstGPUBatchSamples samples; each later one at most the pixels
+	// that the batch before rendered in BatchTime at its pace. 0 means
+	// DefaultGPUBatchTime; a negative value leaves batches to
+	// BatchPixels alone.
+	BatchTime time.Duration
 
 	batches atomic.Int64 // kernel launches that rendered a batch
 }
@@ -97,9 +118,10 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 	// settle waits until the batch handed to the completer last is
 	// back in free, its tiles in the queue's hands.
 	settle := func() { o := <-free; free <- o }
+	most := w.firstBatch(scene.Settings.Samples)
 	for {
 		b := <-free
-		b.leases, err = w.lease(ctx, q, index, b.leases[:0], settle)
+		b.leases, err = w.lease(ctx, q, index, b.leases[:0], settle, most)
 		if err != nil {
 			if errors.Is(err, ErrNoMoreTiles) {
 				return nil
@@ -107,9 +129,11 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 			return err
 		}
 		b.prepare()
+		start := time.Now()
 		err := w.trace(ctx, b)
 		if err == nil {
 			w.batches.Add(1)
+			most = w.nextBatch(len(b.pixels)/2, time.Since(start))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -204,8 +228,33 @@ func (b *gpuBatch) complete(q Leases, samples int) {
 	}
 }
 
+// firstBatch is the most pixels of a render's first batch at samples
+// per pixel (BatchTime).
+func (w *GPUWorker) firstBatch(samples int) int {
+	if w.BatchTime < 0 || samples <= 0 {
+		return w.batchPixels()
+	}
+	return max(1, min(w.batchPixels(), FirstGPUBatchSamples/samples))
+}
+
+// nextBatch is the most pixels of the batch after one of pixels pixels
+// that took d (BatchTime): as many as it would render in BatchTime at
+// that pace. The pace of a batch that fills the device less is lower, so
+// the bound errs short, and grows back as batches grow.
+func (w *GPUWorker) nextBatch(pixels int, d time.Duration) int {
+	limit := w.BatchTime
+	if limit == 0 {
+		limit = DefaultGPUBatchTime
+	}
+	if limit < 0 || d <= 0 {
+		return w.batchPixels()
+	}
+	n := float64(pixels) * limit.Seconds() / d.Seconds()
+	return max(1, int(min(n, float64(w.batchPixels()))))
+}
+
 // lease waits for one tile, then takes more without waiting until the
-// batch holds batchPixels pixels or no tile is free. Asking Next with a
+// batch holds most pixels or no tile is free. Asking Next with a
 // cancelled context is asking without waiting: Next hands out a free tile
 // before it looks at the context.
 //
@@ -221,10 +270,10 @@ func (b *gpuBatch) complete(q Leases, samples int) {
 // rendered last has reached the queue (its tiles, out until then, would be
 // offered back), and asks again; settle may be nil when no batch is on its
 // way.
-func (w *GPUWorker) lease(ctx context.Context, q Leases, index int, batch []Lease, settle func()) ([]Lease, error) {
+func (w *GPUWorker) lease(ctx context.Context, q Leases, index int, batch []Lease, settle func(), most int) ([]Lease, error) {
 	now, cancel := context.WithCancel(ctx)
 	cancel()
-	for px := 0; px < w.batchPixels(); {
+	for px := 0; px < most; {
 		ask := now
 		if len(batch) == 0 {
 			ask = ctx

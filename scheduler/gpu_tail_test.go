@@ -108,7 +108,7 @@ func simulateTail(cfg tailConfig) (tailResult, error) {
 		if !gpuIdle || gpuDone {
 			return nil
 		}
-		b, err := w.lease(now, q, gpuIndex, nil, nil)
+		b, err := w.lease(now, q, gpuIndex, nil, nil, w.batchPixels())
 		switch {
 		case errors.Is(err, ErrNoMoreTiles):
 			gpuDone = true

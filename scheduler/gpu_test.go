@@ -376,7 +376,7 @@ func TestGPUWorkerLeasesDuplicates(t *testing.T) {
 				}
 			}
 			w := &GPUWorker{BatchPixels: c.batch * 64}
-			got, err := w.lease(context.Background(), q, gpu, nil, settle)
+			got, err := w.lease(context.Background(), q, gpu, nil, settle, w.batchPixels())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -439,7 +439,7 @@ func TestGPUWorkerLeaseEndsAtTileHeld(t *testing.T) {
 	l := func(id int, dup bool) Lease { return Lease{Tile: tiles[id], Worker: 1, Duplicate: dup} }
 	q := &scriptedLeases{script: []Lease{l(0, true), l(1, true), l(2, false), l(2, true), l(3, true)}}
 	w := &GPUWorker{BatchPixels: 64 * 64}
-	got, err := w.lease(context.Background(), q, 1, nil, nil)
+	got, err := w.lease(context.Background(), q, 1, nil, nil, w.batchPixels())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,5 +450,84 @@ func TestGPUWorkerLeaseEndsAtTileHeld(t *testing.T) {
 	if !slices.Equal(ids, []int{0, 1, 2}) || !slices.Equal(q.released, []int{2}) || len(q.script) != 1 {
 		t.Errorf("batch of tiles %v, tiles given back %v, %d leases not asked for; want [0 1 2], [2], 1",
 			ids, q.released, len(q.script))
+	}
+}
+
+// sizingDevice renders nothing (black) and records each launch's pixels,
+// taking perTile for each 64 pixels.
+type sizingDevice struct {
+	sizes   []int
+	perTile time.Duration
+}
+
+func (d *sizingDevice) Name() string                                  { return "sizing" }
+func (d *sizingDevice) Upload(context.Context, *kernels.Packed) error { return nil }
+func (d *sizingDevice) Close() error                                  { return nil }
+func (d *sizingDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	n := len(pixels) / 2
+	d.sizes = append(d.sizes, n)
+	time.Sleep(time.Duration(n/64) * d.perTile)
+	return nil
+}
+
+// TestGPUWorkerBatchTime: a render's first batch holds at most
+// FirstGPUBatchSamples samples, and each later one at most what the one
+// before rendered in BatchTime at its pace; BatchTime < 0 leaves batches
+// to BatchPixels.
+func TestGPUWorkerBatchTime(t *testing.T) {
+	w := &GPUWorker{BatchPixels: 1 << 20}
+	for _, c := range []struct {
+		samples, want int
+	}{{16, 1 << 20}, {1024, FirstGPUBatchSamples / 1024}, {tracer.MaxSamples, FirstGPUBatchSamples / tracer.MaxSamples}} {
+		if got := w.firstBatch(c.samples); got != c.want {
+			t.Errorf("first batch at %d samples: %d pixels, want %d", c.samples, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		pixels int
+		took   time.Duration
+		want   int
+	}{
+		{1000, time.Second, 10000},                 // 10 s at 1,000 pixels a second
+		{1000, time.Hour, 2},                       // never below one pixel: a tile
+		{1 << 19, time.Second, 1 << 20},            // never past BatchPixels
+		{1000, 0, 1 << 20},                         // no pace measured
+		{1000, 100 * time.Second, 100},             // a slow batch shrinks the next
+		{1000, time.Millisecond, 1 << 20},          // a quick one grows it
+		{3 << 18, 30 * time.Second, 1 << 18},       // 30 s: a third
+		{1, 20 * time.Second, 1},                   // one pixel at least
+		{1 << 20, 5 * time.Second, 1 << 20},        // 5 s: as big as allowed
+		{1 << 20, 20 * time.Second, 1 << 19},       // 20 s: half
+		{5 << 16, 50 * time.Second, 1 << 16},       // 50 s: a fifth
+		{1 << 16, 40 * time.Minute, 1 << 16 / 240}, // a minute's 1/240
+	} {
+		if got := w.nextBatch(c.pixels, c.took); got != c.want {
+			t.Errorf("after %d pixels in %v: %d pixels, want %d", c.pixels, c.took, got, c.want)
+		}
+	}
+	if got := (&GPUWorker{BatchPixels: 4096, BatchTime: -1}).firstBatch(tracer.MaxSamples); got != 4096 {
+		t.Errorf("BatchTime < 0: first batch %d pixels, want BatchPixels, 4096", got)
+	}
+
+	// A render at 65,536 samples: the first batch is 1,024 pixels (16
+	// tiles of 8×8), the next ones BatchPixels (the device is quick).
+	s := loadScene(t, "whitted", 96, 80, 1) // 120 tiles
+	s.Settings.Samples = tracer.MaxSamples
+	dev := &sizingDevice{}
+	if _, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{&GPUWorker{Device: dev, BatchPixels: 4096}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(dev.sizes) < 2 || dev.sizes[0] != 1024 || dev.sizes[1] != 4096 {
+		t.Errorf("batches of %v pixels, want 1024, then 4096", dev.sizes)
+	}
+	// A slow device: 8 tiles take 40 ms or more, so with BatchTime 25
+	// ms no batch after the first holds more than 5.
+	s.Settings.Samples = 1
+	dev = &sizingDevice{perTile: 5 * time.Millisecond}
+	if _, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{&GPUWorker{Device: dev, BatchPixels: 512, BatchTime: 25 * time.Millisecond}}}); err != nil {
+		t.Fatal(err)
+	}
+	if dev.sizes[0] != 512 || slices.Max(dev.sizes[1:]) > 320 || slices.Min(dev.sizes) < 64 {
+		t.Errorf("batches of %v pixels, want 512, then at most 320, each at least a tile", dev.sizes)
 	}
 }

@@ -44,8 +44,10 @@ type ClientOptions struct {
 	// measured round trip (at least 2, at most 16).
 	Window int
 	// LeaseTimeout fails a worker's leases when one of them has been out
-	// this long; 0 means 20 times its slowest tile so far, at least a
-	// minute.
+	// this long and the worker has sent nothing for as long: one whose
+	// tiles keep coming back is working through its queue (a GPU's
+	// batches at high sample counts), not stalled. 0 means 20 times its
+	// slowest tile so far, at least a minute.
 	LeaseTimeout time.Duration
 	// MaxFailures is how many failed connections in a row take a worker
 	// out of the render; 0 means 5. Between them it waits Backoff (0: half
@@ -533,12 +535,13 @@ type renderStream struct {
 	win     *leaseWindow
 	sent    chan error // the sender's result
 
-	// mu guards out, noMore and next, and the session's tile times
-	// (slowest, and the means of observe) that the watchdog reads.
+	// mu guards out, noMore, next and heard, and the session's tile
+	// times (slowest, and the means of observe) that the watchdog reads.
 	mu     sync.Mutex
 	out    map[uint64]outstanding // by the lease number sent
 	noMore bool                   // the queue has no more tiles for the stream
 	next   uint64                 // the last lease number sent
+	heard  time.Time              // the worker's last reply (its Ready, at first)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -579,6 +582,7 @@ func (w *session) open(ctx context.Context, cancel context.CancelCauseFunc) (*re
 	s := &renderStream{
 		w: w, stream: stream, ctx: ctx, cancel: cancel, threads: int(ready.Threads),
 		win: newWindow(w.c.opt.Window), sent: make(chan error, 1), out: map[uint64]outstanding{},
+		heard: time.Now(),
 	}
 	if w.c.opt.Window <= 0 {
 		s.win.setLimit(w.window(s.threads))
@@ -681,6 +685,7 @@ func (s *renderStream) reply(r *pb.RenderReply) error {
 	s.mu.Lock()
 	o, ok := s.out[id]
 	delete(s.out, id)
+	s.heard = time.Now()
 	s.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("protocol error: reply for unknown lease %d", id)
@@ -756,7 +761,8 @@ func (s *renderStream) finish(ctx context.Context, err error) error {
 }
 
 // watch ends the stream when a lease has been out longer than the lease
-// timeout: the worker is stalled or far too slow.
+// timeout and the worker has not replied for as long: it is stalled or
+// far too slow.
 func (s *renderStream) watch() {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -773,7 +779,7 @@ func (s *renderStream) watch() {
 		}
 		var late *outstanding
 		for _, o := range s.out {
-			if time.Since(o.sent) > limit {
+			if time.Since(o.sent) > limit && time.Since(s.heard) > limit {
 				late = &o
 				break
 			}

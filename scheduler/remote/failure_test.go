@@ -159,6 +159,28 @@ func TestLeaseTimeout(t *testing.T) {
 	}
 }
 
+// A worker whose tiles keep coming back is not timed out, however long
+// its leases wait in its queue: here 16 leases for its one thread, 40 ms
+// a tile, so the last waits some 600 ms, past a LeaseTimeout of 200 ms,
+// while a reply comes every 40 ms (a GPU's batches at high sample counts
+// look so to the coordinator).
+func TestLeaseTimeoutDeepQueue(t *testing.T) {
+	n := newTestNet()
+	w := n.start(t, "w:7000", ServerOptions{Threads: 1})
+	w.srv.beforeTile = func(context.Context) { time.Sleep(40 * time.Millisecond) }
+	bundle, scene := testScene(t, 48, 1)
+	opt := n.options()
+	opt.LeaseTimeout, opt.Window = 200*time.Millisecond, 16
+	res, err := render(t, scene, NewCluster([]string{"w:7000"}, bundle, opt), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	if _, retries := workerShares(res); retries["w:7000"] != 0 {
+		t.Errorf("%d retries: the leases of a worker that kept replying timed out", retries["w:7000"])
+	}
+}
+
 // A worker that is shut down (SIGTERM: Drain) finishes its tiles in flight
 // and leaves the render without an error; the others finish the frame.
 func TestWorkerDrains(t *testing.T) {
