@@ -98,9 +98,17 @@ chmod +x "$tmp/fakebin/compute-sanitizer"
 cat >"$tmp/fakebin/ncu" <<'FAKE'
 #!/bin/sh
 while [ $# -gt 0 ]; do
-	case $1 in --kernel-name) names=$2; shift 2 ;; --clock-control | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
+	case $1 in --kernel-name) names=$2; shift 2 ;; --metrics) metrics=$2; shift 2 ;; --clock-control | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
 done
 "$@" || exit
+if [ -n "$metrics" ]; then
+	# Raw metrics: the values count up from 1.5 in the order asked,
+	# the sectors with their unit scaled, as ncu prints them.
+	echo "  trace_pixels_path (2048, 1, 1)x(128, 1, 1), Context 1, Stream 13, Device 0, CC 9.0"
+	echo "    Section: Command line profiler metrics"
+	echo "$metrics" | tr , '\n' | awk '{ v += 1.5; if ($1 ~ /sectors/) printf "    %s  Msector  %.2f\n", $1, v; else printf "    %s  %.2f\n", $1, v }'
+	exit
+fi
 kernels='"wf_shade 163 3.21 18.75 17.92" "wf_intersect 59 1.05 50 44.10" "wf_occluded 50 0.62 56.25 48.30"'
 case $names in *trace_pixels_path*) kernels='"trace_pixels_path 165 812.50 18.75 16.02"' ;; esac
 eval "set -- $kernels"
@@ -147,7 +155,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel memcheck shade-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls memcheck shade-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -169,6 +177,7 @@ done
 want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17.92% of 18.75%, 163 registers$' "$s"
 want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
 want stub '^  ncu trace_pixels_path: 812.50 usecond, SM 63.19%, memory 41.07%, occupancy 16.02% of 18.75%, 165 registers$' "$s"
+want stub "^  ncu-stalls trace_pixels_path: 1.50 of 32 lanes active per instruction, 3.00 cycles between a warp's instructions; waiting on membar 19.50, barrier 18.00, no_instruction 16.50, branch_resolving 15.00; local memory 21.00 Msector loaded, 22.50 Msector stored\$" "$s"
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
 for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do

@@ -50,6 +50,10 @@
 #   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
 #                     under Nsight Compute, if it is there
 #   ncu-megakernel    a launch of trace_pixels_path, the same way
+#   ncu-stalls        the same launch's lanes active per instruction, the
+#                     cycles between a warp's instructions and what they
+#                     wait for (its stall reasons), and its local memory
+#                     (stack) traffic
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
@@ -710,6 +714,59 @@ ncu_figures() {
 	END { flush() }'
 }
 
+# The metrics of ncu-stalls: the threads active per warp instruction (of
+# 32: what divergence and finished lanes leave), the cycles between two
+# instructions of a warp, the part of them a warp waits for each reason
+# (per instruction issued: long_scoreboard is global or local memory,
+# wait a fixed latency, math_pipe_throttle a busy unit, ...), and the
+# sectors of local memory (the stack) loaded and stored.
+NCU_STALL_METRICS=smsp__thread_inst_executed_per_inst_executed.ratio,smsp__average_warp_latency_per_inst_issued.ratio
+for r in long_scoreboard short_scoreboard wait math_pipe_throttle lg_throttle mio_throttle not_selected \
+	branch_resolving no_instruction barrier membar; do
+	NCU_STALL_METRICS=$NCU_STALL_METRICS,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+done
+NCU_STALL_METRICS=$NCU_STALL_METRICS,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
+
+# ncu_stalls: a line per kernel of ncu's report of NCU_STALL_METRICS on
+# stdin: lanes active, cycles between issues, the four largest stall
+# reasons (cycles per instruction issued) and the local memory sectors.
+ncu_stalls() {
+	awk '
+	function flush(   i, j, k, t, line) {
+		if (name != "") {
+			line = sprintf("ncu-stalls %s: %s of 32 lanes active per instruction, %s cycles between a warp\047s instructions; waiting on", name, lanes, cpi)
+			for (i = 0; i < 4; i++) {
+				k = ""
+				for (j in stall)
+					if (k == "" || stall[j] + 0 > stall[k] + 0)
+						k = j
+				if (k == "")
+					break
+				line = line sprintf("%s %s %s", i ? "," : "", k, stall[k])
+				delete stall[k]
+			}
+			printf "%s; local memory %s loaded, %s stored\n", line, ld, st
+		}
+		name = ""; lanes = cpi = ld = st = "?"
+		for (t in stall)
+			delete stall[t]
+	}
+	BEGIN { flush() }
+	/, Context [0-9]+, Stream [0-9]+, Device [0-9]+/ {
+		flush(); name = $1; sub(/\(.*/, "", name); next
+	}
+	name == "" { next }
+	{ v = $NF; gsub(/,/, "", v) }
+	$1 == "smsp__thread_inst_executed_per_inst_executed.ratio" { lanes = v }
+	$1 == "smsp__average_warp_latency_per_inst_issued.ratio" { cpi = v }
+	$1 ~ /^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$/ {
+		r = $1; sub(/^smsp__average_warps_issue_stalled_/, "", r); sub(/_per_issue_active\.ratio$/, "", r); stall[r] = v
+	}
+	$1 == "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum" { ld = v " " (NF > 2 ? $(NF-1) : "sector") }
+	$1 == "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum" { st = v " " (NF > 2 ? $(NF-1) : "sector") }
+	END { flush() }'
+}
+
 # ---- one launch under Nsight Compute, if it is there ------------------------
 NCU=$(cuda_tool ncu)
 if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
@@ -733,6 +790,14 @@ if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
 		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
 		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q; then
 		ncu_figures <"$REPORT/log/ncu-megakernel.log" | while read -r l; do figure "$l"; done
+	fi
+	# Why the megakernel waits: raw metrics, in a step of their own so
+	# that a name this ncu does not know costs only this step.
+	if step ncu-stalls 120 env TRACE_GPU_KERNEL=megakernel TRACE_GPU_LANES=1 "$NCU" --clock-control none \
+		--kernel-name regex:'^trace_pixels_path$' --launch-count 1 --metrics "$NCU_STALL_METRICS" \
+		"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
+		-o "$WORK/ncu.png" --gpus 1 --threads 0 -q; then
+		ncu_stalls <"$REPORT/log/ncu-stalls.log" | while read -r l; do figure "$l"; done
 	fi
 else
 	skip ncu "no ncu on the PATH or in the toolkit (or no trace binary)"
