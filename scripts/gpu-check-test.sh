@@ -155,7 +155,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls memcheck shade-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls memcheck shade-regs mega-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -171,7 +171,7 @@ want stub '^  cornell-box .*, gpu-one-lane: gpu0 cudastub emulator, 1 lane: kern
 want stub '^  wavefront BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
 want stub '^  memcheck \(the GPU tests. Cornell box, -short\): ERROR SUMMARY: 0 errors$' "$s"
 want stub '^  cornell-box --width 32 --height 24 --samples 2, one lane, wf_shade registers none: [0-9.]+[kMG]? rays/s, wf_shade [0-9.]+ s \([0-9]+%; [0-9]+ launches of [0-9]+ µs\); kernels [0-9.]+ s, [0-9]+% of the batches. time; the frame the others must match$' "$s"
-for cap in 128 80 64; do
+for cap in 128 64; do
 	want stub '^  cornell-box --width 32 --height 24 --samples 2, one lane, wf_shade registers '$cap': [0-9.]+[kMG]? rays/s, wf_shade [0-9.]+ s \([0-9]+%; [0-9]+ launches of [0-9]+ µs\); kernels [0-9.]+ s, [0-9]+% of the batches. time; the same bytes as uncapped$' "$s"
 done
 want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17.92% of 18.75%, 163 registers$' "$s"
@@ -186,7 +186,9 @@ done
 want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/gpu-tests.log"
 want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/memcheck.log"
 want stub 'gpu: the same bytes as the CPU' "$tmp/stub/x/report/log/same-mesh.log"
-want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=wf_shade=80\), 1 lane: kernel times' "$tmp/stub/x/report/log/shade-regs.log"
+want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=wf_shade=64\), 1 lane: kernel times' "$tmp/stub/x/report/log/shade-regs.log"
+want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=trace_pixels_path=96\), 1 lane: kernel times' "$tmp/stub/x/report/log/mega-regs.log"
+want stub '^  cornell-box .*, one lane, trace_pixels_path registers 96: .* rays/s, trace_pixels_path [0-9.]* s \(100%; 1 launch of [0-9]* µs\); kernels .*; the same bytes as uncapped$' "$s"
 if [ "$(git status --porcelain)" = "$before" ]; then ok "stub: the working tree is as it was"; else bad "stub: the check changed the working tree: $(git status --porcelain)"; fi
 
 # ---- header: the same warm state, a cuda.h that does not compile ----

@@ -59,6 +59,7 @@
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
 #                     GPU_CHECK_SHADE_REGS: the same bytes, and its time
 #                     against the uncapped kernel's (occupancy against spills)
+#   mega-regs         trace_pixels_path's, at each of GPU_CHECK_MEGA_REGS
 #   gpu-tests-full    the tests at the scenes' own sizes
 #
 # The failure modes this is built against: an overall deadline (every step's
@@ -94,7 +95,8 @@
 #   GPU_CHECK_FAKE_SLOW=N  a step that sleeps N seconds after driver-jit (tests)
 #   GPU_CHECK_GALLERY_ARGS, GPU_CHECK_FRAME_ARGS, GPU_CHECK_BENCH_GPU,
 #   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME, GPU_CHECK_REGS_ARGS,
-#   GPU_CHECK_SHADE_REGS   sizes, benchmark selections, wf_shade's caps
+#   GPU_CHECK_SHADE_REGS, GPU_CHECK_MEGA_REGS   sizes, benchmark selections,
+#                          wf_shade's and trace_pixels_path's caps
 #
 # Exit status 0 when every step passed or was skipped for a reason that is
 # not a failure (no ncu, no compute-sanitizer); 1 otherwise, also when the
@@ -276,7 +278,8 @@ else
 fi
 # make ptx-report REGS=wf_shade=N: 128 registers give 16 warps/SM, 80 give
 # 24, 64 give 32, for 72 to 84 bytes of spills (167 and 12 uncapped).
-: "${GPU_CHECK_SHADE_REGS:=128 80 64}"
+: "${GPU_CHECK_SHADE_REGS:=128 64}"
+: "${GPU_CHECK_MEGA_REGS:=128 96}"
 NPROC=$(nproc 2>/dev/null || echo 1)
 BLOCK=$(sed -n 's/^[[:space:]]*cudaBlockDim[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\1/p' kernels/cuda.go | head -n 1)
 ENTRIES=$(sed -n 's/^\.visible \.entry \([A-Za-z_0-9]*\).*/\1/p' kernels/trace.ptx | tr '\n' ' ')
@@ -823,53 +826,59 @@ else
 	skip memcheck "no compute-sanitizer on the PATH or in the toolkit (or no test binary)"
 fi
 
-# ---- wf_shade's registers: occupancy against spills -------------------------
-# Uncapped, ptxas gives wf_shade 167 registers and no spills: 12 warps a
-# multiprocessor. Capped, it holds more warps and spills a few bytes to
-# local memory (make ptx-report REGS=...). Which is faster only a GPU can
-# say: the same frame, on one lane, uncapped and at each cap, each loading
-# its own JIT of the PTX. The bits must not change (ptxas allocates
-# registers, it does not change a float operation).
-shade_regs() {
-	local cap regs out log rays shade total same bad=0 size
+# ---- registers: occupancy against spills -------------------------------------
+# Uncapped, ptxas gives wf_shade 167 registers and trace_pixels_path 165,
+# no spills: 12 warps a multiprocessor. Capped, they hold more warps and
+# spill a few bytes to local memory (make ptx-report REGS=...;
+# trace_pixels_path at 128 or 96: 100 bytes stored, 72 loaded). Which is
+# faster only a GPU can say: the same frame, on one lane, uncapped and at
+# each cap, each loading its own JIT of the PTX. The bits must not change
+# (ptxas allocates registers, it does not change a float operation).
+# regs_caps NAME KERNEL ENTRY CAPS: the frame on KERNEL (wavefront or
+# megakernel) with ENTRY uncapped, then capped at each of CAPS.
+regs_caps() {
+	local name=$1 kernel=$2 entry=$3 caps=$4 cap regs out log rays time total same bad=0 size
 	read -r -a size <<<"$GPU_CHECK_REGS_ARGS"
-	for cap in none $GPU_CHECK_SHADE_REGS; do
+	for cap in none $caps; do
 		regs=""
-		[ "$cap" = none ] || regs="wf_shade=$cap"
-		out="$WORK/regs.$cap.pfm"
-		if ! log=$(TRACE_GPU_KERNEL=wavefront TRACE_GPU_REGS="$regs" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render scenes/examples/cornell-box.json \
+		[ "$cap" = none ] || regs="$entry=$cap"
+		out="$WORK/regs.$name.$cap.pfm"
+		if ! log=$(TRACE_GPU_KERNEL=$kernel TRACE_GPU_REGS="$regs" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render scenes/examples/cornell-box.json \
 			"${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
 			printf '%s\n' "$log"
-			echo "wf_shade registers $cap: trace failed"
+			echo "$entry registers $cap: trace failed"
 			return 1
 		fi
 		printf '%s\n' "$log"
 		rays=$(printf '%s\n' "$log" | grep -m 1 -o '[0-9.]*[kMG]* rays/s')
-		shade=$(printf '%s\n' "$log" | grep -m 1 -o 'wf_shade [0-9.]* s ([^)]*)')
+		time=$(printf '%s\n' "$log" | grep -m 1 -o "$entry [0-9.]* s ([^)]*)")
 		total=$(printf '%s\n' "$log" | grep -m 1 -o 'kernels [0-9.]* s, [0-9]*% of the batches. time')
 		same="the frame the others must match"
 		if [ "$cap" != none ]; then
-			if cmp -s "$WORK/regs.none.pfm" "$out"; then
+			if cmp -s "$WORK/regs.$name.none.pfm" "$out"; then
 				same="the same bytes as uncapped"
 			else
-				same="DIFFERS from the uncapped frame: $("$PSNR" "$WORK/regs.none.pfm" "$out")"
+				same="DIFFERS from the uncapped frame: $("$PSNR" "$WORK/regs.$name.none.pfm" "$out")"
 				bad=1
 			fi
 		fi
-		echo "shade-regs: wf_shade registers $cap: $rays, $shade; $total; $same"
+		echo "$name: $entry registers $cap: $rays, $time; $total; $same"
 	done
 	return $bad
 }
-export -f shade_regs
-export GPU_CHECK_REGS_ARGS GPU_CHECK_SHADE_REGS
-if [ $HAVE_TRACE = 1 ] && [ -n "$GPU_CHECK_SHADE_REGS" ]; then
-	step shade-regs 150 bash -c shade_regs
-	grep -h '^shade-regs: ' "$REPORT/log/shade-regs.log" | sed 's/^shade-regs: //' |
-		while read -r l; do figure "cornell-box $GPU_CHECK_REGS_ARGS, one lane, $l"; done
-	rm -f "$WORK"/regs.*.pfm
-else
-	skip shade-regs "no trace binary (see build), or GPU_CHECK_SHADE_REGS empty"
-fi
+export -f regs_caps
+export GPU_CHECK_REGS_ARGS
+for r in "shade-regs wavefront wf_shade $GPU_CHECK_SHADE_REGS" "mega-regs megakernel trace_pixels_path $GPU_CHECK_MEGA_REGS"; do
+	read -r name kernel entry caps <<<"$r"
+	if [ $HAVE_TRACE = 1 ] && [ -n "$caps" ]; then
+		step "$name" 150 bash -c 'regs_caps "$@"' regs_caps "$name" "$kernel" "$entry" "$caps"
+		grep -h "^$name: " "$REPORT/log/$name.log" | sed "s/^$name: //" |
+			while read -r l; do figure "cornell-box $GPU_CHECK_REGS_ARGS, one lane, $l"; done
+		rm -f "$WORK"/regs.*.pfm
+	else
+		skip "$name" "no trace binary (see build), or no caps to try"
+	fi
+done
 
 # ---- last, the long form of the tests ---------------------------------------
 if [ $HAVE_TESTBIN = 1 ] && [ "$STUB" != 1 ]; then
