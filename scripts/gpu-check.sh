@@ -44,6 +44,9 @@
 #   bench-gpu-wavefront    the GPU's on the wavefront (the default: megakernels)
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
 #   frame-mixed-spare      GPU + every core but one
+#   frame-mixed-wavefront  GPU + every core on the wavefront, and again with
+#   frame-mixed-wavefront-procs  GOMAXPROCS the cores (no processor for the
+#                     GPU's goroutine): what that processor gains
 #   frame-gpu-wavefront    the GPU-alone frame on the wavefront: same bytes,
 #                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
 #   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
@@ -660,6 +663,16 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-mixed-spare 120 bash -c 'frame "$WORK/frame.spare.pfm" --gpus 1 --threads "$((NPROC > 1 ? NPROC - 1 : 1))" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm")"; exit 1; fi'
+	# The wavefront beside every core, which makes thousands of driver
+	# calls a frame: trace gives the GPU's goroutine a Go processor of its
+	# own (GOMAXPROCS: the threads plus one a GPU); then as before that,
+	# GOMAXPROCS the cores, so that the two say what the processor gains.
+	step frame-mixed-wavefront 120 bash -c 'TRACE_GPU_KERNEL=wavefront frame "$WORK/frame.mixwave.pfm" --gpus 1 --threads "$NPROC" &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixwave.pfm"; then echo "the same bytes as the GPU-alone frame";
+		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixwave.pfm")"; exit 1; fi'
+	step frame-mixed-wavefront-procs 120 bash -c 'GOMAXPROCS=$NPROC TRACE_GPU_KERNEL=wavefront frame "$WORK/frame.mixprocs.pfm" --gpus 1 --threads "$NPROC" &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixprocs.pfm"; then echo "the same bytes as the GPU-alone frame";
+		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixprocs.pfm")"; exit 1; fi'
 	# The GPU alone on the wavefront, and again with each batch on one
 	# lane (one stream), for what the second lane gains: the same bytes,
 	# the times beside. These runs also time their launches
@@ -672,7 +685,7 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_KERNEL=wavefront TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the megakernel frame";
 		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
-	for v in gpu mixed mixed-spare gpu-wavefront gpu-one-lane; do
+	for v in gpu mixed mixed-spare mixed-wavefront mixed-wavefront-procs gpu-wavefront gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
 	done

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -279,5 +280,31 @@ func TestBenchJSON(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("bench", "--mesh", "/nonexistent.obj"); code != 2 || !strings.Contains(stderr, "nonexistent.obj") {
 		t.Errorf("missing mesh: exit %d, %q", code, stderr)
+	}
+}
+
+// TestProcsForGPUs: with GPUs beside CPU threads, GOMAXPROCS makes room
+// for each GPU's goroutine; not without CPU threads or GPUs, nor when the
+// GOMAXPROCS variable sets it.
+func TestProcsForGPUs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "")
+	for _, c := range []struct{ procs, threads, gpus, want int }{
+		{4, 4, 1, 5},
+		{4, 4, 2, 6},
+		{8, 4, 1, 8}, // room already
+		{4, 0, 1, 4}, // the GPUs alone
+		{4, 4, 0, 4}, // no GPU
+	} {
+		runtime.GOMAXPROCS(c.procs)
+		procsForGPUs(c.threads, c.gpus)
+		if got := runtime.GOMAXPROCS(0); got != c.want {
+			t.Errorf("GOMAXPROCS %d, %d threads, %d GPUs: %d, want %d", c.procs, c.threads, c.gpus, got, c.want)
+		}
+	}
+	t.Setenv("GOMAXPROCS", "4")
+	runtime.GOMAXPROCS(4)
+	if procsForGPUs(4, 1); runtime.GOMAXPROCS(0) != 4 {
+		t.Errorf("GOMAXPROCS=4 in the environment: GOMAXPROCS %d, want 4 as set", runtime.GOMAXPROCS(0))
 	}
 }

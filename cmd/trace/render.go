@@ -325,6 +325,7 @@ func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger) (job *ren
 	if f.threads > 0 {
 		workers = append([]scheduler.Worker{&scheduler.CPUWorker{N: f.threads}}, workers...)
 	}
+	procsForGPUs(f.threads, f.gpus)
 	path := fs.Arg(0)
 	bundle, desc, err := scenes.ReadBundle(path, scenes.Options{AllowOutsideAssets: f.outside})
 	if err != nil {

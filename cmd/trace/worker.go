@@ -138,6 +138,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 			}
 		}()
 	}
+	procsForGPUs(*threads, len(devices))
 	srv := remote.NewServer(remote.ServerOptions{
 		Threads: *threads, GPUsOnly: *threads == 0, Devices: devices,
 		Token: *token, CacheBytes: *cacheBytes, MaxSceneBytes: *maxScene,
