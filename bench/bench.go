@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/scheduler"
 	"github.com/tracerender/trace/tracer"
@@ -23,6 +25,10 @@ type Result struct {
 	Seconds  float64 `json:"seconds"`
 	// RaysPerThread is rays per second per thread: Rays / Seconds / Threads.
 	RaysPerThread float64 `json:"rays_per_second_per_thread"`
+	// GPUs is the devices that rendered a gallery workload on the GPU
+	// (Threads is then 0), RaysPerGPU its rays per second per device.
+	GPUs       int     `json:"gpus,omitempty"`
+	RaysPerGPU float64 `json:"rays_per_second_per_gpu,omitempty"`
 	// Triangles and BuildPerSecond describe the BVH build of a mesh
 	// workload: triangles per second of wall time, all threads together
 	// (divide by Threads for the rate per core).
@@ -57,6 +63,12 @@ type Options struct {
 	// GalleryDir holds the gallery scenes (scenes/examples); empty skips
 	// the gallery workloads.
 	GalleryDir string
+	// Devices, if any, render each gallery scene again, alone (a
+	// scheduler.GPUWorker each), after the CPU threads: the median of
+	// GPURuns renders (0 means 3), as a frame on the GPU takes
+	// milliseconds.
+	Devices []kernels.Device
+	GPURuns int
 	// Quick shrinks every workload (fewer rays, smaller meshes and
 	// images) for tests.
 	Quick bool
@@ -167,6 +179,13 @@ func Run(ctx context.Context, opt Options, report func(Result)) error {
 			return err
 		}
 		report(res)
+		if len(opt.Devices) > 0 {
+			res, err := renderGalleryGPU(ctx, f, size, spp, opt.Devices, cmp.Or(opt.GPURuns, 3))
+			if err != nil {
+				return err
+			}
+			report(res)
+		}
 	}
 	return nil
 }
@@ -315,14 +334,9 @@ func countTraversal(res *Result, s *tracer.Scene, rays []tracer.Ray, packets boo
 
 // renderGallery renders one gallery scene at size×size with spp samples.
 func renderGallery(ctx context.Context, path string, size, spp, threads int) (Result, error) {
-	d, err := scenes.Load(path)
+	s, err := galleryScene(path, size, spp)
 	if err != nil {
 		return Result{}, err
-	}
-	d.Settings.Width, d.Settings.Height, d.Settings.Samples = size, size, spp
-	s, err := tracer.Compile(d)
-	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", path, err)
 	}
 	res, err := scheduler.Render(ctx, s, scheduler.Options{Workers: []scheduler.Worker{&scheduler.CPUWorker{N: threads}}})
 	if err != nil {
@@ -330,11 +344,59 @@ func renderGallery(ctx context.Context, path string, size, spp, threads int) (Re
 	}
 	p := res.Progress
 	secs := p.Elapsed.Seconds()
-	name := filepath.Base(path)
 	return Result{
-		Workload: fmt.Sprintf("render %s %d² %d spp", name[:len(name)-len(filepath.Ext(name))], size, spp),
+		Workload: galleryWorkload(path, size, spp),
 		Threads:  threads, Rays: p.Stats.Rays, Seconds: secs,
 		RaysPerThread:    float64(p.Stats.Rays) / secs / float64(threads),
 		SamplesPerSecond: float64(p.Stats.Samples) / secs,
 	}, nil
+}
+
+// renderGalleryGPU renders the gallery scene at path on devs alone, runs
+// times, and reports the median render.
+func renderGalleryGPU(ctx context.Context, path string, size, spp int, devs []kernels.Device, runs int) (Result, error) {
+	s, err := galleryScene(path, size, spp)
+	if err != nil {
+		return Result{}, err
+	}
+	workers := make([]scheduler.Worker, len(devs))
+	for i, d := range devs {
+		workers[i] = &scheduler.GPUWorker{Device: d}
+	}
+	var p scheduler.Progress
+	times := make([]time.Duration, runs)
+	for i := range times {
+		res, err := scheduler.Render(ctx, s, scheduler.Options{Workers: workers})
+		if err != nil {
+			return Result{}, fmt.Errorf("%s on the GPU: %w", path, err)
+		}
+		p, times[i] = res.Progress, res.Progress.Elapsed
+	}
+	slices.Sort(times)
+	secs := times[len(times)/2].Seconds()
+	return Result{
+		Workload: galleryWorkload(path, size, spp), GPUs: len(devs), Rays: p.Stats.Rays, Seconds: secs,
+		RaysPerGPU:       float64(p.Stats.Rays) / secs / float64(len(devs)),
+		SamplesPerSecond: float64(p.Stats.Samples) / secs,
+	}, nil
+}
+
+// galleryScene compiles the gallery scene at path at size² and spp
+// samples per pixel.
+func galleryScene(path string, size, spp int) (*tracer.Scene, error) {
+	d, err := scenes.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	d.Settings.Width, d.Settings.Height, d.Settings.Samples = size, size, spp
+	s, err := tracer.Compile(d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+func galleryWorkload(path string, size, spp int) string {
+	name := filepath.Base(path)
+	return fmt.Sprintf("render %s %d² %d spp", name[:len(name)-len(filepath.Ext(name))], size, spp)
 }

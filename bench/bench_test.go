@@ -2,10 +2,13 @@ package bench
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tracerender/trace/kernels"
+	"github.com/tracerender/trace/kernels/emulator"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -132,4 +135,34 @@ func BenchmarkBVHBuild13M(b *testing.B) {
 		secs += s.BVHBuildTime.Seconds()
 	}
 	b.ReportMetric(float64(b.N)*1300500/secs, "tris/s")
+}
+
+// TestQuickRunGPU: with a device (the kernel's emulator here), each
+// gallery scene is rendered on it after the CPU threads: the same rays
+// and samples as the CPU's render (the kernel gives the tracer's bits,
+// so its paths are the same), rays/s per device.
+func TestQuickRunGPU(t *testing.T) {
+	dev := emulator.New()
+	defer dev.Close()
+	var results []Result
+	opt := Options{Threads: 2, Quick: true, GalleryDir: "../scenes/examples", Devices: []kernels.Device{dev}, GPURuns: 2}
+	if err := Run(context.Background(), opt, func(r Result) { results = append(results, r) }); err != nil {
+		t.Fatal(err)
+	}
+	gallery, _ := filepath.Glob("../scenes/examples/*.json")
+	if len(gallery) == 0 || len(results) != 4+2*len(gallery) {
+		t.Fatalf("%d results, want %d: %+v", len(results), 4+2*len(gallery), results)
+	}
+	for i := 4; i < len(results); i += 2 {
+		cpu, gpu := results[i], results[i+1]
+		if gpu.Workload != cpu.Workload || gpu.GPUs != 1 || gpu.Threads != 0 || cpu.GPUs != 0 {
+			t.Errorf("%s (%d GPUs, %d threads) after %s: want the same workload on 1 GPU", gpu.Workload, gpu.GPUs, gpu.Threads, cpu.Workload)
+		}
+		if gpu.Rays == 0 || gpu.Rays != cpu.Rays || gpu.RaysPerGPU <= 0 || gpu.Seconds <= 0 || gpu.RaysPerThread != 0 {
+			t.Errorf("%s: GPU %d rays, %v rays/s, %v s; CPU %d rays: want the CPU's rays, a rate per GPU", gpu.Workload, gpu.Rays, gpu.RaysPerGPU, gpu.Seconds, cpu.Rays)
+		}
+		if want := float64(gpu.Rays) / gpu.Seconds; math.Abs(gpu.RaysPerGPU-want) > 1e-6*want {
+			t.Errorf("%s: %v rays/s per GPU, want %v", gpu.Workload, gpu.RaysPerGPU, want)
+		}
+	}
 }

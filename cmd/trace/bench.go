@@ -31,6 +31,10 @@ workloads' BVH work per ray (interior node fetches, a packet's counted once
 for its four rays; primitives tested in leaves, per ray; the JSON also
 gives leaves visited), counted in a pass of their own.
 
+With --gpus N (a build made with make cuda), each gallery scene is then
+rendered on the N GPUs alone, the median of three renders; the row's
+threads column says how many GPUs, and its rate is rays/s per GPU.
+
 Flags:
 `
 
@@ -41,6 +45,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "one JSON object per line instead of a table")
 	meshFile := fs.String("mesh", "", "trace the ray workloads against this mesh `file` (.obj, .gltf, .glb)")
 	gallery := fs.String("gallery", "scenes/examples", "`folder` of scenes to render; empty to skip")
+	gpus := fs.Int("gpus", 0, "also render the gallery on this many CUDA GPUs (a build made with make cuda)")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", benchUsage, fs.FlagUsages()) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -50,6 +55,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *threads < 1 {
 		return usagef("--threads %d: must be at least 1", *threads)
+	}
+	if *gpus < 0 {
+		return usagef("--gpus %d: must be at least 0", *gpus)
+	}
+	if *gpus > 0 && *gallery == "" {
+		return usagef("--gpus %d renders the gallery: give --gallery a folder", *gpus)
 	}
 	opt := bench.Options{Threads: *threads, GalleryDir: *gallery}
 	if *meshFile != "" {
@@ -63,6 +74,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if fi, err := os.Stat(*gallery); err != nil || !fi.IsDir() {
 			return usagef("--gallery %s: not a folder (run from the repository root, or pass --gallery \"\")", *gallery)
 		}
+	}
+	if *gpus > 0 {
+		devs, err := openDevices(*gpus)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, d := range devs {
+				d.Close()
+			}
+		}()
+		opt.Devices = devs
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -85,7 +108,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			build = fmt.Sprintf("%.2f", r.BuildPerSecond/1e6)
 			bpt = fmt.Sprintf("%.0f", r.BytesPerTriangle)
 		}
-		if r.Rays > 0 {
+		who := fmt.Sprint(r.Threads)
+		switch {
+		case r.GPUs > 0:
+			who, rate = fmt.Sprintf("%d GPU", r.GPUs), fmt.Sprintf("%.2f", r.RaysPerGPU/1e6)
+		case r.Rays > 0:
 			rate = fmt.Sprintf("%.2f", r.RaysPerThread/1e6)
 		}
 		rays := ""
@@ -96,7 +123,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if r.NodesPerRay > 0 {
 			nodes, tests = fmt.Sprintf("%.2f", r.NodesPerRay), fmt.Sprintf("%.2f", r.TestsPerRay)
 		}
-		fmt.Fprintf(stdout, row, r.Workload, fmt.Sprint(r.Threads), rays, fmt.Sprintf("%.3f", r.Seconds), rate, build, bpt, nodes, tests)
+		fmt.Fprintf(stdout, row, r.Workload, who, rays, fmt.Sprintf("%.3f", r.Seconds), rate, build, bpt, nodes, tests)
 	})
 	if ctx.Err() != nil {
 		return errInterrupted

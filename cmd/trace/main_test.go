@@ -281,6 +281,15 @@ func TestBenchJSON(t *testing.T) {
 	if code, _, stderr := runCLI("bench", "--mesh", "/nonexistent.obj"); code != 2 || !strings.Contains(stderr, "nonexistent.obj") {
 		t.Errorf("missing mesh: exit %d, %q", code, stderr)
 	}
+	// --gpus: the user's error where there is no CUDA (this build) or
+	// no device, before any workload runs.
+	if code, stdout, stderr := runCLI("bench", "--gpus", "1", "--mesh", knotPath, "--gallery", "../../scenes/examples"); code != 2 || !strings.Contains(stderr, "--gpus 1: ") ||
+		!strings.Contains(stderr, "CUDA") || stdout != "" {
+		t.Errorf("--gpus 1 without a GPU: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, stderr := runCLI("bench", "--gpus", "1", "--gallery", ""); code != 2 || !strings.Contains(stderr, "give --gallery a folder") {
+		t.Errorf("--gpus 1 without a gallery: exit %d, %q", code, stderr)
+	}
 }
 
 // TestProcsForGPUs: with GPUs beside CPU threads, GOMAXPROCS makes room
