@@ -76,7 +76,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *gpus > 0 {
-		devs, err := openDevices(*gpus)
+		devs, err := openDevices(*gpus, func(msg string) { fmt.Fprintf(stderr, "trace: %s\n", msg) })
 		if err != nil {
 			return err
 		}

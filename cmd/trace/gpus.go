@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
+	"time"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/scheduler"
@@ -14,8 +16,8 @@ import (
 // for each, and a function that closes the devices. A build without CUDA,
 // or a machine with fewer usable devices than asked for, is the user's
 // error (exit status 2); a device that fails to start is the render's.
-func gpuWorkers(n int) ([]scheduler.Worker, func(), error) {
-	devs, err := openDevices(n)
+func gpuWorkers(n int, note func(string)) ([]scheduler.Worker, func(), error) {
+	devs, err := openDevices(n, note)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,9 +54,11 @@ func procsForGPUs(threads, gpus int) {
 
 // openDevices opens n CUDA devices (--gpus). A build without CUDA, or a
 // machine with fewer usable devices than asked for, is the user's error
-// (exit status 2); a device that fails to start is the command's.
-func openDevices(n int) ([]kernels.Device, error) {
-	devs, err := kernels.OpenDevices(n)
+// (exit status 2); a device that fails to start is the command's. When
+// opening takes longer than slowOpen, note says why it waits, and then
+// how long it took (noteSlowOpen).
+func openDevices(n int, note func(string)) ([]kernels.Device, error) {
+	devs, err := noteSlowOpen(n, kernels.OpenDevices, note, slowOpen)
 	if err != nil {
 		err = fmt.Errorf("--gpus %d: %w", n, err)
 		if errors.Is(err, kernels.ErrNoCUDA) || errors.Is(err, kernels.ErrTooFewDevices) {
@@ -63,6 +67,34 @@ func openDevices(n int) ([]kernels.Device, error) {
 		return nil, err
 	}
 	return devs, nil
+}
+
+// slowOpen is how long opening the GPUs may take before the command says
+// why it waits: a device's driver compiles the kernel's PTX for it the
+// first time (some 10 s on an H200 for the megakernels, 20 s for the
+// whole PTX), and keeps the result in its cache for the next runs.
+const slowOpen = 2 * time.Second
+
+// noteSlowOpen is open(n), with a note once it has taken slow, and
+// another when it is done, if that was later.
+func noteSlowOpen(n int, open func(int) ([]kernels.Device, error), note func(string), slow time.Duration) ([]kernels.Device, error) {
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-time.After(slow):
+			note(fmt.Sprintf("opening %d GPU(s): the first time, the driver compiles the GPU kernel for the device, which can take a minute (it keeps the result in its cache, CUDA_CACHE_PATH, for the next runs)", n))
+		case <-done:
+		}
+	})
+	devs, err := open(n)
+	close(done)
+	wg.Wait()
+	if took := time.Since(start); err == nil && took >= slow {
+		note(fmt.Sprintf("%d GPU(s) ready after %.1f s", n, took.Seconds()))
+	}
+	return devs, err
 }
 
 // gpuTimes are the kernel times of the GPUs among workers that timed

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -315,5 +317,43 @@ func TestProcsForGPUs(t *testing.T) {
 	runtime.GOMAXPROCS(4)
 	if procsForGPUs(4, 1); runtime.GOMAXPROCS(0) != 4 {
 		t.Errorf("GOMAXPROCS=4 in the environment: GOMAXPROCS %d, want 4 as set", runtime.GOMAXPROCS(0))
+	}
+}
+
+// TestNoteSlowOpen: opening GPUs that takes long is explained while it
+// waits, then timed; a quick one says nothing; a failed one is not called
+// ready.
+func TestNoteSlowOpen(t *testing.T) {
+	for _, c := range []struct {
+		wait  time.Duration
+		fail  bool
+		notes []string
+	}{
+		{0, false, nil},
+		{200 * time.Millisecond, false, []string{"opening 2 GPU(s): the first time, the driver compiles the GPU kernel", "2 GPU(s) ready after "}},
+		{200 * time.Millisecond, true, []string{"opening 2 GPU(s): "}},
+	} {
+		var notes []string
+		open := func(n int) ([]kernels.Device, error) {
+			time.Sleep(c.wait)
+			if c.fail {
+				return nil, errors.New("no")
+			}
+			return nil, nil
+		}
+		slow := 50 * time.Millisecond
+		if c.wait == 0 {
+			slow = time.Hour
+		}
+		_, err := noteSlowOpen(2, open, func(m string) { notes = append(notes, m) }, slow)
+		if (err != nil) != c.fail || len(notes) != len(c.notes) {
+			t.Errorf("open taking %v (fail %v): error %v, notes %q, want %q", c.wait, c.fail, err, notes, c.notes)
+			continue
+		}
+		for i, want := range c.notes {
+			if !strings.HasPrefix(notes[i], want) {
+				t.Errorf("open taking %v: note %q, want %q…", c.wait, notes[i], want)
+			}
+		}
 	}
 }

@@ -117,7 +117,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	con := newConsole(stderr, f.logFormat == "json", f.quiet)
 	defer func() { err = con.reported(err) }()
 	log, _ := newLogger(con.display, f.logFormat, f.logLevel)
-	job, bundle, err := newRenderJob(fs, f, log)
+	job, bundle, err := newRenderJob(fs, f, log, func(msg string) { con.info(msg) })
 	if err != nil {
 		return err
 	}
@@ -306,14 +306,14 @@ type renderJob struct {
 // in the bundle it returns too. Of several mistakes, the first in this
 // order is reported: the --workers list, the GPUs, the scene, the
 // overrides, the kernel's refusal, the cluster's credentials.
-func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger) (job *renderJob, bundle *scenes.Bundle, err error) {
+func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger, note func(string)) (job *renderJob, bundle *scenes.Bundle, err error) {
 	var targets []string
 	if f.workers != "" {
 		if targets, err = remote.ParseTargets(f.workers); err != nil {
 			return nil, nil, usagef("--workers: %v", err)
 		}
 	}
-	workers, closeGPUs, err := gpuWorkers(f.gpus)
+	workers, closeGPUs, err := gpuWorkers(f.gpus, note)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -121,7 +121,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	}
 	var devices []kernels.Device
 	if *gpus > 0 {
-		devices, err = openDevices(*gpus)
+		devices, err = openDevices(*gpus, func(msg string) { log.Info(msg) })
 		if err != nil {
 			return err
 		}
