@@ -49,7 +49,11 @@ type GPUWorker struct {
 	// coordinator, which takes a worker it has not heard from in a minute
 	// for stalled. A render's first batch holds at most
 	// FirstGPUBatchSamples samples; each later one at most the pixels
-	// that the batch before rendered in BatchTime at its pace. 0 means
+	// that the batch before rendered in BatchTime at its pace. But never
+	// less than a wave, batchPixels / kernels.MinBatchWaves: a thread
+	// renders all of a pixel's samples, so a smaller batch takes as long
+	// and leaves the device idle (at tens of thousands of samples a
+	// pixel, a wave alone may take longer than BatchTime). 0 means
 	// DefaultGPUBatchTime; a negative value leaves batches to
 	// BatchPixels alone.
 	BatchTime time.Duration
@@ -234,13 +238,17 @@ func (w *GPUWorker) firstBatch(samples int) int {
 	if w.BatchTime < 0 || samples <= 0 {
 		return w.batchPixels()
 	}
-	return max(1, min(w.batchPixels(), FirstGPUBatchSamples/samples))
+	return max(w.wave(), min(w.batchPixels(), FirstGPUBatchSamples/samples))
 }
+
+// wave is the fewest pixels of a batch (BatchTime).
+func (w *GPUWorker) wave() int { return max(1, w.batchPixels()/kernels.MinBatchWaves) }
 
 // nextBatch is the most pixels of the batch after one of pixels pixels
 // that took d (BatchTime): as many as it would render in BatchTime at
-// that pace. The pace of a batch that fills the device less is lower, so
-// the bound errs short, and grows back as batches grow.
+// that pace, and a wave at least. The pace of a batch that fills the
+// device less is lower, so the bound errs short, and grows back as
+// batches grow.
 func (w *GPUWorker) nextBatch(pixels int, d time.Duration) int {
 	limit := w.BatchTime
 	if limit == 0 {
@@ -250,7 +258,7 @@ func (w *GPUWorker) nextBatch(pixels int, d time.Duration) int {
 		return w.batchPixels()
 	}
 	n := float64(pixels) * limit.Seconds() / d.Seconds()
-	return max(1, int(min(n, float64(w.batchPixels()))))
+	return max(w.wave(), int(min(n, float64(w.batchPixels()))))
 }
 
 // lease waits for one tile, then takes more without waiting until the

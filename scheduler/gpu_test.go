@@ -475,10 +475,10 @@ func (d *sizingDevice) TracePixels(ctx context.Context, pixels []uint32, out []f
 // before rendered in BatchTime at its pace; BatchTime < 0 leaves batches
 // to BatchPixels.
 func TestGPUWorkerBatchTime(t *testing.T) {
-	w := &GPUWorker{BatchPixels: 1 << 20}
+	w := &GPUWorker{BatchPixels: 1 << 20} // waves of 1<<17 pixels
 	for _, c := range []struct {
 		samples, want int
-	}{{16, 1 << 20}, {1024, FirstGPUBatchSamples / 1024}, {tracer.MaxSamples, FirstGPUBatchSamples / tracer.MaxSamples}} {
+	}{{16, 1 << 20}, {256, FirstGPUBatchSamples / 256}, {1024, 1 << 17}, {tracer.MaxSamples, 1 << 17}} {
 		if got := w.firstBatch(c.samples); got != c.want {
 			t.Errorf("first batch at %d samples: %d pixels, want %d", c.samples, got, c.want)
 		}
@@ -488,18 +488,16 @@ func TestGPUWorkerBatchTime(t *testing.T) {
 		took   time.Duration
 		want   int
 	}{
-		{1000, time.Second, 10000},                 // 10 s at 1,000 pixels a second
-		{1000, time.Hour, 2},                       // never below one pixel: a tile
-		{1 << 19, time.Second, 1 << 20},            // never past BatchPixels
-		{1000, 0, 1 << 20},                         // no pace measured
-		{1000, 100 * time.Second, 100},             // a slow batch shrinks the next
-		{1000, time.Millisecond, 1 << 20},          // a quick one grows it
-		{3 << 18, 30 * time.Second, 1 << 18},       // 30 s: a third
-		{1, 20 * time.Second, 1},                   // one pixel at least
-		{1 << 20, 5 * time.Second, 1 << 20},        // 5 s: as big as allowed
-		{1 << 20, 20 * time.Second, 1 << 19},       // 20 s: half
-		{5 << 16, 50 * time.Second, 1 << 16},       // 50 s: a fifth
-		{1 << 16, 40 * time.Minute, 1 << 16 / 240}, // a minute's 1/240
+		{1 << 17, time.Second, 1 << 20},      // 10 s: 8 times as many, all
+		{1 << 18, 10 * time.Second, 1 << 18}, // 10 s: as many
+		{3 << 18, 30 * time.Second, 1 << 18}, // 30 s: a third
+		{1 << 20, 20 * time.Second, 1 << 19}, // 20 s: half
+		{5 << 18, 25 * time.Second, 1 << 19}, // 25 s: two fifths
+		{1 << 20, 5 * time.Second, 1 << 20},  // never past BatchPixels
+		{1 << 20, time.Hour, 1 << 17},        // never below a wave
+		{1 << 17, 40 * time.Second, 1 << 17}, // a wave that takes long: a wave
+		{1000, 0, 1 << 20},                   // no pace measured
+		{1 << 19, time.Millisecond, 1 << 20}, // a quick one grows it
 	} {
 		if got := w.nextBatch(c.pixels, c.took); got != c.want {
 			t.Errorf("after %d pixels in %v: %d pixels, want %d", c.pixels, c.took, got, c.want)
@@ -510,7 +508,8 @@ func TestGPUWorkerBatchTime(t *testing.T) {
 	}
 
 	// A render at 65,536 samples: the first batch is 1,024 pixels (16
-	// tiles of 8×8), the next ones BatchPixels (the device is quick).
+	// tiles of 8×8, two waves of 512), the next ones BatchPixels (the
+	// device is quick).
 	s := loadScene(t, "whitted", 96, 80, 1) // 120 tiles
 	s.Settings.Samples = tracer.MaxSamples
 	dev := &sizingDevice{}
@@ -528,6 +527,15 @@ func TestGPUWorkerBatchTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	if dev.sizes[0] != 512 || slices.Max(dev.sizes[1:]) > 320 || slices.Min(dev.sizes) < 64 {
-		t.Errorf("batches of %v pixels, want 512, then at most 320, each at least a tile", dev.sizes)
+		t.Errorf("batches of %v pixels, want 512, then at most 320, each at least a wave (64, a tile)", dev.sizes)
+	}
+	// A device far slower than BatchTime: after the first batch, a wave
+	// each (BatchPixels 1,024: 128 pixels, two tiles), never less.
+	dev = &sizingDevice{perTile: 2 * time.Millisecond}
+	if _, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{&GPUWorker{Device: dev, BatchPixels: 1024, BatchTime: time.Millisecond}}}); err != nil {
+		t.Fatal(err)
+	}
+	if dev.sizes[0] != 1024 || slices.Min(dev.sizes[1:]) != 128 || slices.Max(dev.sizes[1:]) != 128 {
+		t.Errorf("batches of %v pixels, want 1024, then waves of 128", dev.sizes)
 	}
 }
