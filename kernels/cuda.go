@@ -179,7 +179,11 @@ type cudaDevice struct {
 	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
 	fn     cu.Function    // the uploaded scene's entry
 	kernel string         // its name
-	wave   [len(WaveEntries)]cu.Function
+	// fnThreads is a full wave of fn's threads (cudaWaveThreads), the
+	// most a megakernel launch has (0: a thread a pixel); the threads
+	// take the batch's other pixels as theirs end (trace.cu).
+	fnThreads int
+	wave      [len(WaveEntries)]cu.Function
 	// useWave: the uploaded scene runs on the wavefront entries
 	// (RunWavefront), scenes of either integrator, when TRACE_GPU_KERNEL
 	// says wavefront; else on fn, trace_pixels_path or
@@ -429,6 +433,7 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 			i = 1
 		}
 		d.fn, d.kernel = d.fns[i], cudaKernels[i]
+		d.fnThreads = cudaWaveThreads(d.dev, d.fn, d.block)
 		d.header = h
 		d.stopSet = h.Stop != 0
 		d.useWave = d.choice == KernelWavefront
@@ -577,10 +582,7 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 			}
 		}()
 		for _, l := range bound {
-			// The driver takes the low 4 bytes of npixels, a
-			// little-endian u32.
-			args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
-			if err := l.launch(d.fn, d.kernel, l.n, d.block, args); err != nil {
+			if err := l.launchMega(d.fn, d.kernel, d.hdr, d.fnThreads, d.block); err != nil {
 				return l.wrap(err)
 			}
 			if err := l.copyOut(); err != nil {

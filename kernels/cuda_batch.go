@@ -37,6 +37,17 @@ func cudaBatchPixels(dev cu.Device, fns []cu.Function, block int) int {
 	return most
 }
 
+// cudaWaveThreads is the threads of fn that dev holds at once in blocks
+// of block: a full wave; 0 when the driver reports neither occupancy nor
+// registers. It runs on the device goroutine.
+func cudaWaveThreads(dev cu.Device, fn cu.Function, block int) int {
+	sms, err := dev.Attribute(cu.MultiprocessorCount)
+	if err != nil {
+		return 0
+	}
+	return sms * cudaBlocksPerSM(dev, fn, block) * block
+}
+
 // cudaBlocksPerSM is the blocks of block threads of fn that one
 // multiprocessor of dev holds at a time: the driver's occupancy
 // calculator (cuOccupancyMaxActiveBlocksPerMultiprocessor), else the

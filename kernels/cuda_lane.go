@@ -40,6 +40,8 @@ type cudaLane struct {
 	pixels, out, rays, nonfinite cu.DevicePtr
 	slots, queues                cu.DevicePtr
 	cur                          int
+	// next is the megakernels' pixel counter (trace.cu), a word.
+	next cu.DevicePtr
 	// host is the lane's page-locked staging, cudaStagingBytes(cap)
 	// bytes: every copy in or out goes through it (the layout below).
 	host unsafe.Pointer
@@ -54,8 +56,9 @@ type cudaLane struct {
 
 // The staging's layout, for a lane of cap pixels: the ray counts, the
 // non-finite counts and the pixel list (8 bytes a pixel each), the
-// radiance (12), then a queue's two counts read back and two 0 words
-// that clear a queue's counts. Every part is 8-byte aligned.
+// radiance (12), then a queue's two counts read back (the first word,
+// on the megakernels, the pixel counter's start) and two 0 words that
+// clear a queue's counts. Every part is 8-byte aligned.
 func cudaStagingBytes(cap int) int              { return 36*cap + 16 }
 func (l *cudaLane) stageRays() unsafe.Pointer   { return l.host }
 func (l *cudaLane) stageNonf() unsafe.Pointer   { return unsafe.Add(l.host, 8*l.cap) }
@@ -92,6 +95,7 @@ func (l *cudaLane) reserve(n, slotBytes int) error {
 	alloc(&l.out, 12*c)
 	alloc(&l.rays, 8*c)
 	alloc(&l.nonfinite, 8*c)
+	alloc(&l.next, 4)
 	if slotBytes > 0 {
 		alloc(&l.slots, slotBytes*c)
 		alloc(&l.queues, 2*4*QueueWords(c))
@@ -111,7 +115,7 @@ func (l *cudaLane) reserve(n, slotBytes int) error {
 
 // free frees the lane's buffers; its stream stays.
 func (l *cudaLane) free() {
-	for _, p := range []cu.DevicePtr{l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues} {
+	for _, p := range []cu.DevicePtr{l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues, l.next} {
 		if p != 0 {
 			cu.MemFree(p)
 		}
@@ -119,7 +123,7 @@ func (l *cudaLane) free() {
 	if l.host != nil {
 		cu.MemFreeHost(l.host)
 	}
-	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues, l.host = 0, 0, 0, 0, 0, 0, nil
+	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues, l.next, l.host = 0, 0, 0, 0, 0, 0, 0, nil
 	l.cap, l.slotBytes = 0, 0
 }
 
@@ -172,6 +176,23 @@ func (l *cudaLane) collect(what string) error {
 	copy(l.goRays, unsafe.Slice((*uint64)(l.stageRays()), l.n))
 	copy(l.goNonf, unsafe.Slice((*uint64)(l.stageNonf()), l.n))
 	return nil
+}
+
+// launchMega launches the megakernel fn over the lane's part of the
+// batch, in blocks of block, with threads threads at most (0: a thread a
+// pixel): the threads take the part's other pixels from the lane's
+// counter as theirs end, which starts at the threads launched.
+func (l *cudaLane) launchMega(fn cu.Function, name string, hdr cu.DevicePtr, threads, block int) error {
+	if threads <= 0 || threads > l.n {
+		threads = l.n
+	}
+	l.stageCounts()[0] = uint32(threads)
+	if err := cu.MemcpyHtoDAsync(l.next, unsafe.Pointer(&l.stageCounts()[0]), 4, l.stream); err != nil {
+		return fmt.Errorf("setting the pixel counter: %w", err)
+	}
+	// The driver takes the low 4 bytes of npixels, a little-endian u32.
+	args := []uint64{uint64(hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite), uint64(l.next)}
+	return l.launch(fn, name, threads, block, args)
 }
 
 // launch launches fn with args (one 8-byte slot each: gorgonia.org/cu

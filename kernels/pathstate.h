@@ -8,7 +8,7 @@
  * runs it until it needs a ray-scene query, stores the query in the
  * state's RayQuery and returns; the next call, with the answer filled in,
  * resumes where it stopped. The megakernel answers each query at once
- * (render_pixel_path, trace.cu); the wavefront entries answer a whole batch's queries in
+ * (render_pixels_path, trace.cu); the wavefront entries answer a whole batch's queries in
  * kernels of their own (wf_intersect, wf_occluded). Either way the same C
  * performs the same float operations in the same order, so both give the
  * Go tracer's bits. The Whitted integrator runs the same way over a
@@ -98,7 +98,7 @@ typedef struct {
 } WhittedState;
 
 /* PathSlot is one pixel of a wavefront batch: its samples' sum
- * (render_pixel's loop) and its path in flight (a PathState or, for
+ * (Scene.RenderPixel's loop) and its path in flight (a PathState or, for
  * Whitted scenes, a WhittedState). The slots of a batch lie slot_bytes(s)
  * apart: a path scene's slot ends after its PathState, so that it does not
  * pay for the Whitted branch stack; only Whitted scenes' slots hold all

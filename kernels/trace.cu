@@ -18,25 +18,31 @@
  *       unsigned int npixels,
  *       float* out,                    // 3·npixels: linear RGB radiance
  *       unsigned long long* rays,      // npixels: ray-scene queries
- *       unsigned long long* nonfinite) // npixels: samples replaced by black
+ *       unsigned long long* nonfinite, // npixels: samples replaced by black
+ *       unsigned int* next)            // the next pixel to take: the threads launched
  *
  * and two entries of the same ABI with the integrator fixed:
  * trace_pixels_path renders scene->Integrator == IntegratorPath scenes,
  * trace_pixels_whitted IntegratorWhitted ones. Each is the same C as
- * trace_pixels with the integrator a constant (render_pixel), so they give
+ * trace_pixels with the integrator a constant (trace_thread), so they give
  * trace_pixels' bits; but each holds one integrator's code, registers and
  * stack only (the Whitted branch stack is not in the path entry's frame).
  * With TRACE_GPU_KERNEL=megakernel the cuda build launches the one for
  * the uploaded scene's integrator (by default it runs the wavefront,
  * below); the emulator's megakernel is trace_pixels.
  *
- * One thread per pixel, a 1-D grid of 1-D blocks of any size: thread
- * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel (pixels[2i],
- * pixels[2i+1]) as tracer.Scene.RenderPixel does (the mean of
+ * A 1-D grid of 1-D blocks of any size, of up to npixels threads: thread
+ * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel i, (pixels[2i],
+ * pixels[2i+1]), as tracer.Scene.RenderPixel does (the mean of
  * scene->Samples samples) and writes out[3i..3i+2], rays[i] and
- * nonfinite[i]; threads with i ≥ npixels return at once. No shared memory,
- * no atomics, no synchronisation: pixels are independent, so any grid and
- * any split of a batch across launches or devices gives the same bits.
+ * nonfinite[i]; then, at once, the pixel *next hands out (an atomic add),
+ * until it is past the batch (pixel regeneration: a lane whose pixel is
+ * done does not wait for its warp's). The host sets *next to the threads
+ * it launches, fewer than npixels (a wave of the device) or as many;
+ * threads with i ≥ npixels return at once. No shared memory, no other
+ * atomics, no synchronisation: pixels are independent, and each is
+ * rendered by one thread, so any grid, any order and any split of a batch
+ * across launches or devices gives the same bits.
  * scene (kernels.TraceScene, scene.h) and every array it points to live in
  * device memory and are only read, but for scene->Stop, which the host may
  * set during a launch to cancel it: each thread reads it before each
@@ -77,7 +83,7 @@
  *                 that ends adds its radiance to the pixel's sum
  *                 (non-finite: black, counted) and the slot starts the
  *                 pixel's next sample at once, so samples are summed in
- *                 index order, as render_pixel sums them; after the last
+ *                 index order, as render_pixels_path sums them; after the last
  *                 the slot is dead and queues nothing;
  *   wf_intersect  a thread per nearest-hit query qin lists: answers it
  *                 (scene_intersect);
@@ -113,101 +119,153 @@
  * drops the batch. */
 DEVFN int stop_asked(const TraceScene* s) { return *(const volatile u32*)&s->Stop != 0u; }
 
-/* render_pixel_path and render_pixel_whitted: render_pixel's loop over
- * the pixel's samples for one integrator, with path regeneration: one
- * loop of the integrator's steps (path_step, whitted_step), each query
- * answered at once (query_answer), across all the samples, so that a
- * lane whose sample ends starts the next at once where, in a loop over
- * samples each traced to its end, it would wait for the longest path in
- * its warp. The same float operations in the same order as that loop: the
- * samples one after another, summed in index order. */
-DEVFN vec3 render_pixel_path(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
-    int n = (int)s->Samples;
-    vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    if (n > 0 && !stop_asked(s)) {
-        PathState p;
-        path_start(s, x, y, 0, n, &p);
-        for (int i = 0;;) {
-            if (path_step(s, &p, rays)) {
-                query_answer(s, &p.q);
-                continue;
-            }
-            sum = add_sample(sum, p.radiance, nonfinite);
-            if (++i >= n || stop_asked(s)) {
-                break;
-            }
-            path_start(s, x, y, i, n, &p);
-        }
-    }
-    return pixel_mean(sum, n);
-}
-
-DEVFN vec3 render_pixel_whitted(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite) {
-    int n = (int)s->Samples;
-    vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    if (n > 0 && !stop_asked(s)) {
-        WhittedState w;
-        Sampler rng;
-        Ray r = pixel_ray(s, x, y, 0u, n, &rng);
-        whitted_begin(&w, r, &rng);
-        for (int i = 0;;) {
-            if (whitted_step(s, &w, rays)) {
-                query_answer(s, &w.q);
-                continue;
-            }
-            sum = add_sample(sum, w.radiance, nonfinite);
-            if (++i >= n || stop_asked(s)) {
-                break;
-            }
-            r = pixel_ray(s, x, y, (u32)i, n, &rng);
-            whitted_begin(&w, r, &rng);
-        }
-    }
-    return pixel_mean(sum, n);
-}
-
-/* render_pixel: Scene.RenderPixel, the mean radiance of pixel (x, y) with
- * the integrator given (s->Integrator, or a constant in the entries that
- * fix it); adds its ray-scene queries to *rays and its non-finite samples
- * to *nonfinite. */
-DEVFN_FLAT vec3 render_pixel(const TraceScene* s, u32 x, u32 y, u64* rays, u64* nonfinite, u32 integrator) {
-    if (integrator == IntegratorWhitted) {
-        return render_pixel_whitted(s, x, y, rays, nonfinite);
-    }
-    return render_pixel_path(s, x, y, rays, nonfinite);
-}
-
-/* trace_thread: the work of one thread of any of the entries. */
-DEVFN_FLAT void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
-                        unsigned long long* rays, unsigned long long* nonfinite, u32 integrator) {
-    u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
-    if (i >= npixels) {
-        return;
-    }
-    u64 nrays = 0, nnonfinite = 0;
-    vec3 c = render_pixel(scene, pixels[2 * (u64)i], pixels[2 * (u64)i + 1], &nrays, &nnonfinite, integrator);
+/* put_pixel writes pixel i's mean radiance c and its counts. */
+DEVFN void put_pixel(float* out, unsigned long long* rays, unsigned long long* nonfinite, u32 i, vec3 c, u64 nrays,
+                     u64 nbad) {
     out[3 * (u64)i] = c.x;
     out[3 * (u64)i + 1] = c.y;
     out[3 * (u64)i + 2] = c.z;
     rays[i] = nrays;
-    nonfinite[i] = nnonfinite;
+    nonfinite[i] = nbad;
+}
+
+/* put_empty writes pixel i and the rest of the batch's that *next hands
+ * this thread when the scene has no samples: the mean of none. */
+DEVFN void put_empty(const TraceScene* s, u32 i, unsigned int npixels, float* out, unsigned long long* rays,
+                     unsigned long long* nonfinite, unsigned int* next) {
+    for (; i < npixels; i = wave_reserve(next)) {
+        put_pixel(out, rays, nonfinite, i, pixel_mean(v3(0.0f, 0.0f, 0.0f), (int)s->Samples), 0, 0);
+    }
+}
+
+/* render_pixels_path and render_pixels_whitted: a megakernel thread's
+ * work for one integrator, from pixel i on: Scene.RenderPixel of each
+ * pixel, with path regeneration: one loop of the integrator's steps
+ * (path_step, whitted_step), each query answered at once
+ * (query_answer), across all the pixel's samples and on to the next
+ * pixel's, so that a lane whose sample ends starts the next at once, and
+ * a lane whose pixel ends takes the batch's next pixel (*next) and starts
+ * its first sample, where loops over pixels and samples, each traced to
+ * its end, would wait for the longest path, and pixel, in its warp. Each
+ * pixel's samples run one after another and are summed in index order:
+ * the same float operations in the same order as RenderPixel. The Stop
+ * word (stop_asked) ends the thread before a sample, its pixel unwritten. */
+DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
+                              float* out, unsigned long long* rays, unsigned long long* nonfinite,
+                              unsigned int* next) {
+    int n = (int)s->Samples;
+    if (n <= 0) {
+        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        return;
+    }
+    if (stop_asked(s)) {
+        return;
+    }
+    u32 x = pixels[2 * (u64)i], y = pixels[2 * (u64)i + 1];
+    vec3 sum = v3(0.0f, 0.0f, 0.0f);
+    u64 nrays = 0, nbad = 0;
+    PathState p;
+    path_start(s, x, y, 0, n, &p);
+    for (int k = 0;;) {
+        if (path_step(s, &p, &nrays)) {
+            query_answer(s, &p.q);
+            continue;
+        }
+        sum = add_sample(sum, p.radiance, &nbad);
+        if (stop_asked(s)) {
+            return;
+        }
+        if (++k >= n) {
+            put_pixel(out, rays, nonfinite, i, pixel_mean(sum, n), nrays, nbad);
+            if ((i = wave_reserve(next)) >= npixels) {
+                return;
+            }
+            x = pixels[2 * (u64)i];
+            y = pixels[2 * (u64)i + 1];
+            sum = v3(0.0f, 0.0f, 0.0f);
+            nrays = nbad = 0;
+            k = 0;
+        }
+        path_start(s, x, y, k, n, &p);
+    }
+}
+
+DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
+                                 float* out, unsigned long long* rays, unsigned long long* nonfinite,
+                                 unsigned int* next) {
+    int n = (int)s->Samples;
+    if (n <= 0) {
+        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        return;
+    }
+    if (stop_asked(s)) {
+        return;
+    }
+    u32 x = pixels[2 * (u64)i], y = pixels[2 * (u64)i + 1];
+    vec3 sum = v3(0.0f, 0.0f, 0.0f);
+    u64 nrays = 0, nbad = 0;
+    WhittedState w;
+    Sampler rng;
+    Ray r = pixel_ray(s, x, y, 0u, n, &rng);
+    whitted_begin(&w, r, &rng);
+    for (int k = 0;;) {
+        if (whitted_step(s, &w, &nrays)) {
+            query_answer(s, &w.q);
+            continue;
+        }
+        sum = add_sample(sum, w.radiance, &nbad);
+        if (stop_asked(s)) {
+            return;
+        }
+        if (++k >= n) {
+            put_pixel(out, rays, nonfinite, i, pixel_mean(sum, n), nrays, nbad);
+            if ((i = wave_reserve(next)) >= npixels) {
+                return;
+            }
+            x = pixels[2 * (u64)i];
+            y = pixels[2 * (u64)i + 1];
+            sum = v3(0.0f, 0.0f, 0.0f);
+            nrays = nbad = 0;
+            k = 0;
+        }
+        r = pixel_ray(s, x, y, (u32)k, n, &rng);
+        whitted_begin(&w, r, &rng);
+    }
+}
+
+/* trace_thread: the work of one thread of any of the megakernel entries,
+ * with the integrator given (s->Integrator, or a constant in the entries
+ * that fix it, which folds the other away). */
+DEVFN_FLAT void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
+                             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next,
+                             u32 integrator) {
+    u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
+    if (i >= npixels) {
+        return;
+    }
+    if (integrator == IntegratorWhitted) {
+        render_pixels_whitted(scene, pixels, i, npixels, out, rays, nonfinite, next);
+    } else {
+        render_pixels_path(scene, pixels, i, npixels, out, rays, nonfinite, next);
+    }
 }
 
 PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels,
-                                           float* out, unsigned long long* rays, unsigned long long* nonfinite) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, scene->Integrator);
+                                           float* out, unsigned long long* rays, unsigned long long* nonfinite,
+                                           unsigned int* next) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, scene->Integrator);
 }
 
 PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(const TraceScene* scene, const unsigned int* pixels,
                                                 unsigned int npixels, float* out, unsigned long long* rays,
-                                                unsigned long long* nonfinite) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorPath);
+                                                unsigned long long* nonfinite, unsigned int* next) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorPath);
 }
 
 PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, const unsigned int* pixels,
                                                    unsigned int npixels, float* out, unsigned long long* rays,
-                                                   unsigned long long* nonfinite) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, IntegratorWhitted);
+                                                   unsigned long long* nonfinite, unsigned int* next) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorWhitted);
 }
 
 /* The wavefront entries (scenes of either integrator): the same ABI for

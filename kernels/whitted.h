@@ -8,7 +8,7 @@
  * nearest hit and its alpha passes, or a light's shadow ray in
  * phong_local's loop and its passes), stores the query in the state's
  * RayQuery and returns; called again with the answer, it resumes. The
- * megakernel's render_pixel_whitted (trace.cu) drives it and answers each
+ * megakernel's render_pixels_whitted (trace.cu) drives it and answers each
  * query at once;
  * the wavefront answers them in wf_intersect and wf_occluded.
  */

@@ -47,6 +47,11 @@ type Device struct {
 	// Kernel selects how scenes run: the wavefront (the zero value) or
 	// the megakernel. The result does not depend on it.
 	Kernel kernels.Kernel
+	// Threads is how many threads a megakernel launch has: 0 means a
+	// quarter of the batch's pixels, a negative value one per pixel;
+	// the threads take the other pixels as theirs end (trace.cu). The
+	// result does not depend on it.
+	Threads int
 	// Lanes is the number of lanes a wavefront batch is split into
 	// (kernels.LaneSizes in blocks of BlockDim), each with its own slots
 	// and queues, whose rounds kernels.RunWavefronts interleaves as
@@ -151,8 +156,24 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
 	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
 	if d.Kernel == kernels.KernelMegakernel {
-		return d.grid(ctx, n, func(bdim, first, end int) {
-			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, C.uint(bdim), C.uint(first), C.uint(end))
+		// A grid of fewer threads than pixels, as the cuda device
+		// launches a wave of a batch of several: the threads take the
+		// rest of the pixels from the counter as theirs end (pixel
+		// regeneration), so that every test on the megakernel runs it.
+		threads := n
+		if d.Threads > 0 {
+			threads = min(n, d.Threads)
+		} else if d.Threads == 0 {
+			threads = max(1, n/4)
+		}
+		next := (*C.uint)(C.malloc(C.size_t(unsafe.Sizeof(C.uint(0)))))
+		if next == nil {
+			return errors.New("emulator: out of memory for the pixel counter")
+		}
+		defer C.free(unsafe.Pointer(next))
+		*next = C.uint(threads)
+		return d.grid(ctx, threads, func(bdim, first, end int) {
+			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, next, C.uint(bdim), C.uint(first), C.uint(end))
 		})
 	}
 	sizes := d.laneSizes(n)

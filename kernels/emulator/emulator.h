@@ -4,9 +4,10 @@
 
 /* emu_run runs the kernel trace_pixels for the threads of blocks
  * [first_block, end_block) of a grid of blocks of block_dim threads, one
- * thread after another, on the calling thread. scene is a TraceScene. */
+ * thread after another, on the calling thread. scene is a TraceScene;
+ * *next is the next pixel to take, shared by the grid's threads. */
 void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
-             unsigned long long* rays, unsigned long long* nonfinite, unsigned int block_dim,
+             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int block_dim,
              unsigned int first_block, unsigned int end_block);
 
 /* emu_wave runs wavefront entry number entry (wf_init, wf_shade,

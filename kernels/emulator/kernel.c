@@ -8,14 +8,14 @@
 #include "emulator.h"
 
 void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
-             unsigned long long* rays, unsigned long long* nonfinite, unsigned int block_dim,
+             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int block_dim,
              unsigned int first_block, unsigned int end_block) {
     port_block_dim = block_dim;
     for (u32 b = first_block; b < end_block; b++) {
         port_block_idx = b;
         for (u32 t = 0; t < block_dim; t++) {
             port_thread_idx = t;
-            trace_pixels((const TraceScene*)scene, pixels, npixels, out, rays, nonfinite);
+            trace_pixels((const TraceScene*)scene, pixels, npixels, out, rays, nonfinite, next);
         }
     }
 }

@@ -12,7 +12,7 @@ import (
 
 // The megakernel's lanes: how much of a warp's and a block's lanes have
 // work, modelled from each pixel's ray-scene queries (one step of the
-// loop of render_pixel_path is one query, answered at once). A lane
+// loop of render_pixels_path is one query, answered at once). A lane
 // renders its pixel's samples one after another (the samples regenerate
 // in the lane), so a warp runs as long as its costliest pixel, and a
 // block holds its threads' registers until its costliest warp ends.

@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"image"
+	"math"
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
@@ -59,6 +60,61 @@ func TestMegakernelStop(t *testing.T) {
 				t.Errorf("%s, Stop set: %d of 128 pixels traced rays, want none", name, traced)
 			case stop == 0 && traced != 128:
 				t.Errorf("%s, Stop clear: %d of 128 pixels traced rays, want all", name, traced)
+			}
+		}
+	}
+}
+
+// TestMegakernelThreads: a megakernel launch of any number of threads,
+// one for the batch or one a pixel, renders every pixel with the same
+// bits and counts: a thread takes the batch's next pixel when its own
+// ends (trace.cu), and each pixel is one thread's.
+func TestMegakernelThreads(t *testing.T) {
+	for _, name := range []string{"cornell-box", "whitted"} {
+		desc, err := scenes.Load("../../scenes/examples/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = 24, 10, 3
+		s, err := tracer.Compile(desc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := kernels.Pack(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 24, 10))
+		var want []float32
+		var wantRays []uint64
+		for _, threads := range []int{-1, 1, 7, 64, 0, 240, 1000} {
+			d := New()
+			d.Kernel, d.Threads = kernels.KernelMegakernel, threads
+			ctx := context.Background()
+			if err := d.Upload(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			out, rays, nonfinite := make([]float32, 3*240), make([]uint64, 240), make([]uint64, 240)
+			err = d.TracePixels(ctx, pixels, out, rays, nonfinite)
+			d.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want, wantRays = out, rays
+				continue
+			}
+			for i := range out {
+				if math.Float32bits(out[i]) != math.Float32bits(want[i]) || rays[i/3] != wantRays[i/3] {
+					t.Errorf("%s, %d threads: pixel %d differs from a thread a pixel's", name, threads, i/3)
+					break
+				}
+			}
+		}
+		for i, r := range wantRays {
+			if r == 0 {
+				t.Errorf("%s: pixel %d traced no ray", name, i)
+				break
 			}
 		}
 	}

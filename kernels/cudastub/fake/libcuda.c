@@ -189,7 +189,7 @@ static int is_pinned(const void* p, size_t bytes)
 
 /* The kernel's entries, by name; a CUfunction is a pointer to one. */
 typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
-                      unsigned long long*);
+                      unsigned long long*, unsigned int*);
 /* The wavefront entries' ABI (trace.cu): three more arguments, the slots
  * and the two queues, between npixels and out. */
 typedef void (*WaveEntry)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*,
@@ -389,6 +389,22 @@ CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)
     return CUDA_ERROR_NOT_FOUND;
 }
 
+/* The emulated device, of one multiprocessor, holds one block of any
+ * function at a time: a wave is a block's threads, so that a batch is
+ * several waves, and the megakernels' threads take pixels beyond their
+ * own (trace.cu), as on a GPU. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize)
+{
+    if (!func) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (!numBlocks || blockSize <= 0 || blockSize > 1024) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *numBlocks = 1;
+    return CUDA_SUCCESS;
+}
+
 CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
     if (!hfunc) {
@@ -412,6 +428,7 @@ typedef struct {
     unsigned int *qin, *qout;
     float* out;
     unsigned long long *rays, *nonfinite;
+    unsigned int* next; /* the megakernels' pixel counter */
     unsigned int grid, block, first, step;
 } Launch;
 
@@ -426,7 +443,7 @@ static void* run_blocks(void* arg)
             if (l->wave) {
                 l->wave(l->scene, l->pixels, l->npixels, l->slots, l->qin, l->qout, l->out, l->rays, l->nonfinite);
             } else {
-                l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite);
+                l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite, l->next);
             }
         }
     }
@@ -465,7 +482,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     }
     base.out = (float*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
     base.rays = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
-    base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k];
+    base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
+    base.next = 0;
+    if (!fn->wave) {
+        base.next = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k];
+    }
     base.grid = gridDimX;
     base.block = blockDimX;
     if (faulty("cuLaunchKernel")) {
@@ -997,7 +1018,6 @@ CUresult cuModuleGetSurfRef(CUsurfref* pSurfRef, CUmodule hmod, const char* name
 CUresult cuModuleGetTexRef(CUtexref* pTexRef, CUmodule hmod, const char* name) { return NO_DEVICE; }
 CUresult cuModuleLoad(CUmodule* module, const char* fname) { return NO_DEVICE; }
 CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin) { return NO_DEVICE; }
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize) { return NO_DEVICE; }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags) { return NO_DEVICE; }
 CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) { return NO_DEVICE; }
 CUresult cuPointerSetAttribute(const void* value, CUpointer_attribute attribute, CUdeviceptr ptr) { return NO_DEVICE; }
