@@ -39,7 +39,7 @@ DEVFN Ray pixel_ray(const TraceScene* s, u32 x, u32 y, u32 i, int n, Sampler* rn
  * ray and path_begin. Out of line: inlined into render_pixels_path's loop
  * (trace.cu) it took trace_pixels_path to 182 registers unbound, 8 warps
  * a multiprocessor, and spilled under SHADE_BOUNDS (below); out of line,
- * 165 registers, 12 warps. */
+ * 165 registers, 12 warps (168 since the megakernels regenerate pixels). */
 DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, PathState* p) {
     Sampler rng;
     Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
