@@ -138,6 +138,36 @@ DEVFN void put_empty(const TraceScene* s, u32 i, unsigned int npixels, float* ou
     }
 }
 
+/* PixelRun is a megakernel thread's pixel in flight: its index in the
+ * batch, its coordinates, its samples' sum so far and its counts. */
+typedef struct {
+    u32 i, x, y;
+    vec3 sum;
+    u64 rays, bad;
+} PixelRun;
+
+/* pixel_begin makes *px pixel i of the batch, no sample summed yet. */
+DEVFN void pixel_begin(PixelRun* px, const unsigned int* pixels, u32 i) {
+    px->i = i;
+    px->x = pixels[2 * (u64)i];
+    px->y = pixels[2 * (u64)i + 1];
+    px->sum = v3(0.0f, 0.0f, 0.0f);
+    px->rays = px->bad = 0;
+}
+
+/* pixel_next writes *px's pixel, the mean of its n samples, and makes
+ * *px the pixel *next hands out; 0 when that is past the batch. */
+DEVFN int pixel_next(PixelRun* px, int n, const unsigned int* pixels, unsigned int npixels, float* out,
+                     unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next) {
+    put_pixel(out, rays, nonfinite, px->i, pixel_mean(px->sum, n), px->rays, px->bad);
+    u32 i = wave_reserve(next);
+    if (i >= npixels) {
+        return 0;
+    }
+    pixel_begin(px, pixels, i);
+    return 1;
+}
+
 /* render_pixels_path and render_pixels_whitted: a megakernel thread's
  * work for one integrator, from pixel i on: Scene.RenderPixel of each
  * pixel, with path regeneration: one loop of the integrator's steps
@@ -161,32 +191,26 @@ DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u
     if (stop_asked(s)) {
         return;
     }
-    u32 x = pixels[2 * (u64)i], y = pixels[2 * (u64)i + 1];
-    vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    u64 nrays = 0, nbad = 0;
+    PixelRun px;
+    pixel_begin(&px, pixels, i);
     PathState p;
-    path_start(s, x, y, 0, n, &p);
+    path_start(s, px.x, px.y, 0, n, &p);
     for (int k = 0;;) {
-        if (path_step(s, &p, &nrays)) {
+        if (path_step(s, &p, &px.rays)) {
             query_answer(s, &p.q);
             continue;
         }
-        sum = add_sample(sum, p.radiance, &nbad);
+        px.sum = add_sample(px.sum, p.radiance, &px.bad);
         if (stop_asked(s)) {
             return;
         }
         if (++k >= n) {
-            put_pixel(out, rays, nonfinite, i, pixel_mean(sum, n), nrays, nbad);
-            if ((i = wave_reserve(next)) >= npixels) {
+            if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
                 return;
             }
-            x = pixels[2 * (u64)i];
-            y = pixels[2 * (u64)i + 1];
-            sum = v3(0.0f, 0.0f, 0.0f);
-            nrays = nbad = 0;
             k = 0;
         }
-        path_start(s, x, y, k, n, &p);
+        path_start(s, px.x, px.y, k, n, &p);
     }
 }
 
@@ -201,35 +225,27 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels
     if (stop_asked(s)) {
         return;
     }
-    u32 x = pixels[2 * (u64)i], y = pixels[2 * (u64)i + 1];
-    vec3 sum = v3(0.0f, 0.0f, 0.0f);
-    u64 nrays = 0, nbad = 0;
+    PixelRun px;
+    pixel_begin(&px, pixels, i);
     WhittedState w;
     Sampler rng;
-    Ray r = pixel_ray(s, x, y, 0u, n, &rng);
-    whitted_begin(&w, r, &rng);
+    whitted_begin(&w, pixel_ray(s, px.x, px.y, 0u, n, &rng), &rng);
     for (int k = 0;;) {
-        if (whitted_step(s, &w, &nrays)) {
+        if (whitted_step(s, &w, &px.rays)) {
             query_answer(s, &w.q);
             continue;
         }
-        sum = add_sample(sum, w.radiance, &nbad);
+        px.sum = add_sample(px.sum, w.radiance, &px.bad);
         if (stop_asked(s)) {
             return;
         }
         if (++k >= n) {
-            put_pixel(out, rays, nonfinite, i, pixel_mean(sum, n), nrays, nbad);
-            if ((i = wave_reserve(next)) >= npixels) {
+            if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
                 return;
             }
-            x = pixels[2 * (u64)i];
-            y = pixels[2 * (u64)i + 1];
-            sum = v3(0.0f, 0.0f, 0.0f);
-            nrays = nbad = 0;
             k = 0;
         }
-        r = pixel_ray(s, x, y, (u32)k, n, &rng);
-        whitted_begin(&w, r, &rng);
+        whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
     }
 }
 

@@ -39,7 +39,7 @@ DEVFN Ray pixel_ray(const TraceScene* s, u32 x, u32 y, u32 i, int n, Sampler* rn
  * ray and path_begin. Out of line: inlined into render_pixels_path's loop
  * (trace.cu) it took trace_pixels_path to 182 registers unbound, 8 warps
  * a multiprocessor, and spilled under SHADE_BOUNDS (below); out of line,
- * 165 registers, 12 warps (168 since the megakernels regenerate pixels). */
+ * 165 registers, 12 warps (161 since the megakernels regenerate pixels). */
 DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, PathState* p) {
     Sampler rng;
     Ray r = pixel_ray(s, x, y, (u32)i, n, &rng);
@@ -209,8 +209,8 @@ DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
  * 9 blocks, 36 warps of 64, hold wf_intersect to 56 registers (at 48 it
  * spills 12 bytes), 12 blocks, 48 warps, wf_occluded to 40 (at 32 it
  * spills 100). The entries that shade, wf_shade and trace_pixels_path,
- * are bound to 3 blocks, 12 warps, 168 registers (they take 167 and 168;
- * 165 and 166 unbound), so that code that needs more spills, which CI
+ * are bound to 3 blocks, 12 warps, 168 registers (they take 167 and 161;
+ * 165 and 167 unbound), so that code that needs more spills, which CI
  * refuses, rather than dropping them to 8 warps unseen. */
 #if defined(PORT_CUDA)
 #define WAVE_INTERSECT_BOUNDS __attribute__((launch_bounds(128, 9)))

@@ -840,10 +840,10 @@ else
 fi
 
 # ---- registers: occupancy against spills -------------------------------------
-# Uncapped, ptxas gives wf_shade 167 registers and trace_pixels_path 168,
+# Uncapped, ptxas gives wf_shade 167 registers and trace_pixels_path 161,
 # no spills: 12 warps a multiprocessor. Capped, they hold more warps and
 # spill a few bytes to local memory (make ptx-report REGS=...;
-# trace_pixels_path at 128 or 96: 104 bytes stored, 72 loaded). Which is
+# trace_pixels_path at 128 or 96: 16 bytes stored, 16 loaded). Which is
 # faster only a GPU can say: the same frame, on one lane, uncapped and at
 # each cap, each loading its own JIT of the PTX. The bits must not change
 # (ptxas allocates registers, it does not change a float operation).

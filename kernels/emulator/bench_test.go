@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 )
 
 // BenchmarkEmulatorCornellBox renders the Cornell box at 64×64, 4 samples,
@@ -23,19 +21,7 @@ func BenchmarkEmulatorCornellBox(b *testing.B) {
 }
 
 func benchCornellBox(b *testing.B, k kernels.Kernel, lanes int) {
-	d, err := scenes.Load("../../scenes/examples/cornell-box.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	d.Settings.Width, d.Settings.Height, d.Settings.Samples = 64, 64, 4
-	s, err := tracer.Compile(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := kernels.Pack(s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, p := packScene(b, "../../scenes/examples/cornell-box.json", 64, 64, 4)
 	dev := New()
 	dev.Kernel, dev.Lanes = k, lanes
 	defer dev.Close()

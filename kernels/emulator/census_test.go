@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 )
 
 // The wavefront's census: after each round of wf_shade, what a lane's
@@ -63,19 +61,9 @@ func TestWavefrontCensus(t *testing.T) {
 	for _, g := range gallery(t) {
 		name, f := g.name, g.file
 		t.Run(name, func(t *testing.T) {
-			desc, err := scenes.Load(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			desc.Settings.Width, desc.Settings.Height = 64, 48
-			desc.Settings.Samples = min(desc.Settings.Samples, 16)
-			s, err := tracer.Compile(desc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := kernels.Pack(s)
-			if err != nil {
-				t.Fatal(err)
+			s, p := packScene(t, f, 64, 48, 0)
+			if s.Settings.Samples > 16 {
+				s, p = packScene(t, f, 64, 48, 16)
 			}
 			d := New()
 			d.Lanes = 1

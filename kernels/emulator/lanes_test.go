@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 )
 
 // The megakernel's lanes: how much of a warp's and a block's lanes have
@@ -104,19 +102,9 @@ func TestMegakernelLanes(t *testing.T) {
 		t.Skip("a model of the GPU's lanes, for its figures: -short skips the renders it needs")
 	}
 	for _, g := range gallery(t) {
-		desc, err := scenes.Load(g.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		desc.Settings.Width, desc.Settings.Height = 128, 128
-		desc.Settings.Samples = min(desc.Settings.Samples, 16)
-		s, err := tracer.Compile(desc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := kernels.Pack(s)
-		if err != nil {
-			t.Fatal(err)
+		s, p := packScene(t, g.file, 128, 128, 0)
+		if s.Settings.Samples > 16 {
+			s, p = packScene(t, g.file, 128, 128, 16)
 		}
 		d := New()
 		d.Kernel = kernels.KernelMegakernel
@@ -131,7 +119,7 @@ func TestMegakernelLanes(t *testing.T) {
 		}
 		n := len(pixels) / 2
 		out, rays, bad := make([]float32, 3*n), make([]uint64, n), make([]uint64, n)
-		err = d.TracePixels(context.Background(), pixels, out, rays, bad)
+		err := d.TracePixels(context.Background(), pixels, out, rays, bad)
 		d.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -713,6 +713,29 @@ func twoTriangles(f func(lo, hi float32) float32, v func(lo, hi float32) mgl32.V
 type galleryScene struct{ name, file string }
 
 // gallery returns the gallery's scenes, failing t when there are none.
+// packScene loads the scene file at w×h pixels and, if spp > 0, spp
+// samples per pixel, and compiles and packs it for the kernel.
+func packScene(tb testing.TB, file string, w, h, spp int) (*tracer.Scene, *kernels.Packed) {
+	tb.Helper()
+	d, err := scenes.Load(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d.Settings.Width, d.Settings.Height = w, h
+	if spp > 0 {
+		d.Settings.Samples = spp
+	}
+	s, err := tracer.Compile(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := kernels.Pack(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s, p
+}
+
 func gallery(t testing.TB) []galleryScene {
 	files, _ := filepath.Glob("../../scenes/examples/*.json")
 	if len(files) == 0 {

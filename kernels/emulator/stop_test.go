@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 )
 
 // TestMegakernelStop: with the header's Stop word set, a megakernel
@@ -18,20 +16,8 @@ import (
 // launch to cancel it (kernels/cuda_stop_test.go).
 func TestMegakernelStop(t *testing.T) {
 	for _, name := range []string{"cornell-box", "whitted"} {
-		desc, err := scenes.Load("../../scenes/examples/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = 16, 8, 4
-		s, err := tracer.Compile(desc)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, stop := range []uint32{0, 1} {
-			p, err := kernels.Pack(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, p := packScene(t, "../../scenes/examples/"+name+".json", 16, 8, 4)
 			if p.Scene.Stop != 0 {
 				t.Fatalf("%s: Pack set Stop to %d", name, p.Scene.Stop)
 			}
@@ -44,7 +30,7 @@ func TestMegakernelStop(t *testing.T) {
 			}
 			pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 16, 8))
 			out, rays, nonfinite := make([]float32, 3*128), make([]uint64, 128), make([]uint64, 128)
-			err = d.TracePixels(ctx, pixels, out, rays, nonfinite)
+			err := d.TracePixels(ctx, pixels, out, rays, nonfinite)
 			d.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -71,19 +57,7 @@ func TestMegakernelStop(t *testing.T) {
 // ends (trace.cu), and each pixel is one thread's.
 func TestMegakernelThreads(t *testing.T) {
 	for _, name := range []string{"cornell-box", "whitted"} {
-		desc, err := scenes.Load("../../scenes/examples/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = 24, 10, 3
-		s, err := tracer.Compile(desc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := kernels.Pack(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, p := packScene(t, "../../scenes/examples/"+name+".json", 24, 10, 3)
 		pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 24, 10))
 		var want []float32
 		var wantRays []uint64
@@ -95,7 +69,7 @@ func TestMegakernelThreads(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, rays, nonfinite := make([]float32, 3*240), make([]uint64, 240), make([]uint64, 240)
-			err = d.TracePixels(ctx, pixels, out, rays, nonfinite)
+			err := d.TracePixels(ctx, pixels, out, rays, nonfinite)
 			d.Close()
 			if err != nil {
 				t.Fatal(err)
