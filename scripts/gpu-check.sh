@@ -881,7 +881,9 @@ regs_caps() {
 }
 export -f regs_caps
 export GPU_CHECK_REGS_ARGS
-for r in "shade-regs wavefront wf_shade $GPU_CHECK_SHADE_REGS" "mega-regs megakernel trace_pixels_path $GPU_CHECK_MEGA_REGS"; do
+# The default kernel's caps first: shade-regs measured its caps once
+# (no gain), and the deadline may cut the second.
+for r in "mega-regs megakernel trace_pixels_path $GPU_CHECK_MEGA_REGS" "shade-regs wavefront wf_shade $GPU_CHECK_SHADE_REGS"; do
 	read -r name kernel entry caps <<<"$r"
 	if [ $HAVE_TRACE = 1 ] && [ -n "$caps" ]; then
 		step "$name" 150 bash -c 'regs_caps "$@"' regs_caps "$name" "$kernel" "$entry" "$caps"
