@@ -160,17 +160,17 @@ func TestLeaseTimeout(t *testing.T) {
 }
 
 // A worker whose tiles keep coming back is not timed out, however long
-// its leases wait in its queue: here 16 leases for its one thread, 40 ms
-// a tile, so the last waits some 600 ms, past a LeaseTimeout of 200 ms,
-// while a reply comes every 40 ms (a GPU's batches at high sample counts
+// its leases wait in its queue: here 32 leases for its one thread, 25 ms
+// a tile, so the last waits some 800 ms, twice a LeaseTimeout of 400 ms,
+// while a reply comes every 25 ms (a GPU's batches at high sample counts
 // look so to the coordinator).
 func TestLeaseTimeoutDeepQueue(t *testing.T) {
 	n := newTestNet()
 	w := n.start(t, "w:7000", ServerOptions{Threads: 1})
-	w.srv.beforeTile = func(context.Context) { time.Sleep(40 * time.Millisecond) }
+	w.srv.beforeTile = func(context.Context) { time.Sleep(25 * time.Millisecond) }
 	bundle, scene := testScene(t, 48, 1)
 	opt := n.options()
-	opt.LeaseTimeout, opt.Window = 200*time.Millisecond, 16
+	opt.LeaseTimeout, opt.Window = 400*time.Millisecond, 32
 	res, err := render(t, scene, NewCluster([]string{"w:7000"}, bundle, opt), false)
 	if err != nil {
 		t.Fatal(err)
