@@ -330,8 +330,8 @@ func TestNoteSlowOpen(t *testing.T) {
 		notes []string
 	}{
 		{0, false, nil},
-		{200 * time.Millisecond, false, []string{"opening 2 GPU(s): the first time, the driver compiles the GPU kernel", "2 GPU(s) ready after "}},
-		{200 * time.Millisecond, true, []string{"opening 2 GPU(s): "}},
+		{300 * time.Millisecond, false, []string{"opening 2 GPU(s): the first time, the driver compiles the GPU kernel", "2 GPU(s) ready after "}},
+		{300 * time.Millisecond, true, []string{"opening 2 GPU(s): "}},
 	} {
 		var notes []string
 		open := func(n int) ([]kernels.Device, error) {
@@ -341,7 +341,7 @@ func TestNoteSlowOpen(t *testing.T) {
 			}
 			return nil, nil
 		}
-		slow := 50 * time.Millisecond
+		slow := 20 * time.Millisecond
 		if c.wait == 0 {
 			slow = time.Hour
 		}
