@@ -255,7 +255,7 @@ vet-cuda:
 		TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$s -o $(STUBLIB)/$$n.mixed.pfm --width 48 --height 40 --samples 4 --gpus 1 --threads 2 --tile 8 -q; \
 		cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.gpu.pfm; cmp $(STUBLIB)/$$n.cpu.pfm $(STUBLIB)/$$n.mixed.pfm; \
 	done; echo "vet-cuda: --gpus 1 on the stub driver: exit 2 without devices; with an emulated device, the gallery as the CPU renders it"
-	@set -e; export TRACE_GPU_KERNEL=wavefront; args="scenes/examples/cornell-box.json --width 48 --height 40 --samples 4 --gpus 1 --threads 2"; \
+	@set -e; export TRACE_GPU_KERNEL=wavefront; args="scenes/examples/cornell-box.json --width 48 --height 40 --samples 4 --gpus 1 --threads 0"; \
 	out=$$(TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/times.pfm 2>&1); \
 	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator, 2 lanes: kernel times of .* wf_shade .* wf_intersect .*; kernels [0-9.]+ s' || \
 		{ echo "vet-cuda: TRACE_GPU_TIMES=1: no kernel times in: $$out"; exit 1; }; \

@@ -119,8 +119,8 @@ DEVFN int pass_through(const TraceScene* s, const Ray* r, const Hit* h, const Sa
  * integrators can stop at each of their queries (path.h, whitted.h):
  * *_begin starts one and asks its first query in q; *_resume takes q's
  * answer and either asks the next query (it returns 1) or ends with the
- * loop's result (it returns 0). The megakernel answers each query at once
- * (query_answer), the wavefront in its query kernels. */
+ * loop's result (it returns 0). The megakernel answers each query in its
+ * own loop (query_answer_kind), the wavefront in its query kernels. */
 #define TR_SEEN_INTERSECT 0u
 #define TR_SEEN_OCCLUDED_FIRST 1u
 #define TR_SEEN_OCCLUDED_PASS 2u
@@ -131,14 +131,19 @@ DEVFN void query_ask(RayQuery* q, u32 kind, Ray r) {
     q->ray = r;
 }
 
-/* query_answer: answers q's query here and now. */
-DEVFN void query_answer(const TraceScene* s, RayQuery* q) {
-    if (q->kind == QueryClosest) {
+/* query_answer_kind: answers q's query, of the kind given (QueryClosest
+ * or QueryAny), here and now. */
+DEVFN void query_answer_kind(const TraceScene* s, RayQuery* q, u32 kind) {
+    if (kind == QueryClosest) {
         q->hit = scene_intersect(s, q->ray);
-    } else if (q->kind == QueryAny) {
+    } else {
         q->occluded = (u32)scene_occluded(s, q->ray);
     }
 }
+
+/* query_other: the megakernels' phase after phase (QueryClosest, QueryAny,
+ * QueryClosest, ...). */
+DEVFN u32 query_other(u32 phase) { return phase == QueryClosest ? QueryAny : QueryClosest; }
 
 /* intersect_begin: starts Scene.intersectSeen along r. */
 DEVFN void intersect_begin(SeenState* st, Ray r, u32 stream, RayQuery* q) {

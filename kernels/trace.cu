@@ -171,15 +171,29 @@ DEVFN int pixel_next(PixelRun* px, int n, const unsigned int* pixels, unsigned i
 /* render_pixels_path and render_pixels_whitted: a megakernel thread's
  * work for one integrator, from pixel i on: Scene.RenderPixel of each
  * pixel, with path regeneration: one loop of the integrator's steps
- * (path_step, whitted_step), each query answered at once
- * (query_answer), across all the pixel's samples and on to the next
- * pixel's, so that a lane whose sample ends starts the next at once, and
+ * (path_step, whitted_step) across all the pixel's samples and on to the
+ * next pixel's, so that a lane whose sample ends starts the next at once, and
  * a lane whose pixel ends takes the batch's next pixel (*next) and starts
  * its first sample, where loops over pixels and samples, each traced to
  * its end, would wait for the longest path, and pixel, in its warp. Each
  * pixel's samples run one after another and are summed in index order:
  * the same float operations in the same order as RenderPixel. The Stop
- * word (stop_asked) ends the thread before a sample, its pixel unwritten. */
+ * word (stop_asked) ends the thread before a sample, its pixel unwritten.
+ *
+ * The loop runs in phases, the same for every thread: nearest-hit queries,
+ * then any-hit queries, in turn (query_other). In a phase, only the
+ * threads whose query is of its kind answer it (query_answer_kind) and
+ * step on to their next query; the others wait for the next phase. So a
+ * warp runs one traversal loop at a time, and its lanes that step have
+ * taken the same kind of answer, so they run the same stage of the
+ * integrator (the hit's shading after a nearest hit; the direct light's
+ * end and the next bounce after a shadow ray). Answering each thread's
+ * query at once instead, as the lanes' paths drift apart (a bounce
+ * without a shadow ray, a path ended and begun again), ran both traversal
+ * loops and both kinds of stage in each turn of a warp, each for part of
+ * its lanes: on an H200, 5 of 32 lanes active per instruction in
+ * trace_pixels_path, slower than without path regeneration. Which thread
+ * waits changes no pixel: each runs its own samples' operations in order. */
 DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
                               float* out, unsigned long long* rays, unsigned long long* nonfinite,
                               unsigned int* next) {
@@ -195,22 +209,26 @@ DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u
     pixel_begin(&px, pixels, i);
     PathState p;
     path_start(s, px.x, px.y, 0, n, &p);
-    for (int k = 0;;) {
-        if (path_step(s, &p, &px.rays)) {
-            query_answer(s, &p.q);
+    int k = 0;
+    for (u32 phase = QueryClosest;; phase = query_other(phase)) {
+        if (p.q.kind == phase) {
+            query_answer_kind(s, &p.q, phase);
+        } else if (p.q.kind != QueryNone) {
             continue;
         }
-        px.sum = add_sample(px.sum, p.radiance, &px.bad);
-        if (stop_asked(s)) {
-            return;
-        }
-        if (++k >= n) {
-            if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
+        while (!path_step(s, &p, &px.rays)) {
+            px.sum = add_sample(px.sum, p.radiance, &px.bad);
+            if (stop_asked(s)) {
                 return;
             }
-            k = 0;
+            if (++k >= n) {
+                if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
+                    return;
+                }
+                k = 0;
+            }
+            path_start(s, px.x, px.y, k, n, &p);
         }
-        path_start(s, px.x, px.y, k, n, &p);
     }
 }
 
@@ -230,22 +248,26 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels
     WhittedState w;
     Sampler rng;
     whitted_begin(&w, pixel_ray(s, px.x, px.y, 0u, n, &rng), &rng);
-    for (int k = 0;;) {
-        if (whitted_step(s, &w, &px.rays)) {
-            query_answer(s, &w.q);
+    int k = 0;
+    for (u32 phase = QueryClosest;; phase = query_other(phase)) {
+        if (w.q.kind == phase) {
+            query_answer_kind(s, &w.q, phase);
+        } else if (w.q.kind != QueryNone) {
             continue;
         }
-        px.sum = add_sample(px.sum, w.radiance, &px.bad);
-        if (stop_asked(s)) {
-            return;
-        }
-        if (++k >= n) {
-            if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
+        while (!whitted_step(s, &w, &px.rays)) {
+            px.sum = add_sample(px.sum, w.radiance, &px.bad);
+            if (stop_asked(s)) {
                 return;
             }
-            k = 0;
+            if (++k >= n) {
+                if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
+                    return;
+                }
+                k = 0;
+            }
+            whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
         }
-        whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
     }
 }
 
@@ -278,7 +300,7 @@ PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(const TraceScene* s
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorPath);
 }
 
-PORT_EXTERN_C __global__ void trace_pixels_whitted(const TraceScene* scene, const unsigned int* pixels,
+PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(const TraceScene* scene, const unsigned int* pixels,
                                                    unsigned int npixels, float* out, unsigned long long* rays,
                                                    unsigned long long* nonfinite, unsigned int* next) {
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorWhitted);

@@ -8,6 +8,8 @@
 #             passes, $OUT holds exactly summary.txt and gpu-check.tar.gz,
 #             the archive holds every step's log, and the figures and steps
 #             are the ones a GPU run reports
+#   skip      the next call on the same warm machine with GPU_CHECK_SKIP:
+#             the steps it names are SKIPped, the others run, and it passes
 #   header    the next call on the same warm machine with a broken cuda.h:
 #             build-cu fails in seconds, nothing after it runs, and no
 #             binary of the first call is tested
@@ -190,6 +192,18 @@ want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=wf_shade=64\), 1 lane: kernel
 want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=trace_pixels_path=96\), 1 lane: kernel times' "$tmp/stub/x/report/log/mega-regs.log"
 want stub '^  cornell-box .*, one lane, trace_pixels_path registers 96: .* rays/s, trace_pixels_path [0-9.]* s \(100%; 1 launch of [0-9]* µs\); kernels .*; the same bytes as uncapped$' "$s"
 if [ "$(git status --porcelain)" = "$before" ]; then ok "stub: the working tree is as it was"; else bad "stub: the check changed the working tree: $(git status --porcelain)"; fi
+
+# ---- skip: the same warm state, a second call that runs only some steps ----
+run skip GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" \
+	GPU_CHECK_SKIP='ptxas-sm_90|gpu-tests.*|same-.*|bench-.*|frame-.*|ncu|ncu-megakernel|memcheck|.*-regs'
+s=$tmp/skip/out/summary.txt
+if [ "$rc" = 0 ]; then ok "skip: exit 0"; else bad "skip: exit $rc"; fi
+want skip '^gpu-check: PASS after' "$s"
+for st in ptxas-sm_90 gpu-tests gpu-tests-wavefront same-cornell-box bench-gpu frame-gpu frame-mixed-wavefront-procs ncu memcheck mega-regs shade-regs; do
+	want skip "^SKIP  $st +not run: GPU_CHECK_SKIP\$" "$s"
+done
+want skip '^PASS  driver-jit ' "$s"
+want skip '^PASS  ncu-stalls ' "$s"
 
 # ---- header: the same warm state, a cuda.h that does not compile ----
 mkdir -p "$tmp/badinclude" && echo '#error this cuda.h is broken' >"$tmp/badinclude/cuda.h"

@@ -95,6 +95,11 @@
 #                          here, with one emulated device that runs trace.cu as C),
 #                          at small sizes: how scripts/gpu-check-test.sh runs the
 #                          whole check without a GPU
+#   GPU_CHECK_SKIP=REGEX   the steps whose whole name it matches are not run
+#                          (SKIP, not a failure): a second call that measures
+#                          only what changed, e.g. 'ptxas-sm_90|driver-jit|
+#                          bench-cpu|gpu-tests-full' (a build step skipped
+#                          skips every step that needs its binary)
 #   GPU_CHECK_FAKE_SLOW=N  a step that sleeps N seconds after driver-jit (tests)
 #   GPU_CHECK_GALLERY_ARGS, GPU_CHECK_FRAME_ARGS, GPU_CHECK_BENCH_GPU,
 #   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME, GPU_CHECK_REGS_ARGS,
@@ -217,6 +222,11 @@ step() {
 	local name=$1 limit=$2 left start rc took cut=0 log
 	shift 2
 	log=$REPORT/log/$name.log
+	if [ -n "${GPU_CHECK_SKIP:-}" ] && [[ $name =~ ^($GPU_CHECK_SKIP)$ ]]; then
+		result SKIP "$name" "not run: GPU_CHECK_SKIP"
+		publish
+		return 125
+	fi
 	left=$((DEADLINE - $(elapsed) - RESERVE))
 	if [ "$left" -lt "$MIN_STEP" ]; then
 		result SKIP "$name" "not started: ${left}s left before the ${DEADLINE}s deadline (deadline)"
