@@ -120,9 +120,11 @@ CUDASTUB   = $(CURDIR)/kernels/cudastub
 STUBLIB   ?= $(CURDIR)/bin/cudastub
 
 # Regenerate kernels/trace.ptx from kernels/trace.cu (commit the result;
-# CI fails when it is stale). PTX=FILE writes elsewhere.
+# CI fails when it is stale). PTX=FILE writes elsewhere, PTXEXTRA adds
+# clang flags (scripts/ptx-variants.sh: variants to measure on a GPU).
+PTXEXTRA  ?=
 kernels:
-	cd kernels && $(CLANG) $(PTXFLAGS) -o $(abspath $(PTX)) trace.cu
+	cd kernels && $(CLANG) $(PTXFLAGS) $(PTXEXTRA) -o $(abspath $(PTX)) trace.cu
 
 # CI's freshness check: regenerate into a temporary file and compare.
 check-ptx:
@@ -273,7 +275,11 @@ vet-cuda:
 	if TRACE_GPU_REGS=wf_shade=512 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/never.pfm -q 2>$(STUBLIB)/times.err; then \
 		echo "vet-cuda: TRACE_GPU_REGS=wf_shade=512 rendered"; exit 1; fi; \
 	grep -q 'TRACE_GPU_REGS="wf_shade=512": wf_shade.s registers must be' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_REGS=wf_shade=512: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
-	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either fails"
+	if TRACE_GPU_PTX=$(STUBLIB)/absent.ptx TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/never.pfm -q 2>$(STUBLIB)/times.err; then \
+		echo "vet-cuda: TRACE_GPU_PTX=absent.ptx rendered"; exit 1; fi; \
+	grep -q 'TRACE_GPU_PTX: open .*absent.ptx: no such file' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_PTX=absent.ptx: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
+	test ! -e $(STUBLIB)/never.pfm || { echo "vet-cuda: a failed render wrote never.pfm"; exit 1; }; \
+	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either, or a TRACE_GPU_PTX that is not there, fails"
 	@set -e; log=$(STUBLIB)/worker.log; \
 	TRACE_GPU_KERNEL=wavefront TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null || true' EXIT; \

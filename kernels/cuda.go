@@ -97,7 +97,7 @@ type cudaSettings struct {
 	lanes  int     // LanesEnv
 	times  bool    // TimesEnv
 	regs   RegCaps // RegsEnv
-	ptx    string  // PTX with regs' caps
+	ptx    string  // PTX (or PTXEnv's file) with regs' caps
 }
 
 // cudaSettingsFromEnv reads the settings, failing on any value it does
@@ -117,7 +117,11 @@ func cudaSettingsFromEnv() (cudaSettings, error) {
 	if set.regs, err = ParseRegs(os.Getenv(RegsEnv)); err != nil {
 		return set, err
 	}
-	set.ptx, err = CapRegisters(PTX, set.regs)
+	ptx, err := KernelPTX(os.Getenv(PTXEnv))
+	if err != nil {
+		return set, err
+	}
+	set.ptx, err = CapRegisters(ptx, set.regs)
 	return set, err
 }
 

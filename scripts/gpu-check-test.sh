@@ -100,9 +100,33 @@ chmod +x "$tmp/fakebin/compute-sanitizer"
 cat >"$tmp/fakebin/ncu" <<'FAKE'
 #!/bin/sh
 while [ $# -gt 0 ]; do
-	case $1 in --kernel-name) names=$2; shift 2 ;; --metrics) metrics=$2; shift 2 ;; --clock-control | --launch-skip | --launch-count | --section) shift 2 ;; --*) shift ;; *) break ;; esac
+	case $1 in
+	--kernel-name) names=$2; shift 2 ;;
+	--metrics) metrics=$2; shift 2 ;;
+	--export) export=$2; shift 2 ;;
+	--import) import=$2; shift 2 ;;
+	--page) page=$2; shift 2 ;;
+	--clock-control | --launch-skip | --launch-count | --section | --print-source) shift 2 ;;
+	--*) shift ;;
+	*) break ;;
+	esac
 done
+if [ -n "$import" ]; then
+	# A report read back: the source page's instructions, or the details.
+	[ -s "$import" ] || { echo "==ERROR== no report $import" >&2; exit 1; }
+	if [ "$page" = source ]; then
+		printf '"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","Thread Instructions Executed"\n'
+		printf '"0x7f00","LDC R1, c[0x0][0x28]","%d","396","50688"\n' 1 2 3
+	else
+		printf '"ID","Kernel Name","Section Name","Metric Name","Metric Unit","Metric Value"\n'
+	fi
+	exit
+fi
 "$@" || exit
+if [ -n "$export" ]; then
+	echo "fake report" >"$export.ncu-rep"
+	exit
+fi
 if [ -n "$metrics" ]; then
 	# Raw metrics: the values count up from 1.5 in the order asked,
 	# the sectors with their unit scaled, as ncu prints them.
@@ -151,13 +175,19 @@ rm -rf "$state/run."*
 gocache=$(go env GOCACHE)
 
 # ---- stub ----
-run stub GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" GPU_CHECK_DEADLINE=240
+# Variants of the PTX, as scripts/ptx-variants.sh makes them (the stub
+# runs trace.cu as C, whatever the PTX: this tests the steps' plumbing).
+mkdir -p "$tmp/ptx"
+make -s kernels PTX="$tmp/ptx/lineinfo.ptx" PTXEXTRA=-gline-directives-only
+cp kernels/trace.ptx "$tmp/ptx/copy.ptx"
+run stub GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" GPU_CHECK_DEADLINE=240 \
+	GPU_CHECK_PTX_DIR="$tmp/ptx"
 s=$tmp/stub/out/summary.txt
 if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls memcheck shade-regs mega-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -180,22 +210,31 @@ want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17
 want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
 want stub '^  ncu trace_pixels_path: 812.50 usecond, SM 63.19%, memory 41.07%, occupancy 16.02% of 18.75%, 165 registers$' "$s"
 want stub "^  ncu-stalls trace_pixels_path: 1.50 of 32 lanes active per instruction, 3.00 cycles between a warp's instructions; waiting on membar 19.50, barrier 18.00, no_instruction 16.50, branch_resolving 15.00; local memory 21.00 Msector loaded, 22.50 Msector stored\$" "$s"
+want stub '^  ncu-source: trace_pixels_path: 4 lines of source counters in report/ncu-source-trace_pixels_path.csv.gz$' "$s"
+want stub '^  ncu-source: wf_shade: 4 lines of source counters' "$s"
+for v in embedded copy lineinfo; do
+	same="the same bytes as the embedded kernel"
+	[ $v = embedded ] && same="the frame the others must match"
+	want stub "^  cornell-box --width 32 --height 24 --samples 2, one lane, PTX $v: [0-9.]+[kMG]? rays/s, trace_pixels_path [0-9.]+ s \(100%; 1 launch of [0-9]+ µs\); $same\$" "$s"
+done
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
-for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log; do
+for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log \
+	ncu-source-trace_pixels_path.csv.gz ncu-source-wf_shade-details.csv; do
 	if [ -s "$tmp/stub/x/report/$f" ]; then ok "stub: the archive has report/$f"; else bad "stub: no report/$f in the archive"; fi
 done
 want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/gpu-tests.log"
 want stub '^    --- PASS: TestGPUGallery/cornell-box' "$tmp/stub/x/report/log/memcheck.log"
 want stub 'gpu: the same bytes as the CPU' "$tmp/stub/x/report/log/same-mesh.log"
 want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=wf_shade=64\), 1 lane: kernel times' "$tmp/stub/x/report/log/shade-regs.log"
+want stub 'TRACE_GPU_PTX=.*/lineinfo.ptx TRACE_GPU_KERNEL=megakernel|ncu-source: trace_pixels_path' "$tmp/stub/x/report/log/ncu-source.log"
 want stub 'gpu0 cudastub emulator \(TRACE_GPU_REGS=trace_pixels_path=96\), 1 lane: kernel times' "$tmp/stub/x/report/log/mega-regs.log"
 want stub '^  cornell-box .*, one lane, trace_pixels_path registers 96: .* rays/s, trace_pixels_path [0-9.]* s \(100%; 1 launch of [0-9]* µs\); kernels .*; the same bytes as uncapped$' "$s"
 if [ "$(git status --porcelain)" = "$before" ]; then ok "stub: the working tree is as it was"; else bad "stub: the check changed the working tree: $(git status --porcelain)"; fi
 
 # ---- skip: the same warm state, a second call that runs only some steps ----
 run skip GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" \
-	GPU_CHECK_SKIP='ptxas-sm_90|gpu-tests.*|same-.*|bench-.*|frame-.*|ncu|ncu-megakernel|memcheck|.*-regs'
+	GPU_CHECK_SKIP='ptxas-sm_90|gpu-tests.*|same-.*|bench-.*|frame-.*|ncu|ncu-megakernel|memcheck|.*-regs' GPU_CHECK_PTX_DIR="$tmp/ptx"
 s=$tmp/skip/out/summary.txt
 if [ "$rc" = 0 ]; then ok "skip: exit 0"; else bad "skip: exit $rc"; fi
 want skip '^gpu-check: PASS after' "$s"
@@ -204,6 +243,7 @@ for st in ptxas-sm_90 gpu-tests gpu-tests-wavefront same-cornell-box bench-gpu f
 done
 want skip '^PASS  driver-jit ' "$s"
 want skip '^PASS  ncu-stalls ' "$s"
+want skip '^PASS  ptx-variants ' "$s"
 
 # ---- header: the same warm state, a cuda.h that does not compile ----
 mkdir -p "$tmp/badinclude" && echo '#error this cuda.h is broken' >"$tmp/badinclude/cuda.h"

@@ -57,6 +57,13 @@
 #                     cycles between a warp's instructions and what they
 #                     wait for (its stall reasons), and its local memory
 #                     (stack) traffic
+#   ncu-source        with variants of the PTX carried (scripts/ptx-variants.sh,
+#                     .gpu/ptx): a launch each of trace_pixels_path and
+#                     wf_shade on the lineinfo variant under ncu's source
+#                     counters, exported as CSV (each instruction, its
+#                     source line, its counts and stalls) into the archive
+#   ptx-variants      the mega-regs frame on the embedded kernel and on each
+#                     variant (TRACE_GPU_PTX): the same bytes, and its time
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
@@ -95,6 +102,7 @@
 #                          here, with one emulated device that runs trace.cu as C),
 #                          at small sizes: how scripts/gpu-check-test.sh runs the
 #                          whole check without a GPU
+#   GPU_CHECK_PTX_DIR      the PTX variants (default .gpu/ptx)
 #   GPU_CHECK_SKIP=REGEX   the steps whose whole name it matches are not run
 #                          (SKIP, not a failure): a second call that measures
 #                          only what changed, e.g. 'ptxas-sm_90|driver-jit|
@@ -223,6 +231,7 @@ step() {
 	shift 2
 	log=$REPORT/log/$name.log
 	if [ -n "${GPU_CHECK_SKIP:-}" ] && [[ $name =~ ^($GPU_CHECK_SKIP)$ ]]; then
+		echo "== $name not run: GPU_CHECK_SKIP" >"$log"
 		result SKIP "$name" "not run: GPU_CHECK_SKIP"
 		publish
 		return 125
@@ -827,6 +836,86 @@ if [ $HAVE_TRACE = 1 ] && [ -n "$NCU" ]; then
 	fi
 else
 	skip ncu "no ncu on the PATH or in the toolkit (or no trace binary)"
+fi
+
+# ---- variants of the PTX (scripts/ptx-variants.sh), if .gpu carries any ----
+# The same trace loads each variant (TRACE_GPU_PTX): lineinfo, the kernel
+# with line directives, for ncu's source view (where a kernel's time goes,
+# source line by line: instructions, lanes active, stalls), and any
+# variant a developer made to time against the embedded kernel.
+PTX_DIR=${GPU_CHECK_PTX_DIR:-$ROOT/.gpu/ptx}
+export PTX_DIR NCU GPU_CHECK_REGS_ARGS
+# ncu_source: one launch each of trace_pixels_path and wf_shade on the
+# lineinfo variant under ncu's SourceCounters and WarpStateStats sections;
+# its source page (each SASS instruction, with its source line) and its
+# details page as CSV in the report.
+ncu_source() {
+	local k entry kernel skip rep csv
+	for k in "trace_pixels_path megakernel 0" "wf_shade wavefront 2"; do
+		read -r entry kernel skip <<<"$k"
+		rep=$WORK/ncu-source-$entry
+		csv=$REPORT/ncu-source-$entry.csv
+		TRACE_GPU_PTX=$PTX_DIR/lineinfo.ptx TRACE_GPU_KERNEL=$kernel TRACE_GPU_LANES=1 "$NCU" --clock-control none \
+			--kernel-name "regex:^$entry\$" --launch-skip "$skip" --launch-count 1 --section SourceCounters \
+			--section WarpStateStats --export "$rep" --force-overwrite \
+			"$TRACE" render scenes/examples/cornell-box.json --width 256 --height 256 --samples 16 \
+			-o "$WORK/ncu.png" --gpus 1 --threads 0 -q || return 1
+		"$NCU" --import "$rep.ncu-rep" --page details --csv >"$REPORT/ncu-source-$entry-details.csv" || return 1
+		if ! "$NCU" --import "$rep.ncu-rep" --page source --csv --print-source cuda,sass >"$csv"; then
+			"$NCU" --import "$rep.ncu-rep" --page source --csv --print-source sass >"$csv" || return 1
+		fi
+		gzip -f "$csv"
+		echo "ncu-source: $entry: $(gzip -dc "$csv.gz" | wc -l) lines of source counters in report/ncu-source-$entry.csv.gz"
+	done
+}
+# ptx_variants: the frame of mega-regs on the path megakernel, on the
+# embedded kernel and on each variant: rays/s, the entry's time, and
+# whether the bytes are the embedded kernel's.
+ptx_variants() {
+	local v name out log rays time same bad=0 size
+	read -r -a size <<<"$GPU_CHECK_REGS_ARGS"
+	for v in embedded "$PTX_DIR"/*.ptx; do
+		name=${v##*/}
+		name=${name%.ptx}
+		out=$WORK/variant.$name.pfm
+		[ "$v" = embedded ] && v=""
+		if ! log=$(TRACE_GPU_PTX=$v TRACE_GPU_KERNEL=megakernel TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render \
+			scenes/examples/cornell-box.json "${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
+			printf '%s\n' "$log"
+			echo "ptx-variants: $name: trace failed"
+			return 1
+		fi
+		printf '%s\n' "$log"
+		rays=$(printf '%s\n' "$log" | grep -m 1 -o '[0-9.]*[kMG]* rays/s')
+		time=$(printf '%s\n' "$log" | grep -m 1 -o 'trace_pixels_path [0-9.]* s ([^)]*)')
+		same="the frame the others must match"
+		if [ "$name" != embedded ]; then
+			if cmp -s "$WORK/variant.embedded.pfm" "$out"; then
+				same="the same bytes as the embedded kernel"
+			else
+				same="DIFFERS from the embedded kernel's frame: $("$PSNR" "$WORK/variant.embedded.pfm" "$out")"
+				bad=1
+			fi
+		fi
+		echo "ptx-variants: $name: $rays, $time; $same"
+	done
+	return $bad
+}
+export -f ncu_source ptx_variants
+if [ $HAVE_TRACE = 1 ] && compgen -G "$PTX_DIR/*.ptx" >/dev/null; then
+	if [ -n "$NCU" ] && [ -s "$PTX_DIR/lineinfo.ptx" ]; then
+		step ncu-source 150 bash -c 'ncu_source'
+		grep -h '^ncu-source: ' "$REPORT/log/ncu-source.log" | while read -r l; do figure "$l"; done
+	else
+		skip ncu-source "no ncu, or no $PTX_DIR/lineinfo.ptx (scripts/ptx-variants.sh)"
+	fi
+	step ptx-variants 150 bash -c 'ptx_variants'
+	grep -h '^ptx-variants: ' "$REPORT/log/ptx-variants.log" | sed 's/^ptx-variants: //' |
+		while read -r l; do figure "cornell-box $GPU_CHECK_REGS_ARGS, one lane, PTX $l"; done
+	rm -f "$WORK"/variant.*.pfm
+else
+	skip ncu-source "no PTX variants in $PTX_DIR (scripts/ptx-variants.sh), or no trace binary"
+	skip ptx-variants "no PTX variants in $PTX_DIR (scripts/ptx-variants.sh), or no trace binary"
 fi
 
 # ---- the GPU tests under NVIDIA's memcheck, if it is there -------------------
