@@ -191,9 +191,13 @@ DEVFN int pixel_next(PixelRun* px, int n, const unsigned int* pixels, unsigned i
  * query at once instead, as the lanes' paths drift apart (a bounce
  * without a shadow ray, a path ended and begun again), ran both traversal
  * loops and both kinds of stage in each turn of a warp, each for part of
- * its lanes: on an H200, 5 of 32 lanes active per instruction in
- * trace_pixels_path, slower than without path regeneration. Which thread
- * waits changes no pixel: each runs its own samples' operations in order. */
+ * its lanes. On an H200 the phases took trace_pixels_path from 121 to
+ * 158 M rays/s on pbr, 154 to 179 M on mesh, 264 to 345 M on the
+ * 1.3M-triangle mesh (cornell-box, materials and whitted within 6 %);
+ * its lanes active per instruction stayed at 5 of 32 (ncu-stalls), most
+ * of them lost in the traversal loops (ncu-source). Which thread waits
+ * changes no pixel: each runs its own samples' operations in order.
+ * (TRACE_MEGA_LOCKSTEP, below, builds the loops without regeneration.) */
 DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
                               float* out, unsigned long long* rays, unsigned long long* nonfinite,
                               unsigned int* next) {
@@ -271,6 +275,53 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels
     }
 }
 
+#ifdef TRACE_MEGA_LOCKSTEP
+/* render_pixels_lockstep: the megakernels' loops without path
+ * regeneration, a variant to time on a GPU against them
+ * (scripts/ptx-variants.sh lockstep=-DTRACE_MEGA_LOCKSTEP; gpu-check's
+ * ptx-variants step): each sample traced to its end before the pixel's
+ * next starts, each query answered at once, as the megakernels ran before
+ * they regenerated paths (on an H200 then, faster on materials and
+ * whitted, slower on pbr and the 1.3M-triangle mesh); pixels still come
+ * from *next. The same pixels, bit for bit. */
+DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const unsigned int* pixels, u32 i,
+                                       unsigned int npixels, float* out, unsigned long long* rays,
+                                       unsigned long long* nonfinite, unsigned int* next, u32 integrator) {
+    int n = (int)s->Samples;
+    if (n <= 0) {
+        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        return;
+    }
+    PixelRun px;
+    pixel_begin(&px, pixels, i);
+    do {
+        for (int k = 0; k < n; k++) {
+            if (stop_asked(s)) {
+                return;
+            }
+            vec3 radiance;
+            if (integrator == IntegratorWhitted) {
+                WhittedState w;
+                Sampler rng;
+                whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
+                while (whitted_step(s, &w, &px.rays)) {
+                    query_answer_kind(s, &w.q, w.q.kind);
+                }
+                radiance = w.radiance;
+            } else {
+                PathState p;
+                path_start(s, px.x, px.y, k, n, &p);
+                while (path_step(s, &p, &px.rays)) {
+                    query_answer_kind(s, &p.q, p.q.kind);
+                }
+                radiance = p.radiance;
+            }
+            px.sum = add_sample(px.sum, radiance, &px.bad);
+        }
+    } while (pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next));
+}
+#endif
+
 /* trace_thread: the work of one thread of any of the megakernel entries,
  * with the integrator given (s->Integrator, or a constant in the entries
  * that fix it, which folds the other away). */
@@ -281,6 +332,10 @@ DEVFN_FLAT void trace_thread(const TraceScene* scene, const unsigned int* pixels
     if (i >= npixels) {
         return;
     }
+#ifdef TRACE_MEGA_LOCKSTEP
+    render_pixels_lockstep(scene, pixels, i, npixels, out, rays, nonfinite, next, integrator);
+    return;
+#endif
     if (integrator == IntegratorWhitted) {
         render_pixels_whitted(scene, pixels, i, npixels, out, rays, nonfinite, next);
     } else {

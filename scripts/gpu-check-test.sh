@@ -215,7 +215,9 @@ want stub '^  ncu-source: wf_shade: 4 lines of source counters' "$s"
 for v in embedded copy lineinfo; do
 	same="the same bytes as the embedded kernel"
 	[ $v = embedded ] && same="the frame the others must match"
-	want stub "^  cornell-box --width 32 --height 24 --samples 2, one lane, PTX $v: [0-9.]+[kMG]? rays/s, trace_pixels_path [0-9.]+ s \(100%; 1 launch of [0-9]+ µs\); $same\$" "$s"
+	for sc in cornell-box:path whitted:whitted pbr:path; do
+		want stub "^  ${sc%%:*} --width 32 --height 24 --samples 2, one lane, PTX $v: [0-9.]+[kMG]? rays/s, trace_pixels_${sc#*:} [0-9.]+ s \(100%; 1 launch of [0-9]+ µs\); $same\$" "$s"
+	done
 done
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
@@ -244,6 +246,7 @@ done
 want skip '^PASS  driver-jit ' "$s"
 want skip '^PASS  ncu-stalls ' "$s"
 want skip '^PASS  ptx-variants ' "$s"
+wantnot skip '^  GPU tests' "$s"
 
 # ---- header: the same warm state, a cuda.h that does not compile ----
 mkdir -p "$tmp/badinclude" && echo '#error this cuda.h is broken' >"$tmp/badinclude/cuda.h"

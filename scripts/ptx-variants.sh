@@ -11,9 +11,10 @@
 #              source view can name the source line of each instruction
 #              (gpu-check's ncu-source step)
 #   NAME       a variant of your own: make kernels with these flags added,
-#              e.g. ptx-variants.sh nofoo='-DTRACE_NO_FOO'; gpu-check's
-#              ptx-variants step renders a frame on each: its time, and
-#              whether its bytes are the embedded kernel's
+#              e.g. ptx-variants.sh lockstep=-DTRACE_MEGA_LOCKSTEP (the
+#              megakernels without path regeneration, trace.cu);
+#              gpu-check's ptx-variants step renders frames on each: their
+#              times, and whether their bytes are the embedded kernel's
 #
 # Variants from an earlier call are removed. It needs what `make kernels`
 # needs (clang-19).
