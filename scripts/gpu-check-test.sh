@@ -115,8 +115,15 @@ if [ -n "$import" ]; then
 	# A report read back: the source page's instructions, or the details.
 	[ -s "$import" ] || { echo "==ERROR== no report $import" >&2; exit 1; }
 	if [ "$page" = source ]; then
-		printf '"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","Thread Instructions Executed"\n'
-		printf '"0x7f00","LDC R1, c[0x0][0x28]","%d","396","50688"\n' 1 2 3
+		# As Nsight Compute 2025.3 writes it, abridged: a file, its source
+		# line, the line's one instruction.
+		cat <<'CSV'
+"File Path","/work/main/kernels/alpha.h"
+"Function Name","trace_pixels_path"
+"Line No","Source","Address","Source","Warp Stall Sampling (All Samples)","Warp Stall Sampling (Not-issued Samples)","# Samples","Instructions Executed","Thread Instructions Executed","stall_no_inst"
+"21","DEVFN u32 alpha_stream(int depth, u32 role) { return (u32)depth * TR_ALPHA_ROLES + role; }","-","-","87","52","87","522770","3256561","29"
+"","","0x7f96bfe67860","      SHF.L.U32 R3, R0, 0x2, RZ","87","52","87","522770","3256561","29"
+CSV
 	else
 		printf '"ID","Kernel Name","Section Name","Metric Name","Metric Unit","Metric Value"\n'
 	fi
@@ -210,8 +217,11 @@ want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17
 want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
 want stub '^  ncu trace_pixels_path: 812.50 usecond, SM 63.19%, memory 41.07%, occupancy 16.02% of 18.75%, 165 registers$' "$s"
 want stub "^  ncu-stalls trace_pixels_path: 1.50 of 32 lanes active per instruction, 3.00 cycles between a warp's instructions; waiting on membar 19.50, barrier 18.00, no_instruction 16.50, branch_resolving 15.00; local memory 21.00 Msector loaded, 22.50 Msector stored\$" "$s"
-want stub '^  ncu-source: trace_pixels_path: 4 lines of source counters in report/ncu-source-trace_pixels_path.csv.gz$' "$s"
-want stub '^  ncu-source: wf_shade: 4 lines of source counters' "$s"
+want stub '^  ncu-source: trace_pixels_path: 5 lines of source counters in report/ncu-source-trace_pixels_path.csv.gz$' "$s"
+want stub '^  ncu-source: wf_shade: 5 lines of source counters' "$s"
+want stub '^  ncu-source trace_pixels_path: 6.23 of 32 lanes active per instruction; the instruction fetch \(no_inst\) 33% of the stall samples$' "$s"
+want stub '^  ncu-source wf_shade: code 0 KB, of which 0 KB ran; 90 % of the instructions executed from the hottest 0 KB$' "$s"
+want stub '^  ncu-source trace_pixels_path: alpha.h:21 100.0% of the samples, 100.0% of the instructions, 6.2 lanes: DEVFN u32 alpha_stream' "$s"
 for v in embedded copy lineinfo; do
 	same="the same bytes as the embedded kernel"
 	[ $v = embedded ] && same="the frame the others must match"

@@ -61,7 +61,10 @@
 #                     .gpu/ptx): a launch each of trace_pixels_path and
 #                     wf_shade on the lineinfo variant under ncu's source
 #                     counters, exported as CSV (each instruction, its
-#                     source line, its counts and stalls) into the archive
+#                     source line, its counts and stalls) into the archive,
+#                     summed up by scripts/gpu-check/ncu_source.py: lanes
+#                     active, the fetch's share of the stalls, the code that
+#                     ran, the hottest files and source lines
 #   ptx-variants      the mega-regs frame of cornell-box, whitted and pbr on
 #                     the megakernels of the embedded kernel and of each
 #                     variant (TRACE_GPU_PTX): the same bytes, and its time
@@ -869,6 +872,9 @@ ncu_source() {
 		fi
 		gzip -f "$csv"
 		echo "ncu-source: $entry: $(gzip -dc "$csv.gz" | wc -l) lines of source counters in report/ncu-source-$entry.csv.gz"
+		if command -v python3 >/dev/null; then
+			python3 scripts/gpu-check/ncu_source.py "$entry" "$csv.gz" 8 || return 1
+		fi
 	done
 }
 # ptx_variants: the frame of mega-regs, of the Cornell box (path), the
@@ -911,7 +917,7 @@ export -f ncu_source ptx_variants
 if [ $HAVE_TRACE = 1 ] && compgen -G "$PTX_DIR/*.ptx" >/dev/null; then
 	if [ -n "$NCU" ] && [ -s "$PTX_DIR/lineinfo.ptx" ]; then
 		step ncu-source 150 bash -c 'ncu_source'
-		grep -h '^ncu-source: ' "$REPORT/log/ncu-source.log" | while read -r l; do figure "$l"; done
+		grep -h '^ncu-source[ :]' "$REPORT/log/ncu-source.log" | while read -r l; do figure "$l"; done
 	else
 		skip ncu-source "no ncu, or no $PTX_DIR/lineinfo.ptx (scripts/ptx-variants.sh)"
 	fi
