@@ -355,9 +355,10 @@ PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(const TraceScene* s
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorPath);
 }
 
-PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(const TraceScene* scene, const unsigned int* pixels,
-                                                   unsigned int npixels, float* out, unsigned long long* rays,
-                                                   unsigned long long* nonfinite, unsigned int* next) {
+PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(const TraceScene* scene,
+                                                                  const unsigned int* pixels, unsigned int npixels,
+                                                                  float* out, unsigned long long* rays,
+                                                                  unsigned long long* nonfinite, unsigned int* next) {
     trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorWhitted);
 }
 
