@@ -320,6 +320,26 @@ func TestProcsForGPUs(t *testing.T) {
 	}
 }
 
+// TestRaceTail: the last tiles are raced with a cluster, and with GPUs
+// beside CPU threads; not by the threads alone or the GPUs alone.
+func TestRaceTail(t *testing.T) {
+	for _, c := range []struct {
+		threads, gpus int
+		remote, want  bool
+	}{
+		{4, 0, false, false},
+		{0, 1, false, false},
+		{0, 2, false, false},
+		{4, 1, false, true},
+		{4, 0, true, true},
+		{0, 1, true, true},
+	} {
+		if got := raceTail(c.threads, c.gpus, c.remote); got != c.want {
+			t.Errorf("%d threads, %d GPUs, remote %v: %v, want %v", c.threads, c.gpus, c.remote, got, c.want)
+		}
+	}
+}
+
 // TestNoteSlowOpen: opening GPUs that takes long is explained while it
 // waits, then timed; a quick one says nothing; a failed one is not called
 // ready.

@@ -142,7 +142,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		TileSize:      f.tile,
 		MaxAttempts:   f.maxAttempts,
 		Workers:       job.workers,
-		Duplicates:    job.remote, // a slow machine's last tiles are raced
+		Duplicates:    job.raceTail,
 		ProgressEvery: progressEvery,
 	}
 	bar := con.display
@@ -296,7 +296,7 @@ type renderJob struct {
 	film      tracer.Film
 	dark      bool // nothing in the scene emits light
 	workers   []scheduler.Worker
-	remote    bool   // a cluster of --workers is among them
+	raceTail  bool   // idle workers race the last tiles (raceTail)
 	closeGPUs func() // closes the devices of --gpus
 }
 
@@ -358,7 +358,7 @@ func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger, note func
 	// desc itself need not outlive the compile: the job keeps what it
 	// needs of it.
 	job = &renderJob{path: path, scene: scene, film: desc.Film, dark: countLights(desc, scene.Compiled()).none(),
-		workers: workers, remote: len(targets) > 0, closeGPUs: closeGPUs}
+		workers: workers, raceTail: raceTail(f.threads, f.gpus, len(targets) > 0), closeGPUs: closeGPUs}
 	return job, bundle, nil
 }
 
