@@ -4,7 +4,7 @@ BIN    ?= bin/trace
 # Gofmt covers the tracked Go files (all files outside git).
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.gpu/*')
 
-.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx gen check-gen cuda vet-cuda proto check-proto \
+.PHONY: all build install test test-short race bench fuzz example gallery clean kernels check-ptx check-variants gen check-gen cuda vet-cuda proto check-proto \
 	ptxas ptx-report check-ptxas check-cuda-headers test-gpu-check sanitize
 
 all: build
@@ -125,6 +125,19 @@ STUBLIB   ?= $(CURDIR)/bin/cudastub
 PTXEXTRA  ?=
 kernels:
 	cd kernels && $(CLANG) $(PTXFLAGS) $(PTXEXTRA) -o $(abspath $(PTX)) trace.cu
+
+# The kernel's variants in the source (scripts/ptx-variants.sh times them
+# on a GPU): each must build as PTX and give the emulator the Go tracer's
+# bits (CI).
+VARIANTS = TRACE_MEGA_LOCKSTEP TRACE_FMATH_CALLS TRACE_VEC_CALLS
+check-variants:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; for v in $(VARIANTS); do \
+		$(MAKE) -s --no-print-directory kernels PTX=$$tmp/$$v.ptx PTXEXTRA=-D$$v; \
+		grep -q '^.visible .entry trace_pixels_path(' $$tmp/$$v.ptx; \
+		CGO_CFLAGS="-O2 -g -D$$v" $(GO) test -count=1 -short ./kernels/emulator/ >$$tmp/test.log 2>&1 || \
+			{ cat $$tmp/test.log; echo "check-variants: $$v: the emulator's tests fail"; exit 1; }; \
+		echo "check-variants: $$v builds as PTX and gives the emulator's tests their bits"; \
+	done
 
 # CI's freshness check: regenerate into a temporary file and compare.
 check-ptx:

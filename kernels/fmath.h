@@ -12,6 +12,22 @@
 
 #include "port.h"
 
+/* FMATH_FN marks the transcendentals callers use (fm_sin ... fm_acos):
+ * inlined at each call site, as every DEVFN, unless TRACE_FMATH_CALLS is
+ * defined, a variant of the kernel to time on a GPU
+ * (scripts/ptx-variants.sh fmathcalls=-DTRACE_FMATH_CALLS): then each is
+ * one function, called. Inlined, they were 11,663 of trace_pixels_path's
+ * 31,880 instructions on an H200 (2,058 of them ran on the Cornell box),
+ * and the megakernel's warps waited for instructions 76 % of their
+ * stalls (kernels/README.md); called (ptxas: 25,146 instructions, 168
+ * registers, 4 B spilled; wf_shade 24 B), they cost the calls' register
+ * saves. The same bits either way. */
+#ifdef TRACE_FMATH_CALLS
+#define FMATH_FN DEVFN_CALL
+#else
+#define FMATH_FN DEVFN
+#endif
+
 /* Bit patterns and constants shared by several functions. */
 #define FM_SIGN_MASK 0x80000000u
 #define FM_ABS_MASK 0x7fffffffu
@@ -128,7 +144,7 @@ DEVFN float fm_reduce_large(float ax) {
 
 #define FM_MAX_FLOAT 0x1.fffffep127f /* math.MaxFloat32 */
 
-DEVFN float fm_sin(float x) {
+FMATH_FN float fm_sin(float x) {
     float ax = fm_abs(x);
     if (!(ax <= FM_MAX_FLOAT)) {
         return x - x;
@@ -161,7 +177,7 @@ DEVFN float fm_sin(float x) {
     return s;
 }
 
-DEVFN float fm_cos(float x) {
+FMATH_FN float fm_cos(float x) {
     float ax = fm_abs(x);
     if (!(ax <= FM_MAX_FLOAT)) {
         return x - x;
@@ -187,7 +203,7 @@ DEVFN float fm_cos(float x) {
 /* fm_trunc12 clears the low 12 bits of x's significand. */
 DEVFN float fm_trunc12(float x) { return u2f(f2u(x) & 0xfffff000u); }
 
-DEVFN float fm_tan(float x) {
+FMATH_FN float fm_tan(float x) {
     float ax = fm_abs(x);
     if (!(ax <= FM_MAX_FLOAT)) {
         return x - x;
@@ -245,7 +261,7 @@ DEVFN float fm_tan(float x) {
 #define FM_LOG_P7 -1.1514610310e-1f
 #define FM_LOG_P8 7.0376836292e-2f
 
-DEVFN float fm_exp(float x) {
+FMATH_FN float fm_exp(float x) {
     if (x != x) {
         return x;
     }
@@ -276,7 +292,7 @@ DEVFN float fm_exp(float x) {
     return fm_scale2(y, k);
 }
 
-DEVFN float fm_log(float x) {
+FMATH_FN float fm_log(float x) {
     if (x != x) {
         return x;
     }
@@ -350,7 +366,7 @@ DEVFN float fm_log(float x) {
 
 /* fm_pow: Pow, for x ≥ 0 (fdlibm e_powf.c). Integer arithmetic is on i32
  * as in the Go; no value here overflows. */
-DEVFN float fm_pow(float x, float y) {
+FMATH_FN float fm_pow(float x, float y) {
     i32 hx = (i32)f2u(x);
     i32 hy = (i32)f2u(y);
     i32 ix = hx & 0x7fffffff;
@@ -596,7 +612,7 @@ DEVFN float fm_atan_pos(float x) {
     return hi - (((x * (s1 + s2)) - lo) - x);
 }
 
-DEVFN float fm_atan2(float y, float x) {
+FMATH_FN float fm_atan2(float y, float x) {
     if (x != x || y != y) {
         return fm_nan();
     }
@@ -649,7 +665,7 @@ DEVFN float fm_atan2(float y, float x) {
     return z;
 }
 
-DEVFN float fm_acos(float x) {
+FMATH_FN float fm_acos(float x) {
     if (x != x) {
         return x;
     }

@@ -42,7 +42,18 @@ DEVFN vec3 cross(vec3 a, vec3 b) {
 
 DEVFN float length(vec3 a) { return fm_sqrt(dot(a, a)); }
 
-DEVFN vec3 normalize(vec3 a) {
+/* normalize: a / |a| (a itself when |a| is 0). Its three correctly
+ * rounded divisions, inlined at each of its call sites, were 2,749 of
+ * trace_pixels_path's 31,880 instructions on an H200; TRACE_VEC_CALLS
+ * makes it one function, called: a variant to time on a GPU
+ * (scripts/ptx-variants.sh veccalls=-DTRACE_VEC_CALLS; ptxas: 28,885
+ * instructions, 159 registers). The same bits either way. */
+#ifdef TRACE_VEC_CALLS
+#define VEC_CALL_FN DEVFN_CALL
+#else
+#define VEC_CALL_FN DEVFN
+#endif
+VEC_CALL_FN vec3 normalize(vec3 a) {
     float l = length(a);
     if (l == 0.0f) {
         return a;
