@@ -856,6 +856,34 @@ fi
 # variant a developer made to time against the embedded kernel.
 PTX_DIR=${GPU_CHECK_PTX_DIR:-$ROOT/.gpu/ptx}
 export PTX_DIR NCU GPU_CHECK_REGS_ARGS
+# frame_vs REF OUT SCENE ENTRY ENV...: the frame of scenes/examples/SCENE
+# at GPU_CHECK_REGS_ARGS on one lane with kernel times, the environment
+# ENV added, into OUT, its log printed; then fv_rays (rays/s), fv_time
+# (the time of the entry ENTRY, a regular expression, matches), fv_total
+# (the kernels' time), and fv_same: "" when OUT has REF's bytes, what
+# differs when not, "the frame the others must match" when REF is "".
+# Status 1 when trace fails, 2 when the bytes differ.
+frame_vs() {
+	local ref=$1 out=$2 scene=$3 entry=$4 log size
+	shift 4
+	read -r -a size <<<"$GPU_CHECK_REGS_ARGS"
+	if ! log=$(env "$@" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render "scenes/examples/$scene.json" \
+		"${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
+		printf '%s\n' "$log"
+		return 1
+	fi
+	printf '%s\n' "$log"
+	fv_rays=$(printf '%s\n' "$log" | grep -m 1 -o '[0-9.]*[kMG]* rays/s')
+	fv_time=$(printf '%s\n' "$log" | grep -m 1 -o "$entry [0-9.]* s ([^)]*)")
+	fv_total=$(printf '%s\n' "$log" | grep -m 1 -o 'kernels [0-9.]* s, [0-9]*% of the batches. time')
+	fv_same="the frame the others must match"
+	[ -n "$ref" ] || return 0
+	fv_same=""
+	cmp -s "$ref" "$out" && return 0
+	fv_same="DIFFERS: $("$PSNR" "$ref" "$out")"
+	return 2
+}
+export -f frame_vs
 # ncu_source: one launch each of trace_pixels_path and wf_shade on the
 # lineinfo variant under ncu's SourceCounters and WarpStateStats sections;
 # its source page (each SASS instruction, with its source line) and its
@@ -887,33 +915,23 @@ ncu_source() {
 # kernel and on each variant: rays/s, the entry's time, and whether the
 # bytes are the embedded kernel's.
 ptx_variants() {
-	local v name scene out log rays time same bad=0 size
-	read -r -a size <<<"$GPU_CHECK_REGS_ARGS"
+	local v name scene out ref rc bad=0
 	for scene in cornell-box whitted pbr; do
 		for v in embedded "$PTX_DIR"/*.ptx; do
 			name=${v##*/}
 			name=${name%.ptx}
 			out=$WORK/variant.$scene.$name.pfm
 			[ "$v" = embedded ] && v=""
-			if ! log=$(TRACE_GPU_PTX=$v TRACE_GPU_KERNEL=megakernel TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render \
-				"scenes/examples/$scene.json" "${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
-				printf '%s\n' "$log"
+			ref=$WORK/variant.$scene.embedded.pfm
+			[ "$name" = embedded ] && ref=""
+			frame_vs "$ref" "$out" "$scene" 'trace_pixels_[a-z]*' TRACE_GPU_PTX="$v" TRACE_GPU_KERNEL=megakernel
+			rc=$?
+			if [ $rc = 1 ]; then
 				echo "ptx-variants: $scene, PTX $name: trace failed"
 				return 1
 			fi
-			printf '%s\n' "$log"
-			rays=$(printf '%s\n' "$log" | grep -m 1 -o '[0-9.]*[kMG]* rays/s')
-			time=$(printf '%s\n' "$log" | grep -m 1 -o 'trace_pixels_[a-z]* [0-9.]* s ([^)]*)')
-			same="the frame the others must match"
-			if [ "$name" != embedded ]; then
-				if cmp -s "$WORK/variant.$scene.embedded.pfm" "$out"; then
-					same="the same bytes as the embedded kernel"
-				else
-					same="DIFFERS from the embedded kernel's frame: $("$PSNR" "$WORK/variant.$scene.embedded.pfm" "$out")"
-					bad=1
-				fi
-			fi
-			echo "ptx-variants: $scene, PTX $name: $rays, $time; $same"
+			[ $rc = 2 ] && bad=1
+			echo "ptx-variants: $scene, PTX $name: $fv_rays, $fv_time; ${fv_same:-the same bytes as the embedded kernel}"
 		done
 	done
 	return $bad
@@ -966,32 +984,20 @@ fi
 # regs_caps NAME KERNEL ENTRY CAPS: the frame on KERNEL (wavefront or
 # megakernel) with ENTRY uncapped, then capped at each of CAPS.
 regs_caps() {
-	local name=$1 kernel=$2 entry=$3 caps=$4 cap regs out log rays time total same bad=0 size
-	read -r -a size <<<"$GPU_CHECK_REGS_ARGS"
+	local name=$1 kernel=$2 entry=$3 caps=$4 cap regs ref rc bad=0
 	for cap in none $caps; do
 		regs=""
 		[ "$cap" = none ] || regs="$entry=$cap"
-		out="$WORK/regs.$name.$cap.pfm"
-		if ! log=$(TRACE_GPU_KERNEL=$kernel TRACE_GPU_REGS="$regs" TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 "$TRACE" render scenes/examples/cornell-box.json \
-			"${size[@]}" -o "$out" --gpus 1 --threads 0 2>&1); then
-			printf '%s\n' "$log"
+		ref=$WORK/regs.$name.none.pfm
+		[ "$cap" = none ] && ref=""
+		frame_vs "$ref" "$WORK/regs.$name.$cap.pfm" cornell-box "$entry" TRACE_GPU_KERNEL="$kernel" TRACE_GPU_REGS="$regs"
+		rc=$?
+		if [ $rc = 1 ]; then
 			echo "$entry registers $cap: trace failed"
 			return 1
 		fi
-		printf '%s\n' "$log"
-		rays=$(printf '%s\n' "$log" | grep -m 1 -o '[0-9.]*[kMG]* rays/s')
-		time=$(printf '%s\n' "$log" | grep -m 1 -o "$entry [0-9.]* s ([^)]*)")
-		total=$(printf '%s\n' "$log" | grep -m 1 -o 'kernels [0-9.]* s, [0-9]*% of the batches. time')
-		same="the frame the others must match"
-		if [ "$cap" != none ]; then
-			if cmp -s "$WORK/regs.$name.none.pfm" "$out"; then
-				same="the same bytes as uncapped"
-			else
-				same="DIFFERS from the uncapped frame: $("$PSNR" "$WORK/regs.$name.none.pfm" "$out")"
-				bad=1
-			fi
-		fi
-		echo "$name: $entry registers $cap: $rays, $time; $total; $same"
+		[ $rc = 2 ] && bad=1
+		echo "$name: $entry registers $cap: $fv_rays, $fv_time; $fv_total; ${fv_same:-the same bytes as uncapped}"
 	done
 	return $bad
 }
