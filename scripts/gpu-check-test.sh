@@ -194,7 +194,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane frame-scenes ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -217,6 +217,10 @@ want stub '^  ncu wf_shade: 3.21 usecond, SM 63.19%, memory 41.07%, occupancy 17
 want stub '^  ncu wf_occluded: 0.62 usecond, SM 63.19%, memory 41.07%, occupancy 48.30% of 56.25%, 50 registers$' "$s"
 want stub '^  ncu trace_pixels_path: 812.50 usecond, SM 63.19%, memory 41.07%, occupancy 16.02% of 18.75%, 165 registers$' "$s"
 want stub "^  ncu-stalls trace_pixels_path: 1.50 of 32 lanes active per instruction, 3.00 cycles between a warp's instructions; waiting on membar 19.50, barrier 18.00, no_instruction 16.50, branch_resolving 15.00; local memory 21.00 Msector loaded, 22.50 Msector stored\$" "$s"
+for sc in materials mesh pbr whitted; do
+	want stub "^  $sc --width 48 --height 27 --samples 2, megakernel: .*rays/s" "$s"
+	want stub "^  $sc --width 48 --height 27 --samples 2, wavefront: .*rays/s.*; the same bytes as the megakernels\$" "$s"
+done
 want stub '^  ncu-source: trace_pixels_path: 5 lines of source counters in report/ncu-source-trace_pixels_path.csv.gz$' "$s"
 want stub '^  ncu-source: wf_shade: 5 lines of source counters' "$s"
 want stub '^  ncu-source trace_pixels_path: 6.23 of 32 lanes active per instruction; the instruction fetch \(no_inst\) 33% of the stall samples$' "$s"

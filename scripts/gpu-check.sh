@@ -50,6 +50,9 @@
 #   frame-gpu-wavefront    the GPU-alone frame on the wavefront: same bytes,
 #                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
 #   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
+#   frame-scenes      materials, mesh, pbr and whitted at 1920x1080, 16
+#                     samples, GPU alone, on the megakernels and on the
+#                     wavefront: which kernel to default to
 #   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
 #                     under Nsight Compute, if it is there
 #   ncu-megakernel    a launch of trace_pixels_path, the same way
@@ -115,7 +118,8 @@
 #                          bench-cpu|gpu-tests-full' (a build step skipped
 #                          skips every step that needs its binary)
 #   GPU_CHECK_FAKE_SLOW=N  a step that sleeps N seconds after driver-jit (tests)
-#   GPU_CHECK_GALLERY_ARGS, GPU_CHECK_FRAME_ARGS, GPU_CHECK_BENCH_GPU,
+#   GPU_CHECK_GALLERY_ARGS, GPU_CHECK_FRAME_ARGS, GPU_CHECK_SCENE_FRAME_ARGS,
+#   GPU_CHECK_BENCH_GPU,
 #   GPU_CHECK_BENCH_CPU, GPU_CHECK_BENCHTIME, GPU_CHECK_REGS_ARGS,
 #   GPU_CHECK_SHADE_REGS, GPU_CHECK_MEGA_REGS   sizes, benchmark selections,
 #                          wf_shade's and trace_pixels_path's caps
@@ -291,6 +295,7 @@ note_fail() { # note_fail NAME DETAIL: a failure found without running a command
 if [ "$STUB" = 1 ]; then
 	: "${GPU_CHECK_GALLERY_ARGS:=--width 48 --height 40 --samples 4}"
 	: "${GPU_CHECK_FRAME_ARGS:=--width 64 --height 36 --samples 2}"
+	: "${GPU_CHECK_SCENE_FRAME_ARGS:=--width 48 --height 27 --samples 2}"
 	: "${GPU_CHECK_BENCH_GPU:=^BenchmarkGPUGallery\$/^cornell-box\$}"
 	: "${GPU_CHECK_BENCH_CPU:=}" # the same code as bench-gpu, on the CPU: not needed here
 	: "${GPU_CHECK_BENCHTIME:=1x}"
@@ -299,6 +304,7 @@ if [ "$STUB" = 1 ]; then
 else
 	: "${GPU_CHECK_GALLERY_ARGS:=}"
 	: "${GPU_CHECK_FRAME_ARGS:=--width 1920 --height 1080 --samples 64}"
+	: "${GPU_CHECK_SCENE_FRAME_ARGS:=--width 1920 --height 1080 --samples 16}"
 	: "${GPU_CHECK_BENCH_GPU:=^BenchmarkGPU}"
 	: "${GPU_CHECK_BENCH_CPU:=^BenchmarkCPU}"
 	: "${GPU_CHECK_BENCHTIME:=3x}"
@@ -726,6 +732,52 @@ if [ $HAVE_TRACE = 1 ]; then
 	rm -f "$WORK"/frame.*.pfm
 else
 	skip frame "no trace binary (see build)"
+fi
+
+# ---- the other scenes' frames on both kernels ---------------------------------
+# Which kernel to default to: on the 256² benchmarks the megakernels won
+# pbr, mesh and whitted and the wavefront cornell-box and materials, and
+# on the Cornell box's 1920×1080 frame the wavefront took half the time.
+# frame_scenes: each other gallery scene at GPU_CHECK_SCENE_FRAME_ARGS on
+# the GPU alone, on the megakernels and on the wavefront: the times, and
+# the same bytes.
+frame_scenes() {
+	local scene k out log line same bad=0 size
+	read -r -a size <<<"$GPU_CHECK_SCENE_FRAME_ARGS"
+	for scene in materials mesh pbr whitted; do
+		for k in megakernel wavefront; do
+			out=$WORK/scene.$scene.$k.pfm
+			if ! log=$(TRACE_GPU_KERNEL=$k "$TRACE" render "scenes/examples/$scene.json" "${size[@]}" -o "$out" \
+				--gpus 1 --threads 0 2>&1); then
+				printf '%s\n' "$log"
+				echo "frame-scenes: $scene, $k: trace failed"
+				return 1
+			fi
+			printf '%s\n' "$log"
+			line=$(printf '%s\n' "$log" | grep -m 1 'rays/s' | sed 's/^[^:]*: //')
+			same=""
+			if [ $k = wavefront ]; then
+				if cmp -s "$WORK/scene.$scene.megakernel.pfm" "$out"; then
+					same="; the same bytes as the megakernels"
+				else
+					same="; DIFFERS from the megakernels' frame: $("$PSNR" "$WORK/scene.$scene.megakernel.pfm" "$out")"
+					bad=1
+				fi
+			fi
+			echo "frame-scenes: $scene, $k: $line$same"
+		done
+	done
+	return $bad
+}
+export -f frame_scenes
+export GPU_CHECK_SCENE_FRAME_ARGS
+if [ $HAVE_TRACE = 1 ]; then
+	step frame-scenes 120 bash -c 'frame_scenes'
+	grep -h '^frame-scenes: ' "$REPORT/log/frame-scenes.log" | sed 's/^frame-scenes: //' |
+		while read -r l; do figure "${l%%,*} $GPU_CHECK_SCENE_FRAME_ARGS,${l#*,}"; done
+	rm -f "$WORK"/scene.*.pfm
+else
+	skip frame-scenes "no trace binary (see build)"
 fi
 
 # cuda_tool NAME: NAME on the PATH, or else in the toolkit's bin (a toolkit
