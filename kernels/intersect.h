@@ -149,10 +149,11 @@ DEVFN NodeLink load_link(const BVHNode* p) {
 }
 
 /* Reading primitives. A Triangle is 36 bytes, so in an array only every
- * fourth one is 16-byte aligned and every other one 8-byte aligned: its
- * nine floats are nine read-only scalar loads (vector loads would need a
- * GPU-only layout of 48 bytes, a second array). A Shape is read as far as
- * shape_intersect's test for its kind uses it, the rest left zero. */
+ * fourth one is 16-byte aligned: the traversals read the triangles from
+ * TriangleRecords instead (kernels.TriangleRecord: the same nine floats
+ * and three of padding, 48 bytes), three read-only 16-byte loads a
+ * triangle where a Triangle was nine 4-byte ones. A Shape is read as far
+ * as shape_intersect's test for its kind uses it, the rest left zero. */
 
 /* load_vec3: *p in three read-only loads. */
 DEVFN vec3 load_vec3(const vec3* p) {
@@ -163,12 +164,22 @@ DEVFN vec3 load_vec3(const vec3* p) {
     return v;
 }
 
-/* load_triangle: the triangle *p. */
-DEVFN Triangle load_triangle(const Triangle* p) {
+/* TR_TRIANGLE_RECORD: a TriangleRecord's floats. */
+#define TR_TRIANGLE_RECORD 12u
+PORT_STATIC_ASSERT(sizeof(Triangle) == 9 * sizeof(float), "a TriangleRecord holds a Triangle's nine floats");
+
+/* load_triangle: triangle i of the records recs, in three 16-byte
+ * read-only loads on the GPU. */
+DEVFN Triangle load_triangle(const float* recs, u32 i) {
+    float w[TR_TRIANGLE_RECORD] __attribute__((aligned(16)));
+    const float* p = recs + TR_TRIANGLE_RECORD * (u64)i;
+    port_ldg16(&w[0], p);
+    port_ldg16(&w[4], p + 4);
+    port_ldg16(&w[8], p + 8);
     Triangle t;
-    t.P0 = load_vec3(&p->P0);
-    t.E1 = load_vec3(&p->E1);
-    t.E2 = load_vec3(&p->E2);
+    t.P0 = v3(w[0], w[1], w[2]);
+    t.E1 = v3(w[3], w[4], w[5]);
+    t.E2 = v3(w[6], w[7], w[8]);
     return t;
 }
 
@@ -205,7 +216,7 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
     /* The header's fields once, into registers: through s the compiler
      * would read them again after every store it cannot tell apart. */
     const BVHNode* PORT_RESTRICT nodes = s->Nodes;
-    const Triangle* PORT_RESTRICT triangles = s->Triangles;
+    const float* PORT_RESTRICT triangles = s->TriangleRecords;
     const Shape* PORT_RESTRICT shapes = s->Shapes;
     u32 numNodes = s->NumNodes, firstPlane = s->FirstPlane, numShapes = s->NumShapes;
     Hit h = hit(r.TMax, HitNone, 0, 0.0f, 0.0f);
@@ -258,7 +269,7 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                Triangle tr = load_triangle(&triangles[i]);
+                Triangle tr = load_triangle(triangles, i);
                 if (triangle_intersect(&tr, &r, &t, &b1, &b2) && takes_triangle(&h, t, i)) {
                     r.TMax = tie_bound(t);
                     h = hit(t, HitTriangle, i, b1, b2);
@@ -293,7 +304,7 @@ DEVFN Hit scene_intersect(const TraceScene* s, Ray r) {
  * (0, r.TMax). */
 DEVFN int scene_occluded(const TraceScene* s, Ray r) {
     const BVHNode* PORT_RESTRICT nodes = s->Nodes;
-    const Triangle* PORT_RESTRICT triangles = s->Triangles;
+    const float* PORT_RESTRICT triangles = s->TriangleRecords;
     const Shape* PORT_RESTRICT shapes = s->Shapes;
     u32 numNodes = s->NumNodes, firstPlane = s->FirstPlane, numShapes = s->NumShapes;
     for (u32 i = firstPlane; i < numShapes; i++) {
@@ -335,7 +346,7 @@ DEVFN int scene_occluded(const TraceScene* s, Ray r) {
             u32 end = n.Index + n.Count;
             for (u32 i = n.Index; i < end; i++) {
                 float t, b1, b2;
-                Triangle tr = load_triangle(&triangles[i]);
+                Triangle tr = load_triangle(triangles, i);
                 if (triangle_intersect(&tr, &r, &t, &b1, &b2)) {
                     return 1;
                 }

@@ -24,8 +24,9 @@ func ptxOps(ptx string) map[string]int {
 // TestPTXSceneLoads checks that the committed PTX reads the scene the way
 // intersect.h means it to on the GPU: BVH nodes in 16-byte read-only
 // vector loads (ld.global.nc.v4, two per node: a traversal step loads
-// both children), never a node's 16-bit Count or Info on its own, and
-// triangles and shapes in read-only scalar loads (ld.global.nc).
+// both children), never a node's 16-bit Count or Info on its own,
+// triangles in three (TestPTXTriangleRecords) and shapes in read-only
+// scalar loads (ld.global.nc).
 func TestPTXSceneLoads(t *testing.T) {
 	ops := ptxOps(PTX)
 	for _, c := range []struct {
@@ -34,7 +35,7 @@ func TestPTXSceneLoads(t *testing.T) {
 		min, max int // max -1: no upper bound
 	}{
 		{"16-byte read-only loads (BVH nodes)", "ld.global.nc.v4.f32", 4, -1},
-		{"read-only scalar loads (a triangle's nine floats, shapes)", "ld.global.nc.f32", 9, -1},
+		{"read-only scalar loads (shapes)", "ld.global.nc.f32", 9, -1},
 		{"generic 16-bit loads (a node's Count or Info alone)", "ld.u16", 0, 0},
 		{"global 16-bit loads (a node's Count or Info alone)", "ld.global.u16", 0, 0},
 	} {
@@ -44,6 +45,25 @@ func TestPTXSceneLoads(t *testing.T) {
 			t.Errorf("%s: %d %s in trace.ptx, want at least %d", c.what, n, c.op, c.min)
 		case c.max >= 0 && (n < c.min || n > c.max):
 			t.Errorf("%s: %d %s in trace.ptx, want %d to %d", c.what, n, c.op, c.min, c.max)
+		}
+	}
+}
+
+// TestPTXTriangleRecords: wf_intersect and wf_occluded, which hold the
+// traversals alone, read a triangle as a TriangleRecord, three 16-byte
+// loads, beside a node's four: seven vector loads each, and no more than
+// the shapes' scalar loads (32: nine floats a triangle, before, made 41).
+func TestPTXTriangleRecords(t *testing.T) {
+	for _, e := range []string{"wf_intersect", "wf_occluded"} {
+		i := strings.Index(PTX, ".entry "+e+"(")
+		if i < 0 {
+			t.Fatalf("no entry %s in the PTX", e)
+		}
+		body := PTX[i:]
+		body = body[:strings.Index(body, "\n}\n")]
+		ops := ptxOps(body)
+		if v4, f32 := ops["ld.global.nc.v4.f32"], ops["ld.global.nc.f32"]; v4 != 7 || f32 > 32 {
+			t.Errorf("%s: %d 16-byte and %d 4-byte read-only loads, want 7 and at most 32", e, v4, f32)
 		}
 	}
 }

@@ -363,7 +363,7 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 312 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 320 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -399,8 +399,9 @@ typedef struct {
     const Tangent* Tangents;
     u32 NumTangents;
     u32 Stop;
+    const float* TriangleRecords;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 312, "TraceScene: 312 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 320, "TraceScene: 320 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -435,6 +436,7 @@ SCENE_FIELD(TraceScene, NumColors, 292, 4);
 SCENE_FIELD(TraceScene, Tangents, 296, 8);
 SCENE_FIELD(TraceScene, NumTangents, 304, 4);
 SCENE_FIELD(TraceScene, Stop, 308, 4);
+SCENE_FIELD(TraceScene, TriangleRecords, 312, 8);
 
 #undef SCENE_FIELD
 
