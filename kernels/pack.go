@@ -185,8 +185,8 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		Shapes: s.Shapes, Materials: s.Materials, Textures: s.Textures, Texels: s.Texels,
 		Lights: s.Lights, Emitters: s.Emitters, UV1: s.UV1, Colors: s.Colors, Tangents: s.Tangents,
 	}
-	if err := check(s); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	if err := Check(s); err != nil {
+		return nil, err
 	}
 	p.TriangleRecords = triangleRecords(s.Triangles)
 	st := s.Settings
@@ -204,6 +204,16 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		p.Scene.SeeThrough = 1
 	}
 	return p, nil
+}
+
+// Check is Pack's refusal without the packing: nil for a scene Pack
+// accepts, else the same error (wrapping ErrUnsupported). It allocates
+// nothing, where Pack makes the TriangleRecords.
+func Check(s *tracer.Scene) error {
+	if err := check(s); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return nil
 }
 
 // check returns what in s the kernel cannot render, or nil.

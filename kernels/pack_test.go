@@ -42,6 +42,9 @@ func TestPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := Check(s); err != nil {
+		t.Errorf("Check refuses the scene Pack packs: %v", err)
+	}
 	h := p.Scene
 	if h.NumShapes != 3 || h.FirstPlane != 2 || h.NumTriangles != 1 || h.NumEmitters != 1 || h.NumTexels != 6 ||
 		h.Samples != 2 || h.MaxDepth != 4 || h.Camera != s.Camera || h.Background != s.Background {
@@ -151,6 +154,9 @@ func TestPackRefuses(t *testing.T) {
 			t.Errorf("%s: Pack returned %v, want an ErrUnsupported error", c.name, err)
 		} else {
 			t.Logf("%s: %v", c.name, err)
+			if cerr := Check(s); cerr == nil || cerr.Error() != err.Error() {
+				t.Errorf("%s: Check returned %v, want Pack's %v", c.name, cerr, err)
+			}
 		}
 	}
 }

@@ -344,7 +344,7 @@ func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger, note func
 		if err != nil {
 			return nil, nil, usageError{fmt.Errorf("%s: %w", path, err)}
 		}
-		if _, err := kernels.Pack(sc); err != nil {
+		if err := kernels.Check(sc); err != nil {
 			return nil, nil, usageError{fmt.Errorf("%s: --gpus: %w", path, err)}
 		}
 	}
