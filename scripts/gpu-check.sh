@@ -17,7 +17,8 @@
 # $OUT/gpu-check.tar.gz (every step's log, the figures, the environment,
 # images that differ), both rewritten after every step, so a call killed at
 # its limit still returns everything done so far. Nothing else is written
-# to $OUT (a killed rewrite can leave a .tmp file beside them).
+# to $OUT (a call killed mid-rewrite can leave a .tmp file beside them;
+# a check that ends removes any).
 #
 # Steps, the cheap and most valuable first; the Go build runs in the
 # background while the first ones run:
@@ -1082,6 +1083,11 @@ if [ "$fails" -eq 0 ] && [ "$unrun" -eq 0 ]; then
 else
 	verdict="FAIL ($fails failed, $unrun not run before the deadline)"
 fi
+# Every writer is done (the build chain was waited for): a rewrite that
+# was cut short (a step's process killed at the deadline while it
+# published) can have left its temporary file; the last two files are
+# all $OUT is to hold.
+rm -f "$OUT"/.summary.*.tmp "$OUT"/.gpu-check.*.tmp
 summary "$verdict"
 archive
 cat "$OUT/summary.txt"
