@@ -143,7 +143,14 @@ func TestWorkersProcesses(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond)
+	// Killed once it has opened this render's job (its second): a fixed
+	// sleep lost the race to the render on a fast machine.
+	for deadline := time.Now().Add(20 * time.Second); strings.Count(workers[1].log.String(), "job opened") < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %s opened no job for the second render: %s", addrs[1], workers[1].log.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	workers[1].cmd.Process.Signal(syscall.SIGKILL)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("render with a worker killed: %v\n%s", err, stderr.String())
