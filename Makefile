@@ -231,8 +231,9 @@ stub_driver = $(CC) -shared -fPIC -std=c11 -pthread -Wall -Wno-unused-parameter 
 # C leaves undefined and a GPU saturates, fail here, where the pixels would
 # still match. First the emulator's tests (its device memory is malloc's),
 # then the cuda-tagged GPU tests on the stub driver built with the
-# sanitizers (device memory from its cuMemAlloc), on the megakernels (the
-# default) and the wavefront. Part of make test.
+# sanitizers (device memory from its cuMemAlloc), with the device choosing
+# its kernel (the default), on the wavefront and on the megakernels. Part
+# of make test.
 SANITIZE   = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 ASANLIB   ?= $(CURDIR)/bin/cudastub-asan
 sanitize:
@@ -245,6 +246,7 @@ sanitize:
 		$(GO) test -asan -tags cuda -c -o $(ASANLIB)/kernels.test ./kernels/
 	cd kernels && TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
 	cd kernels && TRACE_GPU_KERNEL=wavefront TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
+	cd kernels && TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(ASANLIB)/kernels.test -test.count=1 -test.short -test.run '^TestGPU'
 
 # The cuda-tagged code compiled, vetted and run without CUDA, against a
 # compile-only cuda.h and a stub libcuda (kernels/cudastub/fake): with no
@@ -260,6 +262,7 @@ vet-cuda:
 	$(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -run '^TestGPU' ./kernels/
 	TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/
 	TRACE_GPU_KERNEL=wavefront TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # scenes on the wavefront
+	TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 TRACE_GPU_REQUIRED=1 $(CUDASTUB_ENV) $(GO) test -tags cuda -count=1 -short -run '^TestGPU' ./kernels/ # and on the megakernels
 	@out=$$($(STUBLIB)/trace render scenes/examples/cornell-box.json -o $(STUBLIB)/never.png --gpus 1 -q 2>&1); rc=$$?; \
 	if [ $$rc -ne 2 ] || ! echo "$$out" | grep -q 'no CUDA device'; then \
 		echo "vet-cuda: trace --gpus 1 without devices: want exit 2 and 'no CUDA device', got $$rc: $$out"; exit 1; fi
@@ -293,6 +296,15 @@ vet-cuda:
 	grep -q 'TRACE_GPU_PTX: open .*absent.ptx: no such file' $(STUBLIB)/times.err || { echo "vet-cuda: TRACE_GPU_PTX=absent.ptx: $$(cat $(STUBLIB)/times.err)"; exit 1; }; \
 	test ! -e $(STUBLIB)/never.pfm || { echo "vet-cuda: a failed render wrote never.pfm"; exit 1; }; \
 	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either, or a TRACE_GPU_PTX that is not there, fails"
+	@set -e; args="scenes/examples/pbr.json --width 48 --height 40 --samples 4 --gpus 1 --threads 0"; \
+	out=$$(TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/auto.pfm 2>&1); \
+	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator: the (wavefront|megakernels), chosen on 256 pixels each: [0-9]+ M rays/s, the (wavefront|megakernels) [0-9]+ M$$' || \
+		{ echo "vet-cuda: no line on the kernel the device chose in: $$out"; exit 1; }; \
+	cmp $(STUBLIB)/pbr.cpu.pfm $(STUBLIB)/auto.pfm; \
+	out=$$(TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/auto.pfm --log-format json 2>&1); \
+	echo "$$out" | grep -q '"msg":"gpu kernel","device":"gpu0 cudastub emulator","set":"megakernel","kernel":"megakernel","probed":false}' || \
+		{ echo "vet-cuda: TRACE_GPU_KERNEL=megakernel --log-format json: no gpu kernel record in: $$out"; exit 1; }; \
+	echo "vet-cuda: a device that chooses its kernel says which and why (text), one told says so (json), the same image"
 	@set -e; log=$(STUBLIB)/worker.log; \
 	TRACE_GPU_KERNEL=wavefront TRACE_GPU_TIMES=1 TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace worker --listen 127.0.0.1:0 --gpus 1 --threads 0 2>$$log & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null || true' EXIT; \

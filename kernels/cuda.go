@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -178,7 +179,8 @@ type cudaDevice struct {
 	dev cu.Device
 	ctx cu.CUContext
 	// mods are the modules of each Kernel's entries (KernelWavefront's
-	// five, KernelMegakernel's two), each loaded when first used (load).
+	// five, KernelMegakernel's two), each loaded when first used (load;
+	// KernelAuto loads both).
 	mods   [2]cu.Module
 	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
 	fn     cu.Function    // the uploaded scene's entry
@@ -190,15 +192,25 @@ type cudaDevice struct {
 	wave      [len(WaveEntries)]cu.Function
 	// useWave: the uploaded scene runs on the wavefront entries
 	// (RunWavefront), scenes of either integrator, when TRACE_GPU_KERNEL
-	// says wavefront; else on fn, trace_pixels_path or
-	// trace_pixels_whitted (DefaultKernel).
+	// says wavefront or KernelAuto chose it; else on fn,
+	// trace_pixels_path or trace_pixels_whitted.
 	useWave bool
-	choice  Kernel         // TRACE_GPU_KERNEL
-	ptx     string         // the kernel it loads: PTX, with TRACE_GPU_REGS's caps
-	header  TraceScene     // the uploaded scene's header, for WaveRounds
-	block   int            // threads per block
-	scene   []cu.DevicePtr // the uploaded scene's arrays and header
-	hdr     cu.DevicePtr   // the TraceScene header, in device memory
+	choice  Kernel // TRACE_GPU_KERNEL
+	// chosen: useWave is the uploaded scene's kernel for good; not yet
+	// with KernelAuto until a batch holds 2 × ProbePixels (probeWave: the
+	// larger of the scene's kernels' full waves), which probe splits.
+	chosen    bool
+	probeWave int
+	// said is KernelChoice's answer, under saidMu (read from other
+	// goroutines); saidOK once a scene is uploaded.
+	saidMu sync.Mutex
+	said   KernelChoice
+	saidOK bool
+	ptx    string         // the kernel it loads: PTX, with TRACE_GPU_REGS's caps
+	header TraceScene     // the uploaded scene's header, for WaveRounds
+	block  int            // threads per block
+	scene  []cu.DevicePtr // the uploaded scene's arrays and header
+	hdr    cu.DevicePtr   // the TraceScene header, in device memory
 	// lanes split each batch: a stream, device buffers and page-locked
 	// staging each (cuda_lane.go).
 	lanes  [DefaultLanes]cudaLane
@@ -287,10 +299,14 @@ func (d *cudaDevice) setup(ordinal int) error {
 		return err
 	}
 	// The wavefront's batches fill the device for its ray queries
-	// (wf_intersect), the megakernel's for its entries.
+	// (wf_intersect), the megakernel's for its entries; a device that
+	// chooses, for all three.
 	fill := []cu.Function{d.wave[WaveIntersect]}
-	if d.choice == KernelMegakernel {
+	switch d.choice {
+	case KernelMegakernel:
 		fill = d.fns[:]
+	case KernelAuto:
+		fill = []cu.Function{d.fns[0], d.fns[1], d.wave[WaveIntersect]}
 	}
 	d.batchPixels = cudaBatchPixels(d.dev, fill, d.block)
 	for i := range d.lanes {
@@ -318,6 +334,12 @@ func (d *cudaDevice) setup(ordinal int) error {
 // batches have been sized by it, it is an error. It runs on the device
 // goroutine.
 func (d *cudaDevice) load(k Kernel, setup bool) error {
+	if k == KernelAuto {
+		if err := d.load(KernelMegakernel, setup); err != nil {
+			return err
+		}
+		return d.load(KernelWavefront, setup)
+	}
 	if d.mods[k] != (cu.Module{}) {
 		return nil
 	}
@@ -440,10 +462,15 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 		d.fnThreads = cudaWaveThreads(d.dev, d.fn, d.block)
 		d.header = h
 		d.stopSet = h.Stop != 0
+		// A device that chooses runs the megakernels until a batch is
+		// large enough to time both (TracePixels).
 		d.useWave = d.choice == KernelWavefront
-		if d.useWave {
-			d.kernel = "the wavefront"
+		d.chosen = d.choice != KernelAuto
+		d.probeWave = 0
+		if !d.chosen {
+			d.probeWave = max(d.fnThreads, cudaWaveThreads(d.dev, d.wave[WaveIntersect], d.block))
 		}
+		d.say(KernelProbe{}, false)
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
@@ -489,19 +516,14 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 		if d.hdr == 0 {
 			return errors.New("no scene uploaded")
 		}
-		defer func() {
-			for i := range d.lanes {
-				d.lanes[i].unbind()
-			}
-		}()
 		start := time.Now()
-		if err := d.bindLanes(pixels, out, rays, nonfinite); err != nil {
-			return err
+		var err error
+		if d.chosen {
+			err = d.traceOn(ctx, d.useWave, pixels, out, rays, nonfinite)
+		} else {
+			err = d.probe(ctx, pixels, out, rays, nonfinite)
 		}
-		if err := d.runLanes(ctx, n); err != nil {
-			// Nothing may still run into the staging or the buffers
-			// when the next batch comes.
-			d.drain()
+		if err != nil {
 			return err
 		}
 		if d.timer != nil {
@@ -515,11 +537,102 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 	return err
 }
 
-// bindLanes splits a batch between the lanes and makes their buffers hold
-// their parts, on the device goroutine.
-func (d *cudaDevice) bindLanes(pixels []uint32, out []float32, rays, nonfinite []uint64) error {
-	slotBytes := 0
+// traceOn renders pixels on the wavefront (useWave) or the megakernels,
+// on the device goroutine.
+func (d *cudaDevice) traceOn(ctx context.Context, useWave bool, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	defer func() {
+		for i := range d.lanes {
+			d.lanes[i].unbind()
+		}
+	}()
+	if err := d.bindLanes(useWave, pixels, out, rays, nonfinite); err != nil {
+		return err
+	}
+	if err := d.runLanes(ctx, useWave, len(pixels)/2); err != nil {
+		// Nothing may still run into the staging or the buffers when
+		// the next batch comes.
+		d.drain()
+		return err
+	}
+	return nil
+}
+
+// probe renders a batch of a scene whose kernel is not chosen yet
+// (KernelAuto), on the device goroutine: on the megakernels if it is too
+// small to choose on (ProbePixels); else ProbePixels of its first pixels
+// on each kernel, in alternate runs, each part timed, then the rest on
+// the faster, which the scene's later batches keep. A failed or
+// cancelled probe chooses nothing.
+func (d *cudaDevice) probe(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	n := len(pixels) / 2
+	m := ProbePixels(n, d.probeWave)
+	if m == 0 {
+		return d.traceOn(ctx, false, pixels, out, rays, nonfinite)
+	}
+	p := KernelProbe{Pixels: m}
+	part := struct {
+		pixels     []uint32
+		out        []float32
+		rays, nonf []uint64
+	}{make([]uint32, 2*m), make([]float32, 3*m), make([]uint64, m), make([]uint64, m)}
+	for side, k := range []Kernel{KernelMegakernel, KernelWavefront} {
+		probeCopy(pixels, part.pixels, 2, m, side, true)
+		start := time.Now()
+		if err := d.traceOn(ctx, k == KernelWavefront, part.pixels, part.out, part.rays, part.nonf); err != nil {
+			return err
+		}
+		p.Time[k] = time.Since(start)
+		for _, r := range part.rays {
+			p.Rays[k] += r
+		}
+		probeCopy(out, part.out, 3, m, side, false)
+		probeCopy(rays, part.rays, 1, m, side, false)
+		probeCopy(nonfinite, part.nonf, 1, m, side, false)
+	}
+	d.useWave, d.chosen = p.Faster() == KernelWavefront, true
+	d.say(p, true)
+	if 2*m == n {
+		return nil
+	}
+	return d.traceOn(ctx, d.useWave, pixels[4*m:], out[6*m:], rays[2*m:], nonfinite[2*m:])
+}
+
+// say sets KernelChoice's answer for the uploaded scene.
+func (d *cudaDevice) say(p KernelProbe, probed bool) {
+	k := KernelMegakernel
 	if d.useWave {
+		k = KernelWavefront
+	}
+	d.saidMu.Lock()
+	defer d.saidMu.Unlock()
+	d.said = KernelChoice{Device: d.name, Set: d.choice, Kernel: k, Probed: probed, Probe: p}
+	d.saidOK = true
+}
+
+var _ KernelChooser = (*cudaDevice)(nil)
+
+// KernelChoice implements KernelChooser.
+func (d *cudaDevice) KernelChoice() (KernelChoice, bool) {
+	d.saidMu.Lock()
+	defer d.saidMu.Unlock()
+	return d.said, d.saidOK
+}
+
+// kernelName is the name of the uploaded scene's kernel in errors: its
+// megakernel entry, or the wavefront.
+func (d *cudaDevice) kernelName(useWave bool) string {
+	if useWave {
+		return "the wavefront"
+	}
+	return d.kernel
+}
+
+// bindLanes splits a batch between the lanes and makes their buffers hold
+// their parts for the wavefront (useWave) or the megakernels, on the
+// device goroutine.
+func (d *cudaDevice) bindLanes(useWave bool, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
+	slotBytes := 0
+	if useWave {
 		slotBytes = SlotBytes(d.header.Integrator)
 	}
 	sizes := LaneSizes(len(pixels)/2, d.nlanes, d.block) // lanes past nlanes stay empty
@@ -539,9 +652,9 @@ func (d *cudaDevice) bindLanes(pixels []uint32, out []float32, rays, nonfinite [
 	return nil
 }
 
-// runLanes renders the bound lanes' parts of a batch of n pixels, on the
-// device goroutine.
-func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
+// runLanes renders the bound lanes' parts of a batch of n pixels on the
+// wavefront (useWave) or the megakernels, on the device goroutine.
+func (d *cudaDevice) runLanes(ctx context.Context, useWave bool, n int) error {
 	var bound []*cudaLane
 	for i := range d.lanes {
 		if l := &d.lanes[i]; l.n > 0 {
@@ -553,7 +666,7 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 			return err
 		}
 	}
-	if d.useWave {
+	if useWave {
 		waves := make([]Wavefront, d.nlanes)
 		ns := make([]int, d.nlanes)
 		for i := range d.nlanes {
@@ -595,11 +708,11 @@ func (d *cudaDevice) runLanes(ctx context.Context, n int) error {
 		}
 	}
 	for _, l := range bound {
-		if err := l.collect(d.kernel); err != nil {
+		if err := l.collect(d.kernelName(useWave)); err != nil {
 			return err
 		}
 	}
-	if !d.useWave {
+	if !useWave {
 		// The batch may have been stopped part-way (its context
 		// was done): its pixels may be unfinished.
 		return ctx.Err()

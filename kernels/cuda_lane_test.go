@@ -258,8 +258,10 @@ func TestGPULaneStreamFailure(t *testing.T) {
 
 // TestGPUOneLane: a device on one lane (TRACE_GPU_LANES=1) renders the
 // bits of two, and an unknown TRACE_GPU_LANES fails OpenDevices naming
-// the variable. It runs on a GPU too.
+// the variable. It runs on a GPU too, on the megakernels (a device that
+// chooses would split the batch into parts of a lane each).
 func TestGPUOneLane(t *testing.T) {
+	t.Setenv(KernelEnv, KernelMegakernel.String())
 	p, pixels := laneScene(t)
 	ctx := context.Background()
 	var want []float32

@@ -284,22 +284,26 @@ const (
 	// the emulator trace_pixels), one launch per batch with the whole
 	// integrator in each thread.
 	KernelMegakernel
+	// KernelAuto times both on each uploaded scene and keeps the faster
+	// (a cuda device's ProbeKernels): the cuda device's default. The
+	// emulator does not choose; it refuses it.
+	KernelAuto
 )
 
-// DefaultKernel is the Kernel of a CUDA device when KernelEnv is unset.
-// On an H200 (scripts/gpu-check.sh, 2026-12-04) the megakernel traced
-// the gallery's rays at 0.78 to 3.9 times the wavefront's rate (the Cornell
-// box 238 M rays/s against 306 M, the PBR scene 140 M against 97 M,
-// Whitted 607 M against 157 M; 1.5 times as a geometric mean, and 1.41
-// times on the 1.3M-triangle mesh). The wavefront's wf_shade, 87 % of its
-// kernels' time, then read and wrote each path's state in device memory,
-// 448 bytes a slot apart; it now works on a copy, which no GPU has
-// timed yet (kernels/README.md, The wavefront on a GPU).
-const DefaultKernel = KernelMegakernel
+// DefaultKernel is the Kernel of a CUDA device when KernelEnv is unset:
+// each scene on the faster of the two, timed on its first large batch
+// (auto.go). Which one is faster depends on the scene and on the frame:
+// on an H200 (scripts/gpu-check.sh, 2026-12-04) the megakernels traced
+// the 256² gallery's rays at 0.7 to 2.8 times the wavefront's rate
+// (Whitted 439 M rays/s against 156 M, the PBR scene 158 M against 99 M,
+// the Cornell box 220 M against 314 M), and the Cornell box's 1920×1080
+// frame at 64 samples took 1.51 s on the megakernels, 0.74 s on the
+// wavefront.
+const DefaultKernel = KernelAuto
 
 // KernelEnv is the environment variable that selects the Kernel of the
-// cuda build's devices: "megakernel" (or unset: DefaultKernel) or
-// "wavefront".
+// cuda build's devices: "auto" (or unset: DefaultKernel), "megakernel"
+// or "wavefront".
 const KernelEnv = "TRACE_GPU_KERNEL"
 
 // String returns the name ParseKernel takes.
@@ -309,12 +313,14 @@ func (k Kernel) String() string {
 		return "wavefront"
 	case KernelMegakernel:
 		return "megakernel"
+	case KernelAuto:
+		return "auto"
 	}
 	return fmt.Sprintf("Kernel(%d)", int(k))
 }
 
-// ParseKernel returns the Kernel named s ("wavefront", "megakernel"); ""
-// is DefaultKernel.
+// ParseKernel returns the Kernel named s ("auto", "wavefront",
+// "megakernel"); "" is DefaultKernel.
 func ParseKernel(s string) (Kernel, error) {
 	switch s {
 	case "":
@@ -323,6 +329,8 @@ func ParseKernel(s string) (Kernel, error) {
 		return KernelWavefront, nil
 	case "megakernel":
 		return KernelMegakernel, nil
+	case "auto":
+		return KernelAuto, nil
 	}
-	return 0, fmt.Errorf("%s=%q: want \"wavefront\" or \"megakernel\"", KernelEnv, s)
+	return 0, fmt.Errorf("%s=%q: want \"auto\", \"wavefront\" or \"megakernel\"", KernelEnv, s)
 }

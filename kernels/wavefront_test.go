@@ -323,7 +323,7 @@ func TestWaveRounds(t *testing.T) {
 // TestParseKernel: the names of TRACE_GPU_KERNEL, and a clear error for
 // any other.
 func TestParseKernel(t *testing.T) {
-	for s, want := range map[string]Kernel{"": DefaultKernel, "wavefront": KernelWavefront, "megakernel": KernelMegakernel} {
+	for s, want := range map[string]Kernel{"": DefaultKernel, "wavefront": KernelWavefront, "megakernel": KernelMegakernel, "auto": KernelAuto} {
 		k, err := ParseKernel(s)
 		if err != nil || k != want {
 			t.Errorf("ParseKernel(%q) = %v, %v; want %v", s, k, err, want)

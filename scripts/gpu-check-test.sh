@@ -194,7 +194,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane frame-scenes ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront frame-gpu frame-gpu-auto frame-mixed-auto frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane frame-scenes ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
@@ -205,6 +205,9 @@ want stub 'GPU tests \(-short\): [1-9][0-9]* passed, 0 failed; gallery scenes bi
 want stub '^  BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
 want stub '^  cornell-box .*, mixed: .*rays/s' "$s"
 want stub '^  cornell-box .*, mixed-spare: .*rays/s' "$s"
+want stub '^  cornell-box .*, gpu-auto: .*rays/s' "$s"
+want stub '^  cornell-box .*, gpu-auto: gpu0 cudastub emulator: the (wavefront|megakernels), chosen on [0-9,]+ pixels each: [0-9]+ M rays/s, the (wavefront|megakernels) [0-9]+ M$' "$s"
+want stub '^  cornell-box .*, mixed-auto: gpu0 cudastub emulator: the (wavefront|megakernels)' "$s"
 want stub '^  cornell-box .*, gpu-wavefront: gpu0 cudastub emulator, 2 lanes: kernel times of [0-9]+ batch.* wf_shade .* wf_intersect .*; kernels [0-9.]+ s, [0-9]+% of the batches. time' "$s"
 want stub '^  cornell-box .*, gpu-one-lane: gpu0 cudastub emulator, 1 lane: kernel times of [0-9]+ batch.* wf_shade .* wf_intersect .*; kernels [0-9.]+ s, [0-9]+% of the batches. time$' "$s"
 want stub '^  wavefront BenchmarkGPUGallery/cornell-box-[0-9]+ [0-9.e+]+ rays/s' "$s"
@@ -220,6 +223,7 @@ want stub "^  ncu-stalls trace_pixels_path: 1.50 of 32 lanes active per instruct
 for sc in materials mesh pbr whitted; do
 	want stub "^  $sc --width 48 --height 27 --samples 2, megakernel: .*rays/s" "$s"
 	want stub "^  $sc --width 48 --height 27 --samples 2, wavefront: .*rays/s.*; the same bytes as the megakernels\$" "$s"
+	want stub "^  $sc --width 48 --height 27 --samples 2, auto: .*rays/s.*; the (wavefront|megakernels), chosen on 256 pixels each: .*; the same bytes as the megakernels\$" "$s"
 done
 want stub '^  ncu-source: trace_pixels_path: 5 lines of source counters in report/ncu-source-trace_pixels_path.csv.gz$' "$s"
 want stub '^  ncu-source: wf_shade: 5 lines of source counters' "$s"

@@ -37,13 +37,19 @@
 #                     shows in seconds, not after minutes of compiling
 #   gpu-tests         the cuda-tagged tests, TRACE_GPU_REQUIRED=1, -short:
 #                     every gallery scene on the device against the Go tracer
+#                     (the device choosing its kernel, trace's default;
+#                     TestGPUKernelAuto splits a batch between the two)
 #   gpu-tests-wavefront    the same on the wavefront (TRACE_GPU_KERNEL)
 #   same-SCENE        every gallery scene rendered by trace on the CPU, on
 #                     the GPU alone and on both: the same PFM bytes
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
-#   bench-gpu-wavefront    the GPU's on the wavefront (the default: megakernels)
-#   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core
+#   bench-gpu-wavefront    the GPU's on the wavefront (bench-gpu: megakernels)
+#   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core,
+#                     on the megakernels
+#   frame-gpu-auto, frame-mixed-auto   the same as trace runs by default: the
+#                     device times both kernels on its first large batch
+#                     and keeps the faster; which, and the rates it saw
 #   frame-mixed-spare      GPU + every core but one
 #   frame-mixed-wavefront  GPU + every core on the wavefront, and again with
 #   frame-mixed-wavefront-procs  GOMAXPROCS the cores (no processor for the
@@ -52,8 +58,8 @@
 #                     its time, and each entry's GPU time (TRACE_GPU_TIMES)
 #   frame-gpu-one-lane     the same with TRACE_GPU_LANES=1
 #   frame-scenes      materials, mesh, pbr and whitted at 1920x1080, 16
-#                     samples, GPU alone, on the megakernels and on the
-#                     wavefront: which kernel to default to
+#                     samples, GPU alone, on the megakernels, on the
+#                     wavefront and on the kernel the device chooses
 #   ncu               a launch each of wf_shade, wf_intersect and wf_occluded
 #                     under Nsight Compute, if it is there
 #   ncu-megakernel    a launch of trace_pixels_path, the same way
@@ -654,8 +660,8 @@ else
 fi
 
 # ---- speed: rays/s, GPU and CPU, then a 1080p frame ------------------------
-bench() { # bench REGEX
-	cd kernels && TRACE_GPU_REQUIRED=1 exec "$TESTBIN" -test.run '^$' -test.bench "$1" \
+bench() { # bench REGEX (on the megakernels unless TRACE_GPU_KERNEL says)
+	cd kernels && TRACE_GPU_KERNEL=${TRACE_GPU_KERNEL:-megakernel} TRACE_GPU_REQUIRED=1 exec "$TESTBIN" -test.run '^$' -test.bench "$1" \
 		-test.benchtime "$GPU_CHECK_BENCHTIME" -test.timeout 0
 }
 export -f bench
@@ -691,13 +697,21 @@ frame() { # frame OUT.pfm TRACE-FLAGS...
 export -f frame
 export GPU_CHECK_FRAME_ARGS
 if [ $HAVE_TRACE = 1 ]; then
-	step frame-gpu 120 bash -c 'frame "$WORK/frame.gpu.pfm" --gpus 1 --threads 0'
-	step frame-mixed 120 bash -c 'frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
+	step frame-gpu 120 bash -c 'TRACE_GPU_KERNEL=megakernel frame "$WORK/frame.gpu.pfm" --gpus 1 --threads 0'
+	# trace's default: the device times both kernels on its first large
+	# batch and keeps the faster (kernels.KernelAuto); its line says which.
+	step frame-gpu-auto 120 bash -c 'frame "$WORK/frame.auto.pfm" --gpus 1 --threads 0 &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.auto.pfm"; then echo "the same bytes as the megakernel frame";
+		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.auto.pfm")"; exit 1; fi'
+	step frame-mixed-auto 120 bash -c 'frame "$WORK/frame.mixauto.pfm" --gpus 1 --threads "$NPROC" &&
+		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixauto.pfm"; then echo "the same bytes as the GPU-alone frame";
+		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixauto.pfm")"; exit 1; fi'
+	step frame-mixed 120 bash -c 'TRACE_GPU_KERNEL=megakernel frame "$WORK/frame.mixed.pfm" --gpus 1 --threads "$NPROC" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.mixed.pfm")"; exit 1; fi'
 	# The same with a core left to the GPU's goroutine: with every Go
 	# processor tracing, each return from a driver call waits for one.
-	step frame-mixed-spare 120 bash -c 'frame "$WORK/frame.spare.pfm" --gpus 1 --threads "$((NPROC > 1 ? NPROC - 1 : 1))" &&
+	step frame-mixed-spare 120 bash -c 'TRACE_GPU_KERNEL=megakernel frame "$WORK/frame.spare.pfm" --gpus 1 --threads "$((NPROC > 1 ? NPROC - 1 : 1))" &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm"; then echo "the same bytes as the GPU-alone frame";
 		else echo "DIFFERS from the GPU-alone frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.spare.pfm")"; exit 1; fi'
 	# The wavefront beside every core, which makes thousands of driver
@@ -722,9 +736,13 @@ if [ $HAVE_TRACE = 1 ]; then
 	step frame-gpu-one-lane 120 bash -c 'TRACE_GPU_KERNEL=wavefront TRACE_GPU_LANES=1 TRACE_GPU_TIMES=1 frame "$WORK/frame.lane1.pfm" --gpus 1 --threads 0 &&
 		if cmp -s "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm"; then echo "the same bytes as the megakernel frame";
 		else echo "DIFFERS from the megakernel frame: $("$PSNR" "$WORK/frame.gpu.pfm" "$WORK/frame.lane1.pfm")"; exit 1; fi'
-	for v in gpu mixed mixed-spare mixed-wavefront mixed-wavefront-procs gpu-wavefront gpu-one-lane; do
+	for v in gpu gpu-auto mixed-auto mixed mixed-spare mixed-wavefront mixed-wavefront-procs gpu-wavefront gpu-one-lane; do
 		r=$(grep -h 'rays/s' "$REPORT/log/frame-$v.log" | sed 's/^[^:]*: //')
 		[ -n "$r" ] && figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $r"
+	done
+	for v in gpu-auto mixed-auto; do
+		grep -h 'chosen on\|no batch of the scene' "$REPORT/log/frame-$v.log" | sed 's/^trace: //' |
+			while read -r l; do figure "cornell-box $GPU_CHECK_FRAME_ARGS, $v: $l"; done
 	done
 	for v in gpu-wavefront gpu-one-lane; do
 		grep -h 'kernel times of' "$REPORT/log/frame-$v.log" | sed 's/^trace: //' |
@@ -740,13 +758,14 @@ fi
 # pbr, mesh and whitted and the wavefront cornell-box and materials, and
 # on the Cornell box's 1920×1080 frame the wavefront took half the time.
 # frame_scenes: each other gallery scene at GPU_CHECK_SCENE_FRAME_ARGS on
-# the GPU alone, on the megakernels and on the wavefront: the times, and
-# the same bytes.
+# the GPU alone, on the megakernels, on the wavefront and as trace chooses
+# by default (auto: it should take the faster's time, and says which): the
+# times, and the same bytes.
 frame_scenes() {
 	local scene k out log line same bad=0 size
 	read -r -a size <<<"$GPU_CHECK_SCENE_FRAME_ARGS"
 	for scene in materials mesh pbr whitted; do
-		for k in megakernel wavefront; do
+		for k in megakernel wavefront auto; do
 			out=$WORK/scene.$scene.$k.pfm
 			if ! log=$(TRACE_GPU_KERNEL=$k "$TRACE" render "scenes/examples/$scene.json" "${size[@]}" -o "$out" \
 				--gpus 1 --threads 0 2>&1); then
@@ -757,9 +776,12 @@ frame_scenes() {
 			printf '%s\n' "$log"
 			line=$(printf '%s\n' "$log" | grep -m 1 'rays/s' | sed 's/^[^:]*: //')
 			same=""
-			if [ $k = wavefront ]; then
+			if [ $k = auto ]; then
+				same="; $(printf '%s\n' "$log" | grep -m 1 'chosen on\|no batch of the scene' | sed 's/^trace: [^:]*: //')"
+			fi
+			if [ $k != megakernel ]; then
 				if cmp -s "$WORK/scene.$scene.megakernel.pfm" "$out"; then
-					same="; the same bytes as the megakernels"
+					same="$same; the same bytes as the megakernels"
 				else
 					same="; DIFFERS from the megakernels' frame: $("$PSNR" "$WORK/scene.$scene.megakernel.pfm" "$out")"
 					bad=1

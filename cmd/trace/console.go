@@ -109,6 +109,25 @@ func (c *console) summary(p scheduler.Progress, out *imageio.Output, set tracer.
 		"triangles", triangles, "workers", workers)
 }
 
+// kernel prints which kernel a GPU ran the scene on, after the summary:
+// a line, or a "gpu kernel" record.
+func (c *console) kernel(k kernels.KernelChoice) {
+	if c.quiet {
+		return
+	}
+	if c.rec == nil {
+		fmt.Fprintf(c.display, "trace: %s\n", k)
+		return
+	}
+	attrs := []any{"device", k.Device, "set", k.Set.String(), "kernel", k.Kernel.String(), "probed", k.Probed}
+	if k.Probed {
+		attrs = append(attrs, "probe_pixels", k.Probe.Pixels,
+			"wavefront_rays_per_second", roundTo(k.Probe.Rate(kernels.KernelWavefront), 0),
+			"megakernel_rays_per_second", roundTo(k.Probe.Rate(kernels.KernelMegakernel), 0))
+	}
+	c.rec.Info("gpu kernel", attrs...)
+}
+
 // times prints a GPU's kernel times (TRACE_GPU_TIMES), after the
 // summary: a line, or a "kernel times" record.
 func (c *console) times(t kernels.Times) {

@@ -128,3 +128,21 @@ func gpuTimes(workers []scheduler.Worker) []kernels.Times {
 	}
 	return all
 }
+
+// gpuKernels are the kernels the GPUs among workers ran the scene on
+// (TRACE_GPU_KERNEL, and what auto chose).
+func gpuKernels(workers []scheduler.Worker) []kernels.KernelChoice {
+	var all []kernels.KernelChoice
+	for _, w := range workers {
+		g, ok := w.(*scheduler.GPUWorker)
+		if !ok {
+			continue
+		}
+		if ch, ok := g.Device.(kernels.KernelChooser); ok {
+			if c, ok := ch.KernelChoice(); ok {
+				all = append(all, c)
+			}
+		}
+	}
+	return all
+}

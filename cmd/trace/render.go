@@ -176,6 +176,9 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
 	}
 	con.summary(res.Progress, out, set, job.scene.Compiled())
+	for _, c := range gpuKernels(job.workers) {
+		con.kernel(c)
+	}
 	for _, t := range gpuTimes(job.workers) {
 		con.times(t)
 	}

@@ -45,7 +45,8 @@ type Device struct {
 	// DefaultBlockDim. The result does not depend on it.
 	BlockDim int
 	// Kernel selects how scenes run: the wavefront (the zero value) or
-	// the megakernel. The result does not depend on it.
+	// the megakernel (KernelAuto is refused: a cuda device's choice). The
+	// result does not depend on it.
 	Kernel kernels.Kernel
 	// Threads is how many threads a megakernel launch has: 0 means a
 	// quarter of the batch's pixels, a negative value one per pixel;
@@ -148,6 +149,8 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 		return fmt.Errorf("emulator: %d pixels, output for %d, %d and %d", n, len(out)/3, len(rays), len(nonfinite))
 	case n > 1<<30:
 		return fmt.Errorf("emulator: %d pixels in one launch", n)
+	case d.Kernel != kernels.KernelWavefront && d.Kernel != kernels.KernelMegakernel:
+		return fmt.Errorf("emulator: kernel %s: the emulator runs the wavefront or the megakernel, it does not choose", d.Kernel)
 	case n == 0:
 		return nil
 	}

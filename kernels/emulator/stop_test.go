@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tracerender/trace/kernels"
@@ -90,6 +91,31 @@ func TestMegakernelThreads(t *testing.T) {
 				t.Errorf("%s: pixel %d traced no ray", name, i)
 				break
 			}
+		}
+	}
+}
+
+// TestKernelAutoRefused: the emulator runs the kernel it is told;
+// KernelAuto, a cuda device's choice, fails with an error that says so,
+// and writes no pixel.
+func TestKernelAutoRefused(t *testing.T) {
+	_, p := packScene(t, "../../scenes/examples/cornell-box.json", 4, 2, 1)
+	d := New()
+	defer d.Close()
+	d.Kernel = kernels.KernelAuto
+	ctx := context.Background()
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pixels := kernels.AppendPixels(nil, image.Rect(0, 0, 4, 2))
+	out, rays, nonfinite := make([]float32, 3*8), make([]uint64, 8), make([]uint64, 8)
+	err := d.TracePixels(ctx, pixels, out, rays, nonfinite)
+	if err == nil || !strings.Contains(err.Error(), "does not choose") {
+		t.Fatalf("KernelAuto: error %v, want one saying the emulator does not choose", err)
+	}
+	for i, r := range rays {
+		if r != 0 || out[3*i] != 0 {
+			t.Fatalf("pixel %d written after the refusal", i)
 		}
 	}
 }
