@@ -314,7 +314,9 @@ vet-cuda:
 	kill -TERM $$pid; wait $$pid || true; \
 	grep -q 'kernel times.*gpu0 cudastub emulator, 2 lanes: kernel times of .* wf_shade ' $$log || \
 		{ echo "vet-cuda: trace worker with TRACE_GPU_TIMES=1 logged no kernel times when it stopped:"; cat $$log; exit 1; }; \
-	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does, and logs its kernel times when it stops"
+	grep -q 'gpu kernel.*gpu0 cudastub emulator: the wavefront (TRACE_GPU_KERNEL=wavefront)' $$log || \
+		{ echo "vet-cuda: trace worker logged no gpu kernel line at the job's end:"; cat $$log; exit 1; }; \
+	echo "vet-cuda: trace worker --gpus 1 --threads 0 on an emulated device renders the mesh scene as the CPU does, logs the kernel it ran the job on, and its kernel times when it stops"
 
 # ---- End-to-end: Slurm and containers (deploy/README.md, "Tested here") ----
 # deploy/slurm/trace.sbatch on a one-node Slurm cluster, and the FROM-scratch

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+	"weak"
 
 	"github.com/tracerender/trace/tracer"
 	"gorgonia.org/cu"
@@ -46,6 +47,13 @@ const (
 
 // cudaKernels are the entries by integrator: path, then Whitted.
 var cudaKernels = [2]string{cudaKernelPath, cudaKernelWhitted}
+
+// cudaProbed is a scene's choice of kernel (KernelAuto).
+type cudaProbed struct {
+	scene   weak.Pointer[Packed]
+	useWave bool
+	probe   KernelProbe
+}
 
 // cudaInfo describes one device the driver reports.
 type cudaInfo struct {
@@ -201,6 +209,13 @@ type cudaDevice struct {
 	// larger of the scene's kernels' full waves), which probe splits.
 	chosen    bool
 	probeWave int
+	// scene is the uploaded Packed, and probed the choices of the last
+	// scenes probed, newest at probedNext-1, so that a scene uploaded
+	// again (a worker's jobs take turns on a device) keeps its kernel;
+	// weak, they keep no scene in memory.
+	packed     weak.Pointer[Packed]
+	probed     [4]cudaProbed
+	probedNext int
 	// said is KernelChoice's answer, under saidMu (read from other
 	// goroutines); saidOK once a scene is uploaded.
 	saidMu sync.Mutex
@@ -467,8 +482,16 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 		d.useWave = d.choice == KernelWavefront
 		d.chosen = d.choice != KernelAuto
 		d.probeWave = 0
+		d.packed = weak.Make(p)
 		if !d.chosen {
 			d.probeWave = max(d.fnThreads, cudaWaveThreads(d.dev, d.wave[WaveIntersect], d.block))
+			for _, c := range d.probed {
+				if c.scene == d.packed && c.scene.Value() != nil {
+					d.useWave, d.chosen = c.useWave, true
+					d.say(c.probe, true)
+					return nil
+				}
+			}
 		}
 		d.say(KernelProbe{}, false)
 		return nil
@@ -561,8 +584,8 @@ func (d *cudaDevice) traceOn(ctx context.Context, useWave bool, pixels []uint32,
 // (KernelAuto), on the device goroutine: on the megakernels if it is too
 // small to choose on (ProbePixels); else ProbePixels of its first pixels
 // on each kernel, in alternate runs, each part timed, then the rest on
-// the faster, which the scene's later batches keep. A failed or
-// cancelled probe chooses nothing.
+// the faster, which the scene's later batches keep, and its next uploads
+// (of the same Packed) too. A failed or cancelled probe chooses nothing.
 func (d *cudaDevice) probe(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	n := len(pixels) / 2
 	m := ProbePixels(n, d.probeWave)
@@ -591,6 +614,8 @@ func (d *cudaDevice) probe(ctx context.Context, pixels []uint32, out []float32, 
 	}
 	d.useWave, d.chosen = p.Faster() == KernelWavefront, true
 	d.say(p, true)
+	d.probed[d.probedNext] = cudaProbed{scene: d.packed, useWave: d.useWave, probe: p}
+	d.probedNext = (d.probedNext + 1) % len(d.probed)
 	if 2*m == n {
 		return nil
 	}

@@ -42,8 +42,8 @@ func autoScene(t *testing.T, n int) (*Packed, []uint32) {
 // holds two waves of threads, splits that one between the kernels, times
 // both and keeps the faster for the rest of the batch and the later ones;
 // every pixel gets the bits the megakernels and the wavefront give alone,
-// wherever in the batch it lies; a failed probe chooses nothing; a new
-// scene chooses again. On the stub driver (waves of 128 threads) the
+// wherever in the batch it lies; a failed probe chooses nothing; another
+// scene chooses again, and the first, uploaded again, keeps its choice. On the stub driver (waves of 128 threads) the
 // frame is 300 pixels: a probe of 128 on each kernel, and 44 more.
 func TestGPUKernelAuto(t *testing.T) {
 	t.Setenv(KernelEnv, "auto")
@@ -174,9 +174,25 @@ func TestGPUKernelAuto(t *testing.T) {
 		}
 	}
 
-	// A new scene chooses again.
+	// Another scene chooses again; the first, uploaded again, keeps its
+	// choice (a worker's jobs take turns on a device).
+	other, _ := autoScene(t, n)
+	if err := d.Upload(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	unchosen("another scene")
 	if err := d.Upload(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	unchosen("a new upload")
+	if again, _ := d.KernelChoice(); again != c || !d.chosen {
+		t.Errorf("the first scene uploaded again: choice %+v, was %+v", again, c)
+	}
+	got, counts, err = trace(ctx, d, pixels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("the first scene uploaded again", 0, got, counts)
+	if again, _ := d.KernelChoice(); again != c {
+		t.Errorf("the first scene uploaded again probed again: %+v, was %+v", again, c)
+	}
 }

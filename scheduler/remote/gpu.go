@@ -64,6 +64,7 @@ func (s *Server) jobDevices(scene *tracer.Scene, log *slog.Logger) ([]gpuJob, er
 // the last to stop fails the job's tiles that keep coming.
 func (s *Server) gpuLoop(ctx context.Context, g gpuJob, scene *tracer.Scene, tiles <-chan leased, send func(*pb.RenderReply), js *jobStats, log *slog.Logger, alive *atomic.Int32) {
 	err := s.gpuWorker(g, scene).Run(ctx, scene, newStreamLeases(s, tiles, send, js, true), 0)
+	g.logKernel(scene, log)
 	if err == nil || ctx.Err() != nil {
 		return
 	}
@@ -156,6 +157,20 @@ func (g gpuJob) launch(ctx context.Context, scene *tracer.Scene, pixels []uint32
 		g.d.scene = scene
 	}
 	return g.d.dev.TracePixels(ctx, pixels, out, rays, bad)
+}
+
+// logKernel logs which kernel the device ran the job's scene on
+// (kernels.KernelChooser), if its scene is still the job's.
+func (g gpuJob) logKernel(scene *tracer.Scene, log *slog.Logger) {
+	ch, ok := g.d.dev.(kernels.KernelChooser)
+	if !ok {
+		return
+	}
+	g.d.mu.Lock()
+	defer g.d.mu.Unlock()
+	if c, ok := ch.KernelChoice(); ok && g.d.scene == scene {
+		log.Info("gpu kernel", "gpu", g.d.dev.Name(), "kernel", c.String())
+	}
 }
 
 func area(t *pb.TileLease) int { return int(t.X1-t.X0) * int(t.Y1-t.Y0) }
