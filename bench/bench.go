@@ -360,8 +360,9 @@ func renderGalleryGPU(ctx context.Context, path string, size, spp int, devs []ke
 		return Result{}, err
 	}
 	workers := make([]scheduler.Worker, len(devs))
+	packer := &scheduler.Packer{}
 	for i, d := range devs {
-		workers[i] = &scheduler.GPUWorker{Device: d}
+		workers[i] = &scheduler.GPUWorker{Device: d, Packer: packer}
 	}
 	var p scheduler.Progress
 	times := make([]time.Duration, runs)

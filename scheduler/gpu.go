@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/tracerender/trace/kernels"
 	"github.com/tracerender/trace/tracer"
@@ -57,6 +58,11 @@ type GPUWorker struct {
 	// DefaultGPUBatchTime; a negative value leaves batches to
 	// BatchPixels alone.
 	BatchTime time.Duration
+	// Packer, if set, packs the scene (kernels.Pack) for this worker and
+	// the others that share it: the local GPUs of one render share one
+	// Packed, one copy of the scene's GPU-side arrays, where each packed
+	// its own. nil: the worker packs its own.
+	Packer *Packer
 
 	batches atomic.Int64 // kernel launches that rendered a batch
 }
@@ -95,7 +101,7 @@ func (w *GPUWorker) batchPixels() int {
 // GPU's panics are recovered, for a local render's GPUs and trace
 // worker's alike.
 func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, index int) error {
-	p, err := kernels.Pack(scene)
+	p, err := w.Packer.Pack(scene)
 	if err != nil {
 		return fmt.Errorf("%s: %w", w.Name(), err)
 	}
@@ -154,6 +160,49 @@ func (w *GPUWorker) Run(ctx context.Context, scene *tracer.Scene, q Leases, inde
 		}
 		done <- b
 	}
+}
+
+// Packer packs scenes for the GPUWorkers that share it, once for those
+// that ask while the scene's Packed is in use: a render's GPU workers start
+// together, the first packs, the others wait for it and upload the same
+// Packed. It keeps the Packed weakly, so that once every device has
+// uploaded it the memory is free, and a worker that asks after that packs
+// again. Its zero value is ready; a nil *Packer packs every time.
+type Packer struct {
+	mu    sync.Mutex
+	scene *tracer.Scene
+	p     weak.Pointer[kernels.Packed]
+	err   error
+	packs int
+}
+
+// Pack returns scene packed (kernels.Pack): the Packed or the error of
+// the last call for the same scene, if that Packed is still in use.
+func (k *Packer) Pack(scene *tracer.Scene) (*kernels.Packed, error) {
+	if k == nil {
+		return kernels.Pack(scene)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.scene == scene {
+		if k.err != nil {
+			return nil, k.err
+		}
+		if p := k.p.Value(); p != nil {
+			return p, nil
+		}
+	}
+	p, err := kernels.Pack(scene)
+	k.scene, k.p, k.err = scene, weak.Make(p), err
+	k.packs++
+	return p, err
+}
+
+// Packs is how many times the Packer has packed a scene.
+func (k *Packer) Packs() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.packs
 }
 
 // upload is the device's Upload, a panic in it recovered as a *DevicePanic.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -537,5 +538,76 @@ func TestGPUWorkerBatchTime(t *testing.T) {
 	}
 	if dev.sizes[0] != 1024 || slices.Min(dev.sizes[1:]) != 128 || slices.Max(dev.sizes[1:]) != 128 {
 		t.Errorf("batches of %v pixels, want 1024, then waves of 128", dev.sizes)
+	}
+}
+
+// packedDevice records the Packed each Upload gets.
+type packedDevice struct {
+	kernels.Device
+	mu     *sync.Mutex
+	got    *[]*kernels.Packed
+	before func() // called before the upload, if set
+}
+
+func (d packedDevice) Upload(ctx context.Context, p *kernels.Packed) error {
+	if d.before != nil {
+		d.before()
+	}
+	d.mu.Lock()
+	*d.got = append(*d.got, p)
+	d.mu.Unlock()
+	return d.Device.Upload(ctx, p)
+}
+
+// TestGPUWorkersSharePacked: the GPU workers of a render that share a
+// Packer upload one Packed, packed once, and render the CPU's frame;
+// without one, each packs its own.
+func TestGPUWorkersSharePacked(t *testing.T) {
+	s := loadScene(t, "mesh", 32, 24, 2)
+	ref, _ := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+	for _, shared := range []bool{true, false} {
+		var mu sync.Mutex
+		var got []*kernels.Packed
+		var packer *Packer
+		if shared {
+			packer = &Packer{}
+		}
+		// Every worker reaches Upload before any uploads: they ask for
+		// the Packed together, as a render's GPUs do.
+		var arrived sync.WaitGroup
+		arrived.Add(3)
+		var workers []Worker
+		for range 3 {
+			d := packedDevice{Device: newEmulator(t), mu: &mu, got: &got, before: func() { arrived.Done(); arrived.Wait() }}
+			workers = append(workers, &GPUWorker{Device: d, BatchPixels: 4 * 64, Packer: packer})
+		}
+		frame, _ := renderProgress(t, s, Options{TileSize: 8, Workers: workers})
+		if !bytes.Equal(frame, ref) {
+			t.Errorf("shared %v: the frame differs from the CPU's", shared)
+		}
+		if len(got) != 3 {
+			t.Fatalf("shared %v: %d uploads, want 3", shared, len(got))
+		}
+		same := got[0] == got[1] && got[1] == got[2]
+		if same != shared {
+			t.Errorf("shared %v: the workers uploaded the same Packed: %v", shared, same)
+		}
+		if shared && packer.Packs() != 1 {
+			t.Errorf("the shared Packer packed %d times, want once", packer.Packs())
+		}
+	}
+	// A nil Packer packs; a scene the kernel refuses is refused through
+	// a Packer too, with the same error again, packed once.
+	var none *Packer
+	if p, err := none.Pack(s); err != nil || p == nil {
+		t.Errorf("nil Packer: %v, %v", p, err)
+	}
+	bad := loadScene(t, "whitted", 16, 16, 1)
+	bad.Materials[0].Kind = tracer.NumMaterialKinds
+	packer := &Packer{}
+	_, err1 := packer.Pack(bad)
+	_, err2 := packer.Pack(bad)
+	if !errors.Is(err1, kernels.ErrUnsupported) || err2 != err1 || packer.Packs() != 1 {
+		t.Errorf("a refused scene: errors %v and %v, packed %d times; want kernels.ErrUnsupported twice, once", err1, err2, packer.Packs())
 	}
 }

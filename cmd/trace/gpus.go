@@ -22,8 +22,9 @@ func gpuWorkers(n int, note func(string)) ([]scheduler.Worker, func(), error) {
 		return nil, nil, err
 	}
 	workers := make([]scheduler.Worker, len(devs))
+	packer := &scheduler.Packer{} // one Packed for all the GPUs
 	for i, d := range devs {
-		workers[i] = &scheduler.GPUWorker{Device: d}
+		workers[i] = &scheduler.GPUWorker{Device: d, Packer: packer}
 	}
 	closeAll := func() {
 		for _, d := range devs {
