@@ -4,36 +4,19 @@ package kernels
 
 import (
 	"context"
-	"image"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 	"gorgonia.org/cu"
 )
 
-// autoScene is the Cornell box at 2 samples a pixel, n pixels or a few
-// more, packed, and its pixels in rows.
+// autoScene is the Cornell box at 2 samples a pixel (cornellScene), n
+// pixels or a few more, and its first n pixels in rows.
 func autoScene(t *testing.T, n int) (*Packed, []uint32) {
 	t.Helper()
-	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := min(n, 640)
-	h := (n + w - 1) / w
-	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, h, 2
-	s, err := tracer.Compile(desc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Pack(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pixels := AppendPixels(nil, image.Rect(0, 0, w, h))
+	p, pixels := cornellScene(t, w, (n+w-1)/w)
 	return p, pixels[:2*n]
 }
 

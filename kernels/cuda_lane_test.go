@@ -5,6 +5,7 @@ package kernels
 import (
 	"context"
 	"errors"
+	"image"
 	"math"
 	"os"
 	"strings"
@@ -90,11 +91,18 @@ func live(t *testing.T, d *cudaDevice) stubLive {
 // that LaneSizes splits into 256 and 44 pixels at 128 threads a block.
 func laneScene(t *testing.T) (*Packed, []uint32) {
 	t.Helper()
+	return cornellScene(t, 20, 15)
+}
+
+// cornellScene is the Cornell box at w×h, 2 samples a pixel, packed, and
+// its pixels in rows.
+func cornellScene(t *testing.T, w, h int) (*Packed, []uint32) {
+	t.Helper()
 	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = 20, 15, 2
+	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, h, 2
 	s, err := tracer.Compile(desc)
 	if err != nil {
 		t.Fatal(err)
@@ -103,13 +111,7 @@ func laneScene(t *testing.T) (*Packed, []uint32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pixels []uint32
-	for y := 0; y < 15; y++ {
-		for x := 0; x < 20; x++ {
-			pixels = append(pixels, uint32(x), uint32(y))
-		}
-	}
-	return p, pixels
+	return p, AppendPixels(nil, image.Rect(0, 0, w, h))
 }
 
 // trace renders pixels on d.
