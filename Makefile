@@ -129,7 +129,7 @@ kernels:
 # The kernel's variants in the source (scripts/ptx-variants.sh times them
 # on a GPU): each must build as PTX and give the emulator the Go tracer's
 # bits (CI).
-VARIANTS = TRACE_MEGA_LOCKSTEP TRACE_FMATH_CALLS TRACE_VEC_CALLS
+VARIANTS = TRACE_MEGA_LOCKSTEP TRACE_FMATH_CALLS TRACE_VEC_CALLS TRACE_SHADE_ALL_QUARTERS=3 TRACE_SHADE_ALL_QUARTERS=5
 check-variants:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; for v in $(VARIANTS); do \
 		$(MAKE) -s --no-print-directory kernels PTX=$$tmp/$$v.ptx PTXEXTRA=-D$$v; \

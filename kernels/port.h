@@ -203,37 +203,65 @@ DEVFN u32 port_ldg_u(const u32* p) {
 DEVFN void port_ldg16(void* dst, const void* src) { __builtin_memcpy(dst, src, 16); }
 #endif
 
-/* port_copy16 copies n 16-byte words from src to dst, both 16-byte
- * aligned on the GPU and apart, a vector load and store a word (LDG.E.128
- * or LD.E.128, and the store's twin, in SASS: a plain copy of a struct of
- * floats goes field by field, or byte by byte). Eight words are loaded
- * before any of them is stored, so that a thread waits for memory once
- * every eight words: copied a word at a time, each store waited for its
- * load (the copies in and out of wf_shade's PathState, 25 words each, had
- * 53 % of its stall samples on an H200, ncu-source). */
+/* port_gather16 copies n 16-byte words, src + j·stride for j < n, into
+ * dst's first n words; port_scatter16 copies them back, dst + j·stride
+ * from src's words. Everything 16-byte aligned on the GPU, and apart: a
+ * vector load and store a word (LDG.E.128 or LD.E.128, and the store's
+ * twin, in SASS: a plain copy of a struct of floats goes field by field,
+ * or byte by byte). Eight words are loaded before any of them is
+ * stored, so that a thread waits for memory once every eight words:
+ * copied a word at a time, each store waited for its load (the copies in
+ * and out of wf_shade's PathState, 25 words each, had 53 % of its stall
+ * samples on an H200, ncu-source). The wavefront's path slots lie word by
+ * word (pathstate.h): stride is then the batch's 16 n bytes. */
 #if defined(__CUDA_ARCH__) && defined(__clang__)
-DEVFN void port_copy16(void* dst, const void* src, u32 n) {
-    const port_float4* PORT_RESTRICT s = (const port_float4*)src;
-    port_float4* PORT_RESTRICT d = (port_float4*)dst;
-    u32 i = 0;
-    for (; i + 8u <= n; i += 8u) {
-        port_float4 w0 = s[i], w1 = s[i + 1], w2 = s[i + 2], w3 = s[i + 3];
-        port_float4 w4 = s[i + 4], w5 = s[i + 5], w6 = s[i + 6], w7 = s[i + 7];
-        d[i] = w0;
-        d[i + 1] = w1;
-        d[i + 2] = w2;
-        d[i + 3] = w3;
-        d[i + 4] = w4;
-        d[i + 5] = w5;
-        d[i + 6] = w6;
-        d[i + 7] = w7;
+#define PORT_COPY16_BATCHED(LOAD, STORE)                                                                \
+    u32 j = 0;                                                                                        \
+    for (; j + 8u <= n; j += 8u) {                                                                    \
+        port_float4 w0 = LOAD(j), w1 = LOAD(j + 1), w2 = LOAD(j + 2), w3 = LOAD(j + 3);               \
+        port_float4 w4 = LOAD(j + 4), w5 = LOAD(j + 5), w6 = LOAD(j + 6), w7 = LOAD(j + 7);           \
+        STORE(j, w0);                                                                                 \
+        STORE(j + 1, w1);                                                                             \
+        STORE(j + 2, w2);                                                                             \
+        STORE(j + 3, w3);                                                                             \
+        STORE(j + 4, w4);                                                                             \
+        STORE(j + 5, w5);                                                                             \
+        STORE(j + 6, w6);                                                                             \
+        STORE(j + 7, w7);                                                                             \
+    }                                                                                                 \
+    for (; j < n; j++) {                                                                              \
+        STORE(j, LOAD(j));                                                                            \
     }
-    for (; i < n; i++) {
-        d[i] = s[i];
+DEVFN void port_gather16(void* dst, const void* src, u64 stride, u32 n) {
+    const char* PORT_RESTRICT s = (const char*)src;
+    port_float4* PORT_RESTRICT d = (port_float4*)dst;
+#define GATHER_LOAD(k) (*(const port_float4*)(s + (u64)(k) * stride))
+#define GATHER_STORE(k, w) (d[k] = (w))
+    PORT_COPY16_BATCHED(GATHER_LOAD, GATHER_STORE)
+#undef GATHER_LOAD
+#undef GATHER_STORE
+}
+DEVFN void port_scatter16(void* dst, u64 stride, const void* src, u32 n) {
+    const port_float4* PORT_RESTRICT s = (const port_float4*)src;
+    char* PORT_RESTRICT d = (char*)dst;
+#define SCATTER_LOAD(k) (s[k])
+#define SCATTER_STORE(k, w) (*(port_float4*)(d + (u64)(k) * stride) = (w))
+    PORT_COPY16_BATCHED(SCATTER_LOAD, SCATTER_STORE)
+#undef SCATTER_LOAD
+#undef SCATTER_STORE
+}
+#undef PORT_COPY16_BATCHED
+#else
+DEVFN void port_gather16(void* dst, const void* src, u64 stride, u32 n) {
+    for (u32 j = 0; j < n; j++) {
+        __builtin_memcpy((char*)dst + 16 * (u64)j, (const char*)src + (u64)j * stride, 16);
     }
 }
-#else
-DEVFN void port_copy16(void* dst, const void* src, u32 n) { __builtin_memcpy(dst, src, 16 * (u64)n); }
+DEVFN void port_scatter16(void* dst, u64 stride, const void* src, u32 n) {
+    for (u32 j = 0; j < n; j++) {
+        __builtin_memcpy((char*)dst + (u64)j * stride, (const char*)src + 16 * (u64)j, 16);
+    }
+}
 #endif
 
 DEVFN int go_mini(int x, int y) { return y < x ? y : x; }

@@ -60,7 +60,8 @@
  *       const TraceScene* scene,
  *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
  *       unsigned int n,                // slots, one per pixel
- *       PathSlot* slots,               // n: device memory, slot_bytes(scene) apart (448 B, Whitted 3248 B)
+ *       PathSlot* slots,               // n · slot_bytes(scene) bytes of device memory (448, Whitted 3248): a path
+ *                                      // scene's word by word, a Whitted scene's whole (pathstate.h, SlotArray)
  *       unsigned int* qin,             // 2 + n: the queue the entry works through
  *       unsigned int* qout,            // 2 + n: the queue wf_init and wf_shade fill
  *       float* out,                    // 3·n, as trace_pixels'
@@ -74,7 +75,9 @@
  *   wf_init       thread i: slot i takes pixel i (pixels[2i], pixels[2i+1])
  *                 and starts its sample 0 (the camera ray); qout lists
  *                 every slot (to shade), counted in word 0;
- *   wf_shade      a thread per slot qin lists (both kinds): the slot runs
+ *   wf_shade      a thread per slot qin lists (both kinds), or while at
+ *                 least half the slots are queued, a thread per slot
+ *                 (wave_shade_all; a dead slot's returns): the slot runs
  *                 its sample on the scene's integrator (scene->Integrator:
  *                 path_step over the slot's PathState, whitted_step over
  *                 its WhittedState, a union, each with its RayQuery first)
@@ -95,7 +98,8 @@
  *   wf_finish     thread i writes out[3i..3i+2], rays[i] and nonfinite[i]
  *                 as trace_pixels does.
  * The host runs wf_init, then rounds: wf_shade over the queue the last
- * wf_init or wf_shade filled, into the other queue with its counts
+ * wf_init or wf_shade filled (or all n slots: kernels.ShadeThreads, the
+ * same rule as wave_shade_all), into the other queue with its counts
  * cleared; it reads the counts and launches wf_intersect and wf_occluded
  * over that queue for the kinds asked, until a round asks none, then
  * wf_finish. No pixel depends on the queues' order or on the order in
@@ -376,8 +380,7 @@ PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    PathSlot* slot = slot_at(scene, slots, i);
-    wave_init(scene, slot, pixels[2 * (u64)i], pixels[2 * (u64)i + 1]);
+    wave_init(scene, slot_ref(slot_array(scene, slots, n), i), pixels[2 * (u64)i], pixels[2 * (u64)i + 1]);
     qout[2 + i] = i;
     if (i == 0) {
         qout[0] = (int)scene->Samples > 0 ? n : 0;
@@ -386,11 +389,12 @@ PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
 }
 
 PORT_EXTERN_C __global__ SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
-    u32 i = wave_queued(qin, n, WAVE_THREAD());
+    ShadeSlot w = {slots, qin, n, (u32)WAVE_THREAD()};
+    u32 i = wave_shaded(qin, n, w.t);
     if (i >= n) {
         return;
     }
-    u32 kind = wave_shade(scene, slot_at(scene, slots, i));
+    u32 kind = wave_shade(scene, w);
     if (kind != QueryNone) {
         wave_push(qout, n, i, kind);
     }
@@ -401,8 +405,11 @@ PORT_EXTERN_C __global__ WAVE_INTERSECT_BOUNDS void wf_intersect(WAVE_ARGS) {
     if (t >= qin[0]) {
         return;
     }
-    RayQuery* q = &slot_at(scene, slots, qin[2 + t])->path.q;
-    q->hit = scene_intersect(scene, q->ray);
+    SlotRef slot = slot_ref(slot_array(scene, slots, n), qin[2 + t]);
+    u32 kind;
+    Ray r;
+    slot_query(slot, &r, &kind);
+    slot_answer_hit(slot_byte(slot, TR_HIT_BYTE), slot.stride, scene_intersect(scene, r));
 }
 
 PORT_EXTERN_C __global__ WAVE_OCCLUDED_BOUNDS void wf_occluded(WAVE_ARGS) {
@@ -410,8 +417,15 @@ PORT_EXTERN_C __global__ WAVE_OCCLUDED_BOUNDS void wf_occluded(WAVE_ARGS) {
     if (t >= qin[1]) {
         return;
     }
-    RayQuery* q = &slot_at(scene, slots, qin[2 + (n - 1 - t)])->path.q;
-    q->occluded = (u32)scene_occluded(scene, q->ray);
+    u32 kind;
+    Ray r;
+    slot_query(slot_ref(slot_array(scene, slots, n), qin[2 + (n - 1 - t)]), &r, &kind);
+    u32 occluded = (u32)scene_occluded(scene, r);
+    /* The slot found again, from a fresh read of the queue: kept from
+     * before the traversal, its address took registers there, and 40 a
+     * thread (WAVE_OCCLUDED_BOUNDS) spilled 8 bytes. */
+    u32 i = ((volatile const u32*)qin)[2 + (n - 1 - t)];
+    slot_answer_occluded(slot_byte(slot_ref(slot_array(scene, slots, n), i), TR_OCCLUDED_BYTE), occluded);
 }
 
 PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
@@ -419,11 +433,12 @@ PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    PathSlot* slot = slot_at(scene, slots, i);
-    vec3 c = pixel_mean(slot->sum, (int)scene->Samples);
+    SlotHead h __attribute__((aligned(16)));
+    slot_load(slot_ref(slot_array(scene, slots, n), i), 0, TR_HEAD_WORDS, &h);
+    vec3 c = pixel_mean(h.sum, (int)scene->Samples);
     out[3 * (u64)i] = c.x;
     out[3 * (u64)i + 1] = c.y;
     out[3 * (u64)i + 2] = c.z;
-    rays[i] = slot->rays;
-    nonfinite[i] = slot->nonfinite;
+    rays[i] = h.rays;
+    nonfinite[i] = h.nonfinite;
 }

@@ -188,7 +188,7 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 			if shades[i] > rounds {
 				return laneErr(i, fmt.Errorf("wavefront: %d pixels still tracing after %d rounds, the most their paths can ask", n, rounds))
 			}
-			if err := w.Launch(WaveShade, q.Closest+q.Any); err != nil {
+			if err := w.Launch(WaveShade, ShadeThreads(q, n)); err != nil {
 				return laneErr(i, err)
 			}
 			shades[i]++
@@ -197,6 +197,21 @@ func RunWavefronts(ctx context.Context, lanes []Wavefront, ns []int, h *TraceSce
 		live = next
 	}
 	return nil
+}
+
+// ShadeThreads is the threads of the round of wf_shade after one that
+// asked q, on a lane of n slots: one per slot while at least half of them
+// asked (every live slot asks), so that a warp shades 32 consecutive
+// slots, whose words lie together in a path scene's batch, and queues
+// their queries in runs of such slots; else one per query asked, from
+// the queue. wavefront.h's wave_shade_all is the kernel's rule on the
+// queue's counts: the same, or (a variant of the kernel) a higher share,
+// the threads past the queue then idle.
+func ShadeThreads(q Queries, n int) int {
+	if 2*(q.Closest+q.Any) >= n {
+		return n
+	}
+	return q.Closest + q.Any
 }
 
 // DefaultLanes is the number of lanes a device splits a wavefront batch

@@ -108,7 +108,7 @@ DEVFN void wave_push(u32* q, u32 n, u32 i, u32 kind) {
 /* wave_queued: the slot of thread t of a launch over queue q of a lane of
  * n slots: its nearest-hit askers, then its any-hit askers; n (none) past
  * the end. */
-DEVFN u32 wave_queued(const u32* q, u32 n, u32 t) {
+DEVFN u32 wave_queued(const volatile u32* q, u32 n, u32 t) {
     u32 closest = q[0], any = q[1];
     if (t < closest) {
         return q[2 + t];
@@ -119,87 +119,162 @@ DEVFN u32 wave_queued(const u32* q, u32 n, u32 t) {
     return n;
 }
 
-/* wave_start: starts slot's sample slot->sample, on the scene's
- * integrator. */
-DEVFN void wave_start(const TraceScene* s, PathSlot* slot) {
-    Sampler rng;
-    Ray r = pixel_ray(s, slot->x, slot->y, slot->sample, (int)s->Samples, &rng);
-    if (s->Integrator == IntegratorWhitted) {
-        whitted_begin(&slot->whitted, r, &rng);
-    } else {
-        path_begin(&slot->path, r, &rng);
-    }
+/* wave_shade_all says whether a round of wf_shade runs a thread per slot
+ * (slot t for thread t) rather than one per slot queue q lists, for a
+ * lane of n slots: while at least TRACE_SHADE_ALL_QUARTERS quarters of
+ * them (by default 2: half) are live; every live slot asked a query, and
+ * only those are queued. A warp then shades 32 consecutive slots, whose
+ * words lie together (SlotArray), and queues their queries in runs of
+ * such slots, so that the query kernels' warps read few runs of words
+ * too; the threads of dead slots return at once, but a warp with a live
+ * lane runs as long as it. Over the queue, every lane of a warp has work,
+ * but its slots spread further with each round (a warp reads the runs
+ * several warps queued). On the gallery (the emulator, 128×96, 16
+ * samples), with half the slots live the warps over consecutive slots had
+ * 74 % (cornell-box) to 97 % (materials, mesh) of their lanes live: dead
+ * pixels lie together (the sky). The host launches a thread per slot
+ * from half the slots live on (kernels.ShadeThreads); a higher quarter
+ * count (a variant to time: 3, 4, or 5 for never) leaves the threads
+ * past the queue idle in the rounds between. */
+#ifndef TRACE_SHADE_ALL_QUARTERS
+#define TRACE_SHADE_ALL_QUARTERS 2
+#endif
+PORT_STATIC_ASSERT(TRACE_SHADE_ALL_QUARTERS >= 2, "kernels.ShadeThreads launches a thread per slot from half the slots on");
+DEVFN int wave_shade_all(const volatile u32* q, u32 n) {
+    return 4u * ((u64)q[0] + q[1]) >= (u64)TRACE_SHADE_ALL_QUARTERS * n;
 }
 
-/* wave_init: slot takes pixel (x, y) and starts its sample 0. */
-DEVFN void wave_init(const TraceScene* s, PathSlot* slot, u32 x, u32 y) {
-    slot->sum = v3(0.0f, 0.0f, 0.0f);
-    slot->rays = 0;
-    slot->nonfinite = 0;
-    slot->x = x;
-    slot->y = y;
-    slot->sample = 0;
-    slot->live = (int)s->Samples > 0;
-    slot->path.q.kind = QueryNone;
-    if (slot->live) {
-        wave_start(s, slot);
+/* wave_shaded: the slot of thread t of wf_shade over queue q of a lane of
+ * n slots (wave_shade_all); n (none) past the end. The queue is read
+ * afresh at each call (volatile): wave_shade finds its slot again after
+ * the slot's path has run, so that the slot's address is not kept across
+ * the path's code (in registers: at 168 a thread, SHADE_BOUNDS, wf_shade
+ * spilled 16 bytes so). */
+DEVFN u32 wave_shaded(const volatile u32* q, u32 n, u32 t) {
+    if (wave_shade_all(q, n)) {
+        return t < n ? t : n;
     }
+    return wave_queued(q, n, t);
+}
+
+/* ShadeSlot is the slot of a thread of wf_shade, and how to find it: the
+ * thread t of a round over queue q, of the n slots at slots. */
+typedef struct {
+    void* slots;
+    const u32* q;
+    u32 n, t;
+} ShadeSlot;
+
+/* shade_slot_ref: the slot of a thread of wf_shade (wave_shaded). */
+DEVFN SlotRef shade_slot_ref(const TraceScene* s, ShadeSlot w) {
+    return slot_ref(slot_array(s, w.slots, w.n), wave_shaded(w.q, w.n, w.t));
+}
+
+/* wave_head: a slot's head for pixel (x, y), at its sample 0. */
+DEVFN SlotHead wave_head(const TraceScene* s, u32 x, u32 y) {
+    SlotHead h;
+    h.sum = v3(0.0f, 0.0f, 0.0f);
+    h.rays = 0;
+    h.nonfinite = 0;
+    h.x = x;
+    h.y = y;
+    h.sample = 0;
+    h.live = (int)s->Samples > 0;
+    return h;
+}
+
+/* wave_start_whitted: starts a Whitted scene's slot's sample
+ * slot->h.sample. */
+DEVFN void wave_start_whitted(const TraceScene* s, PathSlot* slot) {
+    Sampler rng;
+    Ray r = pixel_ray(s, slot->h.x, slot->h.y, slot->h.sample, (int)s->Samples, &rng);
+    whitted_begin(&slot->whitted, r, &rng);
+}
+
+/* wave_init: slot r takes pixel (x, y) and starts its sample 0. */
+DEVFN void wave_init(const TraceScene* s, SlotRef r, u32 x, u32 y) {
+    if (s->Integrator == IntegratorWhitted) {
+        PathSlot* slot = slot_whole(r);
+        slot->h = wave_head(s, x, y);
+        slot->whitted.q.kind = QueryNone;
+        if (slot->h.live) {
+            wave_start_whitted(s, slot);
+        }
+        return;
+    }
+    PathOnlySlot p __attribute__((aligned(16)));
+    __builtin_memset(&p, 0, sizeof p);
+    p.h = wave_head(s, x, y);
+    p.path.q.kind = QueryNone;
+    if (p.h.live) {
+        path_start(s, x, y, 0, (int)s->Samples, &p.path);
+    }
+    slot_store(r, 0, TR_PATH_SLOT_WORDS, &p);
 }
 
 /* wave_shade_whitted: wave_shade for a Whitted scene, on the slot in
  * place (its state, with the branch stack, is 3 KB). */
 DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
+    if (!slot->h.live) {
+        return QueryNone;
+    }
     for (;;) {
-        if (whitted_step(s, &slot->whitted, &slot->rays)) {
+        if (whitted_step(s, &slot->whitted, &slot->h.rays)) {
             return slot->whitted.q.kind;
         }
-        slot->sum = add_sample(slot->sum, slot->whitted.radiance, &slot->nonfinite);
-        slot->sample++;
-        if ((int)slot->sample >= (int)s->Samples) {
-            slot->live = 0;
+        slot->h.sum = add_sample(slot->h.sum, slot->whitted.radiance, &slot->h.nonfinite);
+        slot->h.sample++;
+        if ((int)slot->h.sample >= (int)s->Samples) {
+            slot->h.live = 0;
             return QueryNone;
         }
-        wave_start(s, slot);
+        wave_start_whitted(s, slot);
     }
 }
 
-/* wave_shade: runs slot's samples, one after another, on the scene's
+/* wave_shade: runs slot r's samples, one after another, on the scene's
  * integrator (path_step or whitted_step) until one asks a query, whose
- * kind it returns, or the pixel's last sample ends (QueryNone).
+ * kind it returns, or the pixel's last sample ends (QueryNone); a slot
+ * that is not live returns QueryNone at once.
  *
  * A path scene's slot is copied into the thread's own memory, run there
- * and copied back, in 16-byte words: slots lie 448 bytes apart, so each
- * field path_step reads or writes in place would be a load or store of 4
- * bytes from 32 places at once for a warp, where the thread's own memory
- * (registers, or its stack, which the GPU interleaves thread by thread)
- * serves a warp's 32 lanes in one access. On an H200 wf_shade spent 87 %
- * of the wavefront's kernel time so (kernels/README.md, The wavefront on
- * a GPU). The copy changes no float operation. */
-DEVFN u32 wave_shade(const TraceScene* s, PathSlot* slot) {
-    if (!slot->live) {
+ * and copied back, in 16-byte words (SlotArray: the warp's lanes copy
+ * each word of consecutive slots from one run of bytes), so that each
+ * field path_step reads or writes is the thread's own memory (registers,
+ * or its stack, which the GPU interleaves thread by thread: a warp's 32
+ * lanes in one access), not a load or store of 4 bytes a lane, 16 n
+ * bytes apart. On an H200 wf_shade spent 87 % of the wavefront's kernel
+ * time on such fields in place (kernels/README.md, The wavefront on a
+ * GPU). The copy changes no float operation. */
+DEVFN u32 wave_shade(const TraceScene* s, ShadeSlot w) {
+    SlotRef r = shade_slot_ref(s, w);
+    if (s->Integrator == IntegratorWhitted) {
+        return wave_shade_whitted(s, slot_whole(r));
+    }
+    PathOnlySlot p __attribute__((aligned(16)));
+    PORT_STATIC_ASSERT(sizeof p == 16 * TR_PATH_SLOT_WORDS, "a path slot is copied in 16-byte words");
+    PORT_STATIC_ASSERT(__builtin_offsetof(SlotHead, live) / 16 == TR_HEAD_WORDS - 1, "live is in the head's last word");
+    slot_load(r, TR_HEAD_WORDS - 1u, 1, (char*)&p + 16u * (TR_HEAD_WORDS - 1u));
+    if (!p.h.live) {
         return QueryNone;
     }
-    if (s->Integrator == IntegratorWhitted) {
-        return wave_shade_whitted(s, slot);
-    }
-    PORT_STATIC_ASSERT(sizeof(PathState) % 16 == 0, "a PathState is copied in 16-byte words");
-    PathState p __attribute__((aligned(16)));
-    port_copy16(&p, &slot->path, sizeof p / 16);
+    slot_load(r, 0, TR_HEAD_WORDS - 1u, &p);
+    slot_load(r, TR_HEAD_WORDS, TR_PATH_SLOT_WORDS - TR_HEAD_WORDS, (char*)&p + 16u * TR_HEAD_WORDS);
     u32 kind = QueryNone;
     for (;;) {
-        if (path_step(s, &p, &slot->rays)) {
-            kind = p.q.kind;
+        if (path_step(s, &p.path, &p.h.rays)) {
+            kind = p.path.q.kind;
             break;
         }
-        slot->sum = add_sample(slot->sum, p.radiance, &slot->nonfinite);
-        slot->sample++;
-        if ((int)slot->sample >= (int)s->Samples) {
-            slot->live = 0;
+        p.h.sum = add_sample(p.h.sum, p.path.radiance, &p.h.nonfinite);
+        p.h.sample++;
+        if ((int)p.h.sample >= (int)s->Samples) {
+            p.h.live = 0;
             break;
         }
-        path_start(s, slot->x, slot->y, (int)slot->sample, (int)s->Samples, &p);
+        path_start(s, p.h.x, p.h.y, (int)p.h.sample, (int)s->Samples, &p.path);
     }
-    port_copy16(&slot->path, &p, sizeof p / 16);
+    slot_store(shade_slot_ref(s, w), 0, TR_PATH_SLOT_WORDS, &p);
     return kind;
 }
 

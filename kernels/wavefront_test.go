@@ -336,3 +336,37 @@ func TestParseKernel(t *testing.T) {
 		t.Errorf("ParseKernel(\"mega\"): error %v, want one naming %s", err, KernelEnv)
 	}
 }
+
+// TestShadeThreads: a thread per slot while at least half the slots
+// asked a query, else one per query; and RunWavefront launches wf_shade
+// so.
+func TestShadeThreads(t *testing.T) {
+	for _, c := range []struct {
+		q       Queries
+		n, want int
+	}{
+		{Queries{}, 5, 0},
+		{Queries{Closest: 2}, 5, 2},
+		{Queries{Closest: 2, Any: 1}, 5, 5},
+		{Queries{Any: 3}, 6, 6},
+		{Queries{Any: 2}, 6, 2},
+		{Queries{Closest: 1}, 1, 1},
+		{Queries{Closest: 1}, 2, 2},
+		{Queries{Closest: 1}, 3, 1},
+		{Queries{Closest: 65536}, 131072, 131072},
+		{Queries{Closest: 65535}, 131072, 65535},
+	} {
+		if got := ShadeThreads(c.q, c.n); got != c.want {
+			t.Errorf("ShadeThreads(%+v, %d) = %d, want %d", c.q, c.n, got, c.want)
+		}
+	}
+	h := &TraceScene{Samples: 2, MaxDepth: 3, NumLights: 1}
+	f := &fakeWave{rounds: []uint32{WaveClosest | WaveAny, WaveAny}, fail: -1}
+	if err := RunWavefront(context.Background(), f, 3, h); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"wf_shade 3", "wf_intersect 1", "wf_occluded 1", "wf_shade 3", "wf_occluded 1", "wf_shade 1", "wf_finish 3"}
+	if !reflect.DeepEqual(f.threads, want) {
+		t.Errorf("launches %v, want %v", f.threads, want)
+	}
+}

@@ -236,6 +236,7 @@ for v in embedded copy lineinfo; do
 	for sc in cornell-box:path whitted:whitted pbr:path; do
 		want stub "^  ${sc%%:*} --width 32 --height 24 --samples 2, one lane, PTX $v: [0-9.]+[kMG]? rays/s, trace_pixels_${sc#*:} [0-9.]+ s \(100%; 1 launch of [0-9]+ µs\); $same\$" "$s"
 	done
+	want stub "^  cornell-box --width 32 --height 24 --samples 2, one lane, wavefront, PTX $v: [0-9.]+[kMG]? rays/s, wf_shade [0-9.]+ s \([0-9]+%; [0-9]+ launches of [0-9]+ µs\); $same\$" "$s"
 done
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"

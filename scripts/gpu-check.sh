@@ -77,7 +77,8 @@
 #                     ran, the hottest files and source lines
 #   ptx-variants      the mega-regs frame of cornell-box, whitted and pbr on
 #                     the megakernels of the embedded kernel and of each
-#                     variant (TRACE_GPU_PTX): the same bytes, and its time
+#                     variant (TRACE_GPU_PTX), and cornell-box's on their
+#                     wavefronts: the same bytes, and its time
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
@@ -990,23 +991,27 @@ ncu_source() {
 # kernel and on each variant: rays/s, the entry's time, and whether the
 # bytes are the embedded kernel's.
 ptx_variants() {
-	local v name scene out ref rc bad=0
-	for scene in cornell-box whitted pbr; do
+	local v name scene kernel entry label out ref rc bad=0
+	for scene in cornell-box:megakernel whitted:megakernel pbr:megakernel cornell-box:wavefront; do
+		kernel=${scene#*:}
+		scene=${scene%:*}
+		entry='trace_pixels_[a-z]*' label=""
+		[ "$kernel" = wavefront ] && entry=wf_shade label="wavefront, "
 		for v in embedded "$PTX_DIR"/*.ptx; do
 			name=${v##*/}
 			name=${name%.ptx}
-			out=$WORK/variant.$scene.$name.pfm
+			out=$WORK/variant.$scene.$kernel.$name.pfm
 			[ "$v" = embedded ] && v=""
-			ref=$WORK/variant.$scene.embedded.pfm
+			ref=$WORK/variant.$scene.$kernel.embedded.pfm
 			[ "$name" = embedded ] && ref=""
-			frame_vs "$ref" "$out" "$scene" 'trace_pixels_[a-z]*' TRACE_GPU_PTX="$v" TRACE_GPU_KERNEL=megakernel
+			frame_vs "$ref" "$out" "$scene" "$entry" TRACE_GPU_PTX="$v" TRACE_GPU_KERNEL="$kernel"
 			rc=$?
 			if [ $rc = 1 ]; then
-				echo "ptx-variants: $scene, PTX $name: trace failed"
+				echo "ptx-variants: $scene, ${label}PTX $name: trace failed"
 				return 1
 			fi
 			[ $rc = 2 ] && bad=1
-			echo "ptx-variants: $scene, PTX $name: $fv_rays, $fv_time; ${fv_same:-the same bytes as the embedded kernel}"
+			echo "ptx-variants: $scene, ${label}PTX $name: $fv_rays, $fv_time; ${fv_same:-the same bytes as the embedded kernel}"
 		done
 	done
 	return $bad

@@ -75,6 +75,7 @@ func TestWavefrontCensus(t *testing.T) {
 			var shade, closest, anyHit, allShade, allClosest, allAny launchCensus
 			var tail launchCensus // wf_shade's launches once half the slots are done, over every slot
 			rounds := 0
+			bySlot, byQueue := 0, 0    // the rounds of wf_shade after the first, over every slot and over the queue (kernels.ShadeThreads)
 			var live, liveWarps uint64 // before the round: what wf_shade works on
 			d.observe = func(w *wave, q kernels.Queries) {
 				c := w.census(warp)
@@ -104,6 +105,13 @@ func TestWavefrontCensus(t *testing.T) {
 					anyHit.queued(c.any)
 					allAny.add(w.n, c.any, c.anyWarps)
 				}
+				if q.Closest+q.Any > 0 {
+					if kernels.ShadeThreads(q, w.n) == w.n {
+						bySlot++
+					} else {
+						byQueue++
+					}
+				}
 				live, liveWarps = c.live, c.liveWarps
 			}
 			set := s.Settings
@@ -116,9 +124,15 @@ func TestWavefrontCensus(t *testing.T) {
 			if rounds == 0 || live != 0 || closest.launches == 0 {
 				t.Fatalf("%d rounds, %d slots live at the end, %d nearest-hit launches", rounds, live, closest.launches)
 			}
+			// The bits are checked by the parity tests, over both kinds of
+			// round: each must have run.
+			if bySlot == 0 || byQueue == 0 {
+				t.Errorf("wf_shade's rounds after the first: %d over every slot, %d over the queue; want some of each", bySlot, byQueue)
+			}
 			t.Logf("%s %d×%d, %d samples, one lane of %d slots, over the queues: wf_shade %v; wf_intersect %v; wf_occluded %v. "+
-				"Over every slot: wf_shade %v (the last %d, once half the slots were done: %v); wf_intersect %v; wf_occluded %v",
-				name, set.Width, set.Height, set.Samples, n, shade, closest, anyHit, allShade, tail.launches, tail, allClosest, allAny)
+				"Over every slot: wf_shade %v (the last %d, once half the slots were done: %v); wf_intersect %v; wf_occluded %v. "+
+				"wf_shade's rounds after the first: %d over every slot, %d over the queue",
+				name, set.Width, set.Height, set.Samples, n, shade, closest, anyHit, allShade, tail.launches, tail, allClosest, allAny, bySlot, byQueue)
 		})
 	}
 }

@@ -58,13 +58,18 @@ void emu_census(const void* scene, void* slots, unsigned int n, unsigned int war
     for (u32 w = 0; w < n; w += warp) {
         u32 live = 0, closest = 0, any = 0;
         for (u32 i = w; i < n && i < w + warp; i++) {
-            const PathSlot* slot = slot_at(s, (PathSlot*)slots, i);
-            if (!slot->live) {
+            SlotRef slot = slot_ref(slot_array(s, slots, n), i);
+            SlotHead h __attribute__((aligned(16)));
+            slot_load(slot, 0, TR_HEAD_WORDS, &h);
+            if (!h.live) {
                 continue;
             }
             live++;
-            closest += slot->path.q.kind == QueryClosest;
-            any += slot->path.q.kind == QueryAny;
+            Ray r;
+            u32 kind;
+            slot_query(slot, &r, &kind);
+            closest += kind == QueryClosest;
+            any += kind == QueryAny;
         }
         counts[0] += live;
         counts[1] += live > 0;
