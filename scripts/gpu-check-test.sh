@@ -187,6 +187,7 @@ gocache=$(go env GOCACHE)
 mkdir -p "$tmp/ptx"
 make -s kernels PTX="$tmp/ptx/lineinfo.ptx" PTXEXTRA=-gline-directives-only
 cp kernels/trace.ptx "$tmp/ptx/copy.ptx"
+cp kernels/trace.ptx "$tmp/ptx/wf-copy.ptx"
 run stub GPU_CHECK_STUB=1 GPU_CHECK_STATE="$state" GOCACHE="$gocache" PATH="$tmp/fakebin:$PATH" GPU_CHECK_DEADLINE=240 \
 	GPU_CHECK_PTX_DIR="$tmp/ptx" GPU_CHECK_SHADE_REGS="128 64" GPU_CHECK_MEGA_REGS="128 96"
 s=$tmp/stub/out/summary.txt
@@ -236,8 +237,15 @@ for v in embedded copy lineinfo; do
 	for sc in cornell-box:path whitted:whitted pbr:path; do
 		want stub "^  ${sc%%:*} --width 32 --height 24 --samples 2, one lane, PTX $v: [0-9.]+[kMG]? rays/s, trace_pixels_${sc#*:} [0-9.]+ s \(100%; 1 launch of [0-9]+ µs\); $same\$" "$s"
 	done
+done
+# A variant named wf-* is timed on the wavefront, the others on the megakernels.
+for v in embedded wf-copy; do
+	same="the same bytes as the embedded kernel"
+	[ $v = embedded ] && same="the frame the others must match"
 	want stub "^  cornell-box --width 32 --height 24 --samples 2, one lane, wavefront, PTX $v: [0-9.]+[kMG]? rays/s, wf_shade [0-9.]+ s \([0-9]+%; [0-9]+ launches of [0-9]+ µs\); $same\$" "$s"
 done
+wantnot stub "^  cornell-box .*, wavefront, PTX (copy|lineinfo):" "$s"
+wantnot stub "^  [a-z-]+ .*, one lane, PTX wf-copy:" "$s"
 wantnot stub '^(FAIL|RUN) ' "$s"
 mkdir -p "$tmp/stub/x" && tar -xzf "$tmp/stub/out/gpu-check.tar.gz" -C "$tmp/stub/x"
 for f in summary.txt figures.txt env.txt log/build.log log/gpu-tests.log log/same-cornell-box.log log/driver-jit.log \

@@ -77,8 +77,9 @@
 #                     ran, the hottest files and source lines
 #   ptx-variants      the mega-regs frame of cornell-box, whitted and pbr on
 #                     the megakernels of the embedded kernel and of each
-#                     variant (TRACE_GPU_PTX), and cornell-box's on their
-#                     wavefronts: the same bytes, and its time
+#                     variant (TRACE_GPU_PTX), and cornell-box's on the
+#                     wavefront of the embedded kernel and of each variant
+#                     named wf-*: the same bytes, and its time
 #   memcheck          the GPU tests' Cornell box under compute-sanitizer's
 #                     memcheck, if it is there: no access outside device memory
 #   shade-regs        wf_shade's registers capped (TRACE_GPU_REGS) at each of
@@ -1000,6 +1001,14 @@ ptx_variants() {
 		for v in embedded "$PTX_DIR"/*.ptx; do
 			name=${v##*/}
 			name=${name%.ptx}
+			# Variants named wf-* change the wavefront (timed on it
+			# only), the others the megakernels (scripts/ptx-variants.sh).
+			if [ "$name" != embedded ]; then
+				case $name in
+				wf-*) [ "$kernel" = wavefront ] || continue ;;
+				*) [ "$kernel" = megakernel ] || continue ;;
+				esac
+			fi
 			out=$WORK/variant.$scene.$kernel.$name.pfm
 			[ "$v" = embedded ] && v=""
 			ref=$WORK/variant.$scene.$kernel.embedded.pfm

@@ -14,7 +14,9 @@
 #              e.g. ptx-variants.sh lockstep=-DTRACE_MEGA_LOCKSTEP (the
 #              megakernels without path regeneration, trace.cu);
 #              gpu-check's ptx-variants step renders frames on each: their
-#              times, and whether their bytes are the embedded kernel's
+#              times, and whether their bytes are the embedded kernel's; on
+#              the megakernels, or for a NAME that starts with wf- (e.g.
+#              wf-shade3=-DTRACE_SHADE_ALL_QUARTERS=3), on the wavefront
 #
 # Variants from an earlier call are removed. It needs what `make kernels`
 # needs (clang-19).
