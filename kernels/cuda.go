@@ -435,6 +435,9 @@ func (d *cudaDevice) Name() string { return d.name }
 func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 	err := d.do(ctx, func() error {
 		d.freeScene()
+		d.saidMu.Lock()
+		d.saidOK = false // no scene until this one is up
+		d.saidMu.Unlock()
 		h := p.Scene
 		addrs := h.Addrs()
 		for i, a := range p.Arrays() {

@@ -178,4 +178,17 @@ func TestGPUKernelAuto(t *testing.T) {
 	if again, _ := d.KernelChoice(); again != c {
 		t.Errorf("the first scene uploaded again probed again: %+v, was %+v", again, c)
 	}
+
+	// A failed upload leaves no scene, and no choice to report.
+	if strings.Contains(d.Name(), "cudastub") {
+		t.Setenv("TRACE_CUDASTUB_FAIL", "cuMemAlloc")
+		err := d.Upload(ctx, p)
+		os.Setenv("TRACE_CUDASTUB_FAIL", "")
+		if err == nil {
+			t.Fatal("Upload with every allocation failing: no error")
+		}
+		if c, ok := d.KernelChoice(); ok {
+			t.Errorf("after a failed upload: choice %v", c)
+		}
+	}
 }
