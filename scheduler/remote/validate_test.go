@@ -99,8 +99,12 @@ func TestBadPixelsRefused(t *testing.T) {
 		opt.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 		c := NewCluster([]string{"liar:7000"}, bundle, opt)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		// The CPU thread starts once the liar has had a lease: on a loaded
+		// machine it could render the whole frame while the cluster was
+		// still connecting.
+		cpu := &gatedWorker{Worker: &scheduler.CPUWorker{N: 1}, open: func() bool { return leases.Load() > 0 }}
 		res, err := scheduler.Render(ctx, scene, scheduler.Options{TileSize: 8, MaxAttempts: 1000,
-			Workers: []scheduler.Worker{c, &scheduler.CPUWorker{N: 1}}})
+			Workers: []scheduler.Worker{c, cpu}})
 		cancel()
 		if err != nil {
 			t.Fatalf("pixels %v: %v", v, err)
@@ -192,4 +196,22 @@ func TestClean(t *testing.T) {
 			t.Errorf("clean(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
 		}
 	}
+}
+
+// gatedWorker is a worker that starts once open says so (it asks every
+// millisecond, for ten seconds at most), or when the render is cancelled.
+type gatedWorker struct {
+	scheduler.Worker
+	open func() bool
+}
+
+func (w *gatedWorker) Run(ctx context.Context, scene *tracer.Scene, q scheduler.Leases, index int) error {
+	for deadline := time.Now().Add(10 * time.Second); !w.open() && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return w.Worker.Run(ctx, scene, q, index)
 }
