@@ -115,33 +115,33 @@ func noteSlowOpen(n int, open func(int) ([]kernels.Device, error), note func(str
 // gpuTimes are the kernel times of the GPUs among workers that timed
 // their launches (TRACE_GPU_TIMES).
 func gpuTimes(workers []scheduler.Worker) []kernels.Times {
-	var all []kernels.Times
-	for _, w := range workers {
-		g, ok := w.(*scheduler.GPUWorker)
-		if !ok {
-			continue
+	return fromGPUs(workers, func(d kernels.Device) (kernels.Times, bool) {
+		if timer, ok := d.(kernels.Timer); ok {
+			return timer.Times()
 		}
-		if timer, ok := g.Device.(kernels.Timer); ok {
-			if t, ok := timer.Times(); ok {
-				all = append(all, t)
-			}
-		}
-	}
-	return all
+		return kernels.Times{}, false
+	})
 }
 
 // gpuKernels are the kernels the GPUs among workers ran the scene on
 // (TRACE_GPU_KERNEL, and what auto chose).
 func gpuKernels(workers []scheduler.Worker) []kernels.KernelChoice {
-	var all []kernels.KernelChoice
-	for _, w := range workers {
-		g, ok := w.(*scheduler.GPUWorker)
-		if !ok {
-			continue
+	return fromGPUs(workers, func(d kernels.Device) (kernels.KernelChoice, bool) {
+		if ch, ok := d.(kernels.KernelChooser); ok {
+			return ch.KernelChoice()
 		}
-		if ch, ok := g.Device.(kernels.KernelChooser); ok {
-			if c, ok := ch.KernelChoice(); ok {
-				all = append(all, c)
+		return kernels.KernelChoice{}, false
+	})
+}
+
+// fromGPUs is what get says of each GPU worker's device among workers,
+// where it says something.
+func fromGPUs[T any](workers []scheduler.Worker, get func(kernels.Device) (T, bool)) []T {
+	var all []T
+	for _, w := range workers {
+		if g, ok := w.(*scheduler.GPUWorker); ok {
+			if v, ok := get(g.Device); ok {
+				all = append(all, v)
 			}
 		}
 	}
