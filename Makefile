@@ -298,7 +298,7 @@ vet-cuda:
 	echo "vet-cuda: TRACE_GPU_TIMES=1 prints each device's kernel times (text and json), the same image, with TRACE_GPU_REGS's caps too; another value of either, or a TRACE_GPU_PTX that is not there, fails"
 	@set -e; args="scenes/examples/pbr.json --width 48 --height 40 --samples 4 --gpus 1 --threads 0"; \
 	out=$$(TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/auto.pfm 2>&1); \
-	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator: the (wavefront|megakernels), chosen on 256 pixels each: [0-9]+ M rays/s, the (wavefront|megakernels) [0-9]+ M$$' || \
+	echo "$$out" | grep -Eq '^trace: gpu0 cudastub emulator: the (wavefront|megakernels), chosen on 256 pixels each: [0-9.]+ M rays/s, the (wavefront|megakernels) [0-9.]+ M$$' || \
 		{ echo "vet-cuda: no line on the kernel the device chose in: $$out"; exit 1; }; \
 	cmp $(STUBLIB)/pbr.cpu.pfm $(STUBLIB)/auto.pfm; \
 	out=$$(TRACE_GPU_KERNEL=megakernel TRACE_CUDASTUB_DEVICES=1 $(STUBLIB)/trace render $$args -o $(STUBLIB)/auto.pfm --log-format json 2>&1); \

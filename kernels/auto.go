@@ -126,8 +126,13 @@ func kernelName(k Kernel) string {
 	return k.String()
 }
 
-// megaRays writes a rate in millions: "612 M".
-func megaRays(r float64) string { return fmt.Sprintf("%.0f M", r/1e6) }
+// megaRays writes a rate in millions: "1234 M", "612 M", "1.76 M".
+func megaRays(r float64) string {
+	if m := r / 1e6; m < 100 {
+		return fmt.Sprintf("%.3g M", m)
+	}
+	return fmt.Sprintf("%.0f M", r/1e6)
+}
 
 // thousands writes n with commas between its thousands: "304,128".
 func thousands(n int) string {

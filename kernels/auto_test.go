@@ -100,6 +100,11 @@ func TestKernelProbe(t *testing.T) {
 	if s, want := c.String(), "gpu1: the wavefront ("+KernelEnv+"=wavefront)"; s != want {
 		t.Errorf("set: %q, want %q", s, want)
 	}
+	for r, want := range map[float64]string{1234e6: "1234 M", 612.4e6: "612 M", 1.764e6: "1.76 M", 0.4433e6: "0.443 M", 0: "0 M"} {
+		if got := megaRays(r); got != want {
+			t.Errorf("megaRays(%g) = %q, want %q", r, got, want)
+		}
+	}
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 304128: "304,128", 1234567: "1,234,567", -4500: "-4,500"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
