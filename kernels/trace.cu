@@ -394,7 +394,7 @@ PORT_EXTERN_C __global__ SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    u32 kind = wave_shade(scene, w);
+    u32 kind = wave_shade(scene, slot_ref(slot_array(scene, slots, n), i), w);
     if (kind != QueryNone) {
         wave_push(qout, n, i, kind);
     }

@@ -232,8 +232,9 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
     }
 }
 
-/* wave_shade: runs slot r's samples, one after another, on the scene's
- * integrator (path_step or whitted_step) until one asks a query, whose
+/* wave_shade: runs slot r's samples (thread w's, found again at the
+ * end), one after another, on the scene's integrator (path_step or
+ * whitted_step) until one asks a query, whose
  * kind it returns, or the pixel's last sample ends (QueryNone); a slot
  * that is not live returns QueryNone at once.
  *
@@ -246,8 +247,7 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
  * bytes apart. On an H200 wf_shade spent 87 % of the wavefront's kernel
  * time on such fields in place (kernels/README.md, The wavefront on a
  * GPU). The copy changes no float operation. */
-DEVFN u32 wave_shade(const TraceScene* s, ShadeSlot w) {
-    SlotRef r = shade_slot_ref(s, w);
+DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w) {
     if (s->Integrator == IntegratorWhitted) {
         return wave_shade_whitted(s, slot_whole(r));
     }
