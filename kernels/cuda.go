@@ -31,6 +31,10 @@ const (
 	// stack only.
 	cudaKernelPath    = "trace_pixels_path"
 	cudaKernelWhitted = "trace_pixels_whitted"
+	// cudaKernelReduce sums the sample values of a batch split into
+	// parts after the megakernels (trace.cu; the wavefront's wf_finish
+	// does it there).
+	cudaKernelReduce = "trace_reduce"
 	// cudaBlockDim is the threads per block of a launch, unless the loaded
 	// function allows fewer. The kernel works with any block size.
 	cudaBlockDim = 128
@@ -104,6 +108,7 @@ func cudaDevices() ([]cudaInfo, error) {
 type cudaSettings struct {
 	kernel Kernel  // KernelEnv
 	lanes  int     // LanesEnv
+	parts  int     // PartsEnv: 0 auto
 	times  bool    // TimesEnv
 	regs   RegCaps // RegsEnv
 	ptx    string  // PTX (or PTXEnv's file) with regs' caps
@@ -118,6 +123,9 @@ func cudaSettingsFromEnv() (cudaSettings, error) {
 		return set, err
 	}
 	if set.lanes, err = ParseLanes(os.Getenv(LanesEnv)); err != nil {
+		return set, err
+	}
+	if set.parts, err = ParsePartsEnv(os.Getenv(PartsEnv)); err != nil {
 		return set, err
 	}
 	if set.times, err = ParseTimes(os.Getenv(TimesEnv)); err != nil {
@@ -192,12 +200,19 @@ type cudaDevice struct {
 	mods   [2]cu.Module
 	fns    [2]cu.Function // by integrator: cudaKernelPath, cudaKernelWhitted
 	fn     cu.Function    // the uploaded scene's entry
+	reduce cu.Function    // cudaKernelReduce, in the megakernels' module
 	kernel string         // its name
 	// fnThreads is a full wave of fn's threads (cudaWaveThreads), the
 	// most a megakernel launch has (0: a thread a pixel); the threads
 	// take the batch's other pixels as theirs end (trace.cu).
 	fnThreads int
-	wave      [len(WaveEntries)]cu.Function
+	// splitItems are the items a batch of the uploaded scene is split
+	// to hold on the megakernels and on the wavefront (SampleParts):
+	// MinBatchWaves full waves of fn and of wf_intersect; 0: unsplit.
+	// parts is PartsEnv's setting (0: auto).
+	splitItems [2]int
+	parts      int
+	wave       [len(WaveEntries)]cu.Function
 	// useWave: the uploaded scene runs on the wavefront entries
 	// (RunWavefront), scenes of either integrator, when TRACE_GPU_KERNEL
 	// says wavefront or KernelAuto chose it; else on fn,
@@ -243,6 +258,8 @@ type cudaDevice struct {
 	closed    bool
 
 	batchPixels int // BatchPixels' answer, set by setup (cuda_batch.go)
+	// items counts the items of the batch in flight, for its times.
+	items int64
 }
 
 var _ Device = (*cudaDevice)(nil)
@@ -253,6 +270,7 @@ var _ Device = (*cudaDevice)(nil)
 func openCUDADevice(info cudaInfo, set cudaSettings) (*cudaDevice, error) {
 	d := &cudaDevice{
 		choice: set.kernel,
+		parts:  set.parts,
 		ptx:    set.ptx,
 		nlanes: set.lanes,
 		name:   fmt.Sprintf("gpu%d %s", info.ordinal, info.name),
@@ -359,8 +377,15 @@ func (d *cudaDevice) load(k Kernel, setup bool) error {
 		return nil
 	}
 	entries, fns := WaveEntries[:], d.wave[:]
+	var mega [len(cudaKernels) + 1]cu.Function
 	if k == KernelMegakernel {
-		entries, fns = cudaKernels[:], d.fns[:]
+		entries, fns = append(cudaKernels[:], cudaKernelReduce), mega[:]
+		defer func() {
+			if d.mods[k] != (cu.Module{}) {
+				copy(d.fns[:], mega[:])
+				d.reduce = mega[len(cudaKernels)]
+			}
+		}()
 	}
 	ptx, err := SelectEntries(d.ptx, entries)
 	if err != nil {
@@ -478,6 +503,10 @@ func (d *cudaDevice) Upload(ctx context.Context, p *Packed) error {
 		}
 		d.fn, d.kernel = d.fns[i], cudaKernels[i]
 		d.fnThreads = cudaWaveThreads(d.dev, d.fn, d.block)
+		d.splitItems = [2]int{MinBatchWaves * d.fnThreads, 0}
+		if d.mods[KernelWavefront] != (cu.Module{}) {
+			d.splitItems[1] = MinBatchWaves * cudaWaveThreads(d.dev, d.wave[WaveIntersect], d.block)
+		}
 		d.header = h
 		d.stopSet = h.Stop != 0
 		// A device that chooses runs the megakernels until a batch is
@@ -543,6 +572,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 			return errors.New("no scene uploaded")
 		}
 		start := time.Now()
+		d.items = 0
 		var err error
 		if d.chosen {
 			err = d.traceOn(ctx, d.useWave, pixels, out, rays, nonfinite)
@@ -553,7 +583,7 @@ func (d *cudaDevice) TracePixels(ctx context.Context, pixels []uint32, out []flo
 			return err
 		}
 		if d.timer != nil {
-			d.timer.batch(n, time.Since(start))
+			d.timer.batch(n, d.items, time.Since(start))
 		}
 		return nil
 	})
@@ -659,10 +689,14 @@ func (d *cudaDevice) kernelName(useWave bool) string {
 // their parts for the wavefront (useWave) or the megakernels, on the
 // device goroutine.
 func (d *cudaDevice) bindLanes(useWave bool, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
-	slotBytes := 0
+	slotBytes, target := 0, d.splitItems[0]
 	if useWave {
-		slotBytes = SlotBytes(d.header.Integrator)
+		slotBytes, target = SlotBytes(d.header.Integrator), d.splitItems[1]
 	}
+	// A batch too small to fill the device has its pixels' samples
+	// split into parts, each lane's its own (trace.cu).
+	samples := int(int32(d.header.Samples))
+	parts := BatchParts(d.parts, len(pixels)/2, samples, target)
 	sizes := LaneSizes(len(pixels)/2, d.nlanes, d.block) // lanes past nlanes stay empty
 	lo := 0
 	for i, size := range sizes {
@@ -670,11 +704,13 @@ func (d *cudaDevice) bindLanes(useWave bool, pixels []uint32, out []float32, ray
 		if size == 0 {
 			continue
 		}
-		if err := l.reserve(size, slotBytes); err != nil {
+		if err := l.reserve(size, size*parts, SplitOutFloats(size, samples, parts), slotBytes); err != nil {
 			return l.wrap(err)
 		}
 		hi := lo + size
 		l.bind(pixels[2*lo:2*hi], out[3*lo:3*hi], rays[lo:hi], nonfinite[lo:hi])
+		l.parts = parts
+		d.items += int64(l.items())
 		lo = hi
 	}
 	return nil
@@ -698,7 +734,7 @@ func (d *cudaDevice) runLanes(ctx context.Context, useWave bool, n int) error {
 		waves := make([]Wavefront, d.nlanes)
 		ns := make([]int, d.nlanes)
 		for i := range d.nlanes {
-			waves[i], ns[i] = cudaWave{d, &d.lanes[i]}, d.lanes[i].n
+			waves[i], ns[i] = cudaWave{d, &d.lanes[i]}, d.lanes[i].items()
 		}
 		if err := RunWavefronts(ctx, waves, ns, &d.header); err != nil {
 			if ctx.Err() != nil {
@@ -727,7 +763,7 @@ func (d *cudaDevice) runLanes(ctx context.Context, useWave bool, n int) error {
 			}
 		}()
 		for _, l := range bound {
-			if err := l.launchMega(d.fn, d.kernel, d.hdr, d.fnThreads, d.block); err != nil {
+			if err := l.launchMega(d.fn, d.kernel, d.reduce, d.hdr, d.fnThreads, d.block); err != nil {
 				return l.wrap(err)
 			}
 			if err := l.copyOut(); err != nil {

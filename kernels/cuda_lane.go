@@ -31,24 +31,26 @@ type cudaLane struct {
 	timer *cudaTimer
 	timed []cudaTimed
 
-	// The device buffers, for up to cap pixels: the pixel list, the
-	// radiance and counts, and the wavefront's slots (slotBytes apart)
-	// and two queues of QueueWords(cap) words (none for the megakernel);
-	// cur is the queue the last wf_init or wf_shade queued on the stream
-	// fills.
-	cap, slotBytes               int
-	pixels, out, rays, nonfinite cu.DevicePtr
-	slots, queues                cu.DevicePtr
-	cur                          int
+	// The device buffers, for up to cap pixels and capItems items (a
+	// batch split into parts, trace.cu, has a pixel's parts each): the
+	// pixel list, the radiance (capOut floats: split, the sample values)
+	// and the items' counts, and the wavefront's slots (slotBytes apart)
+	// and two queues of QueueWords(capItems) words, an item each (none
+	// for the megakernel); cur is the queue the last wf_init or wf_shade
+	// queued on the stream fills.
+	cap, capItems, capOut, slotBytes int
+	pixels, out, rays, nonfinite     cu.DevicePtr
+	slots, queues                    cu.DevicePtr
+	cur                              int
 	// next is the megakernels' pixel counter (trace.cu), a word.
 	next cu.DevicePtr
 	// host is the lane's page-locked staging, cudaStagingBytes(cap)
 	// bytes: every copy in or out goes through it (the layout below).
 	host unsafe.Pointer
 
-	// The part of the batch in flight: n pixels, and the Go slices its
-	// list comes from and its results go to.
-	n              int
+	// The part of the batch in flight: n pixels in parts parts, and the
+	// Go slices its list comes from and its results go to.
+	n, parts       int
 	goPixels       []uint32
 	goOut          []float32
 	goRays, goNonf []uint64
@@ -68,23 +70,29 @@ func (l *cudaLane) stageCounts() *[4]uint32     { return (*[4]uint32)(unsafe.Add
 
 // queue is the device address of the lane's queue k (0 or 1).
 func (l *cudaLane) queue(k int) cu.DevicePtr {
-	return l.queues + cu.DevicePtr(4*k*QueueWords(l.cap))
+	return l.queues + cu.DevicePtr(4*k*QueueWords(l.capItems))
 }
+
+// items is the items of the lane's part of the batch: its pixels' parts.
+func (l *cudaLane) items() int { return l.n * max(l.parts, 1) }
 
 // wrap says which lane err is of, as RunWavefronts does.
 func (l *cudaLane) wrap(err error) error {
 	return fmt.Errorf("lane %d of %d: %w", l.index, l.of, err)
 }
 
-// reserve makes the lane's buffers hold n pixels with slots of slotBytes
-// each, freeing smaller ones first. When an allocation fails, what it
-// had allocated is freed.
-func (l *cudaLane) reserve(n, slotBytes int) error {
-	if batchFits(l.cap, l.slotBytes, n, slotBytes) {
+// reserve makes the lane's buffers hold n pixels of items items, with
+// outFloats floats of radiance and slots of slotBytes each, freeing
+// smaller ones first. When an allocation fails, what it had allocated is
+// freed.
+func (l *cudaLane) reserve(n, items, outFloats, slotBytes int) error {
+	if batchFits(l.cap, l.slotBytes, n, slotBytes) && items <= l.capItems && outFloats <= l.capOut {
 		return nil
 	}
 	l.free()
-	c := (n + cudaLaneGrain - 1) / cudaLaneGrain * cudaLaneGrain
+	grain := func(n int) int { return (n + cudaLaneGrain - 1) / cudaLaneGrain * cudaLaneGrain }
+	c, ci := grain(n), grain(max(items, n))
+	co := max(3*c, outFloats)
 	var err error
 	alloc := func(p *cu.DevicePtr, bytes int) {
 		if err == nil {
@@ -92,23 +100,23 @@ func (l *cudaLane) reserve(n, slotBytes int) error {
 		}
 	}
 	alloc(&l.pixels, 8*c)
-	alloc(&l.out, 12*c)
-	alloc(&l.rays, 8*c)
-	alloc(&l.nonfinite, 8*c)
+	alloc(&l.out, 4*co)
+	alloc(&l.rays, 8*ci)
+	alloc(&l.nonfinite, 8*ci)
 	alloc(&l.next, 4)
 	if slotBytes > 0 {
-		alloc(&l.slots, slotBytes*c)
-		alloc(&l.queues, 2*4*QueueWords(c))
+		alloc(&l.slots, slotBytes*ci)
+		alloc(&l.queues, 2*4*QueueWords(ci))
 	}
 	if err != nil {
 		l.free()
-		return fmt.Errorf("allocating device buffers for %d pixels: %w", c, err)
+		return fmt.Errorf("allocating device buffers for %d pixels, %d items: %w", c, ci, err)
 	}
 	if l.host, err = cudaHostAlloc(cudaStagingBytes(c)); err != nil {
 		l.free()
 		return fmt.Errorf("allocating %d bytes of page-locked host memory for %d pixels: %w", cudaStagingBytes(c), c, err)
 	}
-	l.cap, l.slotBytes = c, slotBytes
+	l.cap, l.capItems, l.capOut, l.slotBytes = c, ci, co, slotBytes
 	l.stageCounts()[2], l.stageCounts()[3] = 0, 0
 	return nil
 }
@@ -124,11 +132,13 @@ func (l *cudaLane) free() {
 		cu.MemFreeHost(l.host)
 	}
 	l.pixels, l.out, l.rays, l.nonfinite, l.slots, l.queues, l.next, l.host = 0, 0, 0, 0, 0, 0, 0, nil
-	l.cap, l.slotBytes = 0, 0
+	l.cap, l.capItems, l.capOut, l.slotBytes = 0, 0, 0, 0
 }
 
 // unbind forgets the batch's Go slices.
-func (l *cudaLane) unbind() { l.n, l.goPixels, l.goOut, l.goRays, l.goNonf = 0, nil, nil, nil, nil }
+func (l *cudaLane) unbind() {
+	l.n, l.parts, l.goPixels, l.goOut, l.goRays, l.goNonf = 0, 0, nil, nil, nil, nil
+}
 
 // bind makes the lane's part of the batch the n pixels of pixels, with
 // their results to go to out, rays and nonfinite.
@@ -179,20 +189,25 @@ func (l *cudaLane) collect(what string) error {
 }
 
 // launchMega launches the megakernel fn over the lane's part of the
-// batch, in blocks of block, with threads threads at most (0: a thread a
-// pixel): the threads take the part's other pixels from the lane's
-// counter as theirs end, which starts at the threads launched.
-func (l *cudaLane) launchMega(fn cu.Function, name string, hdr cu.DevicePtr, threads, block int) error {
-	if threads <= 0 || threads > l.n {
-		threads = l.n
+// batch, in blocks of block, with threads threads at most (0: a thread an
+// item): the threads take the part's other items (its pixels, or split,
+// their parts) from the lane's counter as theirs end, which starts at the
+// threads launched; a split batch's pixels are then summed by reduce.
+func (l *cudaLane) launchMega(fn cu.Function, name string, reduce cu.Function, hdr cu.DevicePtr, threads, block int) error {
+	items := l.items()
+	if threads <= 0 || threads > items {
+		threads = items
 	}
 	l.stageCounts()[0] = uint32(threads)
 	if err := cu.MemcpyHtoDAsync(l.next, unsafe.Pointer(&l.stageCounts()[0]), 4, l.stream); err != nil {
 		return fmt.Errorf("setting the pixel counter: %w", err)
 	}
-	// The driver takes the low 4 bytes of npixels, a little-endian u32.
-	args := []uint64{uint64(hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite), uint64(l.next)}
-	return l.launch(fn, name, threads, block, args)
+	// The driver takes the low 4 bytes of npixels and parts, little-endian u32s.
+	args := []uint64{uint64(hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.out), uint64(l.rays), uint64(l.nonfinite), uint64(l.next), uint64(uint32(max(l.parts, 1)))}
+	if err := l.launch(fn, name, threads, block, args); err != nil || l.parts <= 1 {
+		return err
+	}
+	return l.launch(reduce, cudaKernelReduce, l.n, block, args)
 }
 
 // launch launches fn with args (one 8-byte slot each: gorgonia.org/cu
@@ -233,8 +248,9 @@ type cudaWave struct {
 // copied out too, so that they travel while the other lanes trace.
 func (w cudaWave) Launch(e WaveEntry, threads int) error {
 	d, l := w.d, w.l
-	if threads < 0 || threads > l.n {
-		return fmt.Errorf("%v over %d threads, the lane holds %d slots", e, threads, l.n)
+	items := l.items()
+	if threads < 0 || threads > items {
+		return fmt.Errorf("%v over %d threads, the lane holds %d slots", e, threads, items)
 	}
 	qin, qout := l.queue(l.cur), l.queue(1-l.cur)
 	switch e {
@@ -247,8 +263,8 @@ func (w cudaWave) Launch(e WaveEntry, threads int) error {
 		}
 		l.cur = 1 - l.cur
 	}
-	args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(l.n)), uint64(l.slots), uint64(qin), uint64(qout),
-		uint64(l.out), uint64(l.rays), uint64(l.nonfinite)}
+	args := []uint64{uint64(d.hdr), uint64(l.pixels), uint64(uint32(items)), uint64(l.slots), uint64(qin), uint64(qout),
+		uint64(l.out), uint64(l.rays), uint64(l.nonfinite), uint64(uint32(max(l.parts, 1)))}
 	if err := l.launch(d.wave[e], e.String(), threads, d.block, args); err != nil {
 		return err
 	}

@@ -134,7 +134,10 @@ func sameBits(a, b []float32) bool {
 // TestGPULaneFailures: a failing allocation, copy, launch or
 // synchronisation on either lane fails the batch with an error that says
 // which lane and what; what the failed call had allocated is freed, the
-// device renders the next batch right, and Close frees everything.
+// device renders the next batch right, and Close frees everything. The
+// batches are unsplit (the launches counted are so), but for the cases
+// marked split, whose batch of 300 pixels the stub's device splits in
+// its 2 samples' parts (trace_reduce after each lane's megakernel).
 func TestGPULaneFailures(t *testing.T) {
 	p, pixels := laneScene(t)
 	ctx := context.Background()
@@ -145,21 +148,29 @@ func TestGPULaneFailures(t *testing.T) {
 		megakernel bool
 		want       []string // in the error
 		lane1Freed bool     // lane 1 holds no buffers after the failure
+		split      bool     // the batch split into parts (TRACE_GPU_PARTS auto)
 	}{
-		{"cuMemHostAlloc#2", false, []string{"lane 1 of 2", "page-locked", "OutOfMemory"}, true},
-		{"cuMemHostAlloc#1", true, []string{"lane 0 of 2", "page-locked"}, true},
-		{"cuMemAlloc#8", false, []string{"lane 1 of 2", "device buffers", "OutOfMemory"}, true},
-		{"cuMemcpyHtoDAsync#2", false, []string{"lane 1 of 2", "copying the pixel list in"}, false},
-		{"cuLaunchKernel#3", false, []string{"lane 1 of 2", "launching wf_init"}, false},
-		{"cuLaunchKernel#5", false, []string{"lane 0 of 2", "launching wf_"}, false},
-		{"cuStreamSynchronize#2", false, []string{"lane 1 of 2"}, false},
-		{"cuMemcpyDtoHAsync#4", true, []string{"lane 1 of 2", "copying the radiance out"}, false},
-		{"cuLaunchKernel#2", true, []string{"lane 1 of 2", "launching trace_pixels_path"}, false},
-		{"cuStreamSynchronize#1", true, []string{"lane 0 of 2", "running trace_pixels_path"}, false},
+		{"cuMemHostAlloc#2", false, []string{"lane 1 of 2", "page-locked", "OutOfMemory"}, true, false},
+		{"cuMemHostAlloc#1", true, []string{"lane 0 of 2", "page-locked"}, true, false},
+		{"cuMemAlloc#8", false, []string{"lane 1 of 2", "device buffers", "OutOfMemory"}, true, false},
+		{"cuMemcpyHtoDAsync#2", false, []string{"lane 1 of 2", "copying the pixel list in"}, false, false},
+		{"cuLaunchKernel#3", false, []string{"lane 1 of 2", "launching wf_init"}, false, false},
+		{"cuLaunchKernel#5", false, []string{"lane 0 of 2", "launching wf_"}, false, false},
+		{"cuStreamSynchronize#2", false, []string{"lane 1 of 2"}, false, false},
+		{"cuMemcpyDtoHAsync#4", true, []string{"lane 1 of 2", "copying the radiance out"}, false, false},
+		{"cuLaunchKernel#2", true, []string{"lane 1 of 2", "launching trace_pixels_path"}, false, false},
+		{"cuStreamSynchronize#1", true, []string{"lane 0 of 2", "running trace_pixels_path"}, false, false},
+		{"cuLaunchKernel#2", true, []string{"lane 0 of 2", "launching trace_reduce"}, false, true},
+		{"cuLaunchKernel#4", true, []string{"lane 1 of 2", "launching trace_reduce"}, false, true},
+		{"cuMemAlloc#2", true, []string{"lane 0 of 2", "device buffers", "OutOfMemory"}, true, true},
+		{"cuLaunchKernel#3", false, []string{"lane 1 of 2", "launching wf_init"}, false, true},
 	} {
 		name := c.fail
 		if c.megakernel {
 			name += " megakernel"
+		}
+		if c.split {
+			name += " split"
 		}
 		t.Run(name, func(t *testing.T) {
 			d := openStub(t)
@@ -176,6 +187,10 @@ func TestGPULaneFailures(t *testing.T) {
 			d.choice = KernelWavefront // whatever TRACE_GPU_KERNEL says
 			if c.megakernel {
 				d.choice = KernelMegakernel
+			}
+			d.parts = 1 // whatever TRACE_GPU_PARTS says
+			if c.split {
+				d.parts = 0
 			}
 			if err := d.Upload(ctx, p); err != nil {
 				t.Fatal(err)

@@ -123,10 +123,11 @@ func (t *cudaTimer) drop(l *cudaLane) {
 
 // batch adds a batch of n pixels that succeeded in wall, and its
 // launches, to the times.
-func (t *cudaTimer) batch(n int, wall time.Duration) {
+func (t *cudaTimer) batch(n int, items int64, wall time.Duration) {
 	t.mu.Lock()
 	t.times.Batches++
 	t.times.Pixels += int64(n)
+	t.times.Items += items
 	t.times.Wall += wall
 	for i := range t.ms {
 		t.times.Entries[i].Launches += t.launches[i]

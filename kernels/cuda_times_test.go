@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"context"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -12,9 +13,11 @@ import (
 
 // TestGPUTimes: with TRACE_GPU_TIMES=1 a device counts its batches and
 // times every launch by entry, on one lane and two, on the wavefront
-// and the megakernel; the bits are those of a device that does not time;
-// the times outlive Close, whose device leaves no event behind. It runs
-// on a GPU too.
+// and the megakernel, with batches unsplit and split into parts (the 300
+// pixels' 2 samples in 2 parts on any device: trace_reduce after the
+// megakernels, the items counted); the bits are those of a device that
+// does not time and does not split; the times outlive Close, whose device
+// leaves no event behind. It runs on a GPU too.
 func TestGPUTimes(t *testing.T) {
 	p, pixels := laneScene(t)
 	n := len(pixels) / 2
@@ -26,8 +29,10 @@ func TestGPUTimes(t *testing.T) {
 		}
 	}
 	for _, kernel := range []Kernel{KernelWavefront, KernelMegakernel} {
-		for _, lanes := range []int{1, 2} {
-			t.Run(kernel.String()+map[int]string{1: " one lane", 2: " two lanes"}[lanes], func(t *testing.T) {
+		for _, c := range []struct{ lanes, parts int }{{1, 1}, {2, 1}, {1, 0}, {2, 0}} {
+			lanes := c.lanes
+			name := kernel.String() + map[int]string{1: " one lane", 2: " two lanes"}[lanes] + map[int]string{0: " split", 1: ""}[c.parts]
+			t.Run(name, func(t *testing.T) {
 				t.Setenv(LanesEnv, map[int]string{1: "1", 2: "2"}[lanes])
 				t.Setenv(TimesEnv, "")
 				plain := openDevice(t)
@@ -36,7 +41,7 @@ func TestGPUTimes(t *testing.T) {
 				if stub {
 					base = live(t, plain)
 				}
-				plain.choice = kernel
+				plain.choice, plain.parts = kernel, 1
 				if err := plain.Upload(ctx, p); err != nil {
 					plain.Close()
 					t.Fatal(err)
@@ -52,7 +57,7 @@ func TestGPUTimes(t *testing.T) {
 
 				t.Setenv(TimesEnv, "1")
 				d := openDevice(t)
-				d.choice = kernel
+				d.choice, d.parts = kernel, c.parts
 				if err := d.Upload(ctx, p); err != nil {
 					d.Close()
 					t.Fatal(err)
@@ -84,7 +89,11 @@ func TestGPUTimes(t *testing.T) {
 						t.Errorf("after Close: live %+v, before the device opened %+v", now, base)
 					}
 				}
-				checkTimes(t, before, d.Name(), kernel, lanes, batches, n)
+				items := n
+				if c.parts == 0 {
+					items = 2 * n // the scene's 2 samples in 2 parts
+				}
+				checkTimes(t, before, d.Name(), kernel, lanes, batches, n, items)
 			})
 		}
 	}
@@ -98,15 +107,19 @@ func TestGPUTimes(t *testing.T) {
 	}
 }
 
-// checkTimes checks the times of batches of n pixels each on a device
-// named name: the batches counted, the launches of each entry the host
-// loop makes, and times that add up.
-func checkTimes(t *testing.T, got Times, name string, kernel Kernel, lanes, batches, n int) {
+// checkTimes checks the times of batches of n pixels each, rendered as
+// items items each (more when split into parts), on a device named name:
+// the batches counted, the launches of each entry the host loop makes,
+// and times that add up.
+func checkTimes(t *testing.T, got Times, name string, kernel Kernel, lanes, batches, n, items int) {
 	t.Helper()
 	t.Log(got)
-	if got.Device != name || got.Lanes != lanes || got.Batches != batches || got.Pixels != int64(batches*n) {
-		t.Errorf("times of %q, %d lanes, %d batches, %d pixels; want %q, %d, %d, %d",
-			got.Device, got.Lanes, got.Batches, got.Pixels, name, lanes, batches, batches*n)
+	if got.Device != name || got.Lanes != lanes || got.Batches != batches || got.Pixels != int64(batches*n) || got.Items != int64(batches*items) {
+		t.Errorf("times of %q, %d lanes, %d batches, %d pixels, %d items; want %q, %d, %d, %d, %d",
+			got.Device, got.Lanes, got.Batches, got.Pixels, got.Items, name, lanes, batches, batches*n, batches*items)
+	}
+	if split := strings.Contains(got.String(), "split into parts"); split != (items > n) {
+		t.Errorf("String() = %q: says split %v, want %v", got, split, items > n)
 	}
 	launches := map[string]int{}
 	for _, e := range got.Entries {
@@ -117,8 +130,12 @@ func checkTimes(t *testing.T, got Times, name string, kernel Kernel, lanes, batc
 	}
 	starts := lanes * batches // a batch's parts: each starts and finishes once
 	if kernel == KernelMegakernel {
-		if len(launches) != 1 || launches["trace_pixels_path"] != starts {
-			t.Errorf("launches %v, want trace_pixels_path alone, %d times", launches, starts)
+		want := map[string]int{"trace_pixels_path": starts}
+		if items > n {
+			want["trace_reduce"] = starts // after each lane's megakernel
+		}
+		if !maps.Equal(launches, want) {
+			t.Errorf("launches %v, want %v", launches, want)
 		}
 	} else {
 		init, shade, closest, any, finish := launches["wf_init"], launches["wf_shade"], launches["wf_intersect"], launches["wf_occluded"], launches["wf_finish"]
@@ -151,7 +168,7 @@ func TestGPUTimesFailure(t *testing.T) {
 	base := live(t, d)
 	d.Close()
 	d = openStub(t)
-	d.choice = KernelWavefront // whatever TRACE_GPU_KERNEL says
+	d.choice, d.parts = KernelWavefront, 1 // whatever TRACE_GPU_KERNEL and TRACE_GPU_PARTS say
 	if err := d.Upload(ctx, p); err != nil {
 		d.Close()
 		t.Fatal(err)
@@ -167,7 +184,7 @@ func TestGPUTimesFailure(t *testing.T) {
 	}
 	got, _ := d.Times()
 	d.Close()
-	checkTimes(t, got, d.Name(), KernelWavefront, DefaultLanes, 1, len(pixels)/2)
+	checkTimes(t, got, d.Name(), KernelWavefront, DefaultLanes, 1, len(pixels)/2, len(pixels)/2)
 	e := openStub(t)
 	defer e.Close()
 	if now := live(t, e); now != base {

@@ -97,15 +97,18 @@ typedef struct {
     WhittedBranch stack[MaxDepth + 1];
 } WhittedState;
 
-/* SlotHead is the pixel of a wavefront slot: its samples' sum
+/* SlotHead is the pixel of a wavefront slot, or its part of the pixel's
+ * samples (a batch split into parts, trace.cu): its samples' sum
  * (Scene.RenderPixel's loop), its counts and where it is. */
 typedef struct {
-    vec3 sum; /* the radiance of the pixel's finished samples, in order */
+    vec3 sum; /* the radiance of the pixel's finished samples, in order (unused when split: SampleParts) */
+    u32 end;  /* the sample after the slot's last: the scene's samples, or its part's end */
     u64 rays, nonfinite;
     u32 x, y;
     u32 sample; /* the sample in flight */
     u32 live;   /* 1 while a sample is in flight */
 } SlotHead;
+PORT_STATIC_ASSERT(sizeof(SlotHead) == 48, "a slot's head is three 16-byte words");
 
 /* PathSlot is one pixel of a wavefront batch: its head and its path in
  * flight (a PathState or, for Whitted scenes, a WhittedState). A path

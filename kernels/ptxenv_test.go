@@ -44,7 +44,7 @@ func TestKernelPTX(t *testing.T) {
 	}
 	changed := PTX[:i] + ".param .u32 trace_pixels_path_param_6" + PTX[i+len(".param .u64 trace_pixels_path_param_6"):]
 	_, err = KernelPTX(write("params.ptx", changed))
-	if err == nil || !strings.Contains(err.Error(), "entry trace_pixels_path takes (.u64, .u64, .u32, .u64, .u64, .u64, .u32), the host launches it with (.u64, .u64, .u32, .u64, .u64, .u64, .u64)") {
+	if err == nil || !strings.Contains(err.Error(), "entry trace_pixels_path takes (.u64, .u64, .u32, .u64, .u64, .u64, .u32, .u32), the host launches it with (.u64, .u64, .u32, .u64, .u64, .u64, .u64, .u32)") {
 		t.Errorf("a parameter of another type: %v", err)
 	}
 	if _, err := KernelPTX(filepath.Join(dir, "absent.ptx")); err == nil || !strings.Contains(err.Error(), PTXEnv) {

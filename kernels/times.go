@@ -44,13 +44,14 @@ type Times struct {
 	Regs    RegCaps       // the entries' register caps (TRACE_GPU_REGS), if any
 	Batches int           // TracePixels calls that succeeded
 	Pixels  int64         // their pixels
+	Items   int64         // the items they were rendered as: Pixels, more when batches were split into parts (PartsEnv)
 	Wall    time.Duration // the wall-clock time those calls took
 	Entries []EntryTime   // the entries launched, in the kernel's order (TimedEntries)
 }
 
 // TimedEntries are the entry points a device times, in the order Times
 // lists them: the wavefront's, then the megakernels.
-var TimedEntries = append(WaveEntries[:len(WaveEntries):len(WaveEntries)], "trace_pixels_path", "trace_pixels_whitted")
+var TimedEntries = append(WaveEntries[:len(WaveEntries):len(WaveEntries)], "trace_pixels_path", "trace_pixels_whitted", "trace_reduce")
 
 // GPU is the sum of the entries' GPU times. On one lane it is at most
 // Wall; on several, the lanes' launches overlap and it may pass it.
@@ -80,7 +81,11 @@ func (t Times) String() string {
 	if len(t.Regs) > 0 {
 		fmt.Fprintf(&b, " (%s=%s)", RegsEnv, t.Regs)
 	}
-	fmt.Fprintf(&b, ", %d %s: kernel times of %d %s, %d pixels, %s:", t.Lanes, lanes, t.Batches, batches, t.Pixels, seconds(t.Wall))
+	fmt.Fprintf(&b, ", %d %s: kernel times of %d %s, %d pixels", t.Lanes, lanes, t.Batches, batches, t.Pixels)
+	if t.Items > t.Pixels {
+		fmt.Fprintf(&b, " (%d items: samples split into parts)", t.Items)
+	}
+	fmt.Fprintf(&b, ", %s:", seconds(t.Wall))
 	gpu := t.GPU()
 	if len(t.Entries) == 0 {
 		b.WriteString(" no launches")

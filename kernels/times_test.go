@@ -27,7 +27,7 @@ func TestParseTimes(t *testing.T) {
 // batches' time.
 func TestTimesString(t *testing.T) {
 	ms := time.Millisecond
-	tm := Times{Device: "gpu0 NVIDIA H200", Lanes: 1, Batches: 3, Pixels: 3 << 20, Wall: 1000 * ms, Entries: []EntryTime{
+	tm := Times{Device: "gpu0 NVIDIA H200", Lanes: 1, Batches: 3, Pixels: 3 << 20, Items: 3 << 20, Wall: 1000 * ms, Entries: []EntryTime{
 		{"wf_shade", 300, 600 * ms},
 		{"wf_intersect", 200, 200 * ms},
 		{"wf_finish", 1, 0},
@@ -37,6 +37,11 @@ func TestTimesString(t *testing.T) {
 		"kernels 0.800 s, 80% of the batches' time"
 	if got := tm.String(); got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
+	}
+	split := tm
+	split.Items = 12 << 20
+	if got := split.String(); !strings.HasPrefix(got, "gpu0 NVIDIA H200, 1 lane: kernel times of 3 batches, 3145728 pixels (12582912 items: samples split into parts), 1.000 s: wf_shade") {
+		t.Errorf("split batches: String() = %q", got)
 	}
 	if tm.GPU() != 800*ms {
 		t.Errorf("GPU() = %v, want 800ms", tm.GPU())
@@ -52,7 +57,7 @@ func TestTimesString(t *testing.T) {
 	if got := (Times{Device: "gpu0", Lanes: 2}).String(); !strings.Contains(got, "no launches") {
 		t.Errorf("nothing timed: String() = %q", got)
 	}
-	if TimedEntries[0] != "wf_init" || TimedEntries[len(WaveEntries)] != "trace_pixels_path" || len(TimedEntries) != len(WaveEntries)+2 {
+	if TimedEntries[0] != "wf_init" || TimedEntries[len(WaveEntries)] != "trace_pixels_path" || TimedEntries[len(WaveEntries)+2] != "trace_reduce" || len(TimedEntries) != len(WaveEntries)+3 {
 		t.Errorf("TimedEntries = %v", TimedEntries)
 	}
 }

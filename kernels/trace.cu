@@ -19,7 +19,11 @@
  *       float* out,                    // 3·npixels: linear RGB radiance
  *       unsigned long long* rays,      // npixels: ray-scene queries
  *       unsigned long long* nonfinite, // npixels: samples replaced by black
- *       unsigned int* next)            // the next pixel to take: the threads launched
+ *       unsigned int* next,            // the next item to take: the threads launched
+ *       unsigned int parts)            // 1 (or 0): an item a pixel; more: the batch split
+ *
+ * and, after a split batch (parts > 1, below), trace_reduce with the
+ * same arguments over npixels threads.
  *
  * and two entries of the same ABI with the integrator fixed:
  * trace_pixels_path renders scene->Integrator == IntegratorPath scenes,
@@ -39,7 +43,14 @@
  * until it is past the batch (pixel regeneration: a lane whose pixel is
  * done does not wait for its warp's). The host sets *next to the threads
  * it launches, fewer than npixels (a wave of the device) or as many;
- * threads with i ≥ npixels return at once. No shared memory, no other
+ * threads with i ≥ npixels return at once. A batch too small to fill
+ * the device may come split into parts (kernels.SampleParts, wavefront.h):
+ * then the threads work through npixels · parts items, item c · npixels +
+ * p rendering part c of pixel p's samples, out holds 3 · Samples ·
+ * npixels floats (each sample's value, put_sample), rays and nonfinite
+ * npixels · parts counts (an item's), and trace_reduce sums each pixel
+ * in sample order into out[3p..3p+2], rays[p] and nonfinite[p]: the
+ * bits of the batch unsplit. No shared memory, no other
  * atomics, no synchronisation: pixels are independent, and each is
  * rendered by one thread, so any grid, any order and any split of a batch
  * across launches or devices gives the same bits.
@@ -66,7 +77,8 @@
  *       unsigned int* qout,            // 2 + n: the queue wf_init and wf_shade fill
  *       float* out,                    // 3·n, as trace_pixels'
  *       unsigned long long* rays,      // n
- *       unsigned long long* nonfinite) // n
+ *       unsigned long long* nonfinite, // n
+ *       unsigned int parts)            // as trace_pixels': n = npixels · parts slots, one an item
  *
  * any 1-D grid (threads past the work return at once). A queue
  * (wavefront.h) counts the slots asking a nearest-hit query and those
@@ -96,7 +108,9 @@
  *                 registers),
  *                 alpha pass-through is wf_shade's, which asks again;
  *   wf_finish     thread i writes out[3i..3i+2], rays[i] and nonfinite[i]
- *                 as trace_pixels does.
+ *                 as trace_pixels does (split: thread p of the n / parts
+ *                 pixels sums the pixel's sample values and its parts'
+ *                 counts from their slots' heads, as trace_reduce does).
  * The host runs wf_init, then rounds: wf_shade over the queue the last
  * wf_init or wf_shade filled (or all n slots: kernels.ShadeThreads, the
  * same rule as wave_shade_all), into the other queue with its counts
@@ -142,34 +156,86 @@ DEVFN void put_empty(const TraceScene* s, u32 i, unsigned int npixels, float* ou
     }
 }
 
-/* PixelRun is a megakernel thread's pixel in flight: its index in the
- * batch, its coordinates, its samples' sum so far and its counts. */
+/* PixelRun is a megakernel thread's pixel in flight, or its part of
+ * the pixel's samples in a batch split into parts (wavefront.h): the
+ * item's index in the batch, its pixel's, the pixel's coordinates, the
+ * sample in flight and the item's end, its samples' sum so far (unsplit)
+ * and its counts. */
 typedef struct {
-    u32 i, x, y;
+    u32 i, p, x, y;
+    u32 k, end;
     vec3 sum;
     u64 rays, bad;
 } PixelRun;
 
-/* pixel_begin makes *px pixel i of the batch, no sample summed yet. */
-DEVFN void pixel_begin(PixelRun* px, const unsigned int* pixels, u32 i) {
+/* Batch is a megakernel launch's batch: npixels pixels in parts parts
+ * (1: unsplit), the pixel list, the outputs and the item counter. */
+typedef struct {
+    const unsigned int* pixels;
+    u32 npixels, parts;
+    float* out;
+    unsigned long long *rays, *nonfinite;
+    unsigned int* next;
+} Batch;
+
+/* batch_items: the items of batch b, a pixel's parts each. */
+DEVFN u64 batch_items(const Batch* b) { return (u64)b->npixels * b->parts; }
+
+/* pixel_begin makes *px item i of batch b, of a scene of n samples, no
+ * sample summed yet. */
+DEVFN void pixel_begin(PixelRun* px, const Batch* b, int n, u32 i) {
+    u32 p = i, c = 0;
+    if (b->parts > 1u) {
+        p = i % b->npixels;
+        c = i / b->npixels;
+    }
     px->i = i;
-    px->x = pixels[2 * (u64)i];
-    px->y = pixels[2 * (u64)i + 1];
+    px->p = p;
+    px->x = b->pixels[2 * (u64)p];
+    px->y = b->pixels[2 * (u64)p + 1];
+    px->k = part_first(c, n, b->parts);
+    px->end = part_end(c, n, b->parts);
     px->sum = v3(0.0f, 0.0f, 0.0f);
     px->rays = px->bad = 0;
 }
 
-/* pixel_next writes *px's pixel, the mean of its n samples, and makes
- * *px the pixel *next hands out; 0 when that is past the batch. */
-DEVFN int pixel_next(PixelRun* px, int n, const unsigned int* pixels, unsigned int npixels, float* out,
-                     unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next) {
-    put_pixel(out, rays, nonfinite, px->i, pixel_mean(px->sum, n), px->rays, px->bad);
-    u32 i = wave_reserve(next);
-    if (i >= npixels) {
-        return 0;
+/* pixel_sample_done: *px's sample, of radiance c, has ended: summed, or
+ * in a split batch written out (put_sample). */
+DEVFN void pixel_sample_done(PixelRun* px, const Batch* b, vec3 c) {
+    if (b->parts > 1u) {
+        put_sample(b->out, b->npixels, px->p, px->k, sample_value(c, &px->bad));
+    } else {
+        px->sum = add_sample(px->sum, c, &px->bad);
     }
-    pixel_begin(px, pixels, i);
-    return 1;
+}
+
+/* pixel_next writes *px's item, its pixel's mean of n samples (or, split,
+ * its counts, for trace_reduce), and makes *px the next item with samples
+ * that *next hands out; 0 when that is past the batch. */
+DEVFN int pixel_next(PixelRun* px, const Batch* b, int n) {
+    for (;;) {
+        if (b->parts > 1u) {
+            b->rays[px->i] = px->rays;
+            b->nonfinite[px->i] = px->bad;
+        } else {
+            put_pixel(b->out, b->rays, b->nonfinite, px->i, pixel_mean(px->sum, n), px->rays, px->bad);
+        }
+        u32 i = wave_reserve(b->next);
+        if (i >= batch_items(b)) {
+            return 0;
+        }
+        pixel_begin(px, b, n, i);
+        if (px->k < px->end) {
+            return 1;
+        }
+    }
+}
+
+/* pixel_first makes *px item i of batch b, or, if it has no samples (more
+ * parts than samples), the next that has; 0 when none is left. */
+DEVFN int pixel_first(PixelRun* px, const Batch* b, int n, u32 i) {
+    pixel_begin(px, b, n, i);
+    return px->k < px->end || pixel_next(px, b, n);
 }
 
 /* render_pixels_path and render_pixels_whitted: a megakernel thread's
@@ -202,22 +268,21 @@ DEVFN int pixel_next(PixelRun* px, int n, const unsigned int* pixels, unsigned i
  * of them lost in the traversal loops (ncu-source). Which thread waits
  * changes no pixel: each runs its own samples' operations in order.
  * (TRACE_MEGA_LOCKSTEP, below, builds the loops without regeneration.) */
-DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
-                              float* out, unsigned long long* rays, unsigned long long* nonfinite,
-                              unsigned int* next) {
+DEVFN void render_pixels_path(const TraceScene* s, const Batch* b, u32 i) {
     int n = (int)s->Samples;
     if (n <= 0) {
-        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        put_empty(s, i, b->npixels, b->out, b->rays, b->nonfinite, b->next);
         return;
     }
     if (stop_asked(s)) {
         return;
     }
     PixelRun px;
-    pixel_begin(&px, pixels, i);
+    if (!pixel_first(&px, b, n, i)) {
+        return;
+    }
     PathState p;
-    path_start(s, px.x, px.y, 0, n, &p);
-    int k = 0;
+    path_start(s, px.x, px.y, (int)px.k, n, &p);
     for (u32 phase = QueryClosest;; phase = query_other(phase)) {
         if (p.q.kind == phase) {
             query_answer_kind(s, &p.q, phase);
@@ -225,38 +290,34 @@ DEVFN void render_pixels_path(const TraceScene* s, const unsigned int* pixels, u
             continue;
         }
         while (!path_step(s, &p, &px.rays)) {
-            px.sum = add_sample(px.sum, p.radiance, &px.bad);
+            pixel_sample_done(&px, b, p.radiance);
             if (stop_asked(s)) {
                 return;
             }
-            if (++k >= n) {
-                if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
-                    return;
-                }
-                k = 0;
+            if (++px.k >= px.end && !pixel_next(&px, b, n)) {
+                return;
             }
-            path_start(s, px.x, px.y, k, n, &p);
+            path_start(s, px.x, px.y, (int)px.k, n, &p);
         }
     }
 }
 
-DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels, u32 i, unsigned int npixels,
-                                 float* out, unsigned long long* rays, unsigned long long* nonfinite,
-                                 unsigned int* next) {
+DEVFN void render_pixels_whitted(const TraceScene* s, const Batch* b, u32 i) {
     int n = (int)s->Samples;
     if (n <= 0) {
-        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        put_empty(s, i, b->npixels, b->out, b->rays, b->nonfinite, b->next);
         return;
     }
     if (stop_asked(s)) {
         return;
     }
     PixelRun px;
-    pixel_begin(&px, pixels, i);
+    if (!pixel_first(&px, b, n, i)) {
+        return;
+    }
     WhittedState w;
     Sampler rng;
-    whitted_begin(&w, pixel_ray(s, px.x, px.y, 0u, n, &rng), &rng);
-    int k = 0;
+    whitted_begin(&w, pixel_ray(s, px.x, px.y, px.k, n, &rng), &rng);
     for (u32 phase = QueryClosest;; phase = query_other(phase)) {
         if (w.q.kind == phase) {
             query_answer_kind(s, &w.q, phase);
@@ -264,17 +325,14 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels
             continue;
         }
         while (!whitted_step(s, &w, &px.rays)) {
-            px.sum = add_sample(px.sum, w.radiance, &px.bad);
+            pixel_sample_done(&px, b, w.radiance);
             if (stop_asked(s)) {
                 return;
             }
-            if (++k >= n) {
-                if (!pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next)) {
-                    return;
-                }
-                k = 0;
+            if (++px.k >= px.end && !pixel_next(&px, b, n)) {
+                return;
             }
-            whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
+            whitted_begin(&w, pixel_ray(s, px.x, px.y, px.k, n, &rng), &rng);
         }
     }
 }
@@ -288,41 +346,42 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const unsigned int* pixels
  * they regenerated paths (on an H200 then, faster on materials and
  * whitted, slower on pbr and the 1.3M-triangle mesh); pixels still come
  * from *next. The same pixels, bit for bit. */
-DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const unsigned int* pixels, u32 i,
-                                       unsigned int npixels, float* out, unsigned long long* rays,
-                                       unsigned long long* nonfinite, unsigned int* next, u32 integrator) {
+DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const Batch* b, u32 i, u32 integrator) {
     int n = (int)s->Samples;
     if (n <= 0) {
-        put_empty(s, i, npixels, out, rays, nonfinite, next);
+        put_empty(s, i, b->npixels, b->out, b->rays, b->nonfinite, b->next);
         return;
     }
     PixelRun px;
-    pixel_begin(&px, pixels, i);
+    if (!pixel_first(&px, b, n, i)) {
+        return;
+    }
     do {
-        for (int k = 0; k < n; k++) {
+        for (u32 k = px.k; k < px.end; k++) {
             if (stop_asked(s)) {
                 return;
             }
+            px.k = k;
             vec3 radiance;
             if (integrator == IntegratorWhitted) {
                 WhittedState w;
                 Sampler rng;
-                whitted_begin(&w, pixel_ray(s, px.x, px.y, (u32)k, n, &rng), &rng);
+                whitted_begin(&w, pixel_ray(s, px.x, px.y, k, n, &rng), &rng);
                 while (whitted_step(s, &w, &px.rays)) {
                     query_answer_kind(s, &w.q, w.q.kind);
                 }
                 radiance = w.radiance;
             } else {
                 PathState p;
-                path_start(s, px.x, px.y, k, n, &p);
+                path_start(s, px.x, px.y, (int)k, n, &p);
                 while (path_step(s, &p, &px.rays)) {
                     query_answer_kind(s, &p.q, p.q.kind);
                 }
                 radiance = p.radiance;
             }
-            px.sum = add_sample(px.sum, radiance, &px.bad);
+            pixel_sample_done(&px, b, radiance);
         }
-    } while (pixel_next(&px, n, pixels, npixels, out, rays, nonfinite, next));
+    } while (pixel_next(&px, b, n));
 }
 #endif
 
@@ -331,39 +390,57 @@ DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const unsigned int* 
  * that fix it, which folds the other away). */
 DEVFN_FLAT void trace_thread(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels, float* out,
                              unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next,
-                             u32 integrator) {
+                             unsigned int parts, u32 integrator) {
+    Batch b = {pixels, npixels, wave_parts(parts), out, rays, nonfinite, next};
     u32 i = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
-    if (i >= npixels) {
+    if (i >= batch_items(&b)) {
         return;
     }
 #ifdef TRACE_MEGA_LOCKSTEP
-    render_pixels_lockstep(scene, pixels, i, npixels, out, rays, nonfinite, next, integrator);
+    render_pixels_lockstep(scene, &b, i, integrator);
     return;
 #endif
     if (integrator == IntegratorWhitted) {
-        render_pixels_whitted(scene, pixels, i, npixels, out, rays, nonfinite, next);
+        render_pixels_whitted(scene, &b, i);
     } else {
-        render_pixels_path(scene, pixels, i, npixels, out, rays, nonfinite, next);
+        render_pixels_path(scene, &b, i);
     }
 }
 
-PORT_EXTERN_C __global__ void trace_pixels(const TraceScene* scene, const unsigned int* pixels, unsigned int npixels,
-                                           float* out, unsigned long long* rays, unsigned long long* nonfinite,
-                                           unsigned int* next) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, scene->Integrator);
+#define MEGA_ARGS                                                                                                 \
+    const TraceScene *scene, const unsigned int *pixels, unsigned int npixels, float *out,                       \
+        unsigned long long *rays, unsigned long long *nonfinite, unsigned int *next, unsigned int parts
+
+PORT_EXTERN_C __global__ void trace_pixels(MEGA_ARGS) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, parts, scene->Integrator);
 }
 
-PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(const TraceScene* scene, const unsigned int* pixels,
-                                                unsigned int npixels, float* out, unsigned long long* rays,
-                                                unsigned long long* nonfinite, unsigned int* next) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorPath);
+PORT_EXTERN_C __global__ SHADE_BOUNDS void trace_pixels_path(MEGA_ARGS) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, parts, IntegratorPath);
 }
 
-PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(const TraceScene* scene,
-                                                                  const unsigned int* pixels, unsigned int npixels,
-                                                                  float* out, unsigned long long* rays,
-                                                                  unsigned long long* nonfinite, unsigned int* next) {
-    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, IntegratorWhitted);
+PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(MEGA_ARGS) {
+    trace_thread(scene, pixels, npixels, out, rays, nonfinite, next, parts, IntegratorWhitted);
+}
+
+/* trace_reduce: after a megakernel launch on a batch split into parts
+ * (parts > 1), thread p of a grid of npixels sums pixel p's sample values
+ * in order (parts_sum) and its items' counts, and writes the pixel's mean
+ * and counts at out[3p..3p+2], rays[p] and nonfinite[p] (over its sample
+ * 0's value and its part 0's counts, which only it reads). The same
+ * arguments as the megakernels'; pixels and next are not read. */
+PORT_EXTERN_C __global__ void trace_reduce(MEGA_ARGS) {
+    u32 p = PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX();
+    if (p >= npixels || stop_asked(scene)) {
+        return; /* stopped: the batch is dropped, as the megakernels left it */
+    }
+    int n = (int)scene->Samples;
+    u64 nrays = 0, nbad = 0;
+    for (u32 c = 0; c < wave_parts(parts); c++) {
+        nrays += rays[(u64)c * npixels + p];
+        nbad += nonfinite[(u64)c * npixels + p];
+    }
+    put_pixel(out, rays, nonfinite, p, pixel_mean(parts_sum(out, npixels, p, n), n), nrays, nbad);
 }
 
 /* The wavefront entries (scenes of either integrator): the same ABI for
@@ -372,7 +449,7 @@ PORT_EXTERN_C __global__ WHITTED_BOUNDS void trace_pixels_whitted(const TraceSce
  * of their queue qin (wavefront.h). */
 #define WAVE_ARGS                                                                                                 \
     const TraceScene *scene, const unsigned int *pixels, unsigned int n, PathSlot *slots, unsigned int *qin,     \
-        unsigned int *qout, float *out, unsigned long long *rays, unsigned long long *nonfinite
+        unsigned int *qout, float *out, unsigned long long *rays, unsigned long long *nonfinite, unsigned int parts
 #define WAVE_THREAD() (PORT_BLOCK_IDX() * PORT_BLOCK_DIM() + PORT_THREAD_IDX())
 
 PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
@@ -380,7 +457,10 @@ PORT_EXTERN_C __global__ void wf_init(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    wave_init(scene, slot_ref(slot_array(scene, slots, n), i), pixels[2 * (u64)i], pixels[2 * (u64)i + 1]);
+    u32 np = n / wave_parts(parts), p = i % np, c = i / np;
+    int samples = (int)scene->Samples;
+    wave_init(scene, slot_ref(slot_array(scene, slots, n), i), pixels[2 * (u64)p], pixels[2 * (u64)p + 1],
+              part_first(c, samples, wave_parts(parts)), samples > 0 ? part_end(c, samples, wave_parts(parts)) : 0u);
     qout[2 + i] = i;
     if (i == 0) {
         qout[0] = (int)scene->Samples > 0 ? n : 0;
@@ -394,7 +474,7 @@ PORT_EXTERN_C __global__ SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    u32 kind = wave_shade(scene, slot_ref(slot_array(scene, slots, n), i), w);
+    u32 kind = wave_shade(scene, slot_ref(slot_array(scene, slots, n), i), w, out, wave_parts(parts));
     if (kind != QueryNone) {
         wave_push(qout, n, i, kind);
     }
@@ -429,16 +509,23 @@ PORT_EXTERN_C __global__ WAVE_OCCLUDED_BOUNDS void wf_occluded(WAVE_ARGS) {
 }
 
 PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
-    u32 i = WAVE_THREAD();
-    if (i >= n) {
+    u32 i = WAVE_THREAD(), np = n / wave_parts(parts);
+    if (i >= np) {
         return;
     }
     SlotHead h __attribute__((aligned(16)));
     slot_load(slot_ref(slot_array(scene, slots, n), i), 0, TR_HEAD_WORDS, &h);
-    vec3 c = pixel_mean(h.sum, (int)scene->Samples);
-    out[3 * (u64)i] = c.x;
-    out[3 * (u64)i + 1] = c.y;
-    out[3 * (u64)i + 2] = c.z;
-    rays[i] = h.rays;
-    nonfinite[i] = h.nonfinite;
+    int samples = (int)scene->Samples;
+    if (wave_parts(parts) > 1u) {
+        /* Split: the pixel's sample values in order (the items wrote
+         * them), and its parts' counts, from their slots' heads. */
+        for (u32 c = 1; c < parts; c++) {
+            SlotHead hc __attribute__((aligned(16)));
+            slot_load(slot_ref(slot_array(scene, slots, n), c * np + i), 0, TR_HEAD_WORDS, &hc);
+            h.rays += hc.rays;
+            h.nonfinite += hc.nonfinite;
+        }
+        h.sum = parts_sum(out, np, i, samples);
+    }
+    put_pixel(out, rays, nonfinite, i, pixel_mean(h.sum, samples), h.rays, h.nonfinite);
 }

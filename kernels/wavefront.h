@@ -3,7 +3,8 @@
  * megakernel (trace_thread, trace.cu) and the wavefront entries (wf_*,
  * trace.cu), and the wavefront's work on one slot.
  *
- * In the wavefront, slot i of a batch renders pixel i: its samples one
+ * In the wavefront, slot i of a batch renders pixel i (or, split into
+ * parts, item i, part i / npixels of pixel i % npixels: below): its samples one
  * after another (path regeneration: when a path ends, its radiance joins
  * the pixel's sum, in sample order, and the slot starts the next sample at
  * once), each sample run by its integrator's state machine (path_step,
@@ -46,14 +47,55 @@ DEVFN_CALL void path_start(const TraceScene* s, u32 x, u32 y, int i, int n, Path
     path_begin(p, r, &rng);
 }
 
-/* add_sample: the pixel's sum with sample radiance c added, a non-finite
- * c replaced by black and counted in *nonfinite. */
-DEVFN vec3 add_sample(vec3 sum, vec3 c, u64* nonfinite) {
+/* sample_value: sample radiance c as a pixel's sum takes it: a
+ * non-finite c replaced by black and counted in *nonfinite. */
+DEVFN vec3 sample_value(vec3 c, u64* nonfinite) {
     if (!finite32(c.x) || !finite32(c.y) || !finite32(c.z)) {
         (*nonfinite)++;
         c = v3(0.0f, 0.0f, 0.0f);
     }
-    return vadd(sum, c);
+    return c;
+}
+
+/* add_sample: the pixel's sum with sample radiance c added (sample_value). */
+DEVFN vec3 add_sample(vec3 sum, vec3 c, u64* nonfinite) { return vadd(sum, sample_value(c, nonfinite)); }
+
+/* A batch split into parts (kernels.SampleParts): a batch of npixels
+ * pixels too few to fill the device is rendered as npixels · parts items,
+ * item c · npixels + p rendering part c of pixel p's samples, a run of
+ * consecutive samples (part_first to part_end: the n samples dealt out as
+ * evenly as they go, none empty while parts ≤ n), each on its own thread
+ * or slot, at once. A float sum depends on its order, so an item does not
+ * sum its samples: it writes each sample's value (sample_value), the
+ * sample k of pixel p at out[3 (k · npixels + p)] (put_sample; out holds
+ * 3 · n · npixels floats), and its counts; then a launch over the pixels
+ * (trace_reduce after the megakernels, wf_finish on the wavefront) sums
+ * each pixel's n values in sample order (parts_sum) — the float
+ * operations of the pixel loop, in its order — and writes the pixel's
+ * mean and counts over its sample 0's value, which only its own thread
+ * reads. parts = 1 (or 0) is the batch as it was: an item a pixel, its sum
+ * in the item's thread or slot. */
+DEVFN u32 part_first(u32 c, int n, u32 parts) { return (u32)((u64)c * (u32)n / parts); }
+DEVFN u32 part_end(u32 c, int n, u32 parts) { return (u32)(((u64)c + 1u) * (u32)n / parts); }
+
+/* put_sample writes the value v of sample k of pixel p of a split batch
+ * of npixels pixels. */
+DEVFN void put_sample(float* out, u32 npixels, u32 p, u32 k, vec3 v) {
+    u64 j = 3 * ((u64)k * npixels + p);
+    out[j] = v.x;
+    out[j + 1] = v.y;
+    out[j + 2] = v.z;
+}
+
+/* parts_sum: the sum, in sample order, of the n sample values of pixel p
+ * of a split batch of npixels pixels, as add_sample sums them. */
+DEVFN vec3 parts_sum(const float* out, u32 npixels, u32 p, int n) {
+    vec3 sum = v3(0.0f, 0.0f, 0.0f);
+    for (int k = 0; k < n; k++) {
+        u64 j = 3 * ((u64)k * npixels + p);
+        sum = vadd(sum, v3(out[j], out[j + 1], out[j + 2]));
+    }
+    return sum;
 }
 
 /* pixel_mean: the mean of n samples of sum sum. */
@@ -170,17 +212,36 @@ DEVFN SlotRef shade_slot_ref(const TraceScene* s, ShadeSlot w) {
     return slot_ref(slot_array(s, w.slots, w.n), wave_shaded(w.q, w.n, w.t));
 }
 
-/* wave_head: a slot's head for pixel (x, y), at its sample 0. */
-DEVFN SlotHead wave_head(const TraceScene* s, u32 x, u32 y) {
+/* wave_head: a slot's head for pixel (x, y), at sample first, its
+ * samples up to end. */
+DEVFN SlotHead wave_head(u32 x, u32 y, u32 first, u32 end) {
     SlotHead h;
     h.sum = v3(0.0f, 0.0f, 0.0f);
+    h.end = end;
     h.rays = 0;
     h.nonfinite = 0;
     h.x = x;
     h.y = y;
-    h.sample = 0;
-    h.live = (int)s->Samples > 0;
+    h.sample = first;
+    h.live = first < end;
     return h;
+}
+
+/* wave_parts: a wavefront entry's parts argument, 0 read as 1. */
+DEVFN u32 wave_parts(unsigned int parts) { return parts > 1u ? parts : 1u; }
+
+/* wave_sample_done: a slot's sample, of radiance c, has ended: summed
+ * into its head, or, in a batch split into parts (parts > 1), written out
+ * (put_sample) for thread t of the round over queue q of the lane's n
+ * slots (wave_shaded finds the slot again, so that its index need not be
+ * kept across the path). */
+DEVFN void wave_sample_done(SlotHead* h, vec3 c, float* out, u32 parts, const u32* q, u32 n, u32 t) {
+    if (parts > 1u) {
+        u32 npixels = n / parts;
+        put_sample(out, npixels, wave_shaded(q, n, t) % npixels, h->sample, sample_value(c, &h->nonfinite));
+    } else {
+        h->sum = add_sample(h->sum, c, &h->nonfinite);
+    }
 }
 
 /* wave_start_whitted: starts a Whitted scene's slot's sample
@@ -191,11 +252,12 @@ DEVFN void wave_start_whitted(const TraceScene* s, PathSlot* slot) {
     whitted_begin(&slot->whitted, r, &rng);
 }
 
-/* wave_init: slot r takes pixel (x, y) and starts its sample 0. */
-DEVFN void wave_init(const TraceScene* s, SlotRef r, u32 x, u32 y) {
+/* wave_init: slot r takes pixel (x, y) and starts its sample first, its
+ * samples up to end. */
+DEVFN void wave_init(const TraceScene* s, SlotRef r, u32 x, u32 y, u32 first, u32 end) {
     if (s->Integrator == IntegratorWhitted) {
         PathSlot* slot = slot_whole(r);
-        slot->h = wave_head(s, x, y);
+        slot->h = wave_head(x, y, first, end);
         slot->whitted.q.kind = QueryNone;
         if (slot->h.live) {
             wave_start_whitted(s, slot);
@@ -204,17 +266,17 @@ DEVFN void wave_init(const TraceScene* s, SlotRef r, u32 x, u32 y) {
     }
     PathOnlySlot p __attribute__((aligned(16)));
     __builtin_memset(&p, 0, sizeof p);
-    p.h = wave_head(s, x, y);
+    p.h = wave_head(x, y, first, end);
     p.path.q.kind = QueryNone;
     if (p.h.live) {
-        path_start(s, x, y, 0, (int)s->Samples, &p.path);
+        path_start(s, x, y, (int)first, (int)s->Samples, &p.path);
     }
     slot_store(r, 0, TR_PATH_SLOT_WORDS, &p);
 }
 
 /* wave_shade_whitted: wave_shade for a Whitted scene, on the slot in
  * place (its state, with the branch stack, is 3 KB). */
-DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
+DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot, float* out, u32 parts, ShadeSlot w) {
     if (!slot->h.live) {
         return QueryNone;
     }
@@ -222,9 +284,9 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
         if (whitted_step(s, &slot->whitted, &slot->h.rays)) {
             return slot->whitted.q.kind;
         }
-        slot->h.sum = add_sample(slot->h.sum, slot->whitted.radiance, &slot->h.nonfinite);
+        wave_sample_done(&slot->h, slot->whitted.radiance, out, parts, w.q, w.n, w.t);
         slot->h.sample++;
-        if ((int)slot->h.sample >= (int)s->Samples) {
+        if (slot->h.sample >= slot->h.end) {
             slot->h.live = 0;
             return QueryNone;
         }
@@ -247,9 +309,9 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot) {
  * bytes apart. On an H200 wf_shade spent 87 % of the wavefront's kernel
  * time on such fields in place (kernels/README.md, The wavefront on a
  * GPU). The copy changes no float operation. */
-DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w) {
+DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u32 parts) {
     if (s->Integrator == IntegratorWhitted) {
-        return wave_shade_whitted(s, slot_whole(r));
+        return wave_shade_whitted(s, slot_whole(r), out, parts, w);
     }
     PathOnlySlot p __attribute__((aligned(16)));
     PORT_STATIC_ASSERT(sizeof p == 16 * TR_PATH_SLOT_WORDS, "a path slot is copied in 16-byte words");
@@ -266,9 +328,9 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w) {
             kind = p.path.q.kind;
             break;
         }
-        p.h.sum = add_sample(p.h.sum, p.path.radiance, &p.h.nonfinite);
+        wave_sample_done(&p.h, p.path.radiance, out, parts, w.q, w.n, w.t);
         p.h.sample++;
-        if ((int)p.h.sample >= (int)s->Samples) {
+        if (p.h.sample >= p.h.end) {
             p.h.live = 0;
             break;
         }

@@ -45,6 +45,10 @@
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
 #   bench-gpu-wavefront    the GPU's on the wavefront (bench-gpu: megakernels)
+#   bench-gpu-unsplit, bench-gpu-wavefront-unsplit   both again with
+#                     TRACE_GPU_PARTS=1: a 256² frame's pixels each one
+#                     thread's or slot's, as before batches too small to
+#                     fill the device had their samples split into parts
 #   frame-gpu, frame-mixed 1920x1080, 64 samples: GPU alone, GPU + every core,
 #                     on the megakernels
 #   frame-gpu-auto, frame-mixed-auto   the same as trace runs by default: the
@@ -685,6 +689,15 @@ if [ $HAVE_TESTBIN = 1 ]; then
 		step bench-gpu-wavefront 150 bash -c 'TRACE_GPU_KERNEL=wavefront bench "$1"' _ "$GPU_CHECK_BENCH_GPU"
 		grep 'rays/s' "$REPORT/log/bench-gpu-wavefront.log" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "wavefront %s %.4g rays/s\n", $1, r}' |
 			while read -r l; do figure "$l"; done
+		# Both again with every batch unsplit (TRACE_GPU_PARTS=1): what
+		# splitting a small frame's samples into parts gains.
+		for kernel in megakernel wavefront; do
+			st=bench-gpu-unsplit
+			[ $kernel = wavefront ] && st=bench-gpu-wavefront-unsplit
+			step $st 150 bash -c 'TRACE_GPU_PARTS=1 TRACE_GPU_KERNEL=$1 bench "$2"' _ $kernel "$GPU_CHECK_BENCH_GPU"
+			grep 'rays/s' "$REPORT/log/$st.log" | awk -v k=$kernel '{for (i = 1; i < NF; i++) if ($(i+1) == "rays/s") r = $i; printf "unsplit %s %s %.4g rays/s\n", k, $1, r}' |
+				while read -r l; do figure "$l"; done
+		done
 	fi
 else
 	skip bench "no test binary (see build-tests)"

@@ -35,6 +35,12 @@ import (
 // DefaultBlockDim is the number of threads per emulated block.
 const DefaultBlockDim = 64
 
+// DefaultItems is the items (kernels.SampleParts) an emulated batch is
+// split to hold: a batch of fewer pixels has its samples split, as a GPU
+// splits a batch too small to fill it, so that the emulator's tests on
+// small frames run the split batches.
+const DefaultItems = 4096
+
 // Device is the kernel's CPU emulator. The scene lives in C memory from
 // Upload to Close (or the next Upload), as it would in device memory.
 type Device struct {
@@ -59,6 +65,12 @@ type Device struct {
 	// the cuda device's two streams do; 0 means kernels.DefaultLanes. The
 	// result does not depend on it.
 	Lanes int
+	// Parts is how many parts a batch's pixels' samples are split into
+	// (kernels.SampleParts, trace.cu): 0 means as a device splits them,
+	// to at least DefaultItems items; a negative value never; a positive
+	// value that many (1: never), more than a pixel's samples leaving
+	// some parts empty. The result does not depend on it.
+	Parts int
 
 	// split, when set (by tests), splits a batch of n pixels into lanes
 	// in place of kernels.LaneSizes.
@@ -158,16 +170,35 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	po := (*C.float)(unsafe.Pointer(unsafe.SliceData(out)))
 	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
 	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
+	samples := int(int32(d.header.Samples))
+	parts := d.parts(n, samples)
 	if d.Kernel == kernels.KernelMegakernel {
+		if parts > 1 {
+			// A split batch's sample values and its items' counts, in
+			// C memory; the pixels' means and counts end in their
+			// first parts, copied out after.
+			sp, err := newSplit(n, samples, parts)
+			if err != nil {
+				return err
+			}
+			defer sp.free()
+			defer func() {
+				if ctx.Err() == nil {
+					sp.copyOut(n, out, rays, nonfinite)
+				}
+			}()
+			po, pr, pn = sp.out, sp.rays, sp.nonfinite
+		}
 		// A grid of fewer threads than pixels, as the cuda device
 		// launches a wave of a batch of several: the threads take the
 		// rest of the pixels from the counter as theirs end (pixel
 		// regeneration), so that every test on the megakernel runs it.
-		threads := n
+		items := n * parts
+		threads := items
 		if d.Threads > 0 {
-			threads = min(n, d.Threads)
+			threads = min(items, d.Threads)
 		} else if d.Threads == 0 {
-			threads = max(1, n/4)
+			threads = max(1, items/4)
 		}
 		next := (*C.uint)(C.malloc(C.size_t(unsafe.Sizeof(C.uint(0)))))
 		if next == nil {
@@ -175,8 +206,13 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 		}
 		defer C.free(unsafe.Pointer(next))
 		*next = C.uint(threads)
-		return d.grid(ctx, threads, func(bdim, first, end int) {
-			C.emu_run(d.scene, px, C.uint(n), po, pr, pn, next, C.uint(bdim), C.uint(first), C.uint(end))
+		if err := d.grid(ctx, threads, func(bdim, first, end int) {
+			C.emu_run(0, d.scene, px, C.uint(n), po, pr, pn, next, C.uint(parts), C.uint(bdim), C.uint(first), C.uint(end))
+		}); err != nil || parts == 1 {
+			return err
+		}
+		return d.grid(ctx, n, func(bdim, first, end int) {
+			C.emu_run(1, d.scene, px, C.uint(n), po, pr, pn, next, C.uint(parts), C.uint(bdim), C.uint(first), C.uint(end))
 		})
 	}
 	sizes := d.laneSizes(n)
@@ -199,29 +235,41 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 		}
 	}()
 	lo := 0
+	items := make([]int, len(sizes)) // the lanes' slots
 	for i, size := range sizes {
 		if size == 0 {
 			lanes[i] = &wave{d: d, ctx: ctx} // never launched
 			continue
 		}
 		// Each lane has its own slots and two queues, and its part of the
-		// pixel list and of the outputs.
-		slots := C.calloc(C.size_t(size), C.size_t(slotBytes))
-		queues := (*C.uint)(C.calloc(C.size_t(2*kernels.QueueWords(size)), C.size_t(unsafe.Sizeof(C.uint(0)))))
-		if slots == nil || queues == nil {
+		// pixel list and of the outputs (split, its own).
+		items[i] = size * parts
+		slots := C.calloc(C.size_t(items[i]), C.size_t(slotBytes))
+		queues := (*C.uint)(C.calloc(C.size_t(2*kernels.QueueWords(items[i])), C.size_t(unsafe.Sizeof(C.uint(0)))))
+		var sp *split
+		if parts > 1 && slots != nil && queues != nil {
+			sp, _ = newSplit(size, samples, parts)
+		}
+		if slots == nil || queues == nil || (parts > 1 && sp == nil) {
 			C.free(slots)
 			C.free(unsafe.Pointer(queues))
 			return fmt.Errorf("emulator: out of memory for the slots of %d pixels", size)
 		}
 		cmem = append(cmem, slots, unsafe.Pointer(queues))
-		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), n: size, slots: slots,
-			queues: [2]*C.uint{queues, elem(queues, kernels.QueueWords(size))},
+		if sp != nil {
+			cmem = append(cmem, unsafe.Pointer(sp.out), unsafe.Pointer(sp.rays), unsafe.Pointer(sp.nonfinite))
+		}
+		w := &wave{d: d, ctx: ctx, px: elem(px, 2*lo), n: items[i], parts: parts, slots: slots,
+			queues: [2]*C.uint{queues, elem(queues, kernels.QueueWords(items[i]))},
 			out:    elem(po, 3*lo), rays: elem(pr, lo), nonfinite: elem(pn, lo)}
+		if sp != nil {
+			w.split, w.out, w.rays, w.nonfinite = sp, sp.out, sp.rays, sp.nonfinite
+		}
 		w.start()
 		lanes[i], streams = w, append(streams, w)
 		lo += size
 	}
-	if err := kernels.RunWavefronts(ctx, lanes, sizes, &d.header); err != nil {
+	if err := kernels.RunWavefronts(ctx, lanes, items, &d.header); err != nil {
 		return err
 	}
 	for _, w := range streams {
@@ -229,7 +277,68 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 			return err
 		}
 	}
+	lo = 0
+	for i, l := range lanes {
+		if w := l.(*wave); w.split != nil {
+			w.split.copyOut(sizes[i], out[3*lo:], rays[lo:], nonfinite[lo:])
+		}
+		lo += sizes[i]
+	}
 	return nil
+}
+
+// parts is how many parts d splits a batch of n pixels of samples
+// samples each into (Device.Parts).
+func (d *Device) parts(n, samples int) int {
+	switch {
+	case d.Parts < 0:
+		return 1
+	case d.Parts > 0:
+		if samples <= 0 {
+			return 1
+		}
+		return d.Parts
+	}
+	return kernels.SampleParts(n, samples, DefaultItems, kernels.MaxSplitBytes)
+}
+
+// split is a split batch's outputs in C memory: its sample values and
+// its items' counts, the pixels' means and counts ending in their first
+// parts (trace.cu).
+type split struct {
+	out             *C.float
+	rays, nonfinite *C.ulonglong
+}
+
+// newSplit allocates the outputs of a batch of n pixels of samples
+// samples each in parts parts.
+func newSplit(n, samples, parts int) (*split, error) {
+	floats := kernels.SplitOutFloats(n, samples, parts)
+	sp := &split{
+		out:       (*C.float)(C.calloc(C.size_t(floats), C.size_t(unsafe.Sizeof(C.float(0))))),
+		rays:      (*C.ulonglong)(C.calloc(C.size_t(n*parts), C.size_t(unsafe.Sizeof(C.ulonglong(0))))),
+		nonfinite: (*C.ulonglong)(C.calloc(C.size_t(n*parts), C.size_t(unsafe.Sizeof(C.ulonglong(0))))),
+	}
+	if sp.out == nil || sp.rays == nil || sp.nonfinite == nil {
+		sp.free()
+		return nil, fmt.Errorf("emulator: out of memory for the %d sample values of %d pixels", n*samples, n)
+	}
+	return sp, nil
+}
+
+// copyOut copies the n pixels' means and counts into out, rays and
+// nonfinite.
+func (sp *split) copyOut(n int, out []float32, rays, nonfinite []uint64) {
+	copy(out[:3*n], unsafe.Slice((*float32)(unsafe.Pointer(sp.out)), 3*n))
+	copy(rays[:n], unsafe.Slice((*uint64)(unsafe.Pointer(sp.rays)), n))
+	copy(nonfinite[:n], unsafe.Slice((*uint64)(unsafe.Pointer(sp.nonfinite)), n))
+}
+
+// free frees sp's memory.
+func (sp *split) free() {
+	C.free(unsafe.Pointer(sp.out))
+	C.free(unsafe.Pointer(sp.rays))
+	C.free(unsafe.Pointer(sp.nonfinite))
 }
 
 // laneSizes splits a batch of n pixels into d's lanes.
@@ -272,7 +381,11 @@ type wave struct {
 	d     *Device
 	ctx   context.Context
 	px    *C.uint
-	n     int // the lane's slots
+	n     int // the lane's slots: its pixels times parts
+	parts int
+	// split is the lane's outputs when its batch is split (parts > 1):
+	// out, rays and nonfinite are its.
+	split *split
 	slots unsafe.Pointer
 	// queues are the lane's two queues; cur is the one the last wf_init
 	// or wf_shade filled (written by the lane's goroutine, read by
@@ -349,7 +462,7 @@ func (w *wave) run(e kernels.WaveEntry, threads int) error {
 	var bad atomic.Bool
 	err := w.d.grid(w.ctx, threads, func(bdim, first, end int) {
 		if C.emu_wave(C.int(e), w.d.scene, w.px, C.uint(w.n), w.slots, qin, qout, w.out, w.rays, w.nonfinite,
-			C.uint(bdim), C.uint(first), C.uint(end)) != 0 {
+			C.uint(w.parts), C.uint(bdim), C.uint(first), C.uint(end)) != 0 {
 			bad.Store(true)
 		}
 	})

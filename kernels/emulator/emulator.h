@@ -2,22 +2,24 @@
 #ifndef TRACE_EMULATOR_H
 #define TRACE_EMULATOR_H
 
-/* emu_run runs the kernel trace_pixels for the threads of blocks
- * [first_block, end_block) of a grid of blocks of block_dim threads, one
- * thread after another, on the calling thread. scene is a TraceScene;
- * *next is the next pixel to take, shared by the grid's threads. */
-void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
-             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int block_dim,
-             unsigned int first_block, unsigned int end_block);
+/* emu_run runs the kernel trace_pixels (reduce 0) or trace_reduce
+ * (reduce 1) for the threads of blocks [first_block, end_block) of a grid
+ * of blocks of block_dim threads, one thread after another, on the
+ * calling thread. scene is a TraceScene; *next is the next item to take,
+ * shared by the grid's threads; parts splits the batch (trace.cu). */
+void emu_run(int reduce, const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
+             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int parts,
+             unsigned int block_dim, unsigned int first_block, unsigned int end_block);
 
 /* emu_wave runs wavefront entry number entry (wf_init, wf_shade,
  * wf_intersect, wf_occluded, wf_finish: kernels.WaveEntry) for the
  * threads of blocks [first_block, end_block), as emu_run does; slots is an
- * array of n PathSlot, qin and qout queues of emu_queue_words(n) words.
+ * array of n PathSlot, qin and qout queues of emu_queue_words(n) words;
+ * n is the batch's pixels times parts (trace.cu).
  * It returns -1 for an unknown entry, else 0. */
 int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
              unsigned int* qin, unsigned int* qout, float* out, unsigned long long* rays, unsigned long long* nonfinite,
-             unsigned int block_dim, unsigned int first_block, unsigned int end_block);
+             unsigned int parts, unsigned int block_dim, unsigned int first_block, unsigned int end_block);
 
 /* emu_queue_words is the words of a wavefront queue of a lane of n slots
  * (WAVE_QUEUE_WORDS). */

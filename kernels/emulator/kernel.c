@@ -7,27 +7,31 @@
 
 #include "emulator.h"
 
-void emu_run(const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
-             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int block_dim,
-             unsigned int first_block, unsigned int end_block) {
+void emu_run(int reduce, const void* scene, const unsigned int* pixels, unsigned int npixels, float* out,
+             unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next, unsigned int parts,
+             unsigned int block_dim, unsigned int first_block, unsigned int end_block) {
     port_block_dim = block_dim;
     for (u32 b = first_block; b < end_block; b++) {
         port_block_idx = b;
         for (u32 t = 0; t < block_dim; t++) {
             port_thread_idx = t;
-            trace_pixels((const TraceScene*)scene, pixels, npixels, out, rays, nonfinite, next);
+            if (reduce) {
+                trace_reduce((const TraceScene*)scene, pixels, npixels, out, rays, nonfinite, next, parts);
+            } else {
+                trace_pixels((const TraceScene*)scene, pixels, npixels, out, rays, nonfinite, next, parts);
+            }
         }
     }
 }
 
 /* The wavefront entries by number: kernels.WaveEntry's order. */
 typedef void (*WaveEntryFn)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*,
-                            unsigned int*, float*, unsigned long long*, unsigned long long*);
+                            unsigned int*, float*, unsigned long long*, unsigned long long*, unsigned int);
 static const WaveEntryFn wave_entries[] = {wf_init, wf_shade, wf_intersect, wf_occluded, wf_finish};
 
 int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned int n, void* slots,
              unsigned int* qin, unsigned int* qout, float* out, unsigned long long* rays, unsigned long long* nonfinite,
-             unsigned int block_dim, unsigned int first_block, unsigned int end_block) {
+             unsigned int parts, unsigned int block_dim, unsigned int first_block, unsigned int end_block) {
     if (entry < 0 || entry >= (int)(sizeof(wave_entries) / sizeof(wave_entries[0]))) {
         return -1;
     }
@@ -37,7 +41,7 @@ int emu_wave(int entry, const void* scene, const unsigned int* pixels, unsigned 
         port_block_idx = b;
         for (u32 t = 0; t < block_dim; t++) {
             port_thread_idx = t;
-            fn((const TraceScene*)scene, pixels, n, (PathSlot*)slots, qin, qout, out, rays, nonfinite);
+            fn((const TraceScene*)scene, pixels, n, (PathSlot*)slots, qin, qout, out, rays, nonfinite, parts);
         }
     }
     return 0;

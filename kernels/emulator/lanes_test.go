@@ -116,6 +116,7 @@ func TestMegakernelLanes(t *testing.T) {
 		}
 		d := New()
 		d.Kernel = kernels.KernelMegakernel
+		d.Parts = -1 // a thread's item a pixel, as the model counts
 		if err := d.Upload(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}

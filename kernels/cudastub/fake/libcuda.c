@@ -76,6 +76,7 @@
 #define wf_intersect cudastub_wf_intersect
 #define wf_occluded cudastub_wf_occluded
 #define wf_finish cudastub_wf_finish
+#define trace_reduce cudastub_trace_reduce
 #include "../../trace.cu"
 #undef trace_pixels
 #undef trace_pixels_path
@@ -85,6 +86,7 @@
 #undef wf_intersect
 #undef wf_occluded
 #undef wf_finish
+#undef trace_reduce
 
 #define NO_DEVICE CUDA_ERROR_NO_DEVICE
 
@@ -189,11 +191,11 @@ static int is_pinned(const void* p, size_t bytes)
 
 /* The kernel's entries, by name; a CUfunction is a pointer to one. */
 typedef void (*Entry)(const TraceScene*, const unsigned int*, unsigned int, float*, unsigned long long*,
-                      unsigned long long*, unsigned int*);
+                      unsigned long long*, unsigned int*, unsigned int);
 /* The wavefront entries' ABI (trace.cu): three more arguments, the slots
  * and the two queues, between npixels and out. */
 typedef void (*WaveEntry)(const TraceScene*, const unsigned int*, unsigned int, PathSlot*, unsigned int*,
-                          unsigned int*, float*, unsigned long long*, unsigned long long*);
+                          unsigned int*, float*, unsigned long long*, unsigned long long*, unsigned int);
 typedef struct {
     const char* name;
     Entry entry;
@@ -208,6 +210,7 @@ static const Function functions[] = {
     {"wf_intersect", 0, cudastub_wf_intersect},
     {"wf_occluded", 0, cudastub_wf_occluded},
     {"wf_finish", 0, cudastub_wf_finish},
+    {"trace_reduce", cudastub_trace_reduce, 0},
 };
 enum { NFunctions = sizeof functions / sizeof functions[0] };
 
@@ -429,6 +432,7 @@ typedef struct {
     float* out;
     unsigned long long *rays, *nonfinite;
     unsigned int* next; /* the megakernels' pixel counter */
+    unsigned int parts; /* the batch's parts (trace.cu), every entry's last argument */
     unsigned int grid, block, first, step;
 } Launch;
 
@@ -441,9 +445,10 @@ static void* run_blocks(void* arg)
         for (unsigned int t = 0; t < l->block; t++) {
             port_thread_idx = t;
             if (l->wave) {
-                l->wave(l->scene, l->pixels, l->npixels, l->slots, l->qin, l->qout, l->out, l->rays, l->nonfinite);
+                l->wave(l->scene, l->pixels, l->npixels, l->slots, l->qin, l->qout, l->out, l->rays, l->nonfinite,
+                        l->parts);
             } else {
-                l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite, l->next);
+                l->entry(l->scene, l->pixels, l->npixels, l->out, l->rays, l->nonfinite, l->next, l->parts);
             }
         }
     }
@@ -485,8 +490,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     base.nonfinite = (unsigned long long*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
     base.next = 0;
     if (!fn->wave) {
-        base.next = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k];
+        base.next = (unsigned int*)(uintptr_t) * (const unsigned long long*)kernelParams[k++];
     }
+    base.parts = *(const unsigned int*)kernelParams[k];
     base.grid = gridDimX;
     base.block = blockDimX;
     if (faulty("cuLaunchKernel")) {
