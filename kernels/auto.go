@@ -16,7 +16,9 @@ import (
 // (its launches, copies and round trips: what a batch costs) and renders
 // the rest of the batch, and every later batch of the scene, on the
 // kernel that traced more rays a second. Batches before that one run on
-// the megakernels.
+// the megakernels. A batch too small for that whose samples the device
+// splits into parts (SampleParts) is probed half and half, when each half
+// holds two waves of items (ProbeSplitPixels): a small frame's first.
 
 // ProbeRun is the length in pixels of the runs a probe deals out in turn
 // to the two kernels: a warp, and a row of a 32×32 tile.
@@ -32,6 +34,18 @@ func ProbePixels(n, wave int) int {
 		return 0
 	}
 	return min(n/2, 2*wave) / ProbeRun * ProbeRun
+}
+
+// ProbeSplitPixels is ProbePixels for a batch too small for it whose
+// pixels' samples the device splits into parts (SampleParts): each kernel
+// renders half the batch, in whole runs, its samples in parts parts, when
+// that half holds two waves of items; 0 (no choice on this batch) else.
+func ProbeSplitPixels(n, parts, wave int) int {
+	half := n / 2 / ProbeRun * ProbeRun
+	if wave <= 0 || parts <= 1 || half == 0 || int64(half)*int64(parts) < 2*int64(wave) {
+		return 0
+	}
+	return half
 }
 
 // probeCopy copies between a batch's values (width a pixel: 2 for the
@@ -56,6 +70,7 @@ func probeCopy[T any](batch, part []T, width, m, side int, gather bool) {
 // its Pixels pixels traced and the time they took.
 type KernelProbe struct {
 	Pixels int
+	Split  bool // the pixels' samples were split into parts (ProbeSplitPixels)
 	Rays   [2]uint64
 	Time   [2]time.Duration
 }
@@ -111,8 +126,12 @@ func (c KernelChoice) String() string {
 	if c.Kernel == KernelMegakernel {
 		other = KernelWavefront
 	}
-	return fmt.Sprintf("%s: %s, chosen on %s pixels each: %s rays/s, %s %s", c.Device, kernelName(c.Kernel),
-		thousands(c.Probe.Pixels), megaRays(c.Probe.Rate(c.Kernel)), kernelName(other), megaRays(c.Probe.Rate(other)))
+	parts := ""
+	if c.Probe.Split {
+		parts = " (their samples split into parts)"
+	}
+	return fmt.Sprintf("%s: %s, chosen on %s pixels each%s: %s rays/s, %s %s", c.Device, kernelName(c.Kernel),
+		thousands(c.Probe.Pixels), parts, megaRays(c.Probe.Rate(c.Kernel)), kernelName(other), megaRays(c.Probe.Rate(other)))
 }
 
 // kernelName names k in a sentence.

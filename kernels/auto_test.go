@@ -30,6 +30,24 @@ func TestProbePixels(t *testing.T) {
 	}
 }
 
+// TestProbeSplitPixels: half the batch in whole runs, when that half in
+// parts holds two waves; none else.
+func TestProbeSplitPixels(t *testing.T) {
+	for _, c := range []struct{ n, parts, wave, want int }{
+		{65536, 16, 152064, 32768}, // a 256² frame on an H200: 524,288 items a half
+		{65536, 4, 152064, 0},      // 131,072 items a half: under two waves
+		{255, 3, 128, 96},
+		{255, 2, 128, 0},
+		{255, 1, 128, 0}, // unsplit
+		{63, 16, 1, 0},   // no whole run in half the batch
+		{5000, 4, 0, 0},
+	} {
+		if got := ProbeSplitPixels(c.n, c.parts, c.wave); got != c.want {
+			t.Errorf("ProbeSplitPixels(%d, %d, %d) = %d, want %d", c.n, c.parts, c.wave, got, c.want)
+		}
+	}
+}
+
 // TestProbeCopy: the two sides take alternate runs of the batch's first
 // 2m pixels, each pixel once, and scatter back to where they came from,
 // leaving the rest of the batch alone.
@@ -83,6 +101,10 @@ func TestKernelProbe(t *testing.T) {
 	c := KernelChoice{Device: "gpu0 NVIDIA H200", Set: KernelAuto, Kernel: p.Faster(), Probed: true, Probe: p}
 	if got, want := c.String(), "gpu0 NVIDIA H200: the wavefront, chosen on 304,128 pixels each: 612 M rays/s, the megakernels 303 M"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
+	}
+	c.Probe.Split, c.Probe.Pixels = true, 32768
+	if got, want := c.String(), "gpu0 NVIDIA H200: the wavefront, chosen on 32,768 pixels each (their samples split into parts): 612 M rays/s, the megakernels 303 M"; got != want {
+		t.Errorf("split: String() = %q, want %q", got, want)
 	}
 	p.Time[KernelWavefront] = time.Second
 	p.Rays[KernelWavefront] = 303e6

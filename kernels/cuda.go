@@ -615,17 +615,25 @@ func (d *cudaDevice) traceOn(ctx context.Context, useWave bool, pixels []uint32,
 
 // probe renders a batch of a scene whose kernel is not chosen yet
 // (KernelAuto), on the device goroutine: on the megakernels if it is too
-// small to choose on (ProbePixels); else ProbePixels of its first pixels
-// on each kernel, in alternate runs, each part timed, then the rest on
+// small to choose on (ProbePixels, and split into parts ProbeSplitPixels);
+// else those of its first pixels on each kernel, in alternate runs, each
+// part timed, then the rest on
 // the faster, which the scene's later batches keep, and its next uploads
 // (of the same Packed) too. A failed or cancelled probe chooses nothing.
 func (d *cudaDevice) probe(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	n := len(pixels) / 2
 	m := ProbePixels(n, d.probeWave)
-	if m == 0 {
-		return d.traceOn(ctx, false, pixels, out, rays, nonfinite)
-	}
 	p := KernelProbe{Pixels: m}
+	if m == 0 {
+		// Too few pixels, but perhaps enough items once split: half
+		// the batch on each kernel, in parts.
+		half := n / 2 / ProbeRun * ProbeRun
+		parts := BatchParts(d.parts, half, int(int32(d.header.Samples)), 2*d.probeWave)
+		if m = ProbeSplitPixels(n, parts, d.probeWave); m == 0 {
+			return d.traceOn(ctx, false, pixels, out, rays, nonfinite)
+		}
+		p = KernelProbe{Pixels: m, Split: true}
+	}
 	part := struct {
 		pixels     []uint32
 		out        []float32

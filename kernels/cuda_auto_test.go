@@ -4,10 +4,13 @@ package kernels
 
 import (
 	"context"
+	"image"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/tracerender/trace/scenes"
+	"github.com/tracerender/trace/tracer"
 	"gorgonia.org/cu"
 )
 
@@ -190,6 +193,71 @@ func TestGPUKernelAuto(t *testing.T) {
 		}
 		if c, ok := d.KernelChoice(); ok {
 			t.Errorf("after a failed upload: choice %v", c)
+		}
+	}
+}
+
+// TestGPUKernelAutoSplit: a batch too small to probe a pixel a thread (2
+// waves less a pixel) whose samples the device splits into parts is
+// probed half and half (ProbeSplitPixels), each half split, and gets the
+// bits and counts of either kernel alone; the line says the samples were
+// split. Unsplit (TRACE_GPU_PARTS=1) the same batch chooses nothing.
+func TestGPUKernelAutoSplit(t *testing.T) {
+	t.Setenv(KernelEnv, "auto")
+	d := openDevice(t)
+	defer d.Close()
+	ctx := context.Background()
+	var wave int
+	d.do(ctx, func() error {
+		for _, fn := range []cu.Function{d.fns[0], d.fns[1], d.wave[WaveIntersect]} {
+			wave = max(wave, cudaWaveThreads(d.dev, fn, d.block))
+		}
+		return nil
+	})
+	n := 2*wave - 1
+	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := min(n, 640)
+	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, (n+w-1)/w, 4
+	s, err := tracer.Compile(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Pack(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pixels := AppendPixels(nil, image.Rect(0, 0, w, (n+w-1)/w))[:2*n]
+
+	d.choice, d.parts = KernelMegakernel, 1
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	want, wantCounts, err := trace(ctx, d, pixels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, parts := range []int{1, 0} {
+		d.choice, d.parts = KernelAuto, parts
+		if err := d.Upload(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got, counts, err := trace(ctx, d, pixels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameBits(got, want) || !equalCounts(counts, wantCounts) {
+			t.Errorf("parts %d: bits or counts differ from the megakernels' alone, unsplit", parts)
+		}
+		c, ok := d.KernelChoice()
+		t.Log(c)
+		switch {
+		case parts == 1 && (!ok || c.Probed || d.chosen):
+			t.Errorf("unsplit: choice %+v; want none on %d pixels", c, n)
+		case parts == 0 && (!ok || !c.Probed || !c.Probe.Split || c.Probe.Pixels != n/2/ProbeRun*ProbeRun || !strings.Contains(c.String(), "split into parts")):
+			t.Errorf("split: choice %+v (%s); want one probed on half the batch each, split", c, c)
 		}
 	}
 }
