@@ -4,15 +4,24 @@ package kernels
 
 import (
 	"context"
-	"image"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/tracerender/trace/scenes"
-	"github.com/tracerender/trace/tracer"
 	"gorgonia.org/cu"
 )
+
+// autoWave is the larger of d's kernels' full waves (its probe's).
+func autoWave(ctx context.Context, d *cudaDevice) int {
+	var wave int
+	d.do(ctx, func() error {
+		for _, fn := range []cu.Function{d.fns[0], d.fns[1], d.wave[WaveIntersect]} {
+			wave = max(wave, cudaWaveThreads(d.dev, fn, d.block))
+		}
+		return nil
+	})
+	return wave
+}
 
 // autoScene is the Cornell box at 2 samples a pixel (cornellScene), n
 // pixels or a few more, and its first n pixels in rows.
@@ -43,13 +52,7 @@ func TestGPUKernelAuto(t *testing.T) {
 		t.Errorf("a choice before any scene: %v", c)
 	}
 	ctx := context.Background()
-	var wave int
-	d.do(ctx, func() error {
-		for _, fn := range []cu.Function{d.fns[0], d.fns[1], d.wave[WaveIntersect]} {
-			wave = max(wave, cudaWaveThreads(d.dev, fn, d.block))
-		}
-		return nil
-	})
+	wave := autoWave(ctx, d)
 	if wave <= 0 {
 		t.Fatal("the device reports no wave")
 	}
@@ -207,47 +210,16 @@ func TestGPUKernelAutoSplit(t *testing.T) {
 	d := openDevice(t)
 	defer d.Close()
 	ctx := context.Background()
-	var wave int
-	d.do(ctx, func() error {
-		for _, fn := range []cu.Function{d.fns[0], d.fns[1], d.wave[WaveIntersect]} {
-			wave = max(wave, cudaWaveThreads(d.dev, fn, d.block))
-		}
-		return nil
-	})
-	n := 2*wave - 1
-	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := 2*autoWave(ctx, d) - 1
 	w := min(n, 640)
-	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, (n+w-1)/w, 4
-	s, err := tracer.Compile(desc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Pack(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pixels := AppendPixels(nil, image.Rect(0, 0, w, (n+w-1)/w))[:2*n]
+	p, pixels := cornellSamples(t, w, (n+w-1)/w, 4)
+	pixels = pixels[:2*n]
 
 	d.choice, d.parts = KernelMegakernel, 1
-	if err := d.Upload(ctx, p); err != nil {
-		t.Fatal(err)
-	}
-	want, wantCounts, err := trace(ctx, d, pixels)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, wantCounts := uploadTrace(ctx, t, d, p, pixels)
 	for _, parts := range []int{1, 0} {
 		d.choice, d.parts = KernelAuto, parts
-		if err := d.Upload(ctx, p); err != nil {
-			t.Fatal(err)
-		}
-		got, counts, err := trace(ctx, d, pixels)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, counts := uploadTrace(ctx, t, d, p, pixels)
 		if !sameBits(got, want) || !equalCounts(counts, wantCounts) {
 			t.Errorf("parts %d: bits or counts differ from the megakernels' alone, unsplit", parts)
 		}

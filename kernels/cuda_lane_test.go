@@ -98,11 +98,17 @@ func laneScene(t *testing.T) (*Packed, []uint32) {
 // its pixels in rows.
 func cornellScene(t *testing.T, w, h int) (*Packed, []uint32) {
 	t.Helper()
+	return cornellSamples(t, w, h, 2)
+}
+
+// cornellSamples is cornellScene at samples samples a pixel.
+func cornellSamples(t *testing.T, w, h, samples int) (*Packed, []uint32) {
+	t.Helper()
 	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, h, 2
+	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = w, h, samples
 	s, err := tracer.Compile(desc)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +118,20 @@ func cornellScene(t *testing.T, w, h int) (*Packed, []uint32) {
 		t.Fatal(err)
 	}
 	return p, AppendPixels(nil, image.Rect(0, 0, w, h))
+}
+
+// uploadTrace uploads p to d and renders pixels on it, failing t on an
+// error.
+func uploadTrace(ctx context.Context, t *testing.T, d Device, p *Packed, pixels []uint32) ([]float32, []uint64) {
+	t.Helper()
+	if err := d.Upload(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	got, counts, err := trace(ctx, d, pixels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, counts
 }
 
 // trace renders pixels on d.

@@ -61,13 +61,7 @@ func TestGPURegs(t *testing.T) {
 			t.Logf("%s: %d registers, capped at %d", name, regs, c.Registers)
 		}
 	}
-	if err := d.Upload(ctx, p); err != nil {
-		t.Fatal(err)
-	}
-	got, counts, err := trace(ctx, d, pixels)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, counts := uploadTrace(ctx, t, d, p, pixels)
 	if !sameBits(got, want) || !equalCounts(counts, wantCounts) {
 		t.Error("the capped device's bits differ from the uncapped one's")
 	}
