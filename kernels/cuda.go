@@ -380,12 +380,6 @@ func (d *cudaDevice) load(k Kernel, setup bool) error {
 	var mega [len(cudaKernels) + 1]cu.Function
 	if k == KernelMegakernel {
 		entries, fns = append(cudaKernels[:], cudaKernelReduce), mega[:]
-		defer func() {
-			if d.mods[k] != (cu.Module{}) {
-				copy(d.fns[:], mega[:])
-				d.reduce = mega[len(cudaKernels)]
-			}
-		}()
 	}
 	ptx, err := SelectEntries(d.ptx, entries)
 	if err != nil {
@@ -407,6 +401,10 @@ func (d *cudaDevice) load(k Kernel, setup bool) error {
 			}
 			d.block = most
 		}
+	}
+	if k == KernelMegakernel {
+		copy(d.fns[:], mega[:])
+		d.reduce = mega[len(cudaKernels)]
 	}
 	d.mods[k] = mod
 	return nil

@@ -52,10 +52,17 @@ func BatchParts(set, pixels, samples, target int) int {
 	if set <= 0 {
 		return SampleParts(pixels, samples, target, MaxSplitBytes)
 	}
-	if pixels <= 0 || samples <= 1 || int64(pixels)*int64(samples) > MaxSplitBytes/SampleValueBytes {
+	if !splittable(pixels, samples, MaxSplitBytes) {
 		return 1
 	}
 	return min(set, samples)
+}
+
+// splittable says whether a batch of pixels pixels of samples samples
+// each can be split: its pixels have samples to share out, and its sample
+// values fit in maxBytes.
+func splittable(pixels, samples int, maxBytes int64) bool {
+	return pixels > 0 && samples > 1 && int64(pixels)*int64(samples) <= maxBytes/SampleValueBytes
 }
 
 // SampleParts is the parts a batch of pixels pixels, of samples samples
@@ -65,10 +72,7 @@ func BatchParts(set, pixels, samples, target int) int {
 // one sample or none, or when the batch's sample values would take more
 // than maxBytes (SampleValueBytes a sample).
 func SampleParts(pixels, samples, target int, maxBytes int64) int {
-	if pixels <= 0 || samples <= 1 || target <= pixels {
-		return 1
-	}
-	if int64(pixels)*int64(samples) > maxBytes/SampleValueBytes {
+	if target <= pixels || !splittable(pixels, samples, maxBytes) {
 		return 1
 	}
 	return min((target+pixels-1)/pixels, samples)
