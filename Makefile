@@ -124,7 +124,7 @@ STUBLIB   ?= $(CURDIR)/bin/cudastub
 # clang flags (scripts/ptx-variants.sh: variants to measure on a GPU).
 PTXEXTRA  ?=
 kernels:
-	cd kernels && $(CLANG) $(PTXFLAGS) $(PTXEXTRA) -o $(abspath $(PTX)) trace.cu
+	cd kernels && $(CLANG) $(strip $(PTXFLAGS) $(PTXEXTRA)) -o $(abspath $(PTX)) trace.cu
 
 # The kernel's variants in the source (scripts/ptx-variants.sh times them
 # on a GPU): each must build as PTX and give the emulator the Go tracer's
