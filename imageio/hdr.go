@@ -43,27 +43,30 @@ func WriteHDR(w io.Writer, f *tracer.Framebuffer) error {
 }
 
 // rgbe encodes a colour as Radiance does: the mantissas of the three
-// components over the exponent of the largest. Negative and non-finite
-// components (which the tracer never makes) are written as black.
+// components over the exponent of the largest. Negative and NaN
+// components (which the tracer never makes) are written as black; a
+// component beyond what RGBE holds (+Inf: a radiance past float32, from
+// a light of intensity near 3e38) as RGBE's largest value.
 func rgbe(r, g, b float32) (byte, byte, byte, byte) {
 	clean := func(v float32) float64 {
-		if !(v > 0) || math.IsInf(float64(v), 1) {
+		if !(v > 0) {
 			return 0
 		}
-		return float64(v)
+		return min(float64(v), maxRGBE)
 	}
 	fr, fg, fb := clean(r), clean(g), clean(b)
 	v := max(fr, fg, fb)
 	if v < 1e-32 {
 		return 0, 0, 0, 0
 	}
-	m, e := math.Frexp(v) // v = m·2^e, m in [0.5, 1)
-	if e > 127 {
-		return 255, 255, 255, 255 // beyond what RGBE holds (never for float32 radiance)
-	}
+	m, e := math.Frexp(v) // v = m·2^e, m in [0.5, 1), e at most 127
 	scale := m * 256 / v
 	return byte(fr * scale), byte(fg * scale), byte(fb * scale), byte(e + 128)
 }
+
+// maxRGBE is the largest value RGBE holds: a mantissa of 255/256 over the
+// exponent byte 255 (2^127).
+var maxRGBE = math.Ldexp(255.0/256, 127)
 
 // writeRLE writes one component of a scanline in Radiance's run-length
 // encoding: a count above 128 repeats the next byte count−128 times, a

@@ -75,6 +75,34 @@ func TestWriteHDR(t *testing.T) {
 	}
 }
 
+// TestWriteHDRBeyond: a component past what RGBE holds (+Inf, a radiance
+// beyond float32) is written as RGBE's largest value, the others over
+// the same exponent; negative and NaN components as black.
+func TestWriteHDRBeyond(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	for _, tc := range []struct {
+		in   [3]float32
+		want [4]byte
+	}{
+		{[3]float32{inf, 0, 0}, [4]byte{255, 0, 0, 255}},
+		{[3]float32{inf, inf, inf}, [4]byte{255, 255, 255, 255}},
+		{[3]float32{math.MaxFloat32, 0, 0}, [4]byte{255, 0, 0, 255}},
+		{[3]float32{0.5, -1, nan}, [4]byte{128, 0, 0, 128}},
+		{[3]float32{-1, nan, 0}, [4]byte{0, 0, 0, 0}},
+	} {
+		fb := tracer.NewFramebuffer(1, 1)
+		copy(fb.Pix, tc.in[:])
+		var buf bytes.Buffer
+		if err := imageio.WriteHDR(&buf, fb); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		if got := [4]byte(b[len(b)-4:]); got != tc.want {
+			t.Errorf("%v: RGBE %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestWriteJPEG: a JPEG decodes to the 8-bit PNG's pixels within the
 // loss of the quality asked for, and a lower quality makes a smaller file.
 func TestWriteJPEG(t *testing.T) {

@@ -15,8 +15,20 @@ func (f *Film) tonemap(x float32) float32 {
 	}
 	switch f.Tonemap {
 	case TonemapReinhard:
+		if x > 1<<24 {
+			// 1 + x rounds to x from here on: the curve is 1, also
+			// for +Inf (a radiance beyond float32), where x/(1+x)
+			// would be NaN.
+			return 1
+		}
 		return x / (1 + x)
 	case TonemapACES:
+		if x > 1e6 {
+			// The curve is clamped to 1 from x ≈ 7.3 on; its products
+			// overflow from x ≈ 1.8e19 (and +Inf), where n/d would be
+			// NaN.
+			return 1
+		}
 		// Narkowicz, "ACES Filmic Tone Mapping Curve" (2016).
 		n := float32(x * (float32(2.51*x) + 0.03))
 		d := float32(x*(float32(2.43*x)+0.59)) + 0.14

@@ -23,6 +23,15 @@ func TestToneCurves(t *testing.T) {
 		{"aces 0", Film{Tonemap: TonemapACES, Transfer: TransferLinear}, 0, 0},
 		{"aces 1", Film{Tonemap: TonemapACES, Transfer: TransferLinear}, 1, 0.803797}, // 2.54 / 3.16
 		{"aces huge", Film{Tonemap: TonemapACES, Transfer: TransferLinear}, 1e6, 1},
+		// A radiance past what float32 holds (a light of intensity 3e38)
+		// or whose curve's products would overflow is white, not NaN.
+		{"aces overflow", Film{Tonemap: TonemapACES, Transfer: TransferLinear}, 1e20, 1},
+		{"aces +Inf", Film{Tonemap: TonemapACES}, float32(math.Inf(1)), 1},
+		{"reinhard 2^24", Film{Tonemap: TonemapReinhard, Transfer: TransferLinear}, 1 << 24, 1},
+		{"reinhard max", Film{Tonemap: TonemapReinhard, Transfer: TransferLinear}, math.MaxFloat32, 1},
+		{"reinhard +Inf", Film{Tonemap: TonemapReinhard}, float32(math.Inf(1)), 1},
+		{"clamp +Inf", Film{Tonemap: TonemapClamp}, float32(math.Inf(1)), 1},
+		{"exposure overflow", Film{Exposure: 8, Tonemap: TonemapReinhard}, 1e37, 1},
 		{"exposure +1", Film{Exposure: 1, Tonemap: TonemapClamp, Transfer: TransferLinear}, 0.25, 0.5},
 		{"exposure -2", Film{Exposure: -2, Tonemap: TonemapClamp, Transfer: TransferLinear}, 1, 0.25},
 		{"srgb 0", Film{Transfer: TransferSRGB}, 0, 0},
@@ -34,6 +43,25 @@ func TestToneCurves(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.film.Encode(tc.in); !near(got, tc.want, 2e-5) {
 			t.Errorf("%s: Encode(%v) = %v, want %v", tc.name, tc.in, got, tc.want)
+		}
+	}
+	// Past the thresholds where tonemap answers 1 without the curve, the
+	// curve itself gave 1 wherever it did not overflow: the same bytes.
+	for x := float32(1 << 24); x < 1e19; x *= 3 {
+		if r := x / (1 + x); r != 1 {
+			t.Errorf("reinhard's curve at %v = %v, want 1", x, r)
+		}
+		n := float32(x * (float32(2.51*x) + 0.03))
+		d := float32(x*(float32(2.43*x)+0.59)) + 0.14
+		if a := clamp01(n / d); a != 1 {
+			t.Errorf("ACES's curve at %v = %v, want 1", x, a)
+		}
+	}
+	for x := float32(1e6); x < 1<<24; x *= 1.5 {
+		n := float32(x * (float32(2.51*x) + 0.03))
+		d := float32(x*(float32(2.43*x)+0.59)) + 0.14
+		if a := clamp01(n / d); a != 1 {
+			t.Errorf("ACES's curve at %v = %v, want 1", x, a)
 		}
 	}
 	// Every curve is monotonic and stays in [0, 1].
