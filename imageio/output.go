@@ -154,11 +154,11 @@ func (e Encoding) resolve(path string) (Encoding, error) {
 		}
 	default:
 		if e.Depth != 0 {
-			return bad("depth", e.Depth, "only PNG (8 or 16) and EXR (16 or 32) output have a choice of depth, and the output is a "+name+" file")
+			return bad("depth", e.Depth, "only PNG (8 or 16) and EXR (16 or 32) output have a choice of depth, and the output is "+aFile(name))
 		}
 	}
 	if format != FormatEXR && e.Compression != "" {
-		return bad("compression", e.Compression, "only EXR output has a choice of compression, and the output is a "+name+" file")
+		return bad("compression", e.Compression, "only EXR output has a choice of compression, and the output is "+aFile(name))
 	}
 	if format == FormatJPEG {
 		if e.Quality == 0 {
@@ -168,7 +168,7 @@ func (e Encoding) resolve(path string) (Encoding, error) {
 			return bad("quality", e.Quality, "a JPEG's quality is 1 to 100")
 		}
 	} else if e.Quality != 0 {
-		return bad("quality", e.Quality, "only JPEG output has a quality, and the output is a "+name+" file")
+		return bad("quality", e.Quality, "only JPEG output has a quality, and the output is "+aFile(name))
 	}
 	return e, nil
 }
@@ -234,7 +234,7 @@ func OutputFormat(path, format string) (string, error) {
 		return "", &EncodingError{"format", format, "must be " + FormatNames()}
 	}
 	if byName != "" && byName != f {
-		return "", &EncodingError{"format", format, fmt.Sprintf("the output %s names a %s file", path, strings.ToUpper(byName))}
+		return "", &EncodingError{"format", format, fmt.Sprintf("the output %s names %s", path, aFile(strings.ToUpper(byName)))}
 	}
 	return f, nil
 }
@@ -527,4 +527,12 @@ func processAlive(pid int) bool {
 	}
 	defer p.Release()
 	return !errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
+}
+
+// aFile is "a PNG file", "an EXR file": a format's name with its article.
+func aFile(name string) string {
+	if name == "EXR" || name == "HDR" {
+		return "an " + name + " file"
+	}
+	return "a " + name + " file"
 }

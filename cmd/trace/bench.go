@@ -56,6 +56,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if *threads < 1 {
 		return usagef("--threads %d: must be at least 1", *threads)
 	}
+	if err := checkThreads(*threads); err != nil {
+		return err
+	}
 	if *gpus < 0 {
 		return usagef("--gpus %d: must be at least 0", *gpus)
 	}

@@ -77,6 +77,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) == 2 && slices.Contains(commands[:5], args[1]) {
 			return run([]string{args[1], "--help"}, stdout, stderr)
 		}
+		if len(args) > 1 {
+			msg := fmt.Sprintf("trace help: no command %q", strings.Join(args[1:], " "))
+			if s := suggest(args[1], commands[:5]); s != "" && len(args) == 2 {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			fmt.Fprintf(stderr, "%s\n\n%s", msg, topUsage)
+			return exitUsage
+		}
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:

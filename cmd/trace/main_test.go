@@ -50,7 +50,7 @@ func TestRenderPNG(t *testing.T) {
 		t.Errorf("image %v, want 40×30", b)
 	}
 	// The summary line: time, threads, samples/s, rays/s.
-	for _, want := range []string{"threads", "samples/s", "rays/s"} {
+	for _, want := range []string{" thread", "samples/s", "rays/s"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("summary %q lacks %q", stderr, want)
 		}

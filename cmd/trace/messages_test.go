@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -63,6 +64,16 @@ func TestHelpEverywhere(t *testing.T) {
 	}
 	if code, stdout, _ := runCLI("help"); code != 0 || !strings.Contains(stdout, "trace render SCENE") {
 		t.Errorf("help: exit %d, %q", code, stdout)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"help nope", `trace help: no command "nope"` + "\n"},
+		{"help rendr", `trace help: no command "rendr"; did you mean "render"?`},
+		{"help render extra", `trace help: no command "render extra"`},
+	} {
+		code, stdout, stderr := runCLI(strings.Fields(tc.args)...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tc.want) || !strings.Contains(stderr, "trace render SCENE") {
+			t.Errorf("%s: exit %d, %q, %q; want 2 and %q, then the usage", tc.args, code, stdout, stderr, tc.want)
+		}
 	}
 	_, _, stderr := runCLI("render", "--help")
 	if strings.Contains(stderr, "(default -1)") || !strings.Contains(stderr, "--seed") || !strings.Contains(stderr, "exr") {
@@ -208,5 +219,26 @@ func TestWorkerRefusalFailsFast(t *testing.T) {
 	if code != 1 || strings.Contains(stderr, "rpc error") || strings.Contains(stderr, "desc =") ||
 		!strings.Contains(stderr, "worker 127.0.0.1:1: cannot connect: connection refused (is trace worker running there, listening on that port?) (gave up after 5 failures in a row)") {
 		t.Errorf("an unreachable worker: exit %d, %q", code, stderr)
+	}
+}
+
+// TestThreadsBound: --threads past maxThreads is refused before anything
+// runs (a typo of 100000000 took 49 s for a tiny frame); maxThreads
+// itself renders.
+func TestThreadsBound(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.png")
+	over := strconv.Itoa(maxThreads + 1)
+	for _, args := range [][]string{
+		append([]string{"render", cornell, "-o", out, "--threads", over}, tinyFlags...),
+		{"worker", "--threads", over},
+		{"bench", "--threads", over},
+	} {
+		code, _, stderr := runCLI(args...)
+		if want := "trace: --threads " + over + ": at most 4096 (this machine has "; code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", args[0], code, stderr, want)
+		}
+	}
+	if code, _, stderr := runCLI(append([]string{"render", cornell, "-o", out, "--threads", strconv.Itoa(maxThreads)}, tinyFlags...)...); code != 0 {
+		t.Errorf("--threads %d: exit %d, %q", maxThreads, code, stderr)
 	}
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image/jpeg"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,7 +69,8 @@ func TestRenderOutputFormats(t *testing.T) {
 		{"out.exr", []string{"--compression", "piz"}, "--compression piz: an EXR is written with zip or none"},
 		{"out.png", []string{"--compression", "zip"}, "--compression zip: only EXR output has a choice of compression"},
 		{"out.jpg", []string{"--quality", "0"}, "--quality 0: a JPEG's quality is 1 to 100"},
-		{"out.exr", []string{"--quality", "80"}, "--quality 80: only JPEG output has a quality"},
+		{"out.exr", []string{"--quality", "80"}, "--quality 80: only JPEG output has a quality, and the output is an EXR file"},
+		{"out.hdr", []string{"--format", "png"}, "--format png: the output " + filepath.Join(dir, "out.hdr") + " names an HDR file"},
 		{"out.hdr", []string{"--depth", "16"}, "--depth 16: only PNG (8 or 16) and EXR (16 or 32) output have a choice of depth"},
 	} {
 		out := filepath.Join(dir, tc.out)
@@ -108,5 +113,61 @@ func TestRenderEXROpenEXR(t *testing.T) {
 				t.Logf("--depth %s --compression %s: the OpenEXR library reads %s", depth, comp, strings.ReplaceAll(string(out), "\n", "; "))
 			}
 		}
+	}
+}
+
+// TestRenderOverflow: a lamp so bright (3e38) that a pixel's sum of
+// samples passes float32's range: the render says so, naming what each
+// format writes for it, and the PNG holds it white where the PFM holds
+// +Inf (the tone curves made it NaN, and black, before).
+func TestRenderOverflow(t *testing.T) {
+	dir := t.TempDir()
+	scene := writeSceneAs(t, dir, "hot.json", `{"version": 1,
+ "render": {"width": 32, "height": 24, "samples": 2, "max_depth": 4, "seed": 1},
+ "camera": {"position": [0, 1, -4], "look_at": [0, 3, 0], "fov": 40},
+ "film": {"tonemap": "aces"},
+ "materials": {"floor": {"type": "diffuse"}, "lamp": {"type": "emissive", "intensity": 3e38}},
+ "objects": [{"type": "plane", "point": [0, 0, 0], "normal": [0, 1, 0], "material": "floor"},
+  {"type": "quad", "corner": [-1, 3, -1], "edge1": [2, 0, 0], "edge2": [0, 0, 2], "material": "lamp"}]}`)
+	for _, tc := range []struct{ out, written string }{
+		{"hot.png", "white"}, {"hot.jpg", "white"}, {"hot.hdr", "RGBE's largest value"},
+		{"hot.exr", "half's largest value, 65504"}, {"hot.pfm", "+Inf"},
+	} {
+		out := filepath.Join(dir, tc.out)
+		code, _, stderr := runCLI("render", scene, "-o", out, "--threads", "1")
+		if code != 0 || !regexp.MustCompile(`trace: warning: .*: [0-9]+ pixels? (is|are) brighter than float32 holds \(\+Inf.*written as `+regexp.QuoteMeta(tc.written)+"\n").MatchString(stderr) {
+			t.Errorf("%s: exit %d, %q; want the warning, written as %s", tc.out, code, stderr, tc.written)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "hot.pfm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pix := data[len(data)-32*24*12:] // PFM: rows bottom up, little-endian float32
+	f, err := os.Open(filepath.Join(dir, "hot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infs := 0
+	for y := range 24 {
+		for x := range 32 {
+			row := pix[(23-y)*32*12:]
+			v := math.Float32frombits(binary.LittleEndian.Uint32(row[x*12:]))
+			if !math.IsInf(float64(v), 1) {
+				continue
+			}
+			infs++
+			if r, g, b, _ := img.At(x, y).RGBA(); r != 0xffff || g != 0xffff || b != 0xffff {
+				t.Errorf("pixel (%d, %d): +Inf in the PFM, (%d, %d, %d) in the PNG; want white", x, y, r>>8, g>>8, b>>8)
+			}
+		}
+	}
+	if infs == 0 {
+		t.Error("no pixel of the PFM is +Inf: the scene does not test an overflow")
 	}
 }

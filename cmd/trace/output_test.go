@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // tinyFlags render the Cornell box small and fast.
@@ -53,6 +56,27 @@ func TestRenderOutputStdout(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("render", "--help"); code != 0 || !strings.Contains(stderr, "-o - writes the") {
 		t.Errorf("render --help does not describe -o -: %q", stderr)
+	}
+}
+
+// TestRenderOutputStdoutTerminal: -o - to a terminal is refused before
+// anything is rendered: the image is binary, and nothing is written to it.
+func TestRenderOutputStdoutTerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	var errb bytes.Buffer
+	code := run(append([]string{"render", cornell, "-o", "-"}, tinyFlags...), tty, &errb)
+	want := "trace: -o -: standard output is a terminal, and the image is binary: send it to a file or a pipe"
+	if code != 2 || !strings.HasPrefix(errb.String(), want) {
+		t.Errorf("exit %d, %q; want 2 and %q", code, errb.String(), want)
+	}
+	tty.Close()
+	if b, _ := io.ReadAll(ptmx); len(b) != 0 {
+		t.Errorf("%d bytes written to the terminal: %q", len(b), b[:min(len(b), 16)])
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -28,6 +29,7 @@ import (
 	"github.com/tracerender/trace/scheduler/remote"
 	"github.com/tracerender/trace/scheduler/watch"
 	"github.com/tracerender/trace/tracer"
+	"golang.org/x/term"
 )
 
 const renderUsage = `Usage: trace render SCENE -o OUT.png [flags]
@@ -108,6 +110,9 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if o, ok := stdout.(*os.File); ok && f.output == "-" && term.IsTerminal(int(o.Fd())) {
+		return usagef("-o -: standard output is a terminal, and the image is binary: send it to a file or a pipe (trace render SCENE -o - > out.png), or give -o FILE")
+	}
 	if _, err := newLogger(io.Discard, f.logFormat, f.logLevel); err != nil {
 		return err
 	}
@@ -171,6 +176,14 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if err := out.Commit(res.Framebuffer, &job.film); err != nil {
 		return view.end(ctx, err, con)
+	}
+	if n := overflowed(res.Framebuffer); n > 0 {
+		are := "are"
+		if n == 1 {
+			are = "is"
+		}
+		con.warn(fmt.Sprintf("%s: %s %s brighter than float32 holds (+Inf: is an emitter's intensity near 3.4e38?), written as %s",
+			f.output, plural(n, "pixel"), are, overflowWritten(enc)))
 	}
 	for _, werr := range res.WorkerErrors {
 		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
@@ -275,6 +288,8 @@ func (f *renderFlags) check(fs *pflag.FlagSet) error {
 		return usagef("--gpus %d: must be 0 or more", f.gpus)
 	case f.threads < 0 || f.threads == 0 && f.gpus == 0 && f.workers == "":
 		return usagef("--threads %d: must be at least 1, or 0 with --gpus or --workers", f.threads)
+	case f.threads > maxThreads:
+		return checkThreads(f.threads)
 	case f.tile < 1 || f.tile > 4096:
 		return usagef("--tile %d: must be in [1, 4096]", f.tile)
 	case f.maxAttempts < 1:
@@ -537,6 +552,32 @@ func outputEncoding(fs *pflag.FlagSet, f *renderFlags) (imageio.Encoding, error)
 	return res, nil
 }
 
+// overflowed counts fb's pixels with a component of +Inf: a sum of
+// samples past float32's range (each sample is finite: the tracer counts
+// the others as black).
+func overflowed(fb *tracer.Framebuffer) int {
+	n := 0
+	for i := 0; i+2 < len(fb.Pix); i += 3 {
+		if math.IsInf(float64(max(fb.Pix[i], fb.Pix[i+1], fb.Pix[i+2])), 1) {
+			n++
+		}
+	}
+	return n
+}
+
+// overflowWritten says what an output of enc writes for a radiance of +Inf.
+func overflowWritten(enc imageio.Encoding) string {
+	switch {
+	case enc.Format == imageio.FormatHDR:
+		return "RGBE's largest value"
+	case enc.Format == imageio.FormatEXR && enc.Depth == 16:
+		return "half's largest value, 65504"
+	case enc.Format == imageio.FormatEXR || enc.Format == imageio.FormatPFM:
+		return "+Inf"
+	}
+	return "white"
+}
+
 // summary is the one line printed after a render; scene is the scene as
 // compiled here, or nil if it was not (the workers compiled it).
 func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
@@ -561,15 +602,15 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 			shares = append(shares, share)
 		}
 	}
-	line := fmt.Sprintf("%s: %s, %d threads, %s samples/s, %s rays/s",
-		output, p.Elapsed.Round(time.Millisecond), cpuThreads,
+	line := fmt.Sprintf("%s: %s, %s, %s samples/s, %s rays/s",
+		output, roundTime(p.Elapsed), plural(cpuThreads, "thread"),
 		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
 	if len(shares) > 0 {
 		line += " [frame by " + strings.Join(shares, ", ") + "]"
 	}
 	if scene != nil && len(scene.Triangles) > 0 {
 		n := len(scene.Triangles)
-		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), scene.BVHBuildTime.Round(time.Millisecond))
+		line += fmt.Sprintf(" (%s triangles, BVH built in %s)", si(float64(n)), roundTime(scene.BVHBuildTime))
 	}
 	if p.TilesResumed > 0 {
 		line += fmt.Sprintf("; %d of %d tiles resumed from the checkpoint", p.TilesResumed, p.TilesTotal)
@@ -578,6 +619,15 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 		line += fmt.Sprintf("; %d samples were NaN or infinite and counted as black", p.Stats.NonFinite)
 	}
 	return line
+}
+
+// roundTime rounds d for the summary: to the millisecond, or to the
+// microsecond under one (not "0s").
+func roundTime(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }
 
 // si formats x with an SI prefix: 1.23M.

@@ -66,9 +66,9 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM)")
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
 	clientCA := fs.String("tls-client-ca", "", "require client certificates signed by this authority `file` (mutual TLS)")
-	cacheBytes := fs.Int64("cache-bytes", remote.DefaultCacheBytes, "bytes of scenes kept for later jobs")
-	maxScene := fs.Int64("max-scene-bytes", remote.DefaultMaxSceneBytes, "largest scene, with its files, accepted")
-	uploadBytes := fs.Int64("upload-bytes", 0, "bytes all scene uploads in flight may hold together; past it an upload is refused (0: 2 GiB, or --max-scene-bytes if more)")
+	cacheBytes := bytesFlag(fs, "cache-bytes", remote.DefaultCacheBytes, "bytes of scenes kept for later jobs")
+	maxScene := bytesFlag(fs, "max-scene-bytes", remote.DefaultMaxSceneBytes, "largest scene, with its files, accepted")
+	uploadBytes := bytesFlag(fs, "upload-bytes", 0, "bytes all scene uploads in flight may hold together; past it an upload is refused (0: 2 GiB, or --max-scene-bytes if more)")
 	uploadIdle := fs.Duration("upload-idle", remote.DefaultUploadIdle, "end a scene upload that sends no data for this long")
 	uploadTimeout := fs.Duration("upload-timeout", remote.DefaultUploadTimeout, "end a scene upload not finished this long after it began")
 	replyTimeout := fs.Duration("reply-timeout", remote.DefaultReplyTimeout, "end a render stream whose coordinator takes no finished tile for this long")
@@ -94,6 +94,8 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 		return usagef("--gpus %d: must be 0 or more", *gpus)
 	case *threads < 0 || *threads == 0 && *gpus == 0:
 		return usagef("--threads %d: must be at least 1, or 0 with --gpus", *threads)
+	case *threads > maxThreads:
+		return checkThreads(*threads)
 	case *cacheBytes < 1 || *maxScene < 1:
 		return usagef("--cache-bytes and --max-scene-bytes must be positive")
 	case *uploadBytes < 0 || *uploadBytes > 0 && *uploadBytes < *maxScene:
@@ -174,7 +176,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	}
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
-	fmt.Fprintf(stderr, "trace worker: listening on %s with %d threads and %d GPUs\n", l.Addr(), *threads, len(devices))
+	fmt.Fprintf(stderr, "trace worker: listening on %s with %s and %s\n", l.Addr(), plural(*threads, "thread"), plural(len(devices), "GPU"))
 	if metrics != nil {
 		fmt.Fprintf(stderr, "trace worker: metrics on http://%s/metrics\n", metrics.Addr)
 	}
