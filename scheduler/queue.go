@@ -40,6 +40,7 @@ func (l Lease) Advance(n int) {
 type tileState struct {
 	done     bool
 	out      int       // leases outstanding
+	holders  []int     // the workers of those leases, one entry a lease
 	failures []string  // causes of failed leases, oldest first
 	first    time.Time // when the tile was first leased
 	failedBy int       // 1 + the worker of the last failed lease; 0: none
@@ -205,7 +206,7 @@ func (q *Queue) nextLocked(worker int) (Lease, bool, error) {
 		return q.lease(id, worker, false), true, nil
 	}
 	if q.duplicates {
-		if id := q.slowest(); id >= 0 {
+		if id := q.slowest(worker); id >= 0 {
 			return q.lease(id, worker, true), true, nil
 		}
 	}
@@ -219,15 +220,21 @@ func (q *Queue) lease(id, worker int, dup bool) Lease {
 		st.first = now
 	}
 	st.out++
+	st.holders = append(st.holders, worker)
 	partial := new(atomic.Int64)
 	q.partials[partial] = struct{}{}
 	return Lease{Tile: q.tiles[id], Worker: worker, Duplicate: dup, start: now, partial: partial}
 }
 
-// endLease forgets the Advance counter of a lease that ended. q.mu must
-// be held.
+// endLease takes a lease that ended off its tile's count and forgets its
+// Advance counter. q.mu must be held.
 func (q *Queue) endLease(l Lease) {
 	delete(q.partials, l.partial)
+	st := &q.state[l.Tile.ID]
+	st.out--
+	if i := slices.Index(st.holders, l.Worker); i >= 0 {
+		st.holders = slices.Delete(st.holders, i, i+1)
+	}
 }
 
 // inFlight returns the pixels rendered inside the leases outstanding (a
@@ -243,12 +250,16 @@ func (q *Queue) inFlight() int {
 }
 
 // slowest returns the outstanding tile leased longest ago that has only one
-// lease out, or −1. q.mu must be held.
-func (q *Queue) slowest() int {
+// lease out, held by another worker than worker, or −1. A second lease to
+// the worker that holds the first would only queue the tile behind itself
+// (a remote worker's window) or render it again beside itself at the same
+// speed (another thread of the same pool): work wasted, and never sooner.
+// q.mu must be held.
+func (q *Queue) slowest(worker int) int {
 	best := -1
 	for i := range q.state {
 		st := &q.state[i]
-		if st.done || st.out != 1 {
+		if st.done || st.out != 1 || st.holders[0] == worker {
 			continue
 		}
 		if best < 0 || st.first.Before(q.state[best].first) {
@@ -265,7 +276,6 @@ func (q *Queue) Complete(l Lease, pix []float32, st tracer.Stats) bool {
 	q.mu.Lock()
 	q.endLease(l)
 	s := &q.state[l.Tile.ID]
-	s.out--
 	accepted := !s.done && q.err == nil
 	if accepted {
 		s.done = true
@@ -288,7 +298,6 @@ func (q *Queue) Fail(l Lease, cause error) {
 	q.mu.Lock()
 	q.endLease(l)
 	s := &q.state[l.Tile.ID]
-	s.out--
 	if !s.done && q.err == nil {
 		s.failures = append(s.failures, cause.Error())
 		s.failedBy = l.Worker + 1
@@ -321,7 +330,6 @@ func (q *Queue) Release(l Lease) {
 	q.mu.Lock()
 	q.endLease(l)
 	s := &q.state[l.Tile.ID]
-	s.out--
 	if !s.done && s.out == 0 {
 		q.requeue(l.Tile.ID)
 	}

@@ -23,7 +23,8 @@ type Options struct {
 	MaxAttempts int      // failed leases per tile before the render fails; 0 means DefaultMaxAttempts
 	Workers     []Worker // who renders; empty means one CPUWorker on every core
 	// Duplicates lets idle workers take second leases of the slowest
-	// outstanding tiles once the queue is empty; the first result wins.
+	// outstanding tiles once the queue is empty, each of a tile another
+	// worker holds (never the one that holds it); the first result wins.
 	Duplicates bool
 	// Progress, if set, is called once before the first tile and after
 	// every finished or failed tile, from one goroutine at a time.

@@ -198,7 +198,7 @@ func TestWorkerRefusalFailsFast(t *testing.T) {
 	for _, threads := range []string{"0", "2"} {
 		t.Setenv("TRACE_TOKEN", "")
 		code, _, stderr := runCLI(append(args, "--threads", threads)...)
-		want := "trace: worker " + w.addr + ": it requires a token (missing or wrong token (give the worker's --token)): set TRACE_TOKEN (or --token) to the secret the worker was started with\n"
+		want := "trace: worker " + w.addr + ": it requires a token (missing or wrong token: a call must carry the worker's --token): set TRACE_TOKEN (or --token) to the secret the worker was started with\n"
 		if code != 1 || stderr != want {
 			t.Errorf("--threads %s without the token: exit %d, %q; want 1 and %q", threads, code, stderr, want)
 		}

@@ -186,6 +186,10 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 			f.output, plural(n, "pixel"), are, overflowWritten(enc)))
 	}
 	for _, werr := range res.WorkerErrors {
+		if errors.Is(werr, remote.ErrNotJoined) {
+			con.warn(werr.Error()) // it had no tiles
+			continue
+		}
 		con.warn(fmt.Sprintf("%v (its tiles were rendered by the other workers)", werr))
 	}
 	con.summary(res.Progress, out, set, job.scene.Compiled())

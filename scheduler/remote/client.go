@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,6 +102,9 @@ func ParseTargets(list string) ([]string, error) {
 		host, port, err := net.SplitHostPort(hp)
 		if err != nil || host == "" || port == "" {
 			return nil, fmt.Errorf("worker %q: want host:port or dns:///name:port", t)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("worker %q: port %q: want a number from 1 to 65535", t, port)
 		}
 		out = append(out, t)
 	}
@@ -341,6 +345,8 @@ func (c *Cluster) conn(addr, authority string) (conn *grpc.ClientConn, asked *at
 
 // runWorker renders with one worker until the frame is done, reconnecting
 // with backoff after failures, and gives up after MaxFailures in a row.
+// A frame done without it still returns an error, for the user to hear:
+// its latest failure, or that it had not joined the render by then.
 func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *scheduler.Queue, addr, authority string) error {
 	conn, askedCert, err := c.conn(addr, authority)
 	if err != nil {
@@ -360,12 +366,20 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 		if progressed {
 			last = nil
 		}
-		if ctx.Err() != nil && last != nil {
-			// The frame was finished without it: the user should still
-			// hear that it failed.
-			return fmt.Errorf("worker %s: %w", addr, last)
+		if ctx.Err() != nil {
+			switch {
+			case last != nil:
+				// The frame was finished without it: the user should
+				// still hear that it failed.
+				return fmt.Errorf("worker %s: %w", addr, last)
+			case w.index < 0 && q.Remaining() == 0:
+				// The frame was finished before it joined: the user
+				// should hear that it took no part, and why if known.
+				return notJoined(addr, err, &c.opt, askedCert.Load())
+			}
+			return nil
 		}
-		if err == nil || ctx.Err() != nil {
+		if err == nil {
 			return nil
 		}
 		if isDrain(err) {
@@ -379,6 +393,14 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 			return fmt.Errorf("worker %s: not used: %s", addr, msg)
 		}
 		msg, permanent := explain(err, &c.opt, askedCert.Load())
+		if !permanent && c.opt.TLS == nil && closedByPeer(err.Error()) {
+			// A worker that serves TLS closes a plain connection
+			// before it answers, as one that crashed does: a TLS
+			// handshake tells them apart.
+			if speaksTLS, asksCert := c.probeTLS(ctx, addr, authority); speaksTLS {
+				msg, permanent = servesTLS(asksCert), true
+			}
+		}
 		if permanent {
 			// Trying again would get the same answer: the render
 			// fails now, saying what to do.
@@ -404,6 +426,26 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 		}
 		delay = min(2*delay, max(c.opt.MaxBackoff, c.opt.Backoff))
 	}
+}
+
+// ErrNotJoined is the error of a worker that had not answered when the
+// frame was done (the local threads rendered it first), neither refusing
+// nor failing: a render's Result.WorkerErrors holds it so that the user
+// hears that the worker took no part.
+var ErrNotJoined = errors.New("it had not joined the render when the frame was done, so whether it would serve it is not known")
+
+// notJoined is the error of a worker that had not joined the render when
+// the frame was done, err being how its last try ended: the refusal or
+// failure it had answered with, if any, else that it had not answered.
+func notJoined(addr string, err error, opt *ClientOptions, askedCert bool) error {
+	if err == nil || errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled {
+		return fmt.Errorf("worker %s: %w", addr, ErrNotJoined)
+	}
+	msg, permanent := explain(err, opt, askedCert)
+	if permanent {
+		return &PermanentError{Worker: addr, Msg: msg, Err: err}
+	}
+	return fmt.Errorf("worker %s: %w", addr, describedError{msg, err})
 }
 
 // session is one worker's connection state across its render streams.

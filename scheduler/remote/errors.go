@@ -110,10 +110,34 @@ func explainTransport(text string, opt *ClientOptions, askedCert bool) (msg stri
 		// does not always arrive first. The next try most often gets
 		// it (the case above).
 		return "the connection closed right after the TLS handshake (" + detailAfterColon(text) + "): if the worker requires client certificates (--tls-client-ca), give --tls-cert and --tls-key", false, true
-	case opt.TLS == nil && has("error reading server preface: EOF", "connection closed before server preface"):
-		return "the connection closed before the worker answered (a worker that serves TLS does so to a render without --tls-ca)", false, true
+	case opt.TLS == nil && has("server preface", "client preface") && closedByPeer(text):
+		// A worker that serves TLS does this to a caller that does not
+		// speak it (Cluster.probeTLS tells), and so does one that
+		// crashed.
+		return "the connection closed before the worker answered (is trace worker running there, on that port?)", false, true
 	}
 	return "", false, false
+}
+
+// closedByPeer says whether text is the error of a connection that the
+// other end closed or reset.
+func closedByPeer(text string) bool {
+	for _, s := range []string{"EOF", "connection reset", "broken pipe", "closed pipe", "connection closed"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// servesTLS explains a plain connection closed by a worker that speaks
+// TLS (Cluster.probeTLS): asksCert says whether its handshake asked for
+// a client certificate.
+func servesTLS(asksCert bool) string {
+	if asksCert {
+		return "it serves TLS and requires a client certificate, and this render does not speak TLS: give the authority that signed its certificate with --tls-ca, and a client certificate with --tls-cert and --tls-key"
+	}
+	return "it serves TLS, and this render does not speak TLS: give the authority that signed its certificate with --tls-ca"
 }
 
 // detailAfterColon returns the last part of a chain of "a: b: c" causes.

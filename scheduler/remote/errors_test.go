@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/tracerender/trace/tracer"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 )
 
 // syncBuffer is a log that tests read while the cluster writes it.
@@ -67,6 +69,71 @@ func TestPermanentErrorFailsAtOnce(t *testing.T) {
 	if st := w.srv.Stats(); st.TilesRendered != 0 || st.BundlesStored != 0 {
 		t.Errorf("the worker did work for callers without its token: %+v", st)
 	}
+}
+
+// A worker that had not joined the render when local threads finished
+// the frame — its connection, or the answer to its first call, still on
+// its way — is reported at the end, as one that failed is: it may be a
+// worker that refuses this render. A refusal in hand by then is reported
+// as the permanent error it is.
+func TestWorkerNotJoinedReported(t *testing.T) {
+	bundle, scene := testScene(t, 16, 1)
+	dialing, stuck := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { close(stuck) })
+	opt := ClientOptions{Dialer: func(ctx context.Context, _ string) (net.Conn, error) {
+		once.Do(func() { close(dialing) })
+		select { // a connection that never completes
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-stuck:
+			return nil, errRefused
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	local := &afterCPU{wait: dialing, CPUWorker: scheduler.CPUWorker{N: 1}}
+	res, err := scheduler.Render(ctx, scene, scheduler.Options{TileSize: 8,
+		Workers: []scheduler.Worker{local, NewCluster([]string{"w1:7000"}, bundle, opt)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "worker w1:7000: it had not joined the render when the frame was done, so whether it would serve it is not known"
+	if len(res.WorkerErrors) != 1 || res.WorkerErrors[0].Error() != want || !errors.Is(res.WorkerErrors[0], ErrNotJoined) {
+		t.Errorf("worker errors %v, want one: %s (ErrNotJoined)", res.WorkerErrors, want)
+	}
+
+	for _, tc := range []struct {
+		err       error
+		want      string
+		permanent bool
+	}{
+		{status.Error(codes.Unauthenticated, "missing or wrong token"), "worker w1:7000: it requires a token (missing or wrong token): set TRACE_TOKEN", true},
+		{status.Error(codes.Unavailable, `connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:1: connect: connection refused"`), "worker w1:7000: cannot connect: connection refused", false},
+		{status.Error(codes.Canceled, "context canceled"), want, false},
+		{context.Canceled, want, false},
+	} {
+		err := notJoined("w1:7000", tc.err, &ClientOptions{}, false)
+		var perr *PermanentError
+		if !strings.HasPrefix(err.Error(), tc.want) || errors.As(err, &perr) != tc.permanent {
+			t.Errorf("%v: %v (permanent %v), want %q (permanent %v)", tc.err, err, errors.As(err, &perr), tc.want, tc.permanent)
+		}
+	}
+}
+
+// afterCPU renders on this machine's cores once wait is closed.
+type afterCPU struct {
+	scheduler.CPUWorker
+	wait <-chan struct{}
+}
+
+func (w *afterCPU) Run(ctx context.Context, scene *tracer.Scene, q scheduler.Leases, index int) error {
+	select {
+	case <-w.wait:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return w.CPUWorker.Run(ctx, scene, q, index)
 }
 
 // slowCPU renders tiles slowly on this machine, so that a render with it
@@ -152,6 +219,66 @@ func TestTLSMistakesPermanent(t *testing.T) {
 	}
 }
 
+// A worker that serves TLS, to a render that does not speak it, closes
+// the connection before it answers, as a worker that crashed does: a TLS
+// handshake tells them apart, and the render fails at once, with no
+// retry, saying what to give; with or without a client certificate asked.
+// A worker that closes plain connections is retried.
+func TestTLSOnWorkerOnly(t *testing.T) {
+	dir := t.TempDir()
+	pki(t, dir)
+	f := func(name string) string { return filepath.Join(dir, name) }
+	mutual, err := ServerTLS(f("server.pem"), f("server-key.pem"), f("ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverOnly, err := ServerTLS(f("server.pem"), f("server-key.pem"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle, scene := testScene(t, 16, 1)
+	for _, tc := range []struct {
+		name string
+		dial func(context.Context, string) (net.Conn, error)
+		want string
+	}{
+		{"mutual TLS", tlsWorker(t, mutual, 1), "worker w:7000: it serves TLS and requires a client certificate, and this render does not speak TLS: give the authority that signed its certificate with --tls-ca, and a client certificate with --tls-cert and --tls-key"},
+		{"TLS", tlsWorker(t, serverOnly, 1), "worker w:7000: it serves TLS, and this render does not speak TLS: give the authority that signed its certificate with --tls-ca"},
+	} {
+		var log syncBuffer
+		opt := ClientOptions{Dialer: tc.dial, MaxFailures: 5, Backoff: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&log, nil))}
+		_, err := render(t, scene, NewCluster([]string{"w:7000"}, bundle, opt), false)
+		var perr *PermanentError
+		if !errors.As(err, &perr) || err.Error() != tc.want {
+			t.Errorf("%s: %v, want the permanent error %q", tc.name, err, tc.want)
+		}
+		if strings.Contains(log.String(), "retrying") {
+			t.Errorf("%s: retried:\n%s", tc.name, log.String())
+		}
+	}
+
+	// A worker that closes every connection at once, without a word.
+	l := bufconn.Listen(1 << 16)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { l.Close() })
+	var log syncBuffer
+	opt := ClientOptions{Dialer: func(ctx context.Context, _ string) (net.Conn, error) { return l.DialContext(ctx) },
+		MaxFailures: 2, Backoff: 10 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	_, err = render(t, scene, NewCluster([]string{"w:7000"}, bundle, opt), false)
+	var perr *PermanentError
+	if err == nil || errors.As(err, &perr) || !strings.Contains(err.Error(), "gave up after 2 failures") || strings.Contains(err.Error(), "TLS") {
+		t.Errorf("a worker that closes connections: %v, want it retried, then given up, and no word of TLS", err)
+	}
+}
+
 // explain's table: what each gRPC code means for a person, and which
 // are permanent.
 func TestExplain(t *testing.T) {
@@ -168,7 +295,8 @@ func TestExplain(t *testing.T) {
 		{status.Error(codes.Unavailable, `connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:1: connect: connection refused"`), false, "cannot connect: connection refused", false},
 		{status.Error(codes.Unavailable, `connection error: desc = "transport: authentication handshake failed: tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time"`), false, "has expired", true},
 		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: remote error: tls: bad certificate"`), false, "it refused this render's client certificate (tls: bad certificate)", true},
-		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: EOF"`), false, "a worker that serves TLS", false},
+		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: EOF"`), false, "the connection closed before the worker answered", false},
+		{status.Error(codes.Unavailable, `connection error: desc = "error reading server preface: read tcp 127.0.0.1:50712->127.0.0.1:7422: read: connection reset by peer"`), false, "the connection closed before the worker answered", false},
 		{status.Error(codes.ResourceExhausted, "try again later"), false, "ResourceExhausted: try again later", false},
 		{errors.New("the worker ended the stream"), false, "the worker ended the stream", false},
 		{status.Error(codes.Unavailable, `connection error: desc = "transport: failed to write client preface: io: read/write on closed pipe"`), true, "closed right after the TLS handshake (read/write on closed pipe): if the worker requires client certificates (--tls-client-ca), give --tls-cert and --tls-key", false},
@@ -224,7 +352,12 @@ func TestJobClosedReason(t *testing.T) {
 	if !strings.Contains(got, `reason="done: `) || strings.Contains(got, "context canceled") {
 		t.Errorf("the worker's log of a finished job:\n%s", got)
 	}
-	if r := closeReason(context.Canceled, 3); !strings.HasPrefix(r, "the coordinator hung up with 3 tiles unanswered") {
-		t.Errorf("a job cut short: %q", r)
+	for unanswered, want := range map[int64]string{
+		3: "the coordinator hung up with 3 tiles unanswered (duplicates of tiles it had, or it stopped)",
+		1: "the coordinator hung up with 1 tile unanswered (a duplicate of a tile it had, or it stopped)",
+	} {
+		if r := closeReason(context.Canceled, unanswered); r != want {
+			t.Errorf("a job cut short with %d tiles unanswered: %q, want %q", unanswered, r, want)
+		}
 	}
 }

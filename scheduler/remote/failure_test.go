@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -127,6 +128,35 @@ func TestStalledWorkerDuplicateWins(t *testing.T) {
 	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
 	if tiles, _ := workerShares(res); tiles["w1:7000"] == 0 || tiles["w1:7000"]+tiles["w2:7000"] != 36 {
 		t.Errorf("tiles %v", tiles)
+	}
+}
+
+// A lone worker, duplicates on (as trace render has them with
+// --workers), is not sent duplicates of its own tiles near the end: each
+// tile once, every lease answered, and its job ends done.
+func TestLoneWorkerNoDuplicates(t *testing.T) {
+	var log syncBuffer
+	n := newTestNet()
+	w := n.start(t, "w1:7000", ServerOptions{Threads: 2, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	bundle, scene := testScene(t, 32, 2)
+	res, err := render(t, scene, NewCluster([]string{"w1:7000"}, bundle, n.options()), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), "job closed") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.String(); !strings.Contains(got, `reason="done: `) || strings.Contains(got, "unanswered") {
+		t.Errorf("the worker's log:\n%s", got)
+	}
+	tiles, _ := workerShares(res)
+	dropped := 0
+	for _, wp := range res.Progress.Workers {
+		dropped += wp.Dropped
+	}
+	if st := w.srv.Stats(); tiles["w1:7000"] != 16 || dropped != 0 || st.TilesRendered != 16 {
+		t.Errorf("%d tiles accepted, %d dropped, %d rendered by the worker; want 16, 0, 16", tiles["w1:7000"], dropped, st.TilesRendered)
 	}
 }
 

@@ -304,7 +304,7 @@ func (s *Server) authorize(ctx context.Context, method string) error {
 	}
 	s.unauthenticated.Add(1)
 	s.authWarn.warn(s.log, s.now(), "call without a valid token", "method", clean(method, 80))
-	return status.Error(codes.Unauthenticated, "missing or wrong token (give the worker's --token)")
+	return status.Error(codes.Unauthenticated, "missing or wrong token: a call must carry the worker's --token")
 }
 
 // HasBundle implements pb.WorkerServer.
@@ -973,6 +973,8 @@ func closeReason(end error, unanswered int64) string {
 		return "done: the coordinator closed the stream"
 	case errors.Is(end, context.Canceled) && unanswered <= 0:
 		return "done: every tile answered, then the coordinator hung up"
+	case errors.Is(end, context.Canceled) && unanswered == 1:
+		return "the coordinator hung up with 1 tile unanswered (a duplicate of a tile it had, or it stopped)"
 	case errors.Is(end, context.Canceled):
 		return fmt.Sprintf("the coordinator hung up with %d tiles unanswered (duplicates of tiles it had, or it stopped)", unanswered)
 	}
