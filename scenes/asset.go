@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/tracerender/trace/tracer"
 )
 
 // MaxAssetBytes bounds the bytes of all the files one scene refers to
@@ -22,6 +24,9 @@ type assets struct {
 	dir          string // the scene file's folder, absolute
 	allowOutside bool
 	used         int64 // bytes read so far
+	// texels counts the texels of the images decoded (or copied) so far,
+	// the scene's and its mesh files', against tracer.MaxImageTexels.
+	texels int64
 	// For bundles: record is given each file read from disk, by its path
 	// relative to dir; files, when not nil, is read instead of the disk.
 	record func(rel string, data []byte)
@@ -97,6 +102,10 @@ func (a *assets) resolve(base, rel string) (string, error) {
 	}
 	return p, nil
 }
+
+// texelsLeft returns how many texels the images decoded from now on may
+// have together.
+func (a *assets) texelsLeft() int64 { return tracer.MaxImageTexels - a.texels }
 
 // read reads the file at the absolute path p (from resolve), counting its
 // size against MaxAssetBytes.

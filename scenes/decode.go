@@ -73,6 +73,16 @@ func (d *decoder) literal(v *value) string {
 
 // number returns v as a float64 that is finite as a float32.
 func (d *decoder) number(v *value, l loc) (float64, bool) {
+	x, ok := d.finite(v, l)
+	if ok && math.IsInf(float64(float32(x)), 0) {
+		d.fail(v, l, "not a finite number: %s is too large for float32", d.literal(v))
+		return 0, false
+	}
+	return x, ok
+}
+
+// finite returns v as a finite float64.
+func (d *decoder) finite(v *value, l loc) (float64, bool) {
 	switch {
 	case d.failed():
 		return 0, false
@@ -81,9 +91,6 @@ func (d *decoder) number(v *value, l loc) (float64, bool) {
 		return 0, false
 	case math.IsInf(v.num, 0):
 		d.fail(v, l, "not a finite number: %s", d.literal(v))
-		return 0, false
-	case math.IsInf(float64(float32(v.num)), 0):
-		d.fail(v, l, "not a finite number: %s is too large for float32", d.literal(v))
 		return 0, false
 	}
 	return v.num, true
@@ -158,7 +165,7 @@ func (d *decoder) float(v *value, l loc, checks ...check) float32 {
 // values past the int64 range are clamped to it, which puts them past any
 // limit.
 func (d *decoder) integer(v *value, l loc) (int64, bool) {
-	x, ok := d.number(v, l)
+	x, ok := d.finite(v, l) // an integer need not be a float32's
 	if !ok {
 		return 0, false
 	}

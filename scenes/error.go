@@ -18,7 +18,10 @@ type Error struct {
 	Col  int
 	Path string // JSON path of the offending value, e.g. objects[3].radius; empty for the whole file
 	Msg  string // what is wrong, one line
-	Err  error  // the underlying error (from the file system, say), or nil
+	// Err is the underlying error (from the file system, say; for a
+	// problem inside a mesh file, the importer's *Error naming its file
+	// and line), or nil.
+	Err error
 }
 
 // Error formats e as FILE:LINE:COL: PATH: MSG on one line, leaving out the

@@ -148,6 +148,8 @@ var parseErrorTests = []struct {
 	{"seed negative", sceneWith(`"render": {"seed": ` + mark + `-1}`), "render.seed: must be at least 0, found -1"},
 	{"seed past 2^53", sceneWith(`"render": {"seed": ` + mark + `9007199254740993}`), "render.seed: must be at most 9007199254740992 (2^53), found 9007199254740993"},
 	{"seed huge", sceneWith(`"render": {"seed": ` + mark + `123456789012345678901234567890}`), "render.seed: must be at most 9007199254740992 (2^53)"},
+	{"seed past float32", sceneWith(`"render": {"seed": ` + mark + `1e300}`), "render.seed: must be at most 9007199254740992 (2^53), found 1e300"},
+	{"width past float32", sceneWith(`"render": {"width": ` + mark + `1e39}`), "render.width: must be at most"},
 	{"unknown integrator", sceneWith(`"render": {"integrator": ` + mark + `"pth"}`), `render.integrator: unknown integrator "pth"; did you mean "path"? (accepted: "path", "whitted")`},
 	{"integrator not a string", sceneWith(`"render": {"integrator": ` + mark + `1}`), `render.integrator: expected a string, found a number`},
 	{"render not an object", sceneWith(`"render": ` + mark + `[640, 480]`), "render: expected an object, found an array"},

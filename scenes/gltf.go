@@ -1209,13 +1209,13 @@ func (l *gltfLoader) image(i int, srgb bool) (*tracer.Image, error) {
 		if verr != nil {
 			return nil, l.errorf(verr, "%s: bufferViews[%d] is outside its buffer: %v", where, bi, verr)
 		}
-		img, err = decodeImage(data, where, srgb) // its errors start with where
+		img, err = l.a.decodeImage(data, where, srgb) // its errors start with where
 	case strings.HasPrefix(im.URI, "data:"):
 		data, derr := gltfDataURI(im.URI)
 		if derr != nil {
 			return nil, l.errorf(derr, "%s: %v", where, derr)
 		}
-		img, err = decodeImage(data, where, srgb)
+		img, err = l.a.decodeImage(data, where, srgb)
 	case im.URI == "":
 		return nil, l.errorf(nil, "%s has neither uri nor bufferView", where)
 	default:

@@ -93,7 +93,7 @@ func TestGLTFCamera(t *testing.T) {
 		{`"gltf": "model.gltf", "position": [0, 0, 0]`, `unknown field "position"`},
 		{`"gltf": "model.obj"`, "is not a glTF file"},
 		{`"gltf": "missing.gltf"`, "no such file"},
-		{`"gltf": "broken.gltf"`, "broken.gltf: camera: nodes[0].camera: cameras[3] does not exist"},
+		{`"gltf": "broken.gltf"`, `camera.gltf: "broken.gltf": nodes[0].camera: cameras[3] does not exist`},
 	} {
 		_, err := load(tt.camera)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -21,11 +21,13 @@ import (
 )
 
 // Texture images are read from PNG, JPEG, GIF (the first frame), BMP, TIFF
-// and WebP files through image.Decode, and from Radiance HDR and PFM files
-// by this package's own decoders (hdr.go). Every image becomes a
-// tracer.Image in linear RGB. Integer images (8 or 16 bits a channel) are
-// sRGB-encoded unless the scene says otherwise: their values go through
-// the exact sRGB decoding curve. HDR and PFM files hold linear radiance and
+// and WebP files through image.Decode (its 8- or 16-bit image freed once
+// converted), and from Radiance HDR, PFM (hdr.go) and TGA files (tga.go)
+// by this package's own decoders, which write the texels as they read.
+// Every image becomes a tracer.Image in linear RGB. Integer images (8 or
+// 16 bits a channel) are sRGB-encoded unless the scene says otherwise:
+// their values go through the exact sRGB decoding curve. HDR and PFM files
+// hold linear radiance and
 // are taken as they are. A colour is its straight (un-premultiplied)
 // value whatever its opacity, and black where a premultiplied pixel is
 // fully transparent. The alpha channel of a PNG, GIF, BMP, TIFF or WebP
@@ -41,16 +43,9 @@ const supportedFormats = "PNG, JPEG, GIF, BMP, TIFF, WebP, Radiance HDR, PFM, TG
 var errNotImage = errors.New("not an image in a supported format")
 
 // loadImage reads the image file, a path written in a file in folder base
-// (see assets.resolve), and decodes it as decodeImage does. Its errors
-// start with file as written, quoted.
+// (see assets.resolve), and decodes it as assets.decodeImage does. Its
+// errors start with file as written, quoted.
 func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
-	return loadImageWithin(a, base, file, srgb, tracer.MaxImageTexels)
-}
-
-// loadImageWithin is loadImage for an image of at most texels texels (what
-// is left of tracer.MaxImageTexels once the scene's other images are
-// counted).
-func loadImageWithin(a *assets, base, file string, srgb bool, texels int64) (*tracer.Image, error) {
 	p, err := a.resolve(base, file)
 	if err != nil {
 		return nil, fileErr(file, err)
@@ -59,7 +54,21 @@ func loadImageWithin(a *assets, base, file string, srgb bool, texels int64) (*tr
 	if err != nil {
 		return nil, fileErr(file, err)
 	}
-	return decodeImageWithin(data, quoteFile(file), srgb, texels)
+	return a.decodeImage(data, quoteFile(file), srgb)
+}
+
+// decodeImage decodes data as decodeImage does, refusing from its header
+// an image of more texels than the scene's images have left
+// (assets.texelsLeft), and counts its texels against them: the images of
+// a scene and of its mesh files together, those decoded and not used
+// included, hold at most tracer.MaxImageTexels texels.
+func (a *assets) decodeImage(data []byte, name string, srgb bool) (*tracer.Image, error) {
+	img, err := decodeImageWithin(data, name, srgb, a.texelsLeft())
+	if err != nil {
+		return nil, err
+	}
+	a.texels += int64(img.Width) * int64(img.Height)
+	return img, nil
 }
 
 // fileErr prefixes an error from resolving or reading file with its name,
@@ -110,7 +119,8 @@ func decodeImageWithin(data []byte, name string, srgb bool, texels int64) (*trac
 }
 
 // checkSize checks an image's size, read from its header, against the
-// limits: each side in [1, tracer.MaxImageSide], and at most texels texels.
+// limits: each side in [1, tracer.MaxImageSide], and at most texels texels
+// (what the scene's other images left of tracer.MaxImageTexels).
 func checkSize(w, h int, texels int64) error {
 	switch {
 	case w < 1 || h < 1:
@@ -118,7 +128,8 @@ func checkSize(w, h int, texels int64) error {
 	case w > tracer.MaxImageSide || h > tracer.MaxImageSide:
 		return fmt.Errorf("%d×%d pixels: a side is longer than the limit of %d", w, h, tracer.MaxImageSide)
 	case int64(w)*int64(h) > texels:
-		return fmt.Errorf("%d×%d pixels: the scene's images together would have more texels than the limit of %d", w, h, tracer.MaxImageTexels)
+		return fmt.Errorf("%d×%d pixels: the scene's other images hold %d texels, and with this one's %d they would pass the limit of %d (2^28) for all images together",
+			w, h, tracer.MaxImageTexels-texels, int64(w)*int64(h), tracer.MaxImageTexels)
 	}
 	return nil
 }

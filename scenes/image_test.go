@@ -336,11 +336,11 @@ func TestDecodeImageLimits(t *testing.T) {
 			"tall.pfm: PFM: 1×16385 pixels: a side is longer than the limit of 16384"},
 		// Within the sides, past what the scene's other images left.
 		{"big.png", pngHeader(16384, 16384), 1 << 20,
-			"big.png: 16384×16384 pixels: the scene's images together would have more texels than the limit of 268435456"},
+			"big.png: 16384×16384 pixels: the scene's other images hold 267386880 texels, and with this one's 268435456 they would pass the limit of 268435456 (2^28) for all images together"},
 		{"big.hdr", []byte("#?RADIANCE\n\n-Y 16384 +X 16384\n"), 1 << 20,
-			"big.hdr: Radiance HDR: 16384×16384 pixels: the scene's images together would have more texels than the limit of 268435456"},
+			"big.hdr: Radiance HDR: 16384×16384 pixels: the scene's other images hold 267386880 texels, and with this one's 268435456 they would pass the limit of 268435456 (2^28) for all images together"},
 		{"big.pfm", []byte("PF\n16384 16384\n-1\n"), 1 << 20,
-			"big.pfm: PFM: 16384×16384 pixels: the scene's images together would have more texels than the limit of 268435456"},
+			"big.pfm: PFM: 16384×16384 pixels: the scene's other images hold 267386880 texels, and with this one's 268435456 they would pass the limit of 268435456 (2^28) for all images together"},
 		{"empty.pfm", []byte("Pf 0 1 1\n"), tracer.MaxImageTexels, "empty.pfm: PFM: the image is empty (0×1 pixels)"},
 	}
 	for _, tt := range tests {
@@ -355,6 +355,55 @@ func TestDecodeImageLimits(t *testing.T) {
 			t.Errorf("%s: %d bytes allocated before the error", tt.name, n)
 		}
 	}
+}
+
+// TestDecodeImageMemory checks what decoding an image allocates: a file
+// that compresses a black image 64 to one (run-length TGA) only the
+// texels the scene keeps, 12 bytes a texel (linear float32 RGB; an 8-bit
+// buffer and an RGBA copy once took it to 17), and one that compresses it
+// a thousand to one (PNG) those and image/png's 8-bit RGBA, 16 a texel.
+func TestDecodeImageMemory(t *testing.T) {
+	const side = 2048
+	rle := make([]byte, 0, 2*side*side/128)
+	for range side * side / 128 {
+		rle = append(rle, 0xff, 0) // 128 black pixels
+	}
+	for _, tt := range []struct {
+		name  string
+		data  []byte
+		bytes uint64 // a texel
+	}{
+		{"black.png", blackPNG(side, side), 16},
+		{"black.tga", tgaFile(tgaGreyRLE, side, side, 8, 0, rle), 12},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		img, err := decodeImage(tt.data, tt.name, true)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Width != side || img.Height != side || img.Alpha != nil {
+			t.Fatalf("%s: %d×%d, alpha %v", tt.name, img.Width, img.Height, img.Alpha != nil)
+		}
+		texels := uint64(side * side)
+		if n := after.TotalAlloc - before.TotalAlloc; n > tt.bytes*texels+1<<20 {
+			t.Errorf("%s: decoding %d×%d pixels allocated %d bytes, %.1f a texel; want at most %d a texel and 1 MiB", tt.name, side, side, n, float64(n)/float64(texels), tt.bytes)
+		}
+	}
+}
+
+// blackPNG is a w×h opaque black PNG, 8-bit RGB.
+func blackPNG(w, h int) []byte {
+	black := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 3; i < len(black.Pix); i += 4 {
+		black.Pix[i] = 255 // opaque: written as RGB
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, black); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
 }
 
 // TestDecodeImageNotImage checks the errors for files that are not images

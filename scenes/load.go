@@ -52,8 +52,10 @@ func LoadWith(path string, opt Options) (*tracer.SceneDesc, error) {
 // error messages; the files that a scene refers to (mesh objects) are
 // read relative to name's folder, with the default Options. Every field is
 // validated; the error, if any, is an *Error that names the line, column
-// and JSON path of the first problem found (for a problem inside a mesh
-// file, that file and line, and the object's path).
+// and JSON path of the first problem found (for a problem with a mesh
+// file or an image, those of the member that names the file; its message
+// then names the file, and the line of a problem inside a mesh file or
+// its material library).
 func Parse(name string, data []byte) (*tracer.SceneDesc, error) {
 	return parse(name, data, Options{})
 }

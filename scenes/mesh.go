@@ -345,22 +345,31 @@ func (d *decoder) importFileAs(a *assets, path, key string, load func(*assets, s
 }
 
 // importFailed records the error of importing the mesh file at path
-// (named file in the scene, by the member at l of f): an importer's *Error
-// keeps its own place in the file, under the scene's JSON path.
+// (named file in the scene, by the member fv at l of f) where an image
+// file's errors are: at the member's line and column in the scene file,
+// under its JSON path. The message starts with the file that is wrong:
+// for a problem inside the mesh file or one it reads (an importer's
+// *Error with a line: an OBJ statement, an MTL map), that file and line,
+// FILE:LINE, as tools that jump to errors read them; for one with the
+// file as a whole (missing, not a regular file, not valid glTF), the name
+// as the scene writes it, quoted. The recorded *Error wraps err.
 func (d *decoder) importFailed(f fields, fv *value, l loc, path, file string, err error) {
-	if e, ok := errors.AsType[*Error](err); ok {
-		c := *e
-		if c.File == "" {
-			c.File = path
-		}
-		c.File = d.displayPath(c.File)
-		c.Path = f.path
-		if d.err == nil {
-			d.err = &c
-		}
+	if d.failed() {
 		return
 	}
-	d.fail(fv, l, "%s: %v", quoteFile(file), err)
+	msg := quoteFile(file) + ": " + err.Error()
+	if e, ok := errors.AsType[*Error](err); ok {
+		inner := *e
+		if inner.File == "" || (inner.File == path && inner.Line == 0) {
+			inner.File = ""
+			msg = quoteFile(file) + ": " + inner.Error()
+		} else {
+			inner.File = d.displayPath(inner.File)
+			msg = inner.Error()
+		}
+	}
+	d.fail(fv, l, "%s", msg)
+	d.err.Err = err
 }
 
 // displayPath returns the absolute path p of a scene's file as a message
@@ -427,13 +436,8 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		addTexture := func(img *tracer.Image, tint mgl32.Vec3, uv [6]float32, sm textureSampler) (int32, bool) {
 			ii, ok := d.images[img]
 			if !ok {
-				texels := img.Width * img.Height
-				for _, x := range s.Images {
-					texels += x.Width * x.Height
-				}
-				if texels > tracer.MaxImageTexels {
-					return 0, fail("the scene's images would hold %d texels, more than the limit of %d", texels, tracer.MaxImageTexels)
-				}
+				// Its texels were counted against tracer.MaxImageTexels
+				// when it was decoded (assets.decodeImage).
 				ii = int32(len(s.Images))
 				s.Images = append(s.Images, *img)
 				if d.images == nil {

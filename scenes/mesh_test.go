@@ -222,25 +222,49 @@ func TestMeshObjectErrors(t *testing.T) {
 	}
 }
 
-// TestMeshFileErrorLocation checks that a problem inside a mesh file is
-// reported at that file's line, with the object's path, and the file shown
-// relative to the scene's name.
+// TestMeshFileErrorLocation checks that a problem with a mesh file is
+// reported where an image file's is: at the object's file member in the
+// scene (file, line, column, JSON path), then the file that is wrong: as
+// the scene writes it, quoted, for the file as a whole (missing, a
+// directory, not valid glTF, a buffer it cannot read), and FILE:LINE for
+// a line of the mesh file or of a file it reads, shown relative to the
+// scene's name.
 func TestMeshFileErrorLocation(t *testing.T) {
+	const tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
 	dir := writeFiles(t, map[string]string{
-		"ok.obj":          "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+		"ok.obj":          tri + "f 1 2 3\n",
 		"sub/bad.obj":     "v 0 0 0\nv 1 0 0\nf 1 2 0\n",
-		"sub/bad_mtl.obj": "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+		"sub/bad_mtl.obj": "mtllib bad.mtl\n" + tri + "f 1 2 3\n",
 		"sub/bad.mtl":     "newmtl m\nKd 1 1 x\n",
-		"SHOUT.OBJ":       "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+		"sub/map.obj":     "mtllib map.mtl\n" + tri + "vt 0 0\nusemtl m\nf 1/1 2/1 3/1\n",
+		"sub/map.mtl":     "newmtl m\nKd 1 1 1\nmap_Kd gone.png\n",
+		"sub/empty.obj":   tri,
+		"sub/dir.obj/f":   "",
+		"sub/dir.gltf/f":  "",
+		"sub/cut.gltf":    `{"asset": {"version": "2.0"`,
+		"sub/nobuf.gltf":  `{"asset": {"version": "2.0"}, "buffers": [{"uri": "gone.bin", "byteLength": 12}]}`,
+		"SHOUT.OBJ":       tri + "f 1 2 3\n",
 	})
-	tests := []struct{ file, want string }{
-		{"sub/bad.obj", "sub/bad.obj:3: objects[1]: f: vertex index 0 is invalid (OBJ indices start at 1)"},
-		{"sub/bad_mtl.obj", `sub/bad.mtl:2: objects[1]: Kd: not a number: "x"`},
-		{"SHOUT.OBJ", ""},
+	tests := []struct {
+		file string
+		want string // after the scene's place; DIR/ is dir
+		is   error
+	}{
+		{"sub/missing.obj", `"sub/missing.obj": no such file or directory`, fs.ErrNotExist},
+		{"sub/dir.obj", `"sub/dir.obj": not a regular file (a directory)`, nil},
+		{"sub/dir.gltf", `"sub/dir.gltf": not a regular file (a directory)`, nil},
+		{"sub/empty.obj", `"sub/empty.obj": the file holds no faces`, nil},
+		{"sub/bad.obj", "DIR/sub/bad.obj:3: f: vertex index 0 is invalid (OBJ indices start at 1)", nil},
+		{"sub/bad_mtl.obj", `DIR/sub/bad.mtl:2: Kd: not a number: "x"`, nil},
+		{"sub/map.obj", `DIR/sub/map.mtl:3: map_Kd "gone.png": no such file or directory`, fs.ErrNotExist},
+		{"sub/cut.gltf", `"sub/cut.gltf": not a valid glTF file: unexpected end of JSON input`, nil},
+		{"sub/nobuf.gltf", `"sub/nobuf.gltf": buffers[0]: "gone.bin": no such file or directory`, fs.ErrNotExist},
+		{"SHOUT.OBJ", "", nil},
 	}
 	for _, tt := range tests {
 		scene := meshScene(`"white": {"type": "diffuse"}`,
-			`{"type": "mesh", "file": "ok.obj", "material": "white"}, {"type": "mesh", "file": "`+tt.file+`", "material": "white"}`)
+			`{"type": "mesh", "file": "ok.obj", "material": "white"},
+			 {"type": "mesh", "file": "`+tt.file+`", "material": "white"}`)
 		if err := os.WriteFile(filepath.Join(dir, "scene.json"), []byte(scene), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -251,12 +275,21 @@ func TestMeshFileErrorLocation(t *testing.T) {
 			}
 			continue
 		}
-		if want := filepath.Join(dir, tt.want); err == nil || err.Error() != want {
+		off := strings.Index(scene, `"`+tt.file+`"`)
+		line := 1 + strings.Count(scene[:off], "\n")
+		col := 1 + off - (strings.LastIndexByte(scene[:off], '\n') + 1) // ASCII
+		want := fmt.Sprintf("%s:%d:%d: objects[1].file: %s", filepath.Join(dir, "scene.json"), line, col,
+			strings.ReplaceAll(tt.want, "DIR/", dir+string(filepath.Separator)))
+		if err == nil || err.Error() != want {
 			t.Errorf("%s: error\n got %v\nwant %s", tt.file, err, want)
+			continue
 		}
 		var e *Error
-		if !errors.As(err, &e) || e.Line == 0 || e.Path != "objects[1]" {
+		if !errors.As(err, &e) || e.File != filepath.Join(dir, "scene.json") || e.Line != line || e.Col != col || e.Path != "objects[1].file" {
 			t.Errorf("%s: error %#v", tt.file, err)
+		}
+		if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("%s: error %v is not %v", tt.file, err, tt.is)
 		}
 	}
 	// From the scene's folder, the names are as the scene writes them.
@@ -267,7 +300,7 @@ func TestMeshFileErrorLocation(t *testing.T) {
 	}
 	t.Chdir(dir)
 	_, err := Load("scene.json")
-	if want := `sub/bad.mtl:2: objects[1]: Kd: not a number: "x"`; err == nil || err.Error() != want {
+	if want := `scene.json:2:142: objects[1].file: sub/bad.mtl:2: Kd: not a number: "x"`; err == nil || err.Error() != want {
 		t.Errorf("error\n got %v\nwant %s", err, want)
 	}
 }
@@ -375,6 +408,57 @@ func TestMeshLimits(t *testing.T) {
 	err = decode(&decoder{file: name, data: cube, assets: a})
 	if want := "the scene's files together are larger than the limit"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestMeshImageTexelLimit checks that the images of mesh files count
+// against the scene's tracer.MaxImageTexels with its own, each refused
+// from its header once the images before it leave too few texels: not
+// decoded first, each against the whole limit, and checked once added
+// (a scene whose OBJ named twenty 16384² PNGs of a megabyte each would
+// have held 60 GB before its error).
+func TestMeshImageTexelLimit(t *testing.T) {
+	doc := texturedGLTFDoc() // a 2×2 PNG in a buffer view
+	dir := writeFiles(t, map[string]string{
+		"a.png": string(blackPNG(4, 4)),
+		"b.png": string(blackPNG(4, 4)),
+		"m.mtl": "newmtl a\nKd 1 1 1\nmap_Kd a.png\nnewmtl b\nKd 1 1 1\nmap_Kd b.png\n",
+		"m.obj": "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl a\nf 1/1 2/1 3/1\nusemtl b\nf 1/1 3/1 2/1\n",
+	})
+	writeGLTF(t, filepath.Join(dir, "m.gltf"), doc)
+	scene := filepath.Join(dir, "scene.json")
+	tests := []struct {
+		file string
+		left int64  // the texels that the scene's other images leave
+		want string // the error after the scene's place, or ""
+	}{
+		{"m.obj", 32, ""},
+		{"m.obj", 31, `objects[0].file: ` + filepath.Join(dir, "m.mtl") + `:6: map_Kd "b.png": 4×4 pixels: the scene's other images hold 268435441 texels, and with this one's 16 they would pass the limit of 268435456 (2^28) for all images together`},
+		{"m.obj", 15, `objects[0].file: ` + filepath.Join(dir, "m.mtl") + `:3: map_Kd "a.png": 4×4 pixels: the scene's other images hold 268435441 texels, and with this one's 16 they would pass the limit of 268435456 (2^28) for all images together`},
+		{"m.gltf", 4, ""},
+		{"m.gltf", 3, `objects[0].file: "m.gltf": meshes[0].primitives[0]: images[0]: 2×2 pixels: the scene's other images hold 268435453 texels, and with this one's 4 they would pass the limit of 268435456 (2^28) for all images together`},
+	}
+	for _, tt := range tests {
+		data := []byte(meshScene("", `{"type": "mesh", "file": "`+tt.file+`"}`))
+		root, perr := parseJSON(scene, data)
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		a, err := newAssets(scene, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.texels = tracer.MaxImageTexels - tt.left
+		d := &decoder{file: scene, data: data, assets: a}
+		s := d.scene(root)
+		switch {
+		case tt.want == "" && d.err != nil:
+			t.Errorf("%s, %d texels left: %v", tt.file, tt.left, d.err)
+		case tt.want == "" && (a.texels != tracer.MaxImageTexels || len(s.Images) == 0):
+			t.Errorf("%s, %d texels left: %d texels counted, %d images; want all of them, in the scene", tt.file, tt.left, a.texels, len(s.Images))
+		case tt.want != "" && (d.err == nil || !strings.HasSuffix(d.err.Error(), tt.want)):
+			t.Errorf("%s, %d texels left: error %v, want …%s", tt.file, tt.left, d.err, tt.want)
+		}
 	}
 }
 

@@ -561,9 +561,14 @@ type mtlRoughKey struct {
 }
 
 // mapError is the error for a map statement mp (of keyword kw) of m
-// whose image cannot be used.
+// whose image cannot be used: the keyword, then err, which names the
+// image as loadImage's errors do (or is given the name).
 func (m *mtlMaterial) mapError(kw string, mp *mtlMap, err error) *Error {
-	return &Error{File: m.file, Line: mp.line, Msg: fmt.Sprintf("%s %s: %v", kw, quoteFile(mp.file), err), Err: err}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, quoteFile(mp.file)) {
+		msg = quoteFile(mp.file) + ": " + msg
+	}
+	return &Error{File: m.file, Line: mp.line, Msg: kw + " " + msg, Err: err}
 }
 
 // color returns the image of m's colour map mp (map_Kd or map_Ke, named

@@ -3,6 +3,7 @@ package scenes
 import (
 	"math"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -82,6 +83,28 @@ func TestBumpToNormal(t *testing.T) {
 	n = bumpToNormal(up, "", 2)
 	if !(n.Pix[4] < 0.5) || n.Pix[3] != 0.5 {
 		t.Errorf("texel (0, 1): %v, want red 0.5 and green below 0.5", n.Pix[3:6])
+	}
+}
+
+// TestBumpToNormalInPlace: the normal map is written over the height
+// map, with the heights of a few rows besides, not a copy of the image
+// (which, with a float64 copy of its heights, took a 16384² MTL bump
+// map to 32 bytes a texel).
+func TestBumpToNormalInPlace(t *testing.T) {
+	const side = 1024
+	img := &tracer.Image{Width: side, Height: side, Pix: make([]float32, 3*side*side)}
+	for i := range img.Pix {
+		img.Pix[i] = float32(i%7) / 7
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := bumpToNormal(img, "", 1)
+	runtime.ReadMemStats(&after)
+	if n != img {
+		t.Errorf("a new image, want the height map's")
+	}
+	if b := after.TotalAlloc - before.TotalAlloc; b > 1<<20 {
+		t.Errorf("converting a %d×%d bump map allocated %d bytes, %.1f a texel; want at most 1 MiB", side, side, b, float64(b)/side/side)
 	}
 }
 

@@ -344,7 +344,7 @@ var objErrorTests = []struct {
 	{"no faces", "v 0 0 0\n# nothing else\n", "", "bad.obj: the file holds no faces"},
 	{"empty file", "", "", "bad.obj: the file holds no faces"},
 	{"backslash mtllib outside", "mtllib ..\\x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "../x.mtl": "../x.mtl" is outside the scene's folder`},
-	{"backslash map outside", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nmap_Kd ..\\..\\..\\..\\..\\..\\..\\..\\etc\\passwd\n", `bad.mtl:2: map_Kd "../../../../../../../../etc/passwd": "../../../../../../../../etc/passwd" is outside the scene's folder`},
+	{"backslash map outside", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n", "newmtl m\nmap_Kd ..\\..\\..\\..\\..\\..\\..\\..\\etc\\passwd\n", `bad.mtl:2: map_Kd "../../../../../../../../etc/passwd" is outside the scene's folder`},
 	{"mtllib outside", "mtllib ../x.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "", `bad.obj:1: mtllib "../x.mtl": "../x.mtl" is outside the scene's folder`},
 	{"bad Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\nKd 1 x 1\n", `bad.mtl:2: Kd: not a number: "x"`},
 	{"negative Kd", "mtllib bad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "newmtl m\n\nKd 1 -0.5 1\n", "bad.mtl:3: Kd: a colour component must be >= 0, found -0.5"},

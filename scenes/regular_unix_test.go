@@ -64,10 +64,10 @@ func TestAssetNotRegular(t *testing.T) {
 	for _, tc := range []struct {
 		name, object, asset, dev, want string
 	}{
-		{"mesh pipe", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "", `objects[0]: not a regular file (a named pipe)`},
-		{"mesh /dev/null", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "/dev/null", `objects[0]: not a regular file (a character device)`},
-		{"mesh /dev/zero", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "/dev/zero", `objects[0]: not a regular file (a character device)`},
-		{"gltf /dev/zero", `{"type": "mesh", "file": "m.glb", "material": "white"}`, "m.glb", "/dev/zero", `objects[0]: not a regular file (a character device)`},
+		{"mesh pipe", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "", `objects[0].file: "m.obj": not a regular file (a named pipe)`},
+		{"mesh /dev/null", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "/dev/null", `objects[0].file: "m.obj": not a regular file (a character device)`},
+		{"mesh /dev/zero", `{"type": "mesh", "file": "m.obj", "material": "white"}`, "m.obj", "/dev/zero", `objects[0].file: "m.obj": not a regular file (a character device)`},
+		{"gltf /dev/zero", `{"type": "mesh", "file": "m.glb", "material": "white"}`, "m.glb", "/dev/zero", `objects[0].file: "m.glb": not a regular file (a character device)`},
 		{"image pipe", `{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "tex"}`, "t.png", "", `materials.tex.texture.file: "t.png": not a regular file (a named pipe)`},
 		{"image /dev/zero", `{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "tex"}`, "t.png", "/dev/zero", `materials.tex.texture.file: "t.png": not a regular file (a character device)`},
 	} {

@@ -107,8 +107,9 @@ type imageKey struct {
 // scene's folder), decoded from sRGB if srgb says so and multiplied by
 // scale, and returns its index in s.Images. A file that the scene names
 // more than once, with the same srgb and scale, is decoded and added once.
-// The images of the scene together hold at most tracer.MaxImageTexels
-// texels. Errors are at the file member and start with the file's name.
+// The images of the scene and of its mesh files together hold at most
+// tracer.MaxImageTexels texels (assets.decodeImage). Errors are at the file
+// member and start with the file's name.
 func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneDesc) int32 {
 	fv := f.required("file")
 	if d.failed() {
@@ -135,19 +136,17 @@ func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneD
 	if i, ok := d.imageFiles[key]; ok {
 		return i
 	}
-	left := int64(tracer.MaxImageTexels)
-	for _, img := range s.Images {
-		left -= int64(img.Width) * int64(img.Height)
-	}
 	var img *tracer.Image
 	if i, ok := d.imageFiles[imageKey{p, srgb, 1}]; ok {
-		// Decoded already, unscaled: copy it rather than decode it again.
+		// Decoded already, unscaled: copy it rather than decode it again
+		// (the copy counts as an image of its own).
 		src := &s.Images[i]
-		if err := checkSize(src.Width, src.Height, left); err != nil {
+		if err := checkSize(src.Width, src.Height, a.texelsLeft()); err != nil {
 			return fail(fmt.Errorf("%s: %w", quoteFile(file), err))
 		}
+		a.texels += int64(src.Width) * int64(src.Height)
 		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...), Alpha: src.Alpha}
-	} else if img, err = loadImageWithin(a, a.dir, file, srgb, left); err != nil {
+	} else if img, err = loadImage(a, a.dir, file, srgb); err != nil {
 		return fail(err)
 	}
 	if scale != 1 {

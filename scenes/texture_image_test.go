@@ -200,10 +200,13 @@ func TestImageTexelLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &decoder{file: filepath.Join(dir, "x.json"), data: data}
-	// An image of all but one texel of the limit (its pixels left out).
-	s := &tracer.SceneDesc{Images: []tracer.Image{{Width: 1 << 14, Height: 1<<14 - 1}, {Width: 1<<14 - 1, Height: 1}}}
-	d.imageFile(d.object(root, at("t")), true, 1, s)
-	want := `x.json:1:10: t.file: "a.pfm": PFM: 2×1 pixels: the scene's images together would have more texels than the limit of 268435456`
+	a, aerr := d.sceneAssets()
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	a.texels = tracer.MaxImageTexels - 1 // images of all but one texel of the limit
+	d.imageFile(d.object(root, at("t")), true, 1, &tracer.SceneDesc{})
+	want := `x.json:1:10: t.file: "a.pfm": PFM: 2×1 pixels: the scene's other images hold 268435455 texels, and with this one's 2 they would pass the limit of 268435456 (2^28) for all images together`
 	if d.err == nil || !strings.HasSuffix(d.err.Error(), want) {
 		t.Errorf("error %v, want %q", d.err, want)
 	}

@@ -3,7 +3,6 @@ package scenes
 import (
 	"errors"
 	"fmt"
-	"image"
 
 	"github.com/tracerender/trace/tracer"
 )
@@ -66,68 +65,77 @@ func decodeTGA(data []byte, srgb bool, texels int64) (*tracer.Image, error) {
 		return nil, errors.New("TGA: the file ends inside its header")
 	}
 	bpp := (depth + 7) / 8
-	raw := make([]byte, w*h*bpp)
 	src := data[off:]
-	if kind == tgaTrueColorRLE || kind == tgaGreyRLE {
-		// Packets: a header byte, then one pixel repeated (high bit set)
-		// or that many literal pixels, 1 to 128 either way.
-		n, i := 0, 0
-		for n < len(raw) {
-			if i >= len(src) {
-				return nil, errors.New("TGA: the run-length data ends before the image does")
-			}
-			c := int(src[i]&0x7f) + 1
-			rep := src[i]&0x80 != 0
-			i++
-			if c*bpp > len(raw)-n {
-				return nil, errors.New("TGA: a run-length packet runs past the image")
-			}
-			if rep {
-				if i+bpp > len(src) {
-					return nil, errors.New("TGA: the run-length data ends before the image does")
-				}
-				for k := 0; k < c; k++ {
-					copy(raw[n:], src[i:i+bpp])
-					n += bpp
-				}
-				i += bpp
-			} else {
-				if i+c*bpp > len(src) {
-					return nil, errors.New("TGA: the run-length data ends before the image does")
-				}
-				n += copy(raw[n:], src[i:i+c*bpp])
-				i += c * bpp
-			}
-		}
-	} else if copy(raw, src) < len(raw) {
+	rle := kind == tgaTrueColorRLE || kind == tgaGreyRLE
+	if !rle && len(src) < w*h*bpp {
 		return nil, errors.New("TGA: the file ends before the image does")
 	}
-	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	// The pixels go straight to their texels: no 8-bit copy of the image
+	// is made (a run-length encoded file of 4 MB can hold 16384² pixels).
+	img := &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
+	lut := &linear8
+	if srgb {
+		lut = &srgb8
+	}
 	top, right := desc&0x20 != 0, desc&0x10 != 0
-	for y := 0; y < h; y++ {
-		oy := h - 1 - y // rows run bottom up unless the descriptor says top down
-		if top {
-			oy = y
+	put := func(n int, p []byte) { // pixel n of the file, in its order
+		y, x := n/w, n%w
+		if !top {
+			y = h - 1 - y // rows run bottom up unless the descriptor says top down
 		}
-		for x := 0; x < w; x++ {
-			ox := x
-			if right {
-				ox = w - 1 - x
+		if right {
+			x = w - 1 - x
+		}
+		var r, g, b uint8
+		switch bpp {
+		case 1:
+			r, g, b = p[0], p[0], p[0]
+		case 2: // A1 R5 G5 B5, little-endian
+			v := int(p[0]) | int(p[1])<<8
+			r, g, b = uint8((v>>10&31)*255/31), uint8((v>>5&31)*255/31), uint8((v&31)*255/31)
+		default: // B G R [A]
+			r, g, b = p[2], p[1], p[0]
+		}
+		o := 3 * (y*w + x)
+		img.Pix[o], img.Pix[o+1], img.Pix[o+2] = lut[r], lut[g], lut[b]
+	}
+	if !rle {
+		for n := range w * h {
+			put(n, src[n*bpp:])
+		}
+		return img, nil
+	}
+	// Packets: a header byte, then one pixel repeated (high bit set) or
+	// that many literal pixels, 1 to 128 either way.
+	for n, i := 0, 0; n < w*h; {
+		if i >= len(src) {
+			return nil, errors.New("TGA: the run-length data ends before the image does")
+		}
+		c := int(src[i]&0x7f) + 1
+		rep := src[i]&0x80 != 0
+		i++
+		if c > w*h-n {
+			return nil, errors.New("TGA: a run-length packet runs past the image")
+		}
+		if rep {
+			if i+bpp > len(src) {
+				return nil, errors.New("TGA: the run-length data ends before the image does")
 			}
-			p := raw[(y*w+x)*bpp:]
-			var r, g, b uint8
-			switch bpp {
-			case 1:
-				r, g, b = p[0], p[0], p[0]
-			case 2: // A1 R5 G5 B5, little-endian
-				v := int(p[0]) | int(p[1])<<8
-				r, g, b = uint8((v>>10&31)*255/31), uint8((v>>5&31)*255/31), uint8((v&31)*255/31)
-			default: // B G R [A]
-				r, g, b = p[2], p[1], p[0]
+			for range c {
+				put(n, src[i:i+bpp])
+				n++
 			}
-			q := m.PixOffset(ox, oy)
-			m.Pix[q], m.Pix[q+1], m.Pix[q+2], m.Pix[q+3] = r, g, b, 255
+			i += bpp
+		} else {
+			if i+c*bpp > len(src) {
+				return nil, errors.New("TGA: the run-length data ends before the image does")
+			}
+			for k := range c {
+				put(n, src[i+k*bpp:])
+				n++
+			}
+			i += c * bpp
 		}
 	}
-	return toLinear(m, srgb), nil
+	return img, nil
 }

@@ -180,7 +180,7 @@ func TestRenderSceneNotRegular(t *testing.T) {
 	for _, tc := range []struct{ cmd, scene, want string }{
 		{"render", fifo, "pipe.json: not a regular file (a named pipe)"},
 		{"validate", fifo, "pipe.json: not a regular file (a named pipe)"},
-		{"render", scene, "pipe.obj: objects[0]: not a regular file (a named pipe)"},
+		{"render", scene, `objects[0].file: "pipe.obj": not a regular file (a named pipe)`},
 	} {
 		type result struct {
 			code   int
