@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -31,21 +32,28 @@ func runCLI(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func TestRenderPNG(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.png")
-	code, _, stderr := runCLI("render", cornell, "-o", out, "--width", "40", "--height", "30", "--samples", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f, err := os.Open(out)
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	img, err := png.Decode(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
+	return img
+}
+
+func TestRenderPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.png")
+	code, _, stderr := runCLI("render", cornell, "-o", out, "--width", "40", "--height", "30", "--samples", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	img := readPNG(t, out)
 	if b := img.Bounds(); b.Dx() != 40 || b.Dy() != 30 {
 		t.Errorf("image %v, want 40×30", b)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image/jpeg"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -144,15 +143,7 @@ func TestRenderOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	pix := data[len(data)-32*24*12:] // PFM: rows bottom up, little-endian float32
-	f, err := os.Open(filepath.Join(dir, "hot.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, filepath.Join(dir, "hot.png"))
 	infs := 0
 	for y := range 24 {
 		for x := range 32 {
