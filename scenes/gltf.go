@@ -12,6 +12,7 @@ import (
 	"math"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -34,7 +35,8 @@ import (
 //   - Geometry: the default scene (scene, else scenes[0]; with no scenes at
 //     all, every node that is no other node's child), walked depth first,
 //     each node's matrix or translation·rotation·scale composed with its
-//     parents'. Every primitive of every mesh a node holds becomes one
+//     parents'. Accessors may be sparse, or without a bufferView.
+//     Every primitive of every mesh a node holds becomes one
 //     tracer.MeshDesc: POSITION (FLOAT VEC3, required), NORMAL (FLOAT VEC3)
 //     and TEXCOORD_0 (FLOAT, or normalised UNSIGNED_BYTE or UNSIGNED_SHORT)
 //     when present, TEXCOORD_1 (the same) when the primitive's material
@@ -69,10 +71,15 @@ import (
 //     maps are ignored.
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
-//   - Skinned meshes are drawn in their bind pose (the vertices as
-//     stored, the skinned node's own transform ignored as glTF says),
-//     primitives with morph targets in their base shape; a one-line
-//     warning (slog) names them.
+//   - Skinned meshes are drawn in the pose of their joints' nodes
+//     (gltfskin.go); primitives with morph targets in their base shape,
+//     with a one-line warning (slog) naming them.
+//   - Material extensions but KHR_materials_emissive_strength are not
+//     read; importedMaterial.Unsupported names them, for the warning of
+//     the scene that draws such a material (decoder.addMaterials).
+//   - Primitives of points and lines (POINTS, LINES, LINE_LOOP,
+//     LINE_STRIP: Blender's loose vertices and edges) have no surface
+//     to draw: they are left out, and the same warning names them.
 //   - Cameras are recorded with their nodes' world matrices, for a scene
 //     whose camera section names the file (camera.go); animations and
 //     extras are ignored without an error.
@@ -80,9 +87,9 @@ import (
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
 // of extensionsRequired but KHR_lights_punctual, KHR_texture_transform
-// and KHR_materials_emissive_strength; primitive modes other than
-// TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN; sparse accessors and accessors without a
-// bufferView; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
+// and KHR_materials_emissive_strength; primitive modes that glTF does
+// not define; accessors without a bufferView of more elements than
+// the file's buffers have bytes; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
 // FLOAT VEC4; texCoord sets other than 0 and 1, and set 1 on a primitive
 // without TEXCOORD_1; COLOR_0 of another type or outside [0, 1]; textures
 // whose image comes only from an extension
@@ -126,16 +133,17 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 }
 
 // poseWarning says, in one line, which meshes are not drawn as an
-// animation would pose them, or returns "".
+// animation would pose them and which primitives are not drawn at all
+// (points and lines), or returns "".
 func (l *gltfLoader) poseWarning() string {
 	var parts []string
-	if n := len(l.skinned); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s) %s drawn in the bind pose, not skinned",
-			gltfCount(n, "a skinned mesh", "skinned meshes"), gltfShortList(l.skinned), gltfVerb(n)))
-	}
 	if n := len(l.morphed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%s (%s) %s drawn in the base shape, morph targets and weights ignored",
 			gltfCount(n, "a primitive with morph targets", "primitives with morph targets"), gltfShortList(l.morphed), gltfVerb(n)))
+	}
+	if n := len(l.unsurfaced); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s) %s not drawn: only triangles are",
+			gltfCount(n, "a primitive of points or lines", "primitives of points or lines"), gltfShortList(l.unsurfaced), gltfVerb(n)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -185,17 +193,20 @@ type gltfLoader struct {
 	dir  string // its folder: relative URIs start here
 	doc  *gltf.Document
 
-	out       importedMesh
-	materials map[int]int32                   // materials[i] → index in out.materials
-	images    map[gltfImageKey]*tracer.Image  // images[i], decoded
-	sources   map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
-	prims     map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
-	lights    []gltfLight                     // KHR_lights_punctual's lights, checked
-	triangles int                             // over all instances so far
-	vertices  int                             // over all instances so far
-	skinned   []string                        // the skinned nodes met, for the warning
-	morphed   []string                        // the primitives with morph targets, likewise
-	dflt      int32                           // index of glTF's default material in out.materials, or -1
+	out         importedMesh
+	materials   map[int]int32                   // materials[i] → index in out.materials
+	images      map[gltfImageKey]*tracer.Image  // images[i], decoded
+	sources     map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
+	prims       map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
+	lights      []gltfLight                     // KHR_lights_punctual's lights, checked
+	triangles   int                             // over all instances so far
+	vertices    int                             // over all instances so far
+	morphed     []string                        // the primitives with morph targets met, for the warning
+	unsurfaced  []string                        // the primitives of points and lines, not drawn
+	dflt        int32                           // index of glTF's default material in out.materials, or -1
+	bufferBytes int                             // the bytes of all buffers, bounding accessors without a bufferView
+	parents     []int                           // each node's parent, or -1 (nodeWorld)
+	skinMats    map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before
@@ -258,6 +269,7 @@ func (l *gltfLoader) decode(data []byte) error {
 		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
 			return err
 		}
+		l.bufferBytes += len(b.Data)
 	}
 	return l.decodeLights()
 }
@@ -456,15 +468,11 @@ func (l *gltfLoader) walk() error {
 		}
 		world := v.parent.Mul4(local)
 		if n.Mesh != nil {
-			place := world
+			skin := -1 // placed by world
 			if n.Skin != nil {
-				// A skinned mesh's vertices are in its bind pose
-				// already; glTF ignores the node's own transform for
-				// it (the joints would place it): drawn as stored.
-				place = mgl64.Ident4()
-				l.skinned = append(l.skinned, fmt.Sprintf("nodes[%d]", v.node))
+				skin = *n.Skin // placed by its joints (gltfskin.go)
 			}
-			if err := l.instance(v.node, *n.Mesh, place); err != nil {
+			if err := l.instance(v.node, *n.Mesh, world, skin); err != nil {
 				return err
 			}
 		}
@@ -525,26 +533,21 @@ func gltfNodeMatrix(n *gltf.Node) (mgl64.Mat4, error) {
 	return m.Mul4(trs), nil
 }
 
-// instance emits the primitives of meshes[mesh], placed by world.
-func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
+// instance emits the primitives of meshes[mesh], placed by world, or by
+// the joints of skins[skin] when skin is not −1.
+func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4, skin int) error {
 	doc := l.doc
 	if mesh < 0 || mesh >= len(doc.Meshes) || doc.Meshes[mesh] == nil {
 		return l.errorf(nil, "nodes[%d]: meshes[%d] does not exist", node, mesh)
 	}
-	lin := world.Mat3()
-	det := lin.Det()
-	// The cofactor matrix [b×c | c×a | a×b] of lin = [a | b | c] is det
-	// times lin's inverse transpose; multiplied by det's sign it maps
-	// normals without dividing by a possibly tiny det.
-	a, b, c := lin.Col(0), lin.Col(1), lin.Col(2)
-	cof := mgl64.Mat3FromCols(b.Cross(c), c.Cross(a), a.Cross(b))
-	if det < 0 {
-		cof = cof.Mul(-1)
-	}
+	fixed := newGLTFPlace(world)
 	for k := range doc.Meshes[mesh].Primitives {
 		p, err := l.primitive(mesh, k)
 		if err != nil {
 			return err
+		}
+		if p == nil {
+			continue // points or lines
 		}
 		where := fmt.Sprintf("nodes[%d]: meshes[%d].primitives[%d]", node, mesh, k)
 		ntri := len(p.indices) / 3
@@ -554,20 +557,32 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
 		if l.vertices += len(p.positions); l.vertices > 3*tracer.MaxTriangles {
 			return l.errorf(nil, "%s: more than %d vertices (3·MaxTriangles) in the file's meshes together", where, 3*tracer.MaxTriangles)
 		}
+		place := func(int) gltfPlace { return fixed }
+		if skin >= 0 {
+			sk, err := l.skinning(node, skin, mesh, k, len(p.positions))
+			if err != nil {
+				return err
+			}
+			place = sk.place // vertex by vertex, computed where needed
+		}
 		var m tracer.MeshDesc
 		m.Positions = make([]mgl32.Vec3, len(p.positions))
 		for i, q := range p.positions {
-			w := world.Mul4x1(mgl64.Vec4{float64(q[0]), float64(q[1]), float64(q[2]), 1})
+			w := place(i).m.Mul4x1(mgl64.Vec4{float64(q[0]), float64(q[1]), float64(q[2]), 1})
 			v := mgl32.Vec3{float32(w[0]), float32(w[1]), float32(w[2])}
 			if !gltfFinite(v) {
 				return l.errorf(nil, "%s: POSITION %d is not finite after the node transforms", where, i)
 			}
 			m.Positions[i] = v
 		}
-		if p.normals != nil && det != 0 {
+		if p.normals != nil {
 			m.Normals = make([]mgl32.Vec3, len(p.normals))
 			for i, q := range p.normals {
-				w := cof.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
+				if place(i).det == 0 {
+					m.Normals = nil // a flattening map: shade the instance flat
+					break
+				}
+				w := place(i).cof.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
 				n := w.Len()
 				if !(n > 0) || math.IsInf(n, 0) {
 					m.Normals = nil // a zero normal: shade the instance flat
@@ -576,14 +591,19 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
 				m.Normals[i] = mgl32.Vec3{float32(w[0] / n), float32(w[1] / n), float32(w[2] / n)}
 			}
 		}
-		if p.tangents != nil && det != 0 {
+		if p.tangents != nil {
 			// Directions in the surface: the node's linear part, and a
 			// mirror flips the handedness (see transform.tangents).
 			m.Tangents = make([]mgl32.Vec4, len(p.tangents))
 			for i, q := range p.tangents {
-				w := lin.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
+				pl := place(i)
+				if pl.det == 0 {
+					m.Tangents = nil
+					break
+				}
+				w := pl.lin.Mul3x1(mgl64.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
 				hand := q[3]
-				if det < 0 {
+				if pl.det < 0 {
 					hand = -hand
 				}
 				if n := w.Len(); n > 0 && !math.IsInf(n, 0) {
@@ -608,8 +628,8 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4) error {
 		}
 		m.Indices = make([]uint32, len(p.indices))
 		copy(m.Indices, p.indices)
-		if det < 0 {
-			for t := 0; t+2 < len(m.Indices); t += 3 {
+		for t := 0; t+2 < len(m.Indices); t += 3 {
+			if place(int(m.Indices[t])).det < 0 { // a mirror: keep the outside out
 				m.Indices[t+1], m.Indices[t+2] = m.Indices[t+2], m.Indices[t+1]
 			}
 		}
@@ -646,6 +666,13 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	}
 	switch gp.Mode {
 	case gltf.PrimitiveTriangles, gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+	case gltf.PrimitivePoints, gltf.PrimitiveLines, gltf.PrimitiveLineLoop, gltf.PrimitiveLineStrip:
+		// Blender writes a mesh's loose edges and vertices as primitives
+		// of lines and points beside its faces: they have no area to
+		// draw, so the faces are drawn without them (with a warning).
+		l.unsurfaced = append(l.unsurfaced, where)
+		l.prims[[2]int{mesh, k}] = nil
+		return nil, nil
 	default:
 		return nil, l.errorf(nil, "%s: mode %s is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)", where, gp.Mode)
 	}
@@ -806,33 +833,64 @@ func (l *gltfLoader) accessor(i int, where string) (*gltf.Accessor, error) {
 		return nil, l.errorf(nil, "%s: accessors[%d] does not exist", where, i)
 	}
 	acc := doc.Accessors[i]
-	if acc.Sparse != nil {
-		return nil, l.errorf(nil, "%s: accessors[%d]: sparse accessors are not supported", where, i)
-	}
+	size := gltf.SizeOfElement(acc.ComponentType, acc.Type)
 	if acc.BufferView == nil {
-		return nil, l.errorf(nil, "%s: accessors[%d]: accessors without a bufferView (all zeros) are not supported", where, i)
+		// All zeros but for a sparse part: no more elements than the
+		// file's buffers hold bytes, so that a count alone cannot
+		// allocate without bound.
+		if acc.Count < 1 || size < 1 || acc.Count > l.bufferBytes {
+			return nil, l.errorf(nil, "%s: accessors[%d]: %d elements without a bufferView: more than the %d bytes of the file's buffers", where, i, acc.Count, l.bufferBytes)
+		}
+	} else if err := l.fits(acc.ComponentType, acc.Type, acc.Count, *acc.BufferView, acc.ByteOffset, true); err != nil {
+		return nil, l.errorf(nil, "%s: accessors[%d]: %v", where, i, err)
 	}
-	bi := *acc.BufferView
+	if sp := acc.Sparse; sp != nil {
+		// Read by modeler.ReadAccessor: these values replace the
+		// elements at these indices.
+		if sp.Count < 1 || sp.Count > acc.Count {
+			return nil, l.errorf(nil, "%s: accessors[%d]: sparse.count %d is not in [1, %d] (the accessor's count)", where, i, sp.Count, acc.Count)
+		}
+		switch sp.Indices.ComponentType {
+		case gltf.ComponentUbyte, gltf.ComponentUshort, gltf.ComponentUint:
+		default:
+			return nil, l.errorf(nil, "%s: accessors[%d]: sparse.indices.componentType %s is not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT", where, i, sp.Indices.ComponentType)
+		}
+		if err := l.fits(sp.Indices.ComponentType, gltf.AccessorScalar, sp.Count, sp.Indices.BufferView, sp.Indices.ByteOffset, false); err != nil {
+			return nil, l.errorf(nil, "%s: accessors[%d]: sparse.indices: %v", where, i, err)
+		}
+		if err := l.fits(acc.ComponentType, acc.Type, sp.Count, sp.Values.BufferView, sp.Values.ByteOffset, false); err != nil {
+			return nil, l.errorf(nil, "%s: accessors[%d]: sparse.values: %v", where, i, err)
+		}
+	}
+	return acc, nil
+}
+
+// fits checks that count elements of the component and accessor type, from
+// offset in bufferViews[bi], lie inside it and its buffer; strided says
+// whether the view's byteStride applies (it does not to sparse indices
+// and values, which are tightly packed).
+func (l *gltfLoader) fits(ct gltf.ComponentType, at gltf.AccessorType, count, bi, offset int, strided bool) error {
+	doc := l.doc
 	if bi < 0 || bi >= len(doc.BufferViews) || doc.BufferViews[bi] == nil {
-		return nil, l.errorf(nil, "%s: accessors[%d]: bufferViews[%d] does not exist", where, i, bi)
+		return fmt.Errorf("bufferViews[%d] does not exist", bi)
 	}
 	bv := doc.BufferViews[bi]
 	view, err := modeler.ReadBufferView(doc, bv)
 	if err != nil {
-		return nil, l.errorf(err, "%s: accessors[%d]: bufferViews[%d] is outside its buffer: %v", where, i, bi, err)
+		return fmt.Errorf("bufferViews[%d] is outside its buffer: %v", bi, err)
 	}
-	size := gltf.SizeOfElement(acc.ComponentType, acc.Type)
-	stride := bv.ByteStride
-	if stride == 0 {
-		stride = size
+	size := gltf.SizeOfElement(ct, at)
+	stride := size
+	if strided && bv.ByteStride != 0 {
+		stride = bv.ByteStride
 	}
-	if acc.Count < 1 || acc.ByteOffset < 0 || size < 1 || stride < size ||
-		acc.ByteOffset > len(view) || acc.Count > len(view) ||
-		acc.ByteOffset+(acc.Count-1)*stride+size > len(view) {
-		return nil, l.errorf(nil, "%s: accessors[%d]: %d elements of %d bytes, %d apart from offset %d, do not fit in bufferViews[%d] (%d bytes)",
-			where, i, acc.Count, size, stride, acc.ByteOffset, bi, len(view))
+	if count < 1 || offset < 0 || size < 1 || stride < size ||
+		offset > len(view) || count > len(view) ||
+		offset+(count-1)*stride+size > len(view) {
+		return fmt.Errorf("%d elements of %d bytes, %d apart from offset %d, do not fit in bufferViews[%d] (%d bytes)",
+			count, size, stride, offset, bi, len(view))
 	}
-	return acc, nil
+	return nil
 }
 
 // material converts materials[i] (once), returning its index in
@@ -859,6 +917,14 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		Metallic:  1,
 		Roughness: 1,
 	}
+	var unsupported []string
+	for e := range m.Extensions {
+		if e != "KHR_materials_emissive_strength" {
+			unsupported = append(unsupported, e)
+		}
+	}
+	slices.Sort(unsupported)
+	im.Unsupported = strings.Join(unsupported, ", ")
 	if pbr := m.PBRMetallicRoughness; pbr != nil {
 		factor := pbr.BaseColorFactorOrDefault()
 		for _, f := range factor[:3] {

@@ -433,10 +433,6 @@ func TestLoadGLTFErrors(t *testing.T) {
 		glb  bool
 		msg  string
 	}{
-		{"lines", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitiveLines },
-			false, "meshes[0].primitives[0]: mode LINES is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)"},
-		{"points", func(doc *gltf.Document) { doc.Meshes[0].Primitives[0].Mode = gltf.PrimitivePoints },
-			true, "meshes[0].primitives[0]: mode POINTS is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)"},
 		{"required extension", func(doc *gltf.Document) {
 			doc.ExtensionsUsed = []string{"KHR_draco_mesh_compression"}
 			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
@@ -459,9 +455,16 @@ func TestLoadGLTFErrors(t *testing.T) {
 			false, `extensions.KHR_lights_punctual.lights[0]: type "area" is not one of`},
 		{"light intensity", func(doc *gltf.Document) { addGLTFLights(doc, `{"type": "point", "intensity": -1}`) },
 			false, "extensions.KHR_lights_punctual.lights[0]: intensity -1 must be finite and ≥ 0"},
-		{"sparse", func(doc *gltf.Document) {
-			doc.Accessors[0].Sparse = &gltf.Sparse{Count: 1, Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUbyte}}
-		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: sparse accessors are not supported"},
+		{"sparse count", func(doc *gltf.Document) {
+			doc.Accessors[0].Sparse = &gltf.Sparse{Count: 4, Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUbyte}}
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: sparse.count 4 is not in [1, 3] (the accessor's count)"},
+		{"sparse values", func(doc *gltf.Document) {
+			doc.Accessors[0].Sparse = &gltf.Sparse{Count: 3, Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUbyte}, Values: gltf.SparseValues{BufferView: 0, ByteOffset: 12}}
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: sparse.values: 3 elements of 12 bytes, 12 apart from offset 12, do not fit in bufferViews[0] (36 bytes)"},
+		{"no bufferView, too many", func(doc *gltf.Document) {
+			doc.Accessors[0].BufferView = nil
+			doc.Accessors[0].Count = 1 << 40
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 1099511627776 elements without a bufferView: more than the 36 bytes of the file's buffers"},
 		{"quantized positions", func(doc *gltf.Document) {
 			doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]uint16{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
 		}, false, "meshes[0].primitives[0]: POSITION is UNSIGNED_SHORT VEC3, not supported (only FLOAT VEC3)"},
@@ -787,18 +790,11 @@ func captureWarnings(t *testing.T) *strings.Builder {
 	return &log
 }
 
-// TestLoadGLTFSkinMorph: a skinned mesh is drawn as stored (its bind
-// pose: the skinned node's own transform is ignored, as glTF says), a
-// primitive with morph targets in its base shape, with one warning line.
-func TestLoadGLTFSkinMorph(t *testing.T) {
+// TestLoadGLTFMorph: a primitive with morph targets is drawn in its base
+// shape, with one warning line.
+func TestLoadGLTFMorph(t *testing.T) {
 	log := captureWarnings(t)
 	doc := newGLTFDoc(gltfTriangle, nil)
-	doc.Nodes[0].Translation = [3]float64{5, 0, 0}
-	doc.Nodes[0].Skin = gltf.Index(0)
-	joint := &gltf.Node{Translation: [3]float64{0, 1, 0}}
-	doc.Nodes = append(doc.Nodes, joint)
-	doc.Nodes[0].Children = []int{1}
-	doc.Skins = []*gltf.Skin{{Joints: []int{1}}}
 	p := doc.Meshes[0].Primitives[0]
 	p.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: modeler.WritePosition(doc, [][3]float32{{0, 0, 9}, {0, 0, 9}, {0, 0, 9}})}}
 	doc.Meshes[0].Weights = []float64{1}
@@ -807,9 +803,117 @@ func TestLoadGLTFSkinMorph(t *testing.T) {
 		t.Fatalf("%d meshes, want 1", len(m.meshes))
 	}
 	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
-	want := `model.gltf: a skinned mesh (nodes[0]) is drawn in the bind pose, not skinned; a primitive with morph targets (meshes[0].primitives[0]) is drawn in the base shape, morph targets and weights ignored`
+	want := `model.gltf: a primitive with morph targets (meshes[0].primitives[0]) is drawn in the base shape, morph targets and weights ignored`
 	if got := log.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, want) {
 		t.Errorf("log %q: want one line with %q", got, want)
+	}
+}
+
+// TestLoadGLTFSkinPose: a skinned mesh is drawn in the pose of its
+// joints' nodes, each vertex moved by its weighted joints' world
+// matrices times their inverse bind matrices; the skinned node's own
+// transform is ignored, as glTF says. (A rig whose armature turns a Z-up
+// model Y-up, or scales centimetres to metres, stands as authored.)
+func TestLoadGLTFSkinPose(t *testing.T) {
+	log := captureWarnings(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	prim := doc.Meshes[0].Primitives[0]
+	prim.Attributes[gltf.JOINTS_0] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]uint8{{0, 1, 0, 0}, {0, 1, 0, 0}, {0, 1, 0, 0}})
+	prim.Attributes[gltf.WEIGHTS_0] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]float32{{1, 0, 0, 0}, {0, 1, 0, 0}, {0.5, 0.5, 0, 0}})
+	ibm := modeler.WriteAccessor(doc, gltf.TargetNone, [][4][4]float32{
+		{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}},
+		{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, -2, 0, 1}}, // columns: a translation by (0, -2, 0)
+	})
+	s := math.Sqrt(0.5)
+	doc.Nodes[0].Translation = [3]float64{5, 0, 0} // ignored
+	doc.Nodes[0].Skin = gltf.Index(0)
+	doc.Nodes = append(doc.Nodes,
+		&gltf.Node{Name: "armature", Translation: [3]float64{0, 2, 0}, Children: []int{2}},
+		&gltf.Node{Name: "bone", Rotation: [4]float64{0, 0, s, s}, Scale: [3]float64{2, 2, 2}}) // 90° about z
+	doc.Scenes[0].Nodes = []int{0, 1}
+	doc.Skins = []*gltf.Skin{{Joints: []int{1, 2}, InverseBindMatrices: gltf.Index(ibm)}}
+	m := mustLoadGLTFDoc(t, doc, true)
+	// Vertex 0 by the armature alone: (0, 0, 0) + (0, 2, 0). Vertex 1 by
+	// the bone: (1, 0, 0) − (0, 2, 0), scaled by 2, turned 90° and moved
+	// by (0, 2, 0): (4, 4, 0). Vertex 2 halfway between (0, 3, 0) and
+	// (2, 2, 0).
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 2, 0}, {4, 4, 0}, {1, 2.5, 0}})
+	if got := log.String(); got != "" {
+		t.Errorf("warnings %q, want none", got)
+	}
+
+	// A joint index past the skin's joints, and a skinned primitive
+	// without weights, are errors naming the primitive.
+	doc.Skins[0].Joints = []int{1}
+	doc.Skins[0].InverseBindMatrices = nil
+	for _, want := range []string{
+		"meshes[0].primitives[0]: JOINTS_0 1 names joint 1, but skins[0] has 1",
+		"meshes[0].primitives[0]: nodes[0] skins it with skins[0], but it has no JOINTS_0 or no WEIGHTS_0",
+	} {
+		if _, err := loadGLTFDoc(t, doc, false); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("error %v, want one ending in %q", err, want)
+		}
+		delete(prim.Attributes, gltf.WEIGHTS_0)
+	}
+}
+
+// TestLoadGLTFPointsLines: Blender exports a mesh's loose edges and
+// vertices as LINES and POINTS primitives beside its faces; the faces
+// load, the points and lines are left out with one warning line naming
+// them, and a file of nothing else holds no triangles.
+func TestLoadGLTFPointsLines(t *testing.T) {
+	log := captureWarnings(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	pos := doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION]
+	for _, mode := range []gltf.PrimitiveMode{gltf.PrimitiveLines, gltf.PrimitiveLineLoop, gltf.PrimitiveLineStrip} {
+		doc.Meshes[0].Primitives = append(doc.Meshes[0].Primitives, &gltf.Primitive{Mode: mode, Attributes: gltf.PrimitiveAttributes{gltf.POSITION: pos}})
+	}
+	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Primitives: []*gltf.Primitive{{Mode: gltf.PrimitivePoints, Attributes: gltf.PrimitiveAttributes{gltf.POSITION: pos}}}})
+	doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(1)})
+	doc.Scenes[0].Nodes = []int{0, 1}
+	m := mustLoadGLTFDoc(t, doc, true)
+	if len(m.meshes) != 1 {
+		t.Fatalf("%d meshes, want 1", len(m.meshes))
+	}
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
+	want := "model.glb: 4 primitives of points or lines (meshes[0].primitives[1], meshes[0].primitives[2], meshes[0].primitives[3] and 1 more) are not drawn: only triangles are"
+	if got := log.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, want) {
+		t.Errorf("log %q: want one line with %q", got, want)
+	}
+
+	dir := t.TempDir()
+	doc.Scenes[0].Nodes = []int{1}
+	writeGLTF(t, filepath.Join(dir, "points.gltf"), doc)
+	scene := filepath.Join(dir, "scene.json")
+	if err := os.WriteFile(scene, []byte(`{"version": 1, "camera": {"position": [0, 0, 5], "look_at": [0, 0, 0]},
+  "objects": [{"type": "mesh", "file": "points.gltf"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(scene); err == nil || !strings.Contains(err.Error(), `"points.gltf": the file holds no triangles`) {
+		t.Errorf("a file of points only: error %v, want one saying it holds no triangles", err)
+	}
+}
+
+// TestLoadGLTFSparse: a sparse accessor's values replace the elements at
+// its indices, over its bufferView or over zeros when it has none (as
+// glTF's SimpleSparseAccessor sample and morph targets use them).
+func TestLoadGLTFSparse(t *testing.T) {
+	for _, withView := range []bool{true, false} {
+		t.Run(fmt.Sprintf("bufferView %v", withView), func(t *testing.T) {
+			doc := newGLTFDoc(gltfTriangle, []uint16{0, 1, 2})
+			acc := doc.Accessors[0]
+			idx := modeler.WriteBufferView(doc, gltf.TargetNone, []uint16{1, 2})
+			val := modeler.WriteBufferView(doc, gltf.TargetNone, [][3]float32{{2, 0, 0}, {0, 3, 0}})
+			acc.Sparse = &gltf.Sparse{Count: 2,
+				Indices: gltf.SparseIndices{BufferView: idx, ComponentType: gltf.ComponentUshort},
+				Values:  gltf.SparseValues{BufferView: val}}
+			want := []mgl32.Vec3{{0, 0, 0}, {2, 0, 0}, {0, 3, 0}}
+			if !withView {
+				acc.BufferView = nil
+			}
+			m := mustLoadGLTFDoc(t, doc, true)
+			checkPositions(t, m.meshes[0], want)
+		})
 	}
 }
 
@@ -936,5 +1040,40 @@ func TestMeshGLTFDefaultMaterial(t *testing.T) {
 	s = load(`{"type": "mesh", "file": "bare.gltf", "material": "grey"}`)
 	if m := s.Materials[s.Meshes[0].Material]; m.Kind != tracer.MaterialDiffuse {
 		t.Errorf("with the object's material: %+v, want the scene's grey diffuse", m)
+	}
+}
+
+// TestMeshGLTFUnsupportedExtensions: a file material drawn without
+// extensions that trace does not read (glass as KHR_materials_transmission
+// renders opaque) gets one warning line naming it and them, and none
+// when the scene puts a material of its own in its place.
+func TestMeshGLTFUnsupportedExtensions(t *testing.T) {
+	dir, _ := gltfScene(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+	doc.Materials = []*gltf.Material{{Name: "glass", Extensions: gltf.Extensions{
+		"KHR_materials_transmission":      json.RawMessage(`{"transmissionFactor": 1}`),
+		"KHR_materials_ior":               json.RawMessage(`{"ior": 1.5}`),
+		"KHR_materials_emissive_strength": json.RawMessage(`{"emissiveStrength": 2}`),
+	}}}
+	writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
+	path := filepath.Join(dir, "scene.json")
+	for _, tc := range []struct{ materials, want string }{
+		{`{}`, `msg="\"glass.gltf\": material \"glass\" drawn without KHR_materials_ior, KHR_materials_transmission, which trace does not support; a material of the same name in \"materials\" takes the place of a file's material"`},
+		{`{"glass": {"type": "dielectric"}}`, ""},
+	} {
+		log := captureWarnings(t)
+		scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+			"materials": ` + tc.materials + `, "objects": [{"type": "mesh", "file": "glass.gltf"}, {"type": "mesh", "file": "glass.gltf"}]}`
+		if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSpace(log.String())
+		if tc.want == "" && got != "" || tc.want != "" && (strings.Count(got, "\n") != 0 || !strings.Contains(got, tc.want)) {
+			t.Errorf("materials %s: log %q, want one line with %q", tc.materials, got, tc.want)
+		}
 	}
 }

@@ -55,6 +55,10 @@ type importedMaterial struct {
 	// every factor 1 and no texture); a scene object's "material" takes
 	// its place.
 	Default bool
+	// Unsupported names the glTF extensions of the material that trace
+	// does not read (KHR_materials_transmission, ...), sorted and joined
+	// by ", ", for a warning: the material is drawn without them.
+	Unsupported string
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

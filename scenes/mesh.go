@@ -3,8 +3,10 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -419,6 +421,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		d.failAt(f.offset("file"), f.at("file").String(), "%s: %s", quoteFile(file), fmt.Sprintf(format, args...))
 		return false
 	}
+	var unsupported []int // the materials added whose extensions trace does not read
 	for k, m := range im.materials {
 		mf.scene[k] = -1
 		if !mf.used[k] {
@@ -502,8 +505,36 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		}
 		mf.scene[k] = len(s.Materials)
 		s.Materials = append(s.Materials, mat)
+		if m.Unsupported != "" {
+			unsupported = append(unsupported, k)
+		}
+	}
+	if msg := unsupportedWarning(im.materials, unsupported); msg != "" {
+		slog.Warn(fmt.Sprintf("%s: %s", quoteFile(file), msg))
 	}
 	return true
+}
+
+// unsupportedWarning says, in one line, that the materials[k] of a glTF
+// file, for k in ks, are drawn without the extensions of theirs that
+// trace does not read (such as KHR_materials_transmission), and how to
+// put a material of the scene in their place; or returns "" for none.
+func unsupportedWarning(materials []importedMaterial, ks []int) string {
+	if len(ks) == 0 {
+		return ""
+	}
+	var names, exts []string
+	for _, k := range ks {
+		names = append(names, materials[k].Name)
+		for e := range strings.SplitSeq(materials[k].Unsupported, ", ") {
+			if !slices.Contains(exts, e) {
+				exts = append(exts, e)
+			}
+		}
+	}
+	slices.Sort(exts)
+	return fmt.Sprintf("%s %s drawn without %s, which trace does not support; a material of the same name in \"materials\" takes the place of a file's material",
+		plural(len(names), "material"), shortList(names), strings.Join(exts, ", "))
 }
 
 // checkImported says what is wrong with a mesh file's import, or returns

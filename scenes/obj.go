@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,7 +30,9 @@ import (
 //	usemtl NAME           the material of the faces that follow
 //	mtllib FILE...        material libraries (see mtl.go), relative to the
 //	                      OBJ file's folder; one that does not exist is a
-//	                      warning (log/slog), its materials undescribed
+//	                      warning (log/slog), its materials undescribed;
+//	                      names that, joined by spaces, name a file are
+//	                      that one file (Blender's "mtllib my model.mtl")
 //	o, g, s, l, p, ...    accepted and ignored, as is any other statement
 //
 // A face of n vertices becomes n−2 triangles: a fan around its first
@@ -547,7 +550,7 @@ func (p *objParser) vertexArrays(m *tracer.MeshDesc) {
 func (p *objParser) materials() ([]importedMaterial, error) {
 	defs := map[string]*mtlMaterial{}
 	base := filepath.Dir(p.path)
-	for _, lib := range p.libraries {
+	for _, lib := range p.libraryNames(base) {
 		p.line = lib.line
 		path, err := p.a.resolve(base, lib.name)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -583,6 +586,45 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 		}
 	}
 	return out, nil
+}
+
+// libraryNames returns p.libraries, but where the names of one mtllib
+// line, joined by spaces, name a file that exists: that one file. Blender
+// and other exporters write "mtllib my model.mtl" for a model saved as
+// "my model.obj", which the format would read as two files.
+func (p *objParser) libraryNames(base string) []objLibrary {
+	var out []objLibrary
+	libs := p.libraries
+	for len(libs) > 0 {
+		n := 1
+		for n < len(libs) && libs[n].line == libs[0].line {
+			n++
+		}
+		if n > 1 {
+			names := make([]string, n)
+			for i, lib := range libs[:n] {
+				names[i] = lib.name
+			}
+			whole := strings.Join(names, " ")
+			if path, err := p.a.resolve(base, whole); err == nil && (p.a.files != nil || regularFile(path)) {
+				// (A bundle holds the files its scene read: resolve
+				// finds only those.)
+				out = append(out, objLibrary{name: whole, line: libs[0].line})
+				libs = libs[n:]
+				continue
+			}
+		}
+		out = append(out, libs[:n]...)
+		libs = libs[n:]
+	}
+	return out
+}
+
+// regularFile reports whether a regular file (through symbolic links)
+// is at path.
+func regularFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // libraryError is the error for an mtllib file that cannot be read.

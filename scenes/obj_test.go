@@ -747,3 +747,33 @@ func TestOBJBackslashPaths(t *testing.T) {
 		t.Errorf("materials %+v, want wood with the red texture", im.materials)
 	}
 }
+
+// TestOBJLibraryWithSpaces: Blender writes "mtllib my model.mtl" for a
+// model saved as "my model.obj"; the names of an mtllib line that, joined
+// by spaces, name a file are read as that file, and as separate files
+// otherwise.
+func TestOBJLibraryWithSpaces(t *testing.T) {
+	log := captureWarnings(t)
+	dir := writeFiles(t, map[string]string{
+		"my model.mtl": "newmtl red\nKd 1 0 0\n",
+		"a.mtl":        "newmtl green\nKd 0 1 0\n",
+		"b.mtl":        "newmtl blue\nKd 0 0 1\n",
+		"my model.obj": "mtllib my model.mtl\nmtllib a.mtl b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\nusemtl green\nf 1 3 2\nusemtl blue\nf 2 1 3\n",
+	})
+	im, err := loadOBJ(testAssets(t, dir), filepath.Join(dir, "my model.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	if len(im.materials) != 3 {
+		t.Fatalf("materials %+v, want red, green and blue", im.materials)
+	}
+	for i, m := range im.materials {
+		if !m.HasColor || m.Color != want[i] {
+			t.Errorf("material %q: %+v, want the colour %v", m.Name, m, want[i])
+		}
+	}
+	if log.String() != "" {
+		t.Errorf("warnings %q, want none", log.String())
+	}
+}
