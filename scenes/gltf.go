@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -39,7 +40,8 @@ import (
 //     Every primitive of every mesh a node holds becomes one
 //     tracer.MeshDesc: POSITION (FLOAT VEC3, required), NORMAL (FLOAT VEC3)
 //     and TEXCOORD_0 (FLOAT, or normalised UNSIGNED_BYTE or UNSIGNED_SHORT)
-//     when present, TEXCOORD_1 (the same) when the primitive's material
+//     when present, and the integer types KHR_mesh_quantization adds
+//     when the file lists it (gltfquant.go), TEXCOORD_1 (the same) when the primitive's material
 //     has a texture on set 1, COLOR_0 (VEC3 or VEC4 of FLOAT in [0, 1] or
 //     normalised UNSIGNED_BYTE or UNSIGNED_SHORT; alpha ignored) as
 //     MeshDesc.Colors, indices or, without them, the vertices in order:
@@ -61,7 +63,8 @@ import (
 //     metallicFactor and roughnessFactor (1 and 1 by default) and the
 //     metallicRoughnessTexture, decoded linearly; emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
-//     texture's KHR_texture_transform, texCoord and sampler (wrapS and
+//     texture's image (its EXT_texture_webp source when it has one, else
+//     its source), KHR_texture_transform, texCoord and sampler (wrapS and
 //     wrapT as tracer.Wrap, the filters as gltfFilter says); the
 //     normalTexture (linear, its scale, its KHR_texture_transform) as
 //     tracer.Material.NormalMap; alphaMode (MASK with alphaCutoff, BLEND)
@@ -74,7 +77,10 @@ import (
 //   - Skinned meshes are drawn in the pose of their joints' nodes
 //     (gltfskin.go); primitives with morph targets in their base shape,
 //     with a one-line warning (slog) naming them.
-//   - Material extensions but KHR_materials_emissive_strength are not
+//   - Glass: a material of full transmission (KHR_materials_transmission,
+//     with KHR_materials_ior and KHR_materials_volume) becomes trace's
+//     dielectric (gltfglass.go). Other material extensions but
+//     KHR_materials_emissive_strength, and partial transmission, are not
 //     read; importedMaterial.Unsupported names them, for the warning of
 //     the scene that draws such a material (decoder.addMaterials).
 //   - Primitives of points and lines (POINTS, LINES, LINE_LOOP,
@@ -86,14 +92,14 @@ import (
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
-// of extensionsRequired but KHR_lights_punctual, KHR_texture_transform
-// and KHR_materials_emissive_strength; primitive modes that glTF does
+// of extensionsRequired but those of gltfSupported; primitive modes that glTF does
 // not define; accessors without a bufferView of more elements than
 // the file's buffers have bytes; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
-// FLOAT VEC4; texCoord sets other than 0 and 1, and set 1 on a primitive
+// FLOAT VEC4, but for what KHR_mesh_quantization allows in a file that
+// lists it; texCoord sets other than 0 and 1, and set 1 on a primitive
 // without TEXCOORD_1; COLOR_0 of another type or outside [0, 1]; textures
-// whose image comes only from an extension
-// (KHR_texture_basisu, EXT_texture_webp); non-finite positions, normals
+// whose image comes only from an extension other than EXT_texture_webp
+// (KHR_texture_basisu); non-finite positions, normals
 // or texture coordinates; indices out of range; TRIANGLES index or
 // vertex counts that are not multiples of 3; bad lights (gltflight.go); nodes reached twice (cycles, shared
 // children); more than tracer.MaxTriangles triangles, or 3·MaxTriangles
@@ -179,10 +185,15 @@ const (
 	glbChunkBIN  = 0x004E4942 // "BIN\x00"
 )
 
+// gltfWebPExt gives a texture a WebP image (EXT_texture_webp).
+const gltfWebPExt = "EXT_texture_webp"
+
 // gltfSupported are the extensions a file may require.
 var gltfSupported = map[string]bool{
+	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
+	"KHR_mesh_quantization":           true,
 	"KHR_texture_transform":           true,
 }
 
@@ -204,6 +215,7 @@ type gltfLoader struct {
 	morphed     []string                        // the primitives with morph targets met, for the warning
 	unsurfaced  []string                        // the primitives of points and lines, not drawn
 	dflt        int32                           // index of glTF's default material in out.materials, or -1
+	quantized   bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
 	bufferBytes int                             // the bytes of all buffers, bounding accessors without a bufferView
 	parents     []int                           // each node's parent, or -1 (nodeWorld)
 	skinMats    map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
@@ -262,9 +274,10 @@ func (l *gltfLoader) decode(data []byte) error {
 	}
 	for _, e := range doc.ExtensionsRequired {
 		if !gltfSupported[e] {
-			return l.errorf(nil, "extensionsRequired: %s is not supported (supported: KHR_lights_punctual, KHR_materials_emissive_strength, KHR_texture_transform)", quote(e))
+			return l.errorf(nil, "extensionsRequired: %s is not supported (supported: %s)", quote(e), gltfSupportedList())
 		}
 	}
+	l.quantized = slices.Contains(doc.ExtensionsUsed, gltfQuantizationExt) || slices.Contains(doc.ExtensionsRequired, gltfQuantizationExt)
 	for i, b := range doc.Buffers {
 		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
 			return err
@@ -272,6 +285,13 @@ func (l *gltfLoader) decode(data []byte) error {
 		l.bufferBytes += len(b.Data)
 	}
 	return l.decodeLights()
+}
+
+// gltfSupportedList names the extensions a file may require, sorted,
+// for a message.
+func gltfSupportedList() string {
+	names := slices.Sorted(maps.Keys(gltfSupported))
+	return strings.Join(names, ", ")
 }
 
 // gltfSplitGLB returns the JSON chunk and the BIN chunk (nil when there is
@@ -689,11 +709,21 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	if err != nil {
 		return nil, err
 	}
-	if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec3 {
-		return nil, l.errorf(nil, "%s: POSITION is %s %s, not supported (only FLOAT VEC3)", where, acc.ComponentType, acc.Type)
-	}
-	if p.positions, err = modeler.ReadPosition(l.doc, acc, nil); err != nil {
-		return nil, l.errorf(err, "%s: POSITION: accessors[%d]: %v", where, ai, err)
+	switch {
+	case acc.Type != gltf.AccessorVec3:
+		return nil, l.errorf(nil, "%s: POSITION is %s %s, not supported (only VEC3)", where, acc.ComponentType, acc.Type)
+	case acc.ComponentType == gltf.ComponentFloat:
+		if p.positions, err = modeler.ReadPosition(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: POSITION: accessors[%d]: %v", where, ai, err)
+		}
+	case l.quantizedAllowed(gltf.POSITION, acc):
+		v, err := l.dequantize(acc, ai, 3, where+".attributes.POSITION")
+		if err != nil {
+			return nil, err
+		}
+		p.positions = gltfVec3s(v)
+	default:
+		return nil, l.errorf(nil, "%s: POSITION is %s %s, not supported (only FLOAT VEC3%s)", where, acc.ComponentType, acc.Type, l.quantizedHint("BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT"))
 	}
 	for i, q := range p.positions {
 		if !gltfFinite(q) {
@@ -707,14 +737,22 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 		if err != nil {
 			return nil, err
 		}
-		if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec3 {
-			return nil, l.errorf(nil, "%s: NORMAL is %s %s, not supported (only FLOAT VEC3)", where, acc.ComponentType, acc.Type)
+		if acc.Type != gltf.AccessorVec3 || acc.ComponentType != gltf.ComponentFloat && !l.quantizedAllowed(gltf.NORMAL, acc) {
+			return nil, l.errorf(nil, "%s: NORMAL is %s %s%s, not supported (only FLOAT VEC3%s)", where, acc.ComponentType, acc.Type, gltfNormalizedWord(acc), l.quantizedHint("normalized BYTE or SHORT"))
 		}
 		if acc.Count != nv {
 			return nil, l.errorf(nil, "%s: NORMAL has %d elements, POSITION %d", where, acc.Count, nv)
 		}
-		if p.normals, err = modeler.ReadNormal(l.doc, acc, nil); err != nil {
-			return nil, l.errorf(err, "%s: NORMAL: accessors[%d]: %v", where, ai, err)
+		if acc.ComponentType == gltf.ComponentFloat {
+			if p.normals, err = modeler.ReadNormal(l.doc, acc, nil); err != nil {
+				return nil, l.errorf(err, "%s: NORMAL: accessors[%d]: %v", where, ai, err)
+			}
+		} else {
+			v, err := l.dequantize(acc, ai, 3, where+".attributes.NORMAL")
+			if err != nil {
+				return nil, err
+			}
+			p.normals = gltfVec3s(v) // renormalised when placed
 		}
 		for i, q := range p.normals {
 			if !gltfFinite(q) {
@@ -739,14 +777,25 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 		if err != nil {
 			return nil, err
 		}
-		if acc.ComponentType != gltf.ComponentFloat || acc.Type != gltf.AccessorVec4 {
-			return nil, l.errorf(nil, "%s: TANGENT is %s %s, not supported (only FLOAT VEC4, as glTF requires)", where, acc.ComponentType, acc.Type)
+		if acc.Type != gltf.AccessorVec4 || acc.ComponentType != gltf.ComponentFloat && !l.quantizedAllowed(gltf.TANGENT, acc) {
+			return nil, l.errorf(nil, "%s: TANGENT is %s %s%s, not supported (only FLOAT VEC4%s)", where, acc.ComponentType, acc.Type, gltfNormalizedWord(acc), l.quantizedHint("normalized BYTE or SHORT"))
 		}
 		if acc.Count != nv {
 			return nil, l.errorf(nil, "%s: TANGENT has %d elements, POSITION %d", where, acc.Count, nv)
 		}
-		if p.tangents, err = modeler.ReadTangent(l.doc, acc, nil); err != nil {
-			return nil, l.errorf(err, "%s: TANGENT: accessors[%d]: %v", where, ai, err)
+		if acc.ComponentType == gltf.ComponentFloat {
+			if p.tangents, err = modeler.ReadTangent(l.doc, acc, nil); err != nil {
+				return nil, l.errorf(err, "%s: TANGENT: accessors[%d]: %v", where, ai, err)
+			}
+		} else {
+			v, err := l.dequantize(acc, ai, 4, where+".attributes.TANGENT")
+			if err != nil {
+				return nil, err
+			}
+			p.tangents = make([][4]float32, nv) // xyz renormalised when placed
+			for i := range p.tangents {
+				p.tangents[i] = [4]float32(v[4*i : 4*i+4])
+			}
 		}
 		for i, q := range p.tangents {
 			if !gltfFinite(mgl32.Vec3{q[0], q[1], q[2]}) || !gltfFinite(mgl32.Vec3{q[3]}) {
@@ -917,14 +966,18 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		Metallic:  1,
 		Roughness: 1,
 	}
-	var unsupported []string
+	var exts []string
 	for e := range m.Extensions {
 		if e != "KHR_materials_emissive_strength" {
-			unsupported = append(unsupported, e)
+			exts = append(exts, e)
 		}
 	}
-	slices.Sort(unsupported)
-	im.Unsupported = strings.Join(unsupported, ", ")
+	slices.Sort(exts)
+	glass, err := l.glassMaterial(m, where)
+	if err != nil {
+		return 0, err
+	}
+	im.Unsupported = strings.Join(glass.unsupported(exts), ", ")
 	if pbr := m.PBRMetallicRoughness; pbr != nil {
 		factor := pbr.BaseColorFactorOrDefault()
 		for _, f := range factor[:3] {
@@ -1014,6 +1067,13 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			im.Alpha = float32(a)
 		}
 	}
+	if glass.glass {
+		// Trace's dielectric: baseColorFactor × baseColorTexture is the
+		// tint of the light it transmits, roughnessFactor its roughness.
+		im.PBR, im.Glass, im.IOR = false, true, glass.ior
+		im.Metallic, im.Emission = 0, mgl32.Vec3{}
+		im.RoughImage, im.EmissionImage = nil, nil
+	}
 	idx := int32(len(l.out.materials))
 	l.out.materials = append(l.out.materials, im)
 	l.materials[i] = idx
@@ -1088,10 +1148,25 @@ func (l *gltfLoader) texture(info *gltf.TextureInfo, where string, srgb bool) (g
 		}
 		out.sampler.Filter = gltfFilter(s.MagFilter, s.MinFilter)
 	}
-	if t.Source == nil {
-		return out, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu or EXT_texture_webp are not supported)", ti)
+	source := t.Source
+	if ext, ok := t.Extensions[gltfWebPExt]; ok {
+		// The WebP image, preferred to the core source, which is there
+		// for readers that cannot decode WebP.
+		var e struct {
+			Source *int `json:"source"`
+		}
+		if err := gltfExtension(ext, &e); err != nil {
+			return out, l.errorf(err, "textures[%d]: %s: %v", ti, gltfWebPExt, err)
+		}
+		if e.Source == nil {
+			return out, l.errorf(nil, "textures[%d]: %s has no source", ti, gltfWebPExt)
+		}
+		source = e.Source
 	}
-	img, err := l.image(*t.Source, srgb)
+	if source == nil {
+		return out, l.errorf(nil, "textures[%d]: no source image (images from extensions such as KHR_texture_basisu are not supported)", ti)
+	}
+	img, err := l.image(*source, srgb)
 	out.img = img
 	return out, err
 }
@@ -1135,9 +1210,26 @@ func (l *gltfLoader) texCoords(ai int, where, name string, nv int) ([][2]float32
 	if acc.Count != nv {
 		return nil, l.errorf(nil, "%s: %s has %d elements, POSITION %d", where, name, acc.Count, nv)
 	}
-	uvs, err := modeler.ReadTextureCoord(l.doc, acc, nil)
-	if err != nil {
-		return nil, l.errorf(err, "%s: %s: accessors[%d]: %v", where, name, ai, err)
+	core := acc.ComponentType == gltf.ComponentFloat ||
+		acc.Normalized && (acc.ComponentType == gltf.ComponentUbyte || acc.ComponentType == gltf.ComponentUshort)
+	if acc.Type != gltf.AccessorVec2 || !core && !l.quantizedAllowed(name, acc) {
+		return nil, l.errorf(nil, "%s: %s is %s %s%s, not supported (only VEC2 of FLOAT, or normalized UNSIGNED_BYTE or UNSIGNED_SHORT%s)",
+			where, name, acc.ComponentType, acc.Type, gltfNormalizedWord(acc), l.quantizedHint("BYTE and SHORT, and UNSIGNED_BYTE and UNSIGNED_SHORT not normalized"))
+	}
+	var uvs [][2]float32
+	if core {
+		if uvs, err = modeler.ReadTextureCoord(l.doc, acc, nil); err != nil {
+			return nil, l.errorf(err, "%s: %s: accessors[%d]: %v", where, name, ai, err)
+		}
+	} else {
+		v, err := l.dequantize(acc, ai, 2, where+".attributes."+name)
+		if err != nil {
+			return nil, err
+		}
+		uvs = make([][2]float32, nv)
+		for i := range uvs {
+			uvs[i] = [2]float32(v[2*i : 2*i+2])
+		}
 	}
 	for i, uv := range uvs {
 		if !gltfFinite(mgl32.Vec3{uv[0], uv[1], 0}) {

@@ -467,7 +467,7 @@ func TestLoadGLTFErrors(t *testing.T) {
 		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 1099511627776 elements without a bufferView: more than the 36 bytes of the file's buffers"},
 		{"quantized positions", func(doc *gltf.Document) {
 			doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]uint16{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
-		}, false, "meshes[0].primitives[0]: POSITION is UNSIGNED_SHORT VEC3, not supported (only FLOAT VEC3)"},
+		}, false, "meshes[0].primitives[0]: POSITION is UNSIGNED_SHORT VEC3, not supported (only FLOAT VEC3; KHR_mesh_quantization, which the file does not list in extensionsUsed, would allow BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT)"},
 		{"no position", func(doc *gltf.Document) {
 			attr := doc.Meshes[0].Primitives[0].Attributes
 			attr[gltf.NORMAL] = attr[gltf.POSITION]
@@ -520,7 +520,7 @@ func TestLoadGLTFErrors(t *testing.T) {
 		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 2 is not supported (only 0 and 1)"},
 		{"required extension unknown", func(doc *gltf.Document) {
 			doc.ExtensionsRequired = []string{"KHR_texture_transform", "KHR_draco_mesh_compression"}
-		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: KHR_lights_punctual, KHR_materials_emissive_strength, KHR_texture_transform)`},
+		}, false, `extensionsRequired: "KHR_draco_mesh_compression" is not supported (supported: EXT_texture_webp, KHR_lights_punctual, KHR_materials_emissive_strength, KHR_mesh_quantization, KHR_texture_transform)`},
 		{"not an image", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.Images[0] = &gltf.Image{URI: "data:image/png;base64,AAAA"}
@@ -1044,15 +1044,16 @@ func TestMeshGLTFDefaultMaterial(t *testing.T) {
 }
 
 // TestMeshGLTFUnsupportedExtensions: a file material drawn without
-// extensions that trace does not read (glass as KHR_materials_transmission
-// renders opaque) gets one warning line naming it and them, and none
-// when the scene puts a material of its own in its place.
+// extensions that trace does not read (partly transmissive glass, as
+// KHR_materials_transmission of a factor below 1, renders opaque) gets
+// one warning line naming it and them, and none when the scene puts a
+// material of its own in its place.
 func TestMeshGLTFUnsupportedExtensions(t *testing.T) {
 	dir, _ := gltfScene(t)
 	doc := newGLTFDoc(gltfTriangle, nil)
 	doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
 	doc.Materials = []*gltf.Material{{Name: "glass", Extensions: gltf.Extensions{
-		"KHR_materials_transmission":      json.RawMessage(`{"transmissionFactor": 1}`),
+		"KHR_materials_transmission":      json.RawMessage(`{"transmissionFactor": 0.5}`),
 		"KHR_materials_ior":               json.RawMessage(`{"ior": 1.5}`),
 		"KHR_materials_emissive_strength": json.RawMessage(`{"emissiveStrength": 2}`),
 	}}}

@@ -50,14 +50,22 @@ type importedMaterial struct {
 	AlphaCutoff float32
 	AlphaImage  *tracer.Image
 	AlphaUV     [6]float32
+	// Glass makes the material trace's dielectric (tracer.MaterialDielectric;
+	// a glTF material of full transmission, gltfglass.go) of index of
+	// refraction IOR, tinted by Color (and Image) and of roughness
+	// Roughness; PBR is then false.
+	Glass bool
+	IOR   float32
 	// Default marks glTF's default material, which the file's primitives
 	// without a material get (glTF 2.0 §3.9.6: metallic-roughness with
 	// every factor 1 and no texture); a scene object's "material" takes
 	// its place.
 	Default bool
 	// Unsupported names the glTF extensions of the material that trace
-	// does not read (KHR_materials_transmission, ...), sorted and joined
-	// by ", ", for a warning: the material is drawn without them.
+	// does not read (KHR_materials_clearcoat, KHR_materials_transmission
+	// that is partial, ...), sorted, then what a glass material leaves
+	// out (gltfGlass.notes), joined by ", ", for a warning: the material
+	// is drawn without them.
 	Unsupported string
 }
 

@@ -459,6 +459,9 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		if m.PBR {
 			mat.Kind, mat.Metallic, mat.Roughness, mat.Emission = tracer.MaterialPBR, m.Metallic, m.Roughness, m.Emission
 		}
+		if m.Glass {
+			mat.Kind, mat.IOR, mat.Roughness = tracer.MaterialDielectric, m.IOR, m.Roughness
+		}
 		// A black tint makes a black material, texture or not (the zero
 		// tint would mean none).
 		if m.Image != nil && m.Color != [3]float32{} {

@@ -34,7 +34,10 @@ import (
 //	                      heights × -bm (default 1) in texel widths; a
 //	                      norm, when both are given, wins
 //
-// Map files are relative to the MTL file's folder. Of the map options,
+// Map files are relative to the MTL file's folder; a foreign absolute
+// path (C:\Users\me\wood.png, or another machine's) where no file is
+// falls back on the file of its base name beside the MTL or OBJ file
+// (loadMap, mtlpath.go). Of the map options,
 // -s u [v] and -o u [v] (scale, default 1 and never 0, and offset,
 // default 0; a missing v takes its default, a third value is ignored)
 // map the surface's (u, v) to (s_u·u + o_u, s_v·v + o_v); -imfchan r|g|b|l picks the channel of a map_Pr or map_Pm
@@ -462,6 +465,7 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 
 // mtlImages are the images that the materials of one OBJ file have read.
 type mtlImages struct {
+	objDir  string                         // the OBJ file's folder (loadMap)
 	colors  map[mtlColorKey]*tracer.Image  // colour maps by MTL folder, file name and decoding
 	rough   map[mtlRoughKey]*tracer.Image  // metallic-roughness images
 	normals map[mtlNormalKey]*tracer.Image // normal maps, read or made from bump maps
@@ -494,8 +498,8 @@ func (m *mtlMaterial) importNormalMap(a *assets, out *importedMaterial, images *
 	img := images.normals[key]
 	if img == nil {
 		var err error
-		if img, err = loadImage(a, key.dir, mp.file, key.srgb); err != nil {
-			return m.mapError(kw, mp, err)
+		if img, err = images.loadMap(a, m, kw, mp, key.srgb); err != nil {
+			return err
 		}
 		if bump {
 			img = bumpToNormal(img, mp.channel, mp.bm)
@@ -527,8 +531,8 @@ func (m *mtlMaterial) importAlpha(a *assets, out *importedMaterial, images *mtlI
 		img := images.colors[key]
 		if img == nil {
 			var err error
-			if img, err = loadImage(a, key.dir, m.mapD.file, key.srgb); err != nil {
-				return m.mapError("map_d", &m.mapD, err)
+			if img, err = images.loadMap(a, m, "map_d", &m.mapD, key.srgb); err != nil {
+				return err
 			}
 			if images.colors == nil {
 				images.colors = map[mtlColorKey]*tracer.Image{}
@@ -578,9 +582,9 @@ func (c *mtlImages) color(a *assets, m *mtlMaterial, kw string, mp *mtlMap) (*tr
 	if img := c.colors[key]; img != nil {
 		return img, nil
 	}
-	img, err := loadImage(a, key.dir, mp.file, key.srgb)
+	img, err := c.loadMap(a, m, kw, mp, key.srgb)
 	if err != nil {
-		return nil, m.mapError(kw, mp, err)
+		return nil, err
 	}
 	if c.colors == nil {
 		c.colors = map[mtlColorKey]*tracer.Image{}
@@ -607,11 +611,7 @@ func (c *mtlImages) roughness(a *assets, m *mtlMaterial) (*tracer.Image, error) 
 		return img, nil
 	}
 	load := func(kw string, mp *mtlMap) (*tracer.Image, error) {
-		img, err := loadImage(a, dir, mp.file, mp.srgb(false))
-		if err != nil {
-			return nil, m.mapError(kw, mp, err)
-		}
-		return img, nil
+		return c.loadMap(a, m, kw, mp, mp.srgb(false))
 	}
 	var rough, metal *tracer.Image
 	var err error

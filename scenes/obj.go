@@ -574,7 +574,7 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 		}
 	}
 	out := make([]importedMaterial, len(p.matNames))
-	images := &mtlImages{}
+	images := &mtlImages{objDir: base}
 	for i, name := range p.matNames {
 		out[i].Name = name
 		if def := defs[name]; def != nil {

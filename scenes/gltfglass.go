@@ -1,0 +1,144 @@
+package scenes
+
+import (
+	"math"
+	"slices"
+
+	"github.com/qmuntal/gltf"
+)
+
+// The glTF material extensions that glassMaterial reads.
+const (
+	gltfTransmissionExt = "KHR_materials_transmission"
+	gltfIORExt          = "KHR_materials_ior"
+	gltfVolumeExt       = "KHR_materials_volume"
+)
+
+// gltfGlass is what glassMaterial makes of a material's transmission.
+type gltfGlass struct {
+	// glass is true when the material is drawn as trace's dielectric.
+	glass bool
+	// ior is the dielectric's index of refraction.
+	ior float32
+	// read names the extensions that the dielectric honours, to leave
+	// out of the material's unsupported ones.
+	read []string
+	// notes names what the dielectric leaves out, for the warning.
+	notes []string
+}
+
+// glassMaterial decides whether materials[i] (at where, for errors) is
+// glass that trace's dielectric draws: KHR_materials_transmission with
+// transmissionFactor 1, no transmissionTexture, metallicFactor 0 and an
+// index of refraction (KHR_materials_ior, default 1.5) in [1, 4], the
+// dielectric's range. Blender's Glass BSDF exports as such. A material
+// whose transmission is partial or textured, metallic, or whose ior the
+// dielectric cannot take is not glass: it stays its metallic-roughness
+// part, and its extensions stay unsupported (for the warning).
+//
+// A glass material's KHR_materials_volume is read as the dielectric is:
+// a solid whose surfaces refract (a thin-walled one, thicknessFactor 0,
+// refracts too, as Blender renders it). Its attenuationColor and
+// attenuationDistance (absorption inside the volume) have no counterpart
+// in the dielectric, whose tint applies at each refraction: they are
+// named in the notes when they would absorb, as are a
+// metallicRoughnessTexture (the dielectric's roughness is
+// roughnessFactor alone) and an emission (the dielectric emits nothing).
+//
+// It returns an error for extensions whose values glTF does not allow.
+func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, error) {
+	var g gltfGlass
+	raw, ok := m.Extensions[gltfTransmissionExt]
+	if !ok {
+		return g, nil
+	}
+	var tr struct {
+		Factor  *float64 `json:"transmissionFactor"`
+		Texture any      `json:"transmissionTexture"` // only whether it is there
+	}
+	if err := gltfExtension(raw, &tr); err != nil {
+		return g, l.errorf(err, "%s: %s: %v", where, gltfTransmissionExt, err)
+	}
+	factor := 0.0
+	if tr.Factor != nil {
+		factor = *tr.Factor
+	}
+	if !(factor >= 0 && factor <= 1) {
+		return g, l.errorf(nil, "%s: %s: transmissionFactor %g is outside [0, 1]", where, gltfTransmissionExt, factor)
+	}
+	ior := 1.5
+	if raw, ok := m.Extensions[gltfIORExt]; ok {
+		var e struct {
+			IOR *float64 `json:"ior"`
+		}
+		if err := gltfExtension(raw, &e); err != nil {
+			return g, l.errorf(err, "%s: %s: %v", where, gltfIORExt, err)
+		}
+		if e.IOR != nil {
+			ior = *e.IOR
+		}
+		if !(ior == 0 || ior >= 1 && ior <= math.MaxFloat32) {
+			return g, l.errorf(nil, "%s: %s: ior %g must be 0 or a number >= 1", where, gltfIORExt, ior)
+		}
+	}
+	var vol struct {
+		Distance *float64    `json:"attenuationDistance"`
+		Color    *[3]float64 `json:"attenuationColor"`
+	}
+	_, hasVolume := m.Extensions[gltfVolumeExt]
+	if hasVolume {
+		if err := gltfExtension(m.Extensions[gltfVolumeExt], &vol); err != nil {
+			return g, l.errorf(err, "%s: %s: %v", where, gltfVolumeExt, err)
+		}
+		if d := vol.Distance; d != nil && !(*d > 0) {
+			return g, l.errorf(nil, "%s: %s: attenuationDistance %g is not positive", where, gltfVolumeExt, *d)
+		}
+		if c := vol.Color; c != nil {
+			for _, x := range c {
+				if !(x >= 0 && x <= 1) {
+					return g, l.errorf(nil, "%s: %s: attenuationColor %v is outside [0, 1]", where, gltfVolumeExt, *c)
+				}
+			}
+		}
+	}
+	metallic := 1.0
+	hasRoughImage := false
+	if pbr := m.PBRMetallicRoughness; pbr != nil {
+		metallic = pbr.MetallicFactorOrDefault()
+		hasRoughImage = pbr.MetallicRoughnessTexture != nil
+	}
+	if factor != 1 || tr.Texture != nil || metallic != 0 || ior < 1 || ior > 4 {
+		return g, nil // drawn as its metallic-roughness part, with the warning
+	}
+	g.glass, g.ior = true, float32(ior)
+	g.read = []string{gltfTransmissionExt, gltfIORExt}
+	if hasVolume {
+		g.read = append(g.read, gltfVolumeExt)
+		if vol.Color != nil && *vol.Color != [3]float64{1, 1, 1} && vol.Distance != nil { // absent: infinite, no absorption
+			g.notes = append(g.notes, gltfVolumeExt+"'s attenuationColor (absorption inside glass)")
+		}
+	}
+	if hasRoughImage {
+		g.notes = append(g.notes, "a metallicRoughnessTexture on glass (its roughness is roughnessFactor's)")
+	}
+	for _, e := range m.EmissiveFactor {
+		if e != 0 {
+			g.notes = append(g.notes, "emission on glass")
+			break
+		}
+	}
+	return g, nil
+}
+
+// unsupported returns the unsupported-extension list of a material
+// with extensions exts, given what glassMaterial made of it: the
+// extensions it read are left out, its notes added.
+func (g gltfGlass) unsupported(exts []string) []string {
+	var out []string
+	for _, e := range exts {
+		if !g.glass || !slices.Contains(g.read, e) {
+			out = append(out, e)
+		}
+	}
+	return append(out, g.notes...)
+}

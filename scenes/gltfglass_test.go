@@ -1,0 +1,134 @@
+package scenes
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+	"github.com/tracerender/trace/tracer"
+)
+
+// TestMeshGLTFGlass: a glTF material of full transmission (Blender's
+// glass) becomes trace's dielectric, with KHR_materials_ior's index
+// (1.5 without it), roughnessFactor as its roughness and
+// baseColorFactor as its tint; the warning names only what the
+// dielectric cannot draw (a volume's absorption). Partial or textured
+// transmission, a metallic one or an ior past the dielectric's range
+// stay pbr with the warning naming the extensions, and a scene material
+// of the same name takes the place of any of them.
+func TestMeshGLTFGlass(t *testing.T) {
+	pbr := func(color [4]float64, metallic, roughness float64) *gltf.PBRMetallicRoughness {
+		return &gltf.PBRMetallicRoughness{BaseColorFactor: &color, MetallicFactor: &metallic, RoughnessFactor: &roughness}
+	}
+	ext := func(kv ...string) gltf.Extensions {
+		e := gltf.Extensions{}
+		for i := 0; i < len(kv); i += 2 {
+			e[kv[i]] = json.RawMessage(kv[i+1])
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		name         string
+		mat          *gltf.Material
+		materials    string
+		want         tracer.Material // Kind, IOR, Roughness, Color compared
+		warn, nowarn string          // in the warning ("" for none), and not in it
+	}{
+		{
+			name: "glass",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{0.9, 1, 0.8, 1}, 0, 0.2),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`, "KHR_materials_ior", `{"ior": 1.33}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.33, Roughness: 0.2, Color: mgl32.Vec3{0.9, 1, 0.8}},
+		},
+		{
+			name: "default ior, a volume that absorbs",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`,
+					"KHR_materials_volume", `{"thicknessFactor": 0.1, "attenuationDistance": 2, "attenuationColor": [1, 0.5, 0.5]}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1}},
+			warn: "drawn without KHR_materials_volume's attenuationColor", nowarn: "KHR_materials_transmission",
+		},
+		{
+			name: "a volume that does not absorb",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`, "KHR_materials_volume", `{"thicknessFactor": 1}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1}},
+		},
+		{
+			name: "partial",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0.5),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 0.5}`)},
+			want: tracer.Material{Kind: tracer.MaterialPBR, Roughness: 0.5, Color: mgl32.Vec3{1, 1, 1}},
+			warn: "drawn without KHR_materials_transmission",
+		},
+		{
+			name: "textured",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0.5),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1, "transmissionTexture": {"index": 0}}`)},
+			want: tracer.Material{Kind: tracer.MaterialPBR, Roughness: 0.5, Color: mgl32.Vec3{1, 1, 1}},
+			warn: "drawn without KHR_materials_transmission",
+		},
+		{
+			name: "metallic (glTF's default metallicFactor is 1)",
+			mat:  &gltf.Material{Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`)},
+			want: tracer.Material{Kind: tracer.MaterialPBR, Roughness: 1, Color: mgl32.Vec3{1, 1, 1}},
+			warn: "drawn without KHR_materials_transmission",
+		},
+		{
+			name: "ior past the dielectric's",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`, "KHR_materials_ior", `{"ior": 5}`)},
+			want: tracer.Material{Kind: tracer.MaterialPBR, Color: mgl32.Vec3{1, 1, 1}},
+			warn: "drawn without KHR_materials_ior, KHR_materials_transmission",
+		},
+		{
+			name: "the scene's material in its place",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`)},
+			materials: `{"glass": {"type": "metal"}}`,
+			want:      tracer.Material{Kind: tracer.MaterialMetal, Color: defaultAlbedo},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := newGLTFDoc(gltfTriangle, nil)
+			doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+			tc.mat.Name = "glass"
+			doc.Materials = []*gltf.Material{tc.mat}
+			writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
+			materials := tc.materials
+			if materials == "" {
+				materials = "{}"
+			}
+			path := filepath.Join(dir, "scene.json")
+			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "glass.gltf"}]}`
+			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			log := captureWarnings(t)
+			s, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := s.Materials[s.Meshes[0].Material]
+			got := tracer.Material{Kind: m.Kind, IOR: m.IOR, Roughness: m.Roughness, Color: m.Color}
+			if got != tc.want {
+				t.Errorf("material %+v, want %+v", got, tc.want)
+			}
+			w := strings.TrimSpace(log.String())
+			switch {
+			case tc.warn == "" && w != "":
+				t.Errorf("warning %q, want none", w)
+			case tc.warn != "" && !strings.Contains(w, tc.warn):
+				t.Errorf("warning %q, want one with %q", w, tc.warn)
+			case tc.nowarn != "" && strings.Contains(w, tc.nowarn):
+				t.Errorf("warning %q names %s, which is drawn", w, tc.nowarn)
+			}
+		})
+	}
+}
