@@ -1,6 +1,7 @@
 package imageio
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/tracerender/trace/tracer"
 )
@@ -365,10 +367,13 @@ func (o *Output) IsFile(p string) bool {
 }
 
 // Commit writes the framebuffer: into the temporary file, then renamed
-// into place, or into the stream.
-func (o *Output) Commit(fb *tracer.Framebuffer, film *tracer.Film) error {
+// into place, or into the stream. Writing into a named pipe or a device
+// opened by Create — waiting for a pipe's reader, or for a reader that
+// has stopped reading — ends with ctx's error when ctx ends; a temporary
+// file is written whole whatever ctx does.
+func (o *Output) Commit(ctx context.Context, fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.tmp == nil {
-		return o.commitStream(fb, film)
+		return o.commitStream(ctx, fb, film)
 	}
 	err := o.encode(o.tmp, fb, film)
 	if err == nil && o.mode != 0 {
@@ -397,11 +402,11 @@ func (o *Output) Commit(fb *tracer.Framebuffer, film *tracer.Film) error {
 }
 
 // commitStream is Commit for a stream.
-func (o *Output) commitStream(fb *tracer.Framebuffer, film *tracer.Film) error {
+func (o *Output) commitStream(ctx context.Context, fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.fifo != "" && o.dev == nil {
-		f, err := os.OpenFile(o.fifo, os.O_WRONLY, 0) // waits for a reader
+		f, err := openReader(ctx, o.fifo)
 		if err != nil {
-			return fmt.Errorf("output %s: %w", o.name, pathErr(err))
+			return fmt.Errorf("output %s: %w", o.name, err)
 		}
 		o.dev, o.w = f, f
 	}
@@ -410,7 +415,20 @@ func (o *Output) commitStream(fb *tracer.Framebuffer, film *tracer.Film) error {
 		err = o.dev.Truncate(0)
 	}
 	if err == nil {
-		err = o.encode(o.w, fb, film)
+		if dev := o.dev; dev != nil {
+			// A pipe opened without blocking takes a deadline: ctx's
+			// end sets one in the past, which ends a write waiting for
+			// a reader that does not read. (A device that takes none
+			// never makes a write wait.)
+			stop := context.AfterFunc(ctx, func() { dev.SetWriteDeadline(time.Now()) })
+			err = o.encode(o.w, fb, film)
+			stop()
+		} else {
+			err = o.encode(o.w, fb, film)
+		}
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 	}
 	if o.dev != nil {
 		if cerr := o.dev.Close(); err == nil {
@@ -422,6 +440,33 @@ func (o *Output) commitStream(fb *tracer.Framebuffer, film *tracer.Film) error {
 		return fmt.Errorf("output %s: %w", o.name, err)
 	}
 	return nil
+}
+
+// fifoPoll is how often Commit tries again to open a named pipe that has
+// no reader yet.
+const fifoPoll = 50 * time.Millisecond
+
+// openReader opens the named pipe at path for writing once a reader has
+// opened it, or returns ctx's error when ctx ends first. The pipe is
+// opened without blocking (a plain open would wait for the reader where
+// nothing can end it), so writes to it take deadlines.
+func openReader(ctx context.Context, path string) (*os.File, error) {
+	t := time.NewTicker(fifoPoll)
+	defer t.Stop()
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			return nil, pathErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no reader opened the pipe: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
 }
 
 // encode writes the image to w in o's format.

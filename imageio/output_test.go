@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestOutputStream(t *testing.T) {
 		if o.IsFile(".") {
 			t.Error("a stream claims to be a file")
 		}
-		if err := o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{}); err != nil {
+		if err := o.Commit(context.Background(), tracer.NewFramebuffer(4, 2), &tracer.Film{}); err != nil {
 			t.Fatal(err)
 		}
 		o.Abort()

@@ -4,6 +4,8 @@ package imageio
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"net"
@@ -30,7 +32,7 @@ func commitOutput(t *testing.T, path string) error {
 		return err
 	}
 	defer o.Abort()
-	return o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{})
+	return o.Commit(context.Background(), tracer.NewFramebuffer(4, 2), &tracer.Film{})
 }
 
 // TestOutputRegularFile: a new file appears whole with no temporary file
@@ -86,7 +88,7 @@ func TestOutputNotRegular(t *testing.T) {
 			got <- data
 		}()
 		done := make(chan error, 1)
-		go func() { done <- o.Commit(tracer.NewFramebuffer(4, 2), &tracer.Film{}) }()
+		go func() { done <- o.Commit(context.Background(), tracer.NewFramebuffer(4, 2), &tracer.Film{}) }()
 		select {
 		case err := <-done:
 			if err != nil {
@@ -105,6 +107,48 @@ func TestOutputNotRegular(t *testing.T) {
 		}
 		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 			t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+		}
+	})
+	t.Run("named pipe cancelled", func(t *testing.T) {
+		// Commit into a pipe ends with ctx: while no reader has opened
+		// it, and while a reader that opened it reads nothing (a PNG
+		// larger than the pipe's buffer).
+		for _, reader := range []bool{false, true} {
+			fifo := filepath.Join(t.TempDir(), "pipe.png")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+			o, err := Create(fifo, Encoding{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Abort()
+			if reader {
+				r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close() // never read
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			fb := tracer.NewFramebuffer(512, 512)
+			x := uint32(1)
+			for i := range fb.Pix {
+				x = x*1664525 + 1013904223
+				fb.Pix[i] = float32(x>>8) / (1 << 24) // noise: a PNG far larger than the pipe holds
+			}
+			go func() { done <- o.Commit(ctx, fb, &tracer.Film{}) }()
+			time.Sleep(200 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("reader %v: Commit returned %v, want context.Canceled", reader, err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("reader %v: Commit still blocked 10 s after its context ended", reader)
+			}
 		}
 	})
 	refused := []struct {

@@ -277,3 +277,45 @@ func TestCheckpointTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointOutputFails: when the image cannot be written at the end
+// (here its name became a folder during the render), the render fails
+// (exit 1) and says that the checkpoint holds every tile and how to write
+// the image from it; that resume renders nothing and gives the image.
+func TestCheckpointOutputFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and renders for a second or two; skipped in -short mode")
+	}
+	bin := buildTrace(t)
+	dir := t.TempDir()
+	out, ck := filepath.Join(dir, "out.png"), filepath.Join(dir, "out.ckpt")
+	cmd := exec.Command(bin, killArgs(out, "--checkpoint", ck)...)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ckRecords(ck) < 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no tile in the checkpoint after 60 s: %s", stderr.String())
+		}
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1; stderr %q", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "the image was not written") ||
+		lines[1] != fmt.Sprintf("trace: checkpoint %s holds every tile: once %s can be written, --resume %s writes the image without rendering", ck, out, ck) {
+		t.Errorf("stderr %q, want the error, then how to write the image from the checkpoint", stderr.String())
+	}
+	os.Remove(out)
+	res, err := exec.Command(bin, slicesWithout(killArgs(out, "--resume", ck), "-q")...).CombinedOutput()
+	if err != nil || !strings.Contains(string(res), "36 of 36 tiles resumed") {
+		t.Errorf("resume: %v: %s", err, res)
+	}
+}

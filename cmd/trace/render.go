@@ -174,7 +174,17 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		return view.end(ctx, err, con)
 	}
-	if err := out.Commit(res.Framebuffer, &job.film); err != nil {
+	if err := out.Commit(ctx, res.Framebuffer, &job.film); err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			// Interrupted while a pipe waited for its reader.
+			return view.end(ctx, errInterrupted, con)
+		}
+		if ck != nil && ck.w.Err() == nil {
+			// The frame is not lost: the checkpoint holds every tile.
+			err = con.reported(err) // first what went wrong
+			con.info(fmt.Sprintf("checkpoint %s holds every tile: once %s can be written, --resume %s writes the image without rendering",
+				ck.path, f.output, ck.path))
+		}
 		return view.end(ctx, err, con)
 	}
 	if n := overflowed(res.Framebuffer); n > 0 {

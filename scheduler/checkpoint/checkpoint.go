@@ -58,6 +58,11 @@
 // Warning saying so, and its tile is rendered again. When a tile appears
 // twice the first record accepted wins.
 //
+// A Writer holds an advisory lock (flock(2)) on its file until Close:
+// Create, Append and Read refuse a checkpoint that another render is
+// writing (errInUse), whose tiles would otherwise be rendered twice, and
+// whose records Append could cut mid-write.
+//
 // Read and Append refuse a path that is not a regular file (a named pipe,
 // a device, a folder) before they open it for reading, so that a FIFO
 // given to --resume cannot block the render forever.
@@ -75,12 +80,14 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -113,6 +120,9 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// errInUse is the error of a checkpoint that another render is writing.
+var errInUse = errors.New("another render is writing it (a lock is held on the file): let that render end, or stop it, and resume then")
 
 // Header identifies the render a checkpoint belongs to. A checkpoint is
 // only ever applied to a render whose Header is equal.
@@ -198,6 +208,9 @@ func Read(path string, want Header) (*Checkpoint, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if err := lock(f, false); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
@@ -447,6 +460,7 @@ func appendRecord(b, payload []byte) []byte {
 // for the disk (see the package documentation).
 type Writer struct {
 	f       *os.File
+	path    string // as given, for messages
 	grid    []scheduler.Tile
 	buf     []byte
 	dirty   atomic.Bool // records written since the last fsync
@@ -465,27 +479,83 @@ func Create(path string, h Header) (*Writer, error) {
 	return create(path, h, tracer.PixelVersion)
 }
 
-// create is Create for a trace of the given pixel version.
+// create is Create for a trace of the given pixel version. The header is
+// written and fsynced under a name of its own beside path, then linked to
+// path, which fails if path exists: the checkpoint never appears without
+// its whole header, so a render killed (or a machine that lost power) as
+// it began leaves no file that --resume must refuse. Where links cannot be
+// made, path is created in place.
 func create(path string, h Header, pixelVersion uint32) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o666)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
-	}
 	b := binary.LittleEndian.AppendUint32([]byte(magic), Version)
 	b = appendRecord(b, encodeHeader(h, pixelVersion))
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
+	dir, base := filepath.Split(path)
+	tmp := filepath.Join(dir, "."+base+".new-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tempSeq.Add(1), 10))
+	f, err := createHeader(tmp, b)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	if err == nil {
-		err = syncDir(filepath.Dir(path))
+	err = os.Link(tmp, path)
+	os.Remove(tmp)
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
+		err = le.Err
+	}
+	if errors.Is(err, fs.ErrExist) {
+		f.Close()
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	if err != nil {
+		// No links on this file system: create path itself.
+		f.Close()
+		if f, err = createHeader(path, b); err != nil {
+			return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		}
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
 		f.Close()
 		os.Remove(path)
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	return newWriter(f, h), nil
+	return newWriter(f, path, h), nil
+}
+
+// tempSeq numbers the files create writes headers into.
+var tempSeq atomic.Uint64
+
+// beforeHeader is called as a file is about to get its header: where a
+// process killed there would leave it empty (tests).
+var beforeHeader = func() {}
+
+// createHeader creates the new file at path, locked, and writes and
+// fsyncs b, the checkpoint's beginning, into it. It removes the file it
+// created when it fails after that.
+func createHeader(path string, b []byte) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o666)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	err = lock(f, true)
+	if err == nil {
+		beforeHeader()
+		_, err = f.Write(b)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return f, nil
+}
+
+// pathErr returns the error inside a *fs.PathError, for messages that
+// name the path already.
+func pathErr(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // Append reopens the checkpoint c was read from (see Read) to add tiles
@@ -498,6 +568,9 @@ func Append(c *Checkpoint) (*Writer, error) {
 	fail := func(err error) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("checkpoint %s: %w", c.Path, err)
+	}
+	if err := lock(f, true); err != nil {
+		return fail(err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -516,12 +589,12 @@ func Append(c *Checkpoint) (*Writer, error) {
 			return fail(err)
 		}
 	}
-	return newWriter(f, c.Header), nil
+	return newWriter(f, c.Path, c.Header), nil
 }
 
-func newWriter(f *os.File, h Header) *Writer {
+func newWriter(f *os.File, path string, h Header) *Writer {
 	w := &Writer{
-		f: f, grid: scheduler.Tiles(h.Settings.Width, h.Settings.Height, h.TileSize),
+		f: f, path: path, grid: scheduler.Tiles(h.Settings.Width, h.Settings.Height, h.TileSize),
 		stop: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	go w.syncLoop()
@@ -553,7 +626,7 @@ func (w *Writer) fail(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err == nil {
-		w.err = fmt.Errorf("checkpoint %s: %w", w.f.Name(), err)
+		w.err = fmt.Errorf("checkpoint %s: %w", w.path, err)
 	}
 }
 
