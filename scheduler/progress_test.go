@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -152,5 +153,24 @@ func TestAbort(t *testing.T) {
 	_, err := Render(ctx, scene, Options{TileSize: 8, Workers: []Worker{blockedWorker{}, abortingWorker{want}}})
 	if !errors.Is(err, want) || ctx.Err() != nil {
 		t.Errorf("render: %v, want the worker's error at once", err)
+	}
+}
+
+// quittingWorker returns at once without rendering, and without an error.
+type quittingWorker struct{}
+
+func (quittingWorker) Name() string                                          { return "quitting" }
+func (quittingWorker) Kind() WorkerKind                                      { return "remote" }
+func (quittingWorker) Threads() int                                          { return 1 }
+func (quittingWorker) Run(context.Context, *tracer.Scene, Leases, int) error { return nil }
+
+// TestEveryWorkerQuit: a render whose workers all stop, none with an
+// error, before the frame is done fails saying so (it once printed
+// "%!w(<nil>)" for the missing cause).
+func TestEveryWorkerQuit(t *testing.T) {
+	scene := loadScene(t, "cornell-box", 16, 16, 1)
+	_, err := Render(context.Background(), scene, Options{TileSize: 8, Workers: []Worker{quittingWorker{}}})
+	if err == nil || strings.Contains(err.Error(), "%!") || !strings.Contains(err.Error(), "render stopped with 4 tiles left: every worker stopped") {
+		t.Errorf("render: %v, want one saying every worker stopped", err)
 	}
 }

@@ -215,7 +215,10 @@ func RenderLazy(ctx context.Context, scene *LazyScene, opt Options) (*Result, er
 		return nil, ctx.Err()
 	}
 	if n := q.Remaining(); n > 0 {
-		return nil, fmt.Errorf("render stopped with %d tiles left: %w", n, errors.Join(werrs...))
+		if err := errors.Join(werrs...); err != nil {
+			return nil, fmt.Errorf("render stopped with %d tiles left: %w", n, err)
+		}
+		return nil, fmt.Errorf("render stopped with %d tiles left: every worker stopped, none with an error", n)
 	}
 	res := &Result{Framebuffer: fb, Progress: prog}
 	for i, err := range werrs {

@@ -190,6 +190,7 @@ func (c *Cluster) RunRemote(ctx context.Context, scene *scheduler.LazyScene, q *
 		mu      sync.Mutex
 		workers = map[string]*running{}
 		errs    []error
+		drained []error // of workers that shut down mid-render
 		wg      sync.WaitGroup
 		ended   = make(chan struct{}, 1)
 	)
@@ -207,7 +208,9 @@ func (c *Cluster) RunRemote(ctx context.Context, scene *scheduler.LazyScene, q *
 			err := c.runWorker(wctx, scene, q, addr, authority)
 			mu.Lock()
 			r.done = true
-			if err != nil {
+			if _, ok := err.(*drainedError); ok {
+				drained = append(drained, err) // told only if it leaves tiles undone
+			} else if err != nil {
 				errs = append(errs, err)
 			}
 			mu.Unlock()
@@ -288,15 +291,24 @@ func (c *Cluster) RunRemote(ctx context.Context, scene *scheduler.LazyScene, q *
 			mu.Unlock()
 			if alive == 0 && !grew {
 				wg.Wait()
-				return fmt.Errorf("no worker left: %w", errors.Join(append(errs, fmt.Errorf("%s resolves to no new worker", strings.Join(c.dns, ", ")))...))
+				return fmt.Errorf("no worker left: %w", errors.Join(append(append(errs, drained...), fmt.Errorf("%s resolves to no new worker", strings.Join(c.dns, ", ")))...))
 			}
 		}
 	}
 	wg.Wait()
-	if q.Remaining() > 0 && len(errs) > 0 {
-		return fmt.Errorf("no worker left: %w", errors.Join(errs...))
+	if q.Remaining() > 0 && len(errs)+len(drained) > 0 {
+		return fmt.Errorf("no worker left: %w", errors.Join(append(errs, drained...)...))
 	}
 	return errors.Join(errs...)
+}
+
+// drainedError is how a worker that shut down (trace worker's SIGTERM:
+// Server.Drain) left the render: no failure, and no error once the frame
+// is done, but what the user hears when nobody is left to finish it.
+type drainedError struct{ addr string }
+
+func (e *drainedError) Error() string {
+	return "worker " + e.addr + ": it shut down (SIGTERM or Ctrl-C) and left the render; its unfinished tiles went back to the queue"
 }
 
 func isStatic(static []string, addr string) bool {
@@ -384,7 +396,12 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 		}
 		if isDrain(err) {
 			c.log.Info("worker is shutting down; it leaves the render", "worker", addr)
-			return nil
+			return &drainedError{addr}
+		}
+		if msg, ok := sceneTooLarge(err); ok {
+			// Its limit will not grow while this render runs.
+			c.log.Warn("worker not used: "+msg, "worker", addr)
+			return fmt.Errorf("worker %s: not used: %s", addr, msg)
 		}
 		if msg, ok := pixelVersionMismatch(err); ok {
 			// Its tiles could differ from the others' in some pixels:
@@ -900,6 +917,27 @@ func streamErr(s grpc.ClientStream, err error) error {
 		}
 	}
 	return err
+}
+
+// maxSceneFlag ends a worker's refusal of a bundle larger than its
+// --max-scene-bytes.
+const maxSceneFlag = "(--max-scene-bytes)"
+
+// sceneTooLarge says whether err is a worker's refusal of this render's
+// scene for its size, and says so in one line.
+func sceneTooLarge(err error) (string, bool) {
+	s, ok := errors.AsType[interface {
+		error
+		GRPCStatus() *status.Status
+	}](err)
+	if !ok {
+		return "", false
+	}
+	st := s.GRPCStatus()
+	if st.Code() != codes.ResourceExhausted || !strings.HasSuffix(st.Message(), maxSceneFlag) {
+		return "", false
+	}
+	return "it refused the scene, which is larger than it takes (" + st.Message() + "): start it with a larger --max-scene-bytes", true
 }
 
 // isDrain says whether err is a worker's "shutting down" status.

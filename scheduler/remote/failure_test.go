@@ -241,6 +241,49 @@ func TestWorkerDrains(t *testing.T) {
 	}
 }
 
+// A render whose only worker is shut down mid-frame fails naming it and
+// saying it shut down (not "%!w(<nil>)", as when a drain was no error).
+func TestOnlyWorkerDrains(t *testing.T) {
+	n := newTestNet()
+	w := n.start(t, "w1:7000", ServerOptions{Threads: 1})
+	var rendered atomic.Int32
+	w.srv.beforeTile = func(ctx context.Context) {
+		if rendered.Add(1) == 2 {
+			go w.srv.Drain()
+			time.Sleep(50 * time.Millisecond) // drain starts while this tile renders
+		}
+	}
+	bundle, scene := testScene(t, 48, 2)
+	_, err := render(t, scene, NewCluster([]string{"w1:7000"}, bundle, n.options()), false)
+	if err == nil || strings.Contains(err.Error(), "%!") || !strings.Contains(err.Error(), "no worker left: worker w1:7000: it shut down") {
+		t.Errorf("render: %v, want one saying worker w1:7000 shut down", err)
+	}
+}
+
+// A worker whose --max-scene-bytes is below the scene's size is not used,
+// at once and saying why in words, rather than tried again and again for
+// the same refusal; the other workers render the frame, and with none the
+// render fails naming the flag.
+func TestSceneTooLargeForWorker(t *testing.T) {
+	n := newTestNet()
+	n.start(t, "small:7000", ServerOptions{Threads: 1, MaxSceneBytes: 1 << 10})
+	n.start(t, "big:7000", ServerOptions{Threads: 1})
+	bundle, scene := testScene(t, 32, 1)
+	res, err := render(t, scene, NewCluster([]string{"small:7000", "big:7000"}, bundle, n.options()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tiles, _ := workerShares(res); tiles["small:7000"] != 0 || len(res.WorkerErrors) != 1 ||
+		!strings.Contains(res.WorkerErrors[0].Error(), "worker small:7000: not used: it refused the scene") {
+		t.Errorf("small worker: %d tiles, errors %v; want none, and one error saying it refused the scene", tiles["small:7000"], res.WorkerErrors)
+	}
+	_, err = render(t, scene, NewCluster([]string{"small:7000"}, bundle, n.options()), false)
+	if err == nil || !strings.Contains(err.Error(), "start it with a larger --max-scene-bytes") || strings.Contains(err.Error(), "gave up") ||
+		strings.Contains(err.Error(), "rpc error") {
+		t.Errorf("render with the small worker alone: %v, want one saying to raise --max-scene-bytes, without retries", err)
+	}
+}
+
 // fakeResolver answers from a list that the test changes.
 type fakeResolver struct {
 	mu    sync.Mutex

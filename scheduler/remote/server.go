@@ -357,7 +357,7 @@ func (s *Server) PutBundle(stream pb.Worker_PutBundleServer) error {
 	}
 	size := first.GetSize()
 	if size < 0 || size > s.opt.MaxSceneBytes {
-		return status.Errorf(codes.ResourceExhausted, "bundle of %d bytes: this worker takes at most %d (--max-scene-bytes)", size, s.opt.MaxSceneBytes)
+		return status.Errorf(codes.ResourceExhausted, "bundle of %d bytes: this worker takes at most %d "+maxSceneFlag, size, s.opt.MaxSceneBytes)
 	}
 	buf := &uploadBuffer{budget: &s.uploads, size: size}
 	defer buf.release()
