@@ -51,10 +51,11 @@ func startView(addr string, linger time.Duration, opt watch.Options, con *consol
 
 // finish tells the viewers how the render ended, keeps serving for the
 // linger time (or until ctx ends), saying until when, then stops, giving
-// open pages a second to receive the end.
+// open pages a second to receive the end. A render that was interrupted
+// (ctx ended) does not linger.
 func (v *liveView) finish(ctx context.Context, err error, con *console) {
 	v.End(err)
-	if v.linger > 0 {
+	if v.linger > 0 && ctx.Err() == nil {
 		con.info(lingerNote(v.url, v.linger, time.Now()), "until", time.Now().Add(v.linger).Format(time.RFC3339))
 		select {
 		case <-time.After(v.linger):

@@ -176,9 +176,17 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 	}
 	g := grpc.NewServer(opts...)
 	srv.Register(g)
-	fmt.Fprintf(stderr, "trace worker: listening on %s with %s and %s\n", l.Addr(), plural(*threads, "thread"), plural(len(devices), "GPU"))
+	// Where it serves is printed whatever --log-level says (port 0 picks
+	// the port); with --log-format json as a record, as every other line.
+	announce := func(msg string, args ...any) { fmt.Fprintf(stderr, "trace worker: %s\n", msg) }
+	if *logFormat == "json" {
+		announce = slog.New(slog.NewJSONHandler(stderr, nil)).Info
+	}
+	announce(fmt.Sprintf("listening on %s with %s and %s", l.Addr(), plural(*threads, "thread"), plural(len(devices), "GPU")),
+		"addr", l.Addr().String(), "threads", *threads, "gpus", len(devices))
 	if metrics != nil {
-		fmt.Fprintf(stderr, "trace worker: metrics on http://%s/metrics\n", metrics.Addr)
+		url := "http://" + metrics.Addr + "/metrics"
+		announce("metrics on "+url, "url", url)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

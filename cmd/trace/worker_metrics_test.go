@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -88,5 +90,55 @@ func TestWorkerMetricsLoopbackByDefault(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no metrics address in the worker's log: %q", w.log.String())
 		}
+	}
+}
+
+// With --log-format json every line a worker prints is a JSON record,
+// where it listens too (with its address as a field, for scripts), at any
+// --log-level.
+func TestWorkerJSONLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs a worker process; skipped in -short mode")
+	}
+	bin := buildTrace(t)
+	cmd := exec.Command(bin, "worker", "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "1",
+		"--log-format", "json", "--log-level", "error")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "/metrics"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			<-exited
+			t.Fatalf("the worker printed no metrics address: %q", stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("worker after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the worker did not exit within 10 s of SIGTERM")
+	}
+	addr := ""
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("not a JSON record: %q", line)
+			continue
+		}
+		if a, ok := rec["addr"].(string); ok {
+			addr = a
+		}
+	}
+	if !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Errorf("no record gave the address listened on: %q", stderr.String())
 	}
 }
