@@ -64,8 +64,9 @@ type importedMaterial struct {
 	// Unsupported names the glTF extensions of the material that trace
 	// does not read (KHR_materials_clearcoat, KHR_materials_transmission
 	// that is partial, ...), sorted, then what a glass material leaves
-	// out (gltfGlass.notes), joined by ", ", for a warning: the material
-	// is drawn without them.
+	// out (gltfGlass.notes); for an MTL material, the glass-related
+	// values dropped (mtlGlass.notes); joined by ", ", for a warning: the
+	// material is drawn without them.
 	Unsupported string
 }
 
@@ -95,6 +96,13 @@ type importedMesh struct {
 	materials []importedMaterial
 	lights    []tracer.PointLight
 	cameras   []importedCamera
+	// missingLibrary is true for an OBJ file one of whose material
+	// libraries does not exist (a warning of its own says so): the names
+	// that no library defines may be that one's.
+	missingLibrary bool
+	// usemtlLines are, for an OBJ file, the lines of the first usemtl
+	// that gives each material to a face (for messages); nil elsewhere.
+	usemtlLines []int
 }
 
 // importedCamera is a glTF node's perspective camera: the node, the

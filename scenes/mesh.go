@@ -102,6 +102,11 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 			return
 		}
 	}
+	if mf.uses == 0 {
+		if msg := undefinedWarning(mf); msg != "" {
+			slog.Warn(fmt.Sprintf("%s: %s", quoteFile(file), msg))
+		}
+	}
 	table := make([]int32, len(mf.scene)+1) // indexed by file material + 1
 	table[0] = int32(objMat)
 	for k, i := range mf.scene {
@@ -518,9 +523,41 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 	return true
 }
 
+// undefinedWarning says, in one line, which materials of mf's file
+// (an OBJ file's usemtl names, with the line of the first usemtl of each)
+// neither the file's material libraries nor the scene define, so that
+// the object's material stands in for them; or returns "" for none, and
+// for a file with a missing material library, whose own warning (obj.go)
+// says as much.
+func undefinedWarning(mf *meshFile) string {
+	if mf.im.missingLibrary {
+		return ""
+	}
+	var names []string
+	for k, m := range mf.im.materials {
+		if mf.used[k] && mf.scene[k] < 0 && !m.HasColor {
+			name := quote(m.Name)
+			if k < len(mf.im.usemtlLines) {
+				name = fmt.Sprintf("%s (line %d)", name, mf.im.usemtlLines[k])
+			}
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 5 {
+		list = fmt.Sprintf("%s and %d more", strings.Join(names[:5], ", "), len(names)-5)
+	}
+	return fmt.Sprintf("usemtl names %s %s, which no material library of the file nor the scene's \"materials\" defines; the object's material stands in for %s",
+		plural(len(names), "material"), list, pronoun(len(names)))
+}
+
 // unsupportedWarning says, in one line, that the materials[k] of a glTF
-// file, for k in ks, are drawn without the extensions of theirs that
-// trace does not read (such as KHR_materials_transmission), and how to
+// or OBJ file, for k in ks, are drawn without the extensions of theirs
+// that trace does not read (such as KHR_materials_transmission) or the
+// MTL values dropped (an MTL glass's Kd, say), and how to
 // put a material of the scene in their place; or returns "" for none.
 func unsupportedWarning(materials []importedMaterial, ks []int) string {
 	if len(ks) == 0 {

@@ -66,9 +66,10 @@ import (
 // blue), so map_Pr and map_Pm are combined into one linear image when the
 // material is imported: they must then be the same size and have the same
 // -s and -o. d (or 1 − Tr) and map_d give the material's alpha
-// (importAlpha). Every other statement (Ka, illum, map_Ks, disp, Ps, Pc,
-// aniso, ...) is accepted and ignored, its options and file unread: the
-// tracer has no displacement.
+// (importAlpha), except on glass. illum, Ni and Tf make glass, trace's
+// dielectric, of some materials (mtlglass.go). Every other statement
+// (Ka, map_Ks, disp, Ps, Pc, aniso, ...) is accepted and ignored, its
+// options and file unread: the tracer has no displacement.
 
 // mtlMaterial is one newmtl entry of a material library.
 type mtlMaterial struct {
@@ -83,6 +84,12 @@ type mtlMaterial struct {
 	d, tr        float32 // dissolve and transparency (1 − d)
 	hasD, hasTr  bool
 	mapD         mtlMap // alpha (dissolve) map
+	// illum, Ni and Tf, read for glass (mtlglass.go): the illumination
+	// model, the index of refraction and the transmission filter.
+	illum                  int
+	ni                     float32
+	tf                     mgl32.Vec3
+	hasIllum, hasNi, hasTf bool
 }
 
 // mtlMap is a texture map statement of a material: its image file and the
@@ -154,6 +161,14 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			if cur == nil {
 				return errorf("%s before any newmtl", key)
 			}
+		case "illum", "Ni", "Tf":
+			// Ignored before glass was read from them, and by
+			// other readers: a value they cannot use is ignored
+			// still, not an error.
+			if cur != nil {
+				cur.glassStatement(key, rest)
+			}
+			continue
 		default:
 			continue
 		}
@@ -397,13 +412,20 @@ func mapStatement(rest []byte) (mtlMap, string) {
 // that materials that share a map share its image.
 func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (importedMaterial, error) {
 	out := importedMaterial{Name: name, HasColor: true, Color: defaultAlbedo}
+	g := m.glass()
+	out.Unsupported = strings.Join(g.notes, ", ")
 	switch {
+	case g.tfTint:
+		out.Color = white
+		if m.hasTf {
+			out.Color = m.tf
+		}
 	case m.hasKd:
 		out.Color = m.kd
 	case m.mapKd.file != "":
 		out.Color = white
 	}
-	if m.mapKd.file != "" {
+	if m.mapKd.file != "" && !g.tfTint {
 		img, err := images.color(a, m, "map_Kd", &m.mapKd)
 		if err != nil {
 			return out, err
@@ -412,6 +434,13 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 	}
 	if err := m.importNormalMap(a, &out, images); err != nil {
 		return out, err
+	}
+	if g.glass {
+		out.Glass, out.IOR = true, g.ior
+		if m.hasPr {
+			out.Roughness = m.pr
+		}
+		return out, nil
 	}
 	if err := m.importAlpha(a, &out, images); err != nil {
 		return out, err

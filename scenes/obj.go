@@ -112,13 +112,17 @@ type objParser struct {
 
 	// Materials: matNames are the usemtl names that faces use, in order of
 	// first use; mat is the current one (an index into matNames, or −1).
-	// A usemtl sets pending, and the name is looked up at the next face,
-	// so a name that no face uses is not imported.
+	// A usemtl sets pending (and pendingLine, its line), and the name is
+	// looked up at the next face, so a name that no face uses is not
+	// imported; matLines[k] is the line of the usemtl that first gave
+	// matNames[k] to a face.
 	matNames    []string
+	matLines    []int
 	matIndex    map[string]int32
 	mat         int32
 	pending     bool
 	pendingName []byte
+	pendingLine int
 	triMats     []int32 // one per triangle; nil while no face has a material
 	libraries   []objLibrary
 
@@ -282,7 +286,7 @@ func (p *objParser) apply(c *objChunk, before int) error {
 				p.mat, p.pending = -1, false // some exporters write a bare usemtl for "none"
 				continue
 			}
-			p.pending = true
+			p.pending, p.pendingLine = true, p.line
 			p.pendingName = append(p.pendingName[:0], c.names[op.a:op.b]...)
 		case objOpS:
 			p.group, p.anyGroup = uint32(op.a), true
@@ -402,6 +406,7 @@ func (p *objParser) faceStatement(c *objChunk, op objOp) error {
 			k = int32(len(p.matNames))
 			name := string(p.pendingName)
 			p.matNames = append(p.matNames, name)
+			p.matLines = append(p.matLines, p.pendingLine)
 			p.matIndex[name] = k
 		}
 		p.mat = k
@@ -506,11 +511,11 @@ func (p *objParser) finish() (*importedMesh, error) {
 	} else {
 		p.vertexArrays(&m)
 	}
-	materials, err := p.materials()
+	materials, missing, err := p.materials()
 	if err != nil {
 		return nil, err
 	}
-	return &importedMesh{meshes: []tracer.MeshDesc{m}, materials: materials}, nil
+	return &importedMesh{meshes: []tracer.MeshDesc{m}, materials: materials, missingLibrary: missing, usemtlLines: p.matLines}, nil
 }
 
 // vertexArrays sets m's per-vertex arrays, one element per parser
@@ -545,9 +550,10 @@ func (p *objParser) vertexArrays(m *tracer.MeshDesc) {
 // materials reads the material libraries and returns the materials that
 // faces use, in the order of matNames. A name that no library defines
 // gets a material without colour (HasColor false): the scene must define
-// it, or the object's material stands in. When libraries define a name
-// more than once, the last definition wins.
-func (p *objParser) materials() ([]importedMaterial, error) {
+// it, or the object's material stands in (with a warning, mesh.go). When libraries define a name
+// more than once, the last definition wins. missing reports whether a
+// library does not exist.
+func (p *objParser) materials() (_ []importedMaterial, missing bool, err error) {
 	defs := map[string]*mtlMaterial{}
 	base := filepath.Dir(p.path)
 	for _, lib := range p.libraryNames(base) {
@@ -560,17 +566,18 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 			// their names, or the object's material, stand in.
 			slog.Warn(fmt.Sprintf("%s:%d: mtllib %s: no such file; the object's material stands in for the materials it would describe",
 				safeName(p.a.key(p.path)), lib.line, quoteFile(lib.name)))
+			missing = true
 			continue
 		}
 		if err != nil {
-			return nil, p.libraryError(lib.name, err)
+			return nil, false, p.libraryError(lib.name, err)
 		}
 		data, err := p.a.read(path)
 		if err != nil {
-			return nil, p.libraryError(lib.name, err)
+			return nil, false, p.libraryError(lib.name, err)
 		}
 		if err := parseMTL(path, data, defs); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	out := make([]importedMaterial, len(p.matNames))
@@ -580,12 +587,12 @@ func (p *objParser) materials() ([]importedMaterial, error) {
 		if def := defs[name]; def != nil {
 			m, err := def.imported(p.a, name, images)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			out[i] = m
 		}
 	}
-	return out, nil
+	return out, missing, nil
 }
 
 // libraryNames returns p.libraries, but where the names of one mtllib
