@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"math/big"
 	"runtime"
 	"strconv"
 	"strings"
@@ -59,7 +59,7 @@ func flagError(fs *pflag.FlagSet, err error) error {
 		want := map[string]string{
 			"int": "a whole number", "int64": "a whole number", "uint64": "a whole number",
 			"float64": "a number", "bool": "true or false", "duration": "a duration such as 30s or 5m",
-			"bytes": "a number of bytes such as 1073741824, 2GiB or 500MB",
+			"bytes": "a number of bytes such as 1073741824, 2GiB, 1.5GB or 500 MB, the unit one of " + byteUnitsHelp,
 		}[f.Value.Type()]
 		if want == "" {
 			want = "a " + f.Value.Type()
@@ -131,12 +131,15 @@ func checkThreads(n int) error {
 	return nil
 }
 
-// byteSize is a flag's number of bytes: a whole number, or one with a
-// unit, KiB, MiB, GiB or TiB (powers of 1024) or kB, MB, GB or TB (of
-// 1000), as in 2GiB or "2 GiB".
+// byteSize is a flag's number of bytes: a whole number, or a number with
+// a unit (byteUnits), as in 2GiB, "500 MB" or 1.5gib. Units are read in
+// any case: kB, KB and kb are all 1000 bytes, a flag of bytes having no
+// use for bits. A bare K, M or G is refused, as it could be either kind.
+// A decimal is rounded to the nearest byte (0.1KiB is 102 bytes).
 type byteSize int64
 
-// byteUnits are byteSize's units, the largest of each kind first.
+// byteUnits are byteSize's units, the binary ones first, the largest of
+// each kind first; names are as written in messages.
 var byteUnits = []struct {
 	name string
 	n    int64
@@ -144,6 +147,9 @@ var byteUnits = []struct {
 	{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
 	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1},
 }
+
+// byteUnitsHelp lists byteSize's units for messages.
+const byteUnitsHelp = "B, kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), in any case"
 
 // bytesFlag defines a flag of bytes (byteSize) on fs.
 func bytesFlag(fs *pflag.FlagSet, name string, value int64, usage string) *int64 {
@@ -167,16 +173,50 @@ func (b *byteSize) String() string {
 
 func (b *byteSize) Set(s string) error {
 	num, unit := strings.TrimSpace(s), int64(1)
-	for _, u := range byteUnits {
-		if n, ok := strings.CutSuffix(num, u.name); ok {
-			num, unit = strings.TrimSpace(n), u.n
-			break
+	if i := strings.LastIndexFunc(num, func(r rune) bool { return r >= '0' && r <= '9' || r == '.' || r == ' ' }); i+1 < len(num) {
+		name := num[i+1:]
+		num, unit = strings.TrimSpace(num[:i+1]), 0
+		for _, u := range byteUnits {
+			if strings.EqualFold(name, u.name) {
+				unit = u.n
+			}
+		}
+		if unit == 0 {
+			return fmt.Errorf("%q: unknown unit %q: want %s", s, name, byteUnitsHelp)
 		}
 	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n > math.MaxInt64/unit || n < math.MinInt64/unit {
+	n, ok := decimalBytes(num, unit)
+	if !ok {
 		return fmt.Errorf("%q: not a number of bytes", s)
 	}
-	*b = byteSize(n * unit)
+	*b = byteSize(n)
 	return nil
+}
+
+// decimalBytes returns num (digits, a sign and a decimal point allowed)
+// times unit, rounded to the nearest whole number (halves away from zero);
+// false when num is not such a number or the product overflows int64.
+func decimalBytes(num string, unit int64) (int64, bool) {
+	digits := strings.TrimPrefix(num, "-")
+	whole, frac, _ := strings.Cut(digits, ".")
+	if whole+frac == "" || strings.Trim(whole+frac, "0123456789") != "" {
+		return 0, false
+	}
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return 0, false
+	}
+	r.Mul(r, new(big.Rat).SetInt64(unit))
+	// Round half away from zero: (2·num + den) / (2·den), truncated, for
+	// a positive value.
+	n, d := new(big.Int).Abs(r.Num()), r.Denom()
+	n.Add(n.Lsh(n, 1), d)
+	n.Quo(n, new(big.Int).Lsh(d, 1))
+	if r.Sign() < 0 {
+		n.Neg(n)
+	}
+	if !n.IsInt64() {
+		return 0, false
+	}
+	return n.Int64(), true
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -61,6 +62,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, topUsage)
 		return exitUsage
 	}
+	// The commands with --log-format print even the errors of their flags
+	// as JSON records when it says json, so it is read before they parse.
+	json := (args[0] == "render" || args[0] == "worker") && logFormatJSON(args[1:])
 	var err error
 	switch args[0] {
 	case "render":
@@ -97,11 +101,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s\n\n%s", msg, topUsage)
 		return exitUsage
 	}
-	return exitStatus(err, stderr)
+	return exitStatus(err, stderr, json)
 }
 
-// exitStatus prints err, if any, as one line and maps it to an exit status.
-func exitStatus(err error, stderr io.Writer) int {
+// logFormatJSON reports whether a command's arguments ask for
+// --log-format json (or --log-format=json), the last of several winning as
+// when they are parsed; arguments after "--" are not flags.
+func logFormatJSON(args []string) bool {
+	json := false
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return json
+		case a == "--log-format" && i+1 < len(args):
+			json = args[i+1] == "json"
+		case strings.HasPrefix(a, "--log-format="):
+			json = a == "--log-format=json"
+		}
+	}
+	return json
+}
+
+// exitStatus prints err, if any, as one line (a JSON record when json is
+// set) and maps it to an exit status.
+func exitStatus(err error, stderr io.Writer, json bool) int {
+	say := func(msg string) { fmt.Fprintf(stderr, "trace: %s\n", msg) }
+	if json {
+		rec := slog.New(slog.NewJSONHandler(stderr, nil))
+		say = func(msg string) { rec.Error(msg) }
+	}
 	switch {
 	case err == nil:
 		return exitOK
@@ -109,12 +137,12 @@ func exitStatus(err error, stderr io.Writer) int {
 		return exitOK
 	case errors.Is(err, errInterrupted):
 		if !errors.As(err, new(reportedError)) {
-			fmt.Fprintln(stderr, "trace: interrupted; no image written")
+			say("interrupted; no image written")
 		}
 		return exitInterrupted
 	}
 	if !errors.As(err, new(reportedError)) {
-		fmt.Fprintf(stderr, "trace: %v\n", err)
+		say(err.Error())
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

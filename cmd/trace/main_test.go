@@ -266,46 +266,6 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestInterruptWaitingForReader: a render whose output is a named pipe
-// that no reader opens waits for one after the frame is done; SIGINT ends
-// that wait as it ends a render (exit 130), and the pipe stays a pipe.
-func TestInterruptWaitingForReader(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the trace binary; skipped in -short mode")
-	}
-	bin := buildTrace(t)
-	fifo := filepath.Join(t.TempDir(), "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("mkfifo:", err)
-	}
-	cmd := exec.Command(bin, "render", cornell, "-o", fifo, "--format", "png", "--width", "8", "--height", "8", "--samples", "1")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	time.Sleep(1500 * time.Millisecond) // the frame is done; the write waits for a reader
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-exited:
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-			t.Errorf("exit %v, want 130; stderr %q", err, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("stderr %q does not say it was interrupted", stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-exited
-		t.Fatalf("still waiting for a reader 10 s after SIGINT; stderr %q", stderr.String())
-	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Errorf("the pipe was replaced: %v", err)
-	}
-}
-
 // TestBenchJSON runs the ray workloads on a user's mesh and checks the
 // JSON lines.
 func TestBenchJSON(t *testing.T) {

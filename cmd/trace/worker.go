@@ -82,7 +82,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *genCert != "" {
-		return generateCert(*genCert, fs.Args(), stderr)
+		return generateCert(*genCert, fs.Args(), stderr, *logFormat == "json")
 	}
 	if *token == "" {
 		*token = os.Getenv("TRACE_TOKEN")
@@ -259,8 +259,9 @@ func loopbackByDefault(addr string) (string, error) {
 }
 
 // generateCert is --gen-cert: a self-signed pair in dir for hosts, or
-// for this machine when none are given.
-func generateCert(dir string, hosts []string, stderr io.Writer) error {
+// for this machine when none are given. With json, what it wrote is one
+// record rather than lines with the flags to use.
+func generateCert(dir string, hosts []string, stderr io.Writer, json bool) error {
 	if len(hosts) == 0 {
 		if name, err := os.Hostname(); err == nil && name != "" {
 			hosts = append(hosts, name)
@@ -274,7 +275,13 @@ func generateCert(dir string, hosts []string, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--gen-cert: %w", err)}
 	}
-	fmt.Fprintf(stderr, "trace worker: wrote %s and %s for %s, valid for %d days\n", cert, key, strings.Join(hosts, ", "), int(remote.CertValidity.Hours()/24))
+	days := int(remote.CertValidity.Hours() / 24)
+	if json {
+		slog.New(slog.NewJSONHandler(stderr, nil)).Info(fmt.Sprintf("wrote %s and %s", cert, key),
+			"cert", cert, "key", key, "hosts", hosts, "days", days)
+		return nil
+	}
+	fmt.Fprintf(stderr, "trace worker: wrote %s and %s for %s, valid for %d days\n", cert, key, strings.Join(hosts, ", "), days)
 	fmt.Fprintf(stderr, "  worker:      trace worker --listen 0.0.0.0:7000 --tls-cert %s --tls-key %s --tls-client-ca %s\n", cert, key, cert)
 	fmt.Fprintf(stderr, "  coordinator: trace render ... --tls-ca %s --tls-cert %s --tls-key %s\n", cert, cert, key)
 	return nil
