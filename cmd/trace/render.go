@@ -57,9 +57,10 @@ the tiles it was rendering; a power loss, about the last second of tiles.
 --checkpoint never overwrites a file; give both --checkpoint FILE and
 --resume FILE to resume FILE if it exists and start it if not. The
 checkpoint is kept after the image is written (resuming it again just writes
-the image); delete it when done. A checkpoint written for another scene
-(the scene file or an asset changed) or other settings, or by a trace of
-another pixel version (trace version prints it), is refused.
+the image, only reading it: it may be read-only then); delete it when done.
+A checkpoint written for another scene (the scene file or an asset changed)
+or other settings, or by a trace of another pixel version (trace version
+prints it), is refused.
 
 On a terminal, a progress line fits the terminal's width; on anything else
 (a pipe, a CI log) a plain line every 10 seconds. --log-format json makes
@@ -179,7 +180,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 			// Interrupted while a pipe waited for its reader.
 			return view.end(ctx, errInterrupted, con)
 		}
-		if ck != nil && ck.w.Err() == nil {
+		if ck != nil && ck.err() == nil {
 			// The frame is not lost: the checkpoint holds every tile.
 			err = con.reported(err) // first what went wrong
 			con.info(fmt.Sprintf("checkpoint %s holds every tile: once %s can be written, --resume %s writes the image without rendering",
@@ -294,7 +295,9 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 func (f *renderFlags) check(fs *pflag.FlagSet) error {
 	switch {
 	case fs.NArg() != 1:
-		fs.Usage()
+		if f.logFormat != "json" { // with json, only the record below
+			fs.Usage()
+		}
 		return usagef("render: want exactly one scene file, got %d arguments", fs.NArg())
 	case f.output == "":
 		return usagef("render: no output file: give -o OUT.png")
@@ -457,28 +460,53 @@ func openCheckpoint(f *renderFlags, bundle *scenes.Bundle, set tracer.Settings, 
 	if msg := c.Warning(); msg != "" {
 		con.warn(msg)
 	}
+	ck.finished = c.Tiles
+	if len(c.Tiles) == ck.tiles {
+		// Every tile is there: nothing will be recorded, so the file is
+		// only read (Read refused it if a render holds it), and may be on
+		// read-only storage.
+		return ck, nil
+	}
 	if ck.w, err = checkpoint.Append(c); err != nil {
+		if errno, ok := errors.AsType[syscall.Errno](err); ok && (errors.Is(errno, fs.ErrPermission) || errno == syscall.EROFS) {
+			err = fmt.Errorf("checkpoint %s cannot be written (%v), and --resume records into it the %d of %d tiles it lacks: make it writable, or resume a copy of it on storage that is",
+				path, errno, ck.tiles-len(c.Tiles), ck.tiles)
+		}
 		return nil, usageError{err}
 	}
-	ck.finished = c.Tiles
 	return ck, nil
 }
 
 // add records a finished tile. An error stops the writer; close reports
 // it.
 func (ck *renderCheckpoint) add(d scheduler.TileDone) {
-	ck.w.Add(d.Tile, d.Pixels)
+	if ck.w != nil {
+		ck.w.Add(d.Tile, d.Pixels)
+	}
+}
+
+// err is the error that stopped the checkpoint's writer, if any (nil
+// when nothing was left to record: no writer).
+func (ck *renderCheckpoint) err() error {
+	if ck.w == nil {
+		return nil
+	}
+	return ck.w.Err()
 }
 
 // close ends the checkpoint after the render; when the render stopped
 // early, it tells the user how to continue.
 func (ck *renderCheckpoint) close(con *console, stopped bool) {
-	if err := ck.w.Close(); err != nil {
-		con.warn(fmt.Sprintf("%v; it holds the tiles recorded before that", err))
+	written := 0
+	if ck.w != nil {
+		if err := ck.w.Close(); err != nil {
+			con.warn(fmt.Sprintf("%v; it holds the tiles recorded before that", err))
+		}
+		written = ck.w.Tiles()
 	}
 	if stopped {
 		con.info(fmt.Sprintf("checkpoint %s holds %d of %d tiles; continue with --resume %s",
-			ck.path, len(ck.finished)+ck.w.Tiles(), ck.tiles, ck.path))
+			ck.path, len(ck.finished)+written, ck.tiles, ck.path))
 	}
 }
 

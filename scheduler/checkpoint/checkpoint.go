@@ -73,6 +73,7 @@ package checkpoint
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -489,7 +490,8 @@ func create(path string, h Header, pixelVersion uint32) (*Writer, error) {
 	b := binary.LittleEndian.AppendUint32([]byte(magic), Version)
 	b = appendRecord(b, encodeHeader(h, pixelVersion))
 	dir, base := filepath.Split(path)
-	tmp := filepath.Join(dir, "."+base+".new-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tempSeq.Add(1), 10))
+	removeStaleTemps(dir, base)
+	tmp := filepath.Join(dir, tempPrefix(base)+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tempSeq.Add(1), 10))
 	f, err := createHeader(tmp, b)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
@@ -520,6 +522,67 @@ func create(path string, h Header, pixelVersion uint32) (*Writer, error) {
 
 // tempSeq numbers the files create writes headers into.
 var tempSeq atomic.Uint64
+
+// tempPrefix begins the name of the files create writes the header of a
+// checkpoint named base into: .BASE.new-PID-N, hidden, with the creating
+// process's ID and a number of that process's.
+func tempPrefix(base string) string { return "." + base + ".new-" }
+
+// tempPID returns the process ID in name when name is one of create's
+// files for the checkpoint named base (.BASE.new-PID-N, both numbers
+// decimal), and false for any other name.
+func tempPID(name, base string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, tempPrefix(base))
+	if !ok {
+		return 0, false
+	}
+	pid, seq, ok := strings.Cut(rest, "-")
+	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	if !ok || !digits(pid) || !digits(seq) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// removeStaleTemps removes from dir the files create left for the
+// checkpoint named base when a process was killed between writing the
+// header and linking it to its name. It removes only regular files named
+// exactly as create names them (tempPID) whose process no longer runs on
+// this machine and that no process holds locked, as create does while it
+// writes one; a process ID used again since keeps its file, which is
+// harmless. Where neither test can be made (no process IDs, or no locks
+// on a network file system shared with another machine whose process ID
+// is not running here), a file still being written could go, and its
+// create then makes the checkpoint in place: nothing is lost. Errors are
+// ignored: this is tidying only.
+func removeStaleTemps(dir, base string) {
+	entries, err := os.ReadDir(cmp.Or(dir, "."))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, ok := tempPID(e.Name(), base)
+		if !ok || !e.Type().IsRegular() || pid == os.Getpid() || processRunning(pid) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|openNoFollow, 0)
+		if err != nil {
+			continue
+		}
+		// Locked while the file is open, and still the file at p.
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && lock(f, true) == nil {
+			if li, err := os.Lstat(p); err == nil && os.SameFile(fi, li) {
+				os.Remove(p)
+			}
+		}
+		f.Close()
+	}
+}
 
 // beforeHeader is called as a file is about to get its header: where a
 // process killed there would leave it empty (tests).

@@ -29,3 +29,12 @@ func lock(f *os.File, exclusive bool) error {
 		return nil // no locks here: nothing to hold
 	}
 }
+
+// processRunning reports whether a process with the ID pid runs on this
+// machine (or may: one that this user cannot signal runs).
+func processRunning(pid int) bool {
+	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// openNoFollow makes an open fail on a symbolic link.
+const openNoFollow = syscall.O_NOFOLLOW
