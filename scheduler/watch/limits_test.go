@@ -3,9 +3,11 @@ package watch
 import (
 	"bufio"
 	"image"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -78,6 +80,54 @@ func TestClientCap(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("request %d: status %d, want 503", MaxClients+1, resp.StatusCode)
+	}
+}
+
+// TestMetricsBesideViewers: with every viewer's place taken, /metrics is
+// still answered, from an allowance of its own, which is bounded too.
+func TestMetricsBesideViewers(t *testing.T) {
+	s := plainView(8, 8, false)
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	var open []*http.Response
+	defer func() {
+		for _, r := range open {
+			r.Body.Close()
+		}
+	}()
+	for i := 0; i < MaxClients; i++ {
+		resp, err := http.Get(ts.URL + "/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufio.NewReader(resp.Body).ReadString('\n') // the stream has begun
+		open = append(open, resp)
+	}
+	status := func(path string) int {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode == http.StatusOK && path == "/metrics" && !strings.Contains(string(body), "trace_tiles") {
+			t.Errorf("/metrics: no trace_tiles in %q", body)
+		}
+		return resp.StatusCode
+	}
+	if got := status("/metrics"); got != http.StatusOK {
+		t.Errorf("/metrics with %d viewers: status %d, want 200", MaxClients, got)
+	}
+	if got := status("/state"); got != http.StatusServiceUnavailable {
+		t.Errorf("/state with %d viewers: status %d, want 503", MaxClients, got)
+	}
+	// Scrapes in flight are bounded as well: with MaxScrapes of them
+	// (held here by taking their places), another gets 503.
+	for range MaxScrapes {
+		s.scrapes <- struct{}{}
+	}
+	if got := status("/metrics"); got != http.StatusServiceUnavailable {
+		t.Errorf("/metrics with %d scrapes in flight: status %d, want 503", MaxScrapes, got)
 	}
 }
 

@@ -76,15 +76,20 @@ type Server struct {
 	pngBytes   []byte
 	encodes    int // how many times the image was encoded, for the tests
 
-	clients chan struct{} // one token per request being served
+	clients chan struct{} // one token per request being served, /metrics aside
+	scrapes chan struct{} // one token per /metrics request being served
 }
 
 // Limits of the view's HTTP service: slow or many clients cost bounded
 // memory and never hold up the render.
 const (
-	// MaxClients is how many requests are served at once; more get 503.
-	// Each viewer's event stream holds one.
+	// MaxClients is how many requests are served at once, besides those
+	// of /metrics; more get 503. Each viewer's event stream holds one.
 	MaxClients = 64
+	// MaxScrapes is how many requests of /metrics are served at once,
+	// whatever the viewers hold: a monitoring system's scrapes are
+	// answered even with every viewer's place taken. More get 503.
+	MaxScrapes = 4
 )
 
 // writeTimeout bounds the writing of one response, or of one batch of
@@ -97,7 +102,7 @@ func New(opt Options) *Server {
 	s := &Server{
 		opt: opt, start: time.Now(), reg: prometheus.NewRegistry(),
 		fb: tracer.NewFramebuffer(opt.Width, opt.Height), viewers: map[chan []byte]struct{}{},
-		done: make(chan struct{}), clients: make(chan struct{}, MaxClients),
+		done: make(chan struct{}), clients: make(chan struct{}, MaxClients), scrapes: make(chan struct{}, MaxScrapes),
 	}
 	s.metrics = newMetrics(s)
 	s.reg.MustRegister(s.metrics)
@@ -310,10 +315,12 @@ func (s *Server) broadcastLocked(ev []byte) {
 // works behind a path prefix too.
 //
 // At most MaxClients requests are served at once (others get 503 Service
-// Unavailable), each response is written within a deadline, and when
-// Options.LoopbackOnly is set a request whose Host header names anything but
-// a loopback address is refused (403), so that a web page elsewhere cannot
-// reach a view bound to loopback by rebinding its own DNS name to 127.0.0.1.
+// Unavailable), and beside them at most MaxScrapes of /metrics, so that
+// viewers filling their places leave Prometheus its scrapes; each
+// response is written within a deadline; and when Options.LoopbackOnly is
+// set a request whose Host header names anything but a loopback address
+// is refused (403), so that a web page elsewhere cannot reach a view bound
+// to loopback by rebinding its own DNS name to 127.0.0.1.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -330,9 +337,13 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "this view answers only to loopback host names", http.StatusForbidden)
 			return
 		}
+		slots := s.clients
+		if r.URL.Path == "/metrics" {
+			slots = s.scrapes // apart, so that viewers cannot crowd it out
+		}
 		select {
-		case s.clients <- struct{}{}:
-			defer func() { <-s.clients }()
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
 		default:
 			http.Error(w, "too many clients", http.StatusServiceUnavailable)
 			return
