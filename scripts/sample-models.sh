@@ -20,6 +20,10 @@
 # `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
 # is made by scenes/examples/assets/gen -alpha-modes after AlphaBlendModeTest (glTF's alpha modes
 # and cutoffs), which neither package holds: Cycles is its reference.
+# Glass is made by assets/gen -glass: four spheres of
+# KHR_materials_transmission (clear, rough, tinted, water at ior 1.33) as
+# Blender exports a Glass BSDF, which trace draws as its dielectric and
+# Blender's importer as a Principled BSDF of full transmission.
 #
 # Output in --out (default /tmp/trace-sample-models): NAME.png (trace),
 # NAME-screenshot.png (the published one, where the package has it),
@@ -43,7 +47,7 @@ out=/tmp/trace-sample-models
 samples=64
 cycles=0
 cycles_samples=256
-models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes"
+models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) trace=$2; shift 2 ;;
@@ -161,6 +165,10 @@ for m in $models; do
 		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -alpha-modes "$out/.gen")
 		model $m "$out/.gen" AlphaModes.gltf "" \
 			'{"position": [0, 0, 9], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
+	Glass)
+		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -glass "$out/.gen")
+		model $m "$out/.gen" Glass.gltf "" \
+			'{"position": [0, 0.6, 5], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	TextureTransformTest)
 		model $m "$root/scenes/testdata/khronos/TextureTransformTest" TextureTransformTest.gltf "" \
 			'{"position": [0, 0, 3.2], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 42}' ;;

@@ -16,6 +16,12 @@
 // BLEND, BLEND with a base colour factor alpha of 0.5, and BLEND with no
 // texture and a factor alpha of 0.3.
 //
+// With -glass DIR it writes, for the same script, DIR/Glass.gltf and
+// DIR/checker.png: four glass spheres of KHR_materials_transmission 1
+// (clear at ior 1.5, rough at 0.3, tinted, and water at ior 1.33 through
+// KHR_materials_ior) before a backdrop that emits a checkerboard, the way
+// Blender's glTF exporter writes a Glass BSDF.
+//
 // The output is deterministic; the committed files are its output.
 package main
 
@@ -40,9 +46,16 @@ const dir = "scenes/examples/assets"
 
 func main() {
 	alpha := flag.String("alpha-modes", "", "write only AlphaModes.gltf and alpha.png, into this folder")
+	glass := flag.String("glass", "", "write only Glass.gltf and checker.png, into this folder")
 	flag.Parse()
 	if *alpha != "" {
 		if err := writeAlphaModesModel(*alpha); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *glass != "" {
+		if err := writeGlassModel(*glass); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -155,35 +168,8 @@ func writeTiles(path string, size int) error {
 // along +z), and every base colour is a pale gold. One buffer, embedded as a
 // data: URI, holds the shared geometry.
 func writeSpheres(path string, n, seg, rings int) error {
-	var pos, nor []float32
-	var uv []float32
-	var idx []uint16
-	for r := 0; r <= rings; r++ {
-		th := math.Pi * float64(r) / float64(rings)
-		for k := 0; k <= seg; k++ {
-			ph := 2 * math.Pi * float64(k) / float64(seg)
-			p := vec{math.Sin(th) * math.Cos(ph), math.Cos(th), math.Sin(th) * math.Sin(ph)}
-			pos = append(pos, float32(p[0]), float32(p[1]), float32(p[2]))
-			nor = append(nor, float32(p[0]), float32(p[1]), float32(p[2]))
-			uv = append(uv, float32(float64(k)/float64(seg)), float32(float64(r)/float64(rings)))
-		}
-	}
-	for r := 0; r < rings; r++ {
-		for k := 0; k < seg; k++ {
-			a := uint16(r*(seg+1) + k)
-			b := a + uint16(seg+1)
-			idx = append(idx, a, a+1, b, a+1, b+1, b)
-		}
-	}
 	var b gltfBuffer
-	vp, vn, vt, vi := b.add(pos, 34962), b.add(nor, 34962), b.add(uv, 34962), b.add(idx, 34963)
-	nv := len(pos) / 3
-	accessors := []map[string]any{
-		{"bufferView": vp, "componentType": 5126, "count": nv, "type": "VEC3", "min": []float64{-1, -1, -1}, "max": []float64{1, 1, 1}},
-		{"bufferView": vn, "componentType": 5126, "count": nv, "type": "VEC3"},
-		{"bufferView": vt, "componentType": 5126, "count": nv, "type": "VEC2"},
-		{"bufferView": vi, "componentType": 5123, "count": len(idx), "type": "SCALAR"},
-	}
+	accessors := b.sphere(seg, rings)
 	var materials, meshes, nodes []map[string]any
 	var children []int
 	for i := 0; i < n; i++ {
@@ -211,6 +197,40 @@ func writeSpheres(path string, n, seg, rings int) error {
 		"accessors": accessors,
 	}
 	return b.write(path, doc)
+}
+
+// sphere adds a unit UV sphere of seg × rings quads, with normals and
+// texture coordinates, to b and returns its accessors: POSITION 0,
+// NORMAL 1, TEXCOORD_0 2 and the indices 3.
+func (b *gltfBuffer) sphere(seg, rings int) []map[string]any {
+	var pos, nor []float32
+	var uv []float32
+	var idx []uint16
+	for r := 0; r <= rings; r++ {
+		th := math.Pi * float64(r) / float64(rings)
+		for k := 0; k <= seg; k++ {
+			ph := 2 * math.Pi * float64(k) / float64(seg)
+			p := vec{math.Sin(th) * math.Cos(ph), math.Cos(th), math.Sin(th) * math.Sin(ph)}
+			pos = append(pos, float32(p[0]), float32(p[1]), float32(p[2]))
+			nor = append(nor, float32(p[0]), float32(p[1]), float32(p[2]))
+			uv = append(uv, float32(float64(k)/float64(seg)), float32(float64(r)/float64(rings)))
+		}
+	}
+	for r := 0; r < rings; r++ {
+		for k := 0; k < seg; k++ {
+			a := uint16(r*(seg+1) + k)
+			c := a + uint16(seg+1)
+			idx = append(idx, a, a+1, c, a+1, c+1, c)
+		}
+	}
+	vp, vn, vt, vi := b.add(pos, 34962), b.add(nor, 34962), b.add(uv, 34962), b.add(idx, 34963)
+	nv := len(pos) / 3
+	return []map[string]any{
+		{"bufferView": vp, "componentType": 5126, "count": nv, "type": "VEC3", "min": []float64{-1, -1, -1}, "max": []float64{1, 1, 1}},
+		{"bufferView": vn, "componentType": 5126, "count": nv, "type": "VEC3"},
+		{"bufferView": vt, "componentType": 5126, "count": nv, "type": "VEC2"},
+		{"bufferView": vi, "componentType": 5123, "count": len(idx), "type": "SCALAR"},
+	}
 }
 
 // gltfBuffer is a glTF file's one buffer and its views, built as arrays
@@ -386,6 +406,111 @@ func writeAlphaModes(path string) error {
 		"textures":  []map[string]any{{"source": 0, "sampler": 0}},
 		"samplers":  []map[string]any{{"wrapS": 33071, "wrapT": 33071, "magFilter": 9729, "minFilter": 9729}},
 		"images":    []map[string]any{{"uri": "alpha.png"}},
+		"accessors": accessors,
+	}
+	return b.write(path, doc)
+}
+
+// writeGlassModel writes Glass.gltf and checker.png into dir.
+func writeGlassModel(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeChecker(filepath.Join(dir, "checker.png"), 64, 8); err != nil {
+		return err
+	}
+	return writeGlass(filepath.Join(dir, "Glass.gltf"))
+}
+
+// writeChecker writes a size×size checkerboard of n×n squares, cream and
+// slate, for what a glass bends to show.
+func writeChecker(path string, size, n int) error {
+	img := image.NewNRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			c := color.NRGBA{235, 225, 200, 255}
+			if (x*n/size+y*n/size)%2 == 1 {
+				c = color.NRGBA{50, 60, 80, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// writeGlass writes four glass spheres of radius 0.5 in a row along x,
+// 1.25 apart, before a backdrop 6 × 2.5 at z = −1 facing +z that emits a
+// checkerboard (nearest texels).
+func writeGlass(path string) error {
+	var b gltfBuffer
+	accessors := b.sphere(48, 24)
+	back := []float32{-3, -1.25, 0, 3, -1.25, 0, 3, 1.25, 0, -3, 1.25, 0}
+	normals := []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}
+	uvs := []float32{0, 2.5 / 6 * 4, 4, 2.5 / 6 * 4, 4, 0, 0, 0} // square checks, 4 textures across
+	vb, vn, vt, vi := b.add(back, 34962), b.add(normals, 34962), b.add(uvs, 34962), b.add([]uint16{0, 1, 2, 0, 2, 3}, 34963)
+	accessors = append(accessors,
+		map[string]any{"bufferView": vb, "componentType": 5126, "count": 4, "type": "VEC3", "min": []float64{-3, -1.25, 0}, "max": []float64{3, 1.25, 0}},
+		map[string]any{"bufferView": vn, "componentType": 5126, "count": 4, "type": "VEC3"},
+		map[string]any{"bufferView": vt, "componentType": 5126, "count": 4, "type": "VEC2"},
+		map[string]any{"bufferView": vi, "componentType": 5123, "count": 6, "type": "SCALAR"})
+	// The backdrop emits its checks and reflects nothing: a diffuse one
+	// would differ by Blender's Principled BSDF, whose diffuse is not
+	// Lambert's, where only the glass is to be compared.
+	materials := []map[string]any{{
+		"name": "backdrop", "doubleSided": true,
+		"pbrMetallicRoughness": map[string]any{"baseColorFactor": []float64{0, 0, 0, 1}, "metallicFactor": 0, "roughnessFactor": 1},
+		"emissiveTexture":      map[string]any{"index": 0},
+		"emissiveFactor":       []float64{1, 1, 1},
+	}}
+	meshes := []map[string]any{{"name": "backdrop", "primitives": []map[string]any{{
+		"attributes": map[string]int{"POSITION": 4, "NORMAL": 5, "TEXCOORD_0": 6}, "indices": 7, "material": 0}}}}
+	nodes := []map[string]any{{"name": "backdrop", "mesh": 0, "translation": []float64{0, 0, -1}}}
+	children := []int{0}
+	glasses := []struct {
+		name      string
+		color     []float64
+		roughness float64
+		ior       float64
+	}{
+		{"clear glass", []float64{1, 1, 1, 1}, 0, 1.5},
+		{"rough glass", []float64{1, 1, 1, 1}, 0.3, 1.5},
+		{"tinted glass", []float64{0.55, 0.85, 0.65, 1}, 0, 1.5},
+		{"water", []float64{1, 1, 1, 1}, 0, 1.33},
+	}
+	for i, g := range glasses {
+		materials = append(materials, map[string]any{
+			"name": g.name,
+			"pbrMetallicRoughness": map[string]any{
+				"baseColorFactor": g.color, "metallicFactor": 0, "roughnessFactor": g.roughness},
+			"extensions": map[string]any{
+				"KHR_materials_transmission": map[string]any{"transmissionFactor": 1},
+				"KHR_materials_ior":          map[string]any{"ior": g.ior},
+			},
+		})
+		meshes = append(meshes, map[string]any{"name": g.name, "primitives": []map[string]any{{
+			"attributes": map[string]int{"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": len(materials) - 1}}})
+		nodes = append(nodes, map[string]any{"name": g.name, "mesh": len(meshes) - 1,
+			"translation": []float64{1.25 * (float64(i) - 1.5), 0, 0}, "scale": []float64{0.5, 0.5, 0.5}})
+		children = append(children, len(nodes)-1)
+	}
+	doc := map[string]any{
+		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"extensionsUsed": []string{"KHR_materials_transmission", "KHR_materials_ior"},
+		"scene":          0,
+		"scenes":         []map[string]any{{"nodes": children}},
+		"nodes":          nodes,
+		"meshes":         meshes,
+		"materials":      materials,
+		"textures":       []map[string]any{{"source": 0, "sampler": 0}},
+		// Nearest texels: the spheres magnify the checks, and Cycles
+		// blends an 8-bit sRGB image's texels before decoding them where
+		// trace blends decoded ones, which would set the glass apart.
+		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":    []map[string]any{{"uri": "checker.png"}},
 		"accessors": accessors,
 	}
 	return b.write(path, doc)
