@@ -219,6 +219,11 @@ type gltfLoader struct {
 	bufferBytes int                             // the bytes of all buffers, bounding accessors without a bufferView
 	parents     []int                           // each node's parent, or -1 (nodeWorld)
 	skinMats    map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
+	worlds      []mgl64.Mat4                    // nodes' world matrices, where worldKnown (nodeWorld)
+	worldKnown  []bool
+	// localMatrices counts the local matrices nodeWorld computes, for the
+	// tests.
+	localMatrices int
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before

@@ -130,11 +130,16 @@ func (l *gltfLoader) skinMatrices(si int) ([]mgl64.Mat4, error) {
 	return mats, nil
 }
 
-// nodeWorld returns nodes[i]'s world matrix in the file's pose: its local
-// matrix times its parents', whether or not the default scene holds it
-// (a skin's joints need not be drawn).
+// nodeWorld returns nodes[i]'s world matrix in the file's pose: its
+// parent's world matrix times its local matrix, whether or not the default
+// scene holds it (a skin's joints need not be drawn). Each node's is
+// computed once and kept, so that the joints of a deep skeleton cost
+// time in proportion to its nodes, not to their number times its depth.
 func (l *gltfLoader) nodeWorld(i int) (mgl64.Mat4, error) {
 	doc := l.doc
+	if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil {
+		return mgl64.Mat4{}, fmt.Errorf("nodes[%d] does not exist", i)
+	}
 	if l.parents == nil {
 		l.parents = make([]int, len(doc.Nodes))
 		for k := range l.parents {
@@ -150,21 +155,34 @@ func (l *gltfLoader) nodeWorld(i int) (mgl64.Mat4, error) {
 				}
 			}
 		}
+		l.worlds = make([]mgl64.Mat4, len(doc.Nodes))
+		l.worldKnown = make([]bool, len(doc.Nodes))
+	}
+	// The nodes from i up to the first whose world matrix is known (or
+	// the root), then their matrices from the top down.
+	var chain []int
+	for j := i; j >= 0 && !l.worldKnown[j]; j = l.parents[j] {
+		if len(chain) == len(doc.Nodes) {
+			return mgl64.Mat4{}, fmt.Errorf("nodes[%d] is its own ancestor", j)
+		}
+		chain = append(chain, j)
+	}
+	if len(chain) == 0 {
+		return l.worlds[i], nil
 	}
 	m := mgl64.Ident4()
-	for steps := 0; i >= 0; steps++ {
-		if i >= len(doc.Nodes) || doc.Nodes[i] == nil {
-			return m, fmt.Errorf("nodes[%d] does not exist", i)
-		}
-		if steps > len(doc.Nodes) {
-			return m, fmt.Errorf("nodes[%d] is its own ancestor", i)
-		}
-		local, err := gltfNodeMatrix(doc.Nodes[i])
+	if top := l.parents[chain[len(chain)-1]]; top >= 0 {
+		m = l.worlds[top]
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		j := chain[k]
+		local, err := gltfNodeMatrix(doc.Nodes[j])
+		l.localMatrices++
 		if err != nil {
-			return m, fmt.Errorf("nodes[%d]: %v", i, err)
+			return m, fmt.Errorf("nodes[%d]: %v", j, err)
 		}
-		m = local.Mul4(m)
-		i = l.parents[i]
+		m = m.Mul4(local)
+		l.worlds[j], l.worldKnown[j] = m, true
 	}
 	return m, nil
 }
