@@ -93,8 +93,8 @@ import (
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
 // of extensionsRequired but those of gltfSupported; primitive modes that glTF does
-// not define; accessors without a bufferView of more elements than
-// the file's buffers have bytes; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
+// not define; accessors without a bufferView whose elements would take
+// more bytes than the file's buffers have; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
 // FLOAT VEC4, but for what KHR_mesh_quantization allows in a file that
 // lists it; texCoord sets other than 0 and 1, and set 1 on a primitive
 // without TEXCOORD_1; COLOR_0 of another type or outside [0, 1]; textures
@@ -889,11 +889,12 @@ func (l *gltfLoader) accessor(i int, where string) (*gltf.Accessor, error) {
 	acc := doc.Accessors[i]
 	size := gltf.SizeOfElement(acc.ComponentType, acc.Type)
 	if acc.BufferView == nil {
-		// All zeros but for a sparse part: no more elements than the
-		// file's buffers hold bytes, so that a count alone cannot
-		// allocate without bound.
-		if acc.Count < 1 || size < 1 || acc.Count > l.bufferBytes {
-			return nil, l.errorf(nil, "%s: accessors[%d]: %d elements without a bufferView: more than the %d bytes of the file's buffers", where, i, acc.Count, l.bufferBytes)
+		// All zeros but for a sparse part: no more bytes of elements
+		// than the file's buffers hold, as with a bufferView, so that a
+		// count alone cannot make the reader allocate more than the
+		// file brings.
+		if acc.Count < 1 || size < 1 || acc.Count > l.bufferBytes/size {
+			return nil, l.errorf(nil, "%s: accessors[%d]: %d elements of %d bytes without a bufferView: more than the %d bytes of the file's buffers", where, i, acc.Count, size, l.bufferBytes)
 		}
 	} else if err := l.fits(acc.ComponentType, acc.Type, acc.Count, *acc.BufferView, acc.ByteOffset, true); err != nil {
 		return nil, l.errorf(nil, "%s: accessors[%d]: %v", where, i, err)

@@ -464,7 +464,13 @@ func TestLoadGLTFErrors(t *testing.T) {
 		{"no bufferView, too many", func(doc *gltf.Document) {
 			doc.Accessors[0].BufferView = nil
 			doc.Accessors[0].Count = 1 << 40
-		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 1099511627776 elements without a bufferView: more than the 36 bytes of the file's buffers"},
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 1099511627776 elements of 12 bytes without a bufferView: more than the 36 bytes of the file's buffers"},
+		{"no bufferView, more bytes than the buffers", func(doc *gltf.Document) {
+			// 4 elements of 12 bytes where the buffers hold 36: each
+			// element asks for its bytes, not for one.
+			doc.Accessors[0].BufferView = nil
+			doc.Accessors[0].Count = 4
+		}, false, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 4 elements of 12 bytes without a bufferView: more than the 36 bytes of the file's buffers"},
 		{"quantized positions", func(doc *gltf.Document) {
 			doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]uint16{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
 		}, false, "meshes[0].primitives[0]: POSITION is UNSIGNED_SHORT VEC3, not supported (only FLOAT VEC3; KHR_mesh_quantization, which the file does not list in extensionsUsed, would allow BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT)"},
