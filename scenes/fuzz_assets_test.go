@@ -2,12 +2,15 @@ package scenes
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 	"github.com/tracerender/trace/tracer"
@@ -76,6 +79,9 @@ func FuzzGLTF(f *testing.F) {
 		f.Add(changed, glb)
 	}
 	f.Add([]byte(`{"asset": {"version": "2.0"}, "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "meshes": [{"primitives": [{"attributes": {"POSITION": 7}}]}]}`), false)
+	// What Blender and glTF tools write beside plain triangles: a skin, a
+	// sparse accessor, quantized attributes, a glass material, lines.
+	f.Add(fuzzGLTFFeatures(f), false)
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"
 		if glb {
@@ -95,7 +101,98 @@ func FuzzMTL(f *testing.F) {
 	f.Add([]byte("newmtl a\nKd 0.5 0.25 1\nnewmtl b\nKd 1e39 0 0\n"))
 	f.Add([]byte("newmtl a\nKd 1 1 1\nmap_Kd -s 1 1 1 tex.png\nnewmtl b\nmap_Kd ..\\..\\x.png\n"))
 	f.Add([]byte("newmtl\nKd\nKd 1 2\nnewmtl a\nKd nan 0 0\n"))
+	f.Add([]byte("newmtl a\nillum 7\nNi 1.5\nTf 0.9 1 0.9\nd 0.1\nnewmtl b\nPr 0.2\nPm 0\nTf 1 1 1\nNi 1.45\nKd 0.8 0.8 1\nmap_Kd C:\\Users\\me\\tex.png\n")) // glass, and a foreign map path
 	f.Fuzz(func(t *testing.T, mtl []byte) {
 		fuzzBundle(t, "m.obj", map[string][]byte{"m.obj": obj, "lib.mtl": mtl})
 	})
+}
+
+// fuzzGLTFFeatures returns a .gltf whose triangle is skinned by a joint
+// under a rotated parent, whose second primitive has a sparse POSITION,
+// whose third has quantized SHORT positions, BYTE normals and
+// UNSIGNED_SHORT texture coordinates, a LINES primitive, and a
+// transmission (glass) material. TestGLTFFeatures checks that it loads.
+func fuzzGLTFFeatures(f testing.TB) []byte {
+	doc := gltf.NewDocument()
+	tri := [][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
+	pos := modeler.WritePosition(doc, tri)
+	skinned := &gltf.Primitive{Material: gltf.Index(0), Attributes: gltf.PrimitiveAttributes{
+		gltf.POSITION:  pos,
+		gltf.JOINTS_0:  modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]uint8{{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}}),
+		gltf.WEIGHTS_0: modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]float32{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {0.25, 0.75, 0, 0}}),
+	}}
+	sparse := modeler.WritePosition(doc, tri)
+	at := modeler.WriteAccessor(doc, gltf.TargetNone, []uint8{2, 0, 0, 0})
+	values := modeler.WritePosition(doc, [][3]float32{{0, 2, 0}})
+	doc.Accessors[sparse].Sparse = &gltf.Sparse{Count: 1,
+		Indices: gltf.SparseIndices{BufferView: *doc.Accessors[at].BufferView, ComponentType: gltf.ComponentUbyte},
+		Values:  gltf.SparseValues{BufferView: *doc.Accessors[values].BufferView}}
+	qpos := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]int16{{0, 0, 0}, {32767, 0, 0}, {0, 32767, 0}})
+	qnor := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]int8{{0, 0, 127}, {0, 0, 127}, {0, 0, 127}})
+	doc.Accessors[qnor].Normalized = true
+	quv := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][2]uint16{{0, 0}, {1, 0}, {0, 1}})
+	doc.Meshes = []*gltf.Mesh{{Primitives: []*gltf.Primitive{skinned}}, {Primitives: []*gltf.Primitive{
+		{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: sparse}},
+		{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: qpos, gltf.NORMAL: qnor, gltf.TEXCOORD_0: quv}},
+		{Mode: gltf.PrimitiveLines, Attributes: gltf.PrimitiveAttributes{gltf.POSITION: pos}},
+	}}}
+	doc.ExtensionsUsed = []string{"KHR_mesh_quantization", "KHR_materials_transmission", "KHR_materials_ior"}
+	doc.Materials = []*gltf.Material{{Name: "glass",
+		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{MetallicFactor: gltf.Float(0)},
+		Extensions: gltf.Extensions{
+			"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 1}`),
+			"KHR_materials_ior":          json.RawMessage(`{"ior": 1.33}`),
+		}}}
+	s := math.Sqrt(0.5)
+	doc.Nodes = []*gltf.Node{
+		{Mesh: gltf.Index(0), Skin: gltf.Index(0)},
+		{Name: "root", Rotation: [4]float64{0, 0, s, s}, Scale: [3]float64{1, 1, 1}, Children: []int{2}},
+		{Name: "bone", Translation: [3]float64{0, 1, 0}, Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{2, 2, 2}},
+		{Mesh: gltf.Index(1), Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}},
+	}
+	doc.Skins = []*gltf.Skin{{Joints: []int{1, 2}}}
+	doc.Scenes[0].Nodes = []int{0, 1, 3}
+	for _, b := range doc.Buffers {
+		b.EmbeddedResource()
+	}
+	var buf bytes.Buffer
+	if err := gltf.NewEncoder(&buf).Encode(doc); err != nil {
+		f.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestGLTFFeatures: FuzzGLTF's seed of the features Blender and glTF tools
+// write loads whole, so that the fuzzer starts from files that reach
+// them: three meshes (the lines left out), the skinned triangle placed by
+// its joints, the sparse vertex moved, the quantized one dequantized, and
+// the glass material a dielectric.
+func TestGLTFFeatures(t *testing.T) {
+	log := captureWarnings(t)
+	dir, a := gltfScene(t)
+	path := filepath.Join(dir, "features.gltf")
+	if err := os.WriteFile(path, fuzzGLTFFeatures(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := loadGLTF(a, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.meshes) != 3 {
+		t.Fatalf("%d meshes, want 3", len(m.meshes))
+	}
+	// The root joint turns 90° about z; the bone scales by 2, moves up 1
+	// and is turned by the root. Vertex 0, by the root alone: (0, 0, 0).
+	// Vertex 1, (1, 0, 0), half by each: (0, 1, 0) and (-1, 2, 0).
+	// Vertex 2, (0, 1, 0), a quarter by the root, (-1, 0, 0), and three
+	// quarters by the bone, (-3, 0, 0).
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {-0.5, 1.5, 0}, {-2.5, 0, 0}})
+	checkPositions(t, m.meshes[1], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}})
+	checkPositions(t, m.meshes[2], []mgl32.Vec3{{0, 0, 0}, {32767, 0, 0}, {0, 32767, 0}})
+	if len(m.materials) == 0 || !m.materials[0].Glass || m.materials[0].IOR != 1.33 {
+		t.Errorf("materials %+v, want the glass of ior 1.33 first", m.materials)
+	}
+	if !strings.Contains(log.String(), "meshes[1].primitives[2]) is not drawn") {
+		t.Errorf("warnings %q do not name the lines", log.String())
+	}
 }

@@ -31,7 +31,8 @@ type gltfGlass struct {
 // glass that trace's dielectric draws: KHR_materials_transmission with
 // transmissionFactor 1, no transmissionTexture, metallicFactor 0 and an
 // index of refraction (KHR_materials_ior, default 1.5) in [1, 4], the
-// dielectric's range. Blender's Glass BSDF exports as such. A material
+// dielectric's range. Blender exports a Principled BSDF of transmission
+// 1 as such (its Glass BSDF, as glTF's default material). A material
 // whose transmission is partial or textured, metallic, or whose ior the
 // dielectric cannot take is not glass: it stays its metallic-roughness
 // part, and its extensions stay unsupported (for the warning).

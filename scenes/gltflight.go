@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
@@ -26,8 +27,41 @@ import (
 // inverse square at every distance. A directional light becomes a tracer
 // directional light shining along the node's −z axis, its intensity in
 // lux (lm/m²) the irradiance on a surface facing it, unchanged.
+//
+// Blender's exporter, from 3.4 on, writes its lights in photometric
+// units by its own constant of 683 lm/W (its default lighting mode,
+// "Standard"): a Point or Spot of P watts as P/4π × 683 cd and a Sun of S
+// W/m² as S × 683 lux, while it writes emission strengths (and knows no
+// world) as they are. Cycles renders that Point as P/4π per steradian in
+// the units of its emission strengths, which are trace's radiance units,
+// and Blender's importer divides by 683 again. So the lights of a file
+// whose asset.generator is Blender's exporter of version 3.4 or later are
+// divided by 683 (blenderWattsToLumens), and the scene renders as the
+// user lit it in Blender; older Blender exports wrote P/4π and S as they
+// are, which need nothing.
 
 const gltfLightsExt = "KHR_lights_punctual"
+
+// blenderWattsToLumens is the luminous efficacy, in lm/W, by which
+// Blender's glTF exporter (3.4 and later, PBR_WATTS_TO_LUMENS in
+// io_scene_gltf2) turns its watts into the lumens of KHR_lights_punctual.
+const blenderWattsToLumens = 683
+
+// blenderPhotometric reports whether generator, a glTF file's
+// asset.generator, names Blender's exporter at version 3.4 or later
+// ("Khronos glTF Blender I/O v3.4.50"), whose lights are in lumens by
+// blenderWattsToLumens.
+func blenderPhotometric(generator string) bool {
+	v, ok := strings.CutPrefix(generator, "Khronos glTF Blender I/O v")
+	if !ok {
+		return false
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 3 || major == 3 && minor >= 4
+}
 
 // gltfLight is an entry of the extension's lights, as the file gives it.
 type gltfLight struct {
@@ -107,6 +141,10 @@ func (l *gltfLoader) decodeLights() error {
 		}
 		if x := *g.Intensity; !(x >= 0 && x <= math.MaxFloat32) {
 			return l.errorf(nil, "%s: intensity %g must be finite and ≥ 0", where, x)
+		}
+		if blenderPhotometric(l.doc.Asset.Generator) {
+			x := *g.Intensity / blenderWattsToLumens
+			g.Intensity = &x
 		}
 		l.lights = append(l.lights, *g)
 	}

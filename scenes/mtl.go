@@ -90,6 +90,11 @@ type mtlMaterial struct {
 	ni                     float32
 	tf                     mgl32.Vec3
 	hasIllum, hasNi, hasTf bool
+	// blender is true for a material of a file that Blender wrote, and ka
+	// its Ka, read in such files only (mtlblender.go).
+	blender bool
+	ka      mgl32.Vec3
+	hasKa   bool
 }
 
 // mtlMap is a texture map statement of a material: its image file and the
@@ -128,6 +133,7 @@ func (m *mtlMap) srgb(def bool) bool {
 // materials to defs (a later definition of a name replaces an earlier
 // one). Its errors are *Error values naming the file and line.
 func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
+	blender := blenderMTLFile(data)
 	data = bytes.TrimPrefix(data, utf8BOM)
 	var cur *mtlMaterial
 	for n := 1; len(data) > 0; n++ {
@@ -153,8 +159,17 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			if len(name) == 0 {
 				return errorf("newmtl: missing material name")
 			}
-			cur = &mtlMaterial{file: path}
+			cur = &mtlMaterial{file: path, blender: blender}
 			defs[string(name)] = cur
+			continue
+		case "Ka":
+			// Blender's metallic (mtlblender.go); an ambient
+			// colour elsewhere, ignored, so never an error.
+			if cur != nil && cur.blender {
+				if c, msg := mtlColor(key, rest); msg == "" {
+					cur.ka, cur.hasKa = c, true
+				}
+			}
 			continue
 		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump",
 			"d", "Tr", "map_d":
@@ -451,7 +466,8 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 	if !m.hasKe && m.mapKe.file != "" {
 		emission = white
 	}
-	if !specular && !m.hasPr && !m.hasPm && !roughMaps && emission == (mgl32.Vec3{}) {
+	blenderMetal, isBlenderMetal := m.blenderMetallic()
+	if !specular && !m.hasPr && !m.hasPm && !roughMaps && emission == (mgl32.Vec3{}) && !isBlenderMetal {
 		return out, nil // diffuse
 	}
 	out.PBR = true
@@ -460,6 +476,8 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		out.Roughness = m.pr
 	case m.mapPr.file != "":
 		out.Roughness = 1
+	case specular && m.blender:
+		out.Roughness = blenderRoughness(m.ns)
 	case specular:
 		out.Roughness = blinnPhongRoughness(m.ns)
 	default:
@@ -470,6 +488,8 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		out.Metallic = m.pm
 	case m.mapPm.file != "":
 		out.Metallic = 1
+	case isBlenderMetal:
+		out.Metallic = blenderMetal
 	}
 	out.Emission = emission
 	if m.mapKe.file != "" && emission != (mgl32.Vec3{}) {

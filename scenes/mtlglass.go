@@ -29,6 +29,8 @@ import (
 // is glass (trace's dielectric) when
 //
 //   - it has illum 6 or 7 and Ni in (1, 4] (the dielectric's range;
+//     illum 6 not in a file that Blender wrote, where it is a metal with
+//     an alpha below 1;
 //     without Ni, or with Ni 1, light would not bend: Blender's importer
 //     takes 1 for illum 6 and 7 without Ni), and is not metallic (no
 //     non-zero Pm, no map_Pm). Its tint is Tf (white without Tf): Kd and
@@ -80,7 +82,9 @@ type mtlGlass struct {
 // splits on it).
 func (m *mtlMaterial) glass() mtlGlass {
 	var g mtlGlass
-	refracts := m.hasIllum && (m.illum == 6 || m.illum == 7)
+	// Blender's exporters write illum 6 for a metal whose alpha is below
+	// 1 (its metallic as Ka: mtlblender.go), never for glass.
+	refracts := m.hasIllum && (m.illum == 6 && !m.blender || m.illum == 7)
 	transmits := !refracts && (m.hasPr || m.hasPm) && m.hasTf && m.tf != (mgl32.Vec3{})
 	metallic := m.hasPm && m.pm > 0 || m.mapPm.file != ""
 	switch {

@@ -22,7 +22,8 @@
 # and cutoffs), which neither package holds: Cycles is its reference.
 # Glass is made by assets/gen -glass: four spheres of
 # KHR_materials_transmission (clear, rough, tinted, water at ior 1.33) as
-# Blender exports a Glass BSDF, which trace draws as its dielectric and
+# Blender exports a Principled BSDF of transmission 1 (not a Glass BSDF,
+# which it exports as glTF's default material), which trace draws as its dielectric and
 # Blender's importer as a Principled BSDF of full transmission.
 #
 # Output in --out (default /tmp/trace-sample-models): NAME.png (trace),

@@ -20,7 +20,7 @@
 // DIR/checker.png: four glass spheres of KHR_materials_transmission 1
 // (clear at ior 1.5, rough at 0.3, tinted, and water at ior 1.33 through
 // KHR_materials_ior) before a backdrop that emits a checkerboard, the way
-// Blender's glTF exporter writes a Glass BSDF.
+// Blender's glTF exporter writes a Principled BSDF of full transmission.
 //
 // The output is deterministic; the committed files are its output.
 package main
