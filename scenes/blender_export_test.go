@@ -127,3 +127,23 @@ illum 6
 		}
 	}
 }
+
+// TestMTLBlenderMetalWithoutSpecular: a Blender metal whose Principled
+// Specular is 0 (Ks 0 0 0) still has the roughness its Ns says, as
+// Blender's importer reads it: the metallic lobe does not depend on Ks.
+func TestMTLBlenderMetalWithoutSpecular(t *testing.T) {
+	got, err := importMTL(t, `# Blender 3.4.1 MTL File: 'x.blend'
+newmtl Metal
+Ns 422.500000
+Ka 1.000000 1.000000 1.000000
+Kd 0.900000 0.600000 0.300000
+Ks 0.000000 0.000000 0.000000
+illum 3
+`, nil, "Metal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := got[0]; !m.PBR || m.Metallic != 1 || math.Abs(float64(m.Roughness-0.35)) > 1e-5 {
+		t.Errorf("Metal: pbr %v metallic %g roughness %g, want pbr, metallic 1, roughness 0.35", m.PBR, m.Metallic, m.Roughness)
+	}
+}

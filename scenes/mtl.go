@@ -476,7 +476,9 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		out.Roughness = m.pr
 	case m.mapPr.file != "":
 		out.Roughness = 1
-	case specular && m.blender:
+	case m.blender && (specular || isBlenderMetal):
+		// Blender's exporter writes Ns from the roughness whatever its
+		// Specular (Ks), which a metal does not use.
 		out.Roughness = blenderRoughness(m.ns)
 	case specular:
 		out.Roughness = blinnPhongRoughness(m.ns)
