@@ -367,10 +367,11 @@ func (o *Output) IsFile(p string) bool {
 }
 
 // Commit writes the framebuffer: into the temporary file, then renamed
-// into place, or into the stream. Writing into a named pipe or a device
-// opened by Create — waiting for a pipe's reader, or for a reader that
-// has stopped reading — ends with ctx's error when ctx ends; a temporary
-// file is written whole whatever ctx does.
+// into place, or into the stream. Writing into a stream — waiting for a
+// named pipe's reader, or for a reader that has stopped reading — ends
+// with ctx's error when ctx ends (into the writer of Stream, the write
+// goes on in the background: see encodeUntil); a temporary file is
+// written whole whatever ctx does.
 func (o *Output) Commit(ctx context.Context, fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.tmp == nil {
 		return o.commitStream(ctx, fb, film)
@@ -424,7 +425,7 @@ func (o *Output) commitStream(ctx context.Context, fb *tracer.Framebuffer, film 
 			err = o.encode(o.w, fb, film)
 			stop()
 		} else {
-			err = o.encode(o.w, fb, film)
+			err = o.encodeUntil(ctx, fb, film)
 		}
 		if err != nil && ctx.Err() != nil {
 			err = ctx.Err()
@@ -440,6 +441,28 @@ func (o *Output) commitStream(ctx context.Context, fb *tracer.Framebuffer, film 
 		return fmt.Errorf("output %s: %w", o.name, err)
 	}
 	return nil
+}
+
+// encodeUntil encodes the image into the writer of Stream, or returns
+// ctx's error once ctx ends first. That writer (standard output, a pipe
+// whose reader has stopped reading) may block for good and takes no
+// deadline, so the encoding runs on its own goroutine, which is left to
+// finish or block when ctx ends: a process that is interrupted exits
+// rather than waiting on its reader.
+func (o *Output) encodeUntil(ctx context.Context, fb *tracer.Framebuffer, film *tracer.Film) error {
+	done := make(chan error, 1)
+	go func() { done <- o.encode(o.w, fb, film) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		select {
+		case err := <-done: // it finished as ctx ended
+			return err
+		default:
+			return ctx.Err()
+		}
+	}
 }
 
 // fifoPoll is how often Commit tries again to open a named pipe that has

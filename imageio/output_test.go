@@ -3,10 +3,12 @@ package imageio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracerender/trace/tracer"
 )
@@ -36,6 +38,39 @@ func TestOutputStream(t *testing.T) {
 	}
 	if _, err := Stream(&bytes.Buffer{}, Encoding{Format: "tiff"}); err == nil || !strings.Contains(err.Error(), "png, pfm, exr, hdr or jpg") {
 		t.Errorf("format tiff: %v, want an error listing the formats", err)
+	}
+}
+
+// blockedWriter is a stream whose reader never reads: Write blocks until
+// release is closed.
+type blockedWriter struct{ release chan struct{} }
+
+func (w blockedWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return len(p), nil
+}
+
+// TestOutputStreamCancel: Commit into a Stream whose reader does not read
+// (standard output into a stalled pipe) returns ctx's error once ctx ends,
+// so that an interrupted render exits instead of waiting for its reader.
+func TestOutputStreamCancel(t *testing.T) {
+	w := blockedWriter{make(chan struct{})}
+	defer close(w.release)
+	o, err := Stream(w, Encoding{Format: FormatPFM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() { done <- o.Commit(ctx, tracer.NewFramebuffer(4, 2), &tracer.Film{}) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Commit: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Commit still blocked on the writer 10 s after ctx ended")
 	}
 }
 

@@ -51,3 +51,41 @@ func TestInterruptWaitingForReader(t *testing.T) {
 		t.Errorf("the pipe was replaced: %v", err)
 	}
 }
+
+// TestInterruptStdoutNotRead: with -o - into a pipe whose reader never
+// reads, the image outgrows the pipe's buffer and the write blocks;
+// SIGTERM still ends the render, with exit status 130.
+func TestInterruptStdoutNotRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the trace binary; skipped in -short mode")
+	}
+	bin := buildTrace(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A PFM of 256×256 is 768 KiB, more than a pipe holds.
+	cmd := exec.Command(bin, "render", cornell, "-o", "-", "--format", "pfm", "--width", "256", "--height", "256", "--samples", "1", "-q")
+	cmd.Stdout = w
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	time.Sleep(3 * time.Second) // the frame is done; the write waits for the reader
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+			t.Errorf("exit %v, want 130; stderr %q", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("still writing to a pipe nobody reads 10 s after SIGTERM; stderr %q", stderr.String())
+	}
+}
