@@ -61,7 +61,7 @@ var (
 	descUploadBytes = prometheus.NewDesc("trace_worker_upload_bytes",
 		"Bytes held by the scene bundle uploads in flight on this worker, against its --upload-bytes budget.", nil, nil)
 	descUntracked = prometheus.NewDesc("trace_worker_untracked_jobs_total",
-		"Render streams whose job got no series of its own because --max-job-series jobs already had them.", nil, nil)
+		"Render streams whose job got no series of its own because the most jobs this worker gives series at once (64) already had them.", nil, nil)
 )
 
 // Collector returns a Prometheus collector of the worker's metrics:
