@@ -176,6 +176,13 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			if cur == nil {
 				return errorf("%s before any newmtl", key)
 			}
+		case "map_Ns", "refl", "map_refl":
+			// Blender's roughness and metallic maps (mtlblender.go);
+			// elsewhere a specular exponent map and a reflection map,
+			// ignored.
+			if cur == nil || !cur.blender {
+				continue
+			}
 		case "illum", "Ni", "Tf":
 			// Ignored before glass was read from them, and by
 			// other readers: a value they cannot use is ignored
@@ -204,14 +211,17 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			mp = &cur.mapKd
 		case "map_Ke":
 			mp = &cur.mapKe
-		case "map_Pr":
+		case "map_Pr", "map_Ns":
 			mp = &cur.mapPr
-		case "map_Pm":
+		case "map_Pm", "refl", "map_refl":
 			mp = &cur.mapPm
 		case "norm":
 			mp = &cur.norm
 		case "map_Bump", "map_bump", "bump":
 			mp = &cur.bump
+			if cur.blender {
+				mp = &cur.norm // Blender's Normal Map node (mtlblender.go)
+			}
 		case "d":
 			scalar, cur.hasD = &cur.d, true
 			// "d -halo x": dissolve by the view angle; read as d x.
@@ -232,7 +242,7 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 		default:
 			*mp, msg = mapStatement(rest)
 			mp.line = n
-			if msg == "" && (key == "map_Pr" || key == "map_Pm" || mp == &cur.bump) {
+			if msg == "" && (mp == &cur.mapPr || mp == &cur.mapPm || mp == &cur.bump) {
 				switch mp.channel {
 				case "", "r", "g", "b", "l":
 				default:
@@ -435,6 +445,8 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		if m.hasTf {
 			out.Color = m.tf
 		}
+	case m.blender && m.mapKd.file != "":
+		out.Color = white // Blender's Kd is then the unlinked socket's value (mtlblender.go)
 	case m.hasKd:
 		out.Color = m.kd
 	case m.mapKd.file != "":
@@ -445,6 +457,7 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		if err != nil {
 			return out, err
 		}
+		img = images.withoutAlpha(img)                                              // an MTL's alpha is d, Tr and map_d alone
 		out.Image, out.ImageUV, out.ImageSampler = img, m.mapKd.uv, m.mapKd.sampler // out.Color is its tint
 	}
 	if err := m.importNormalMap(a, &out, images); err != nil {
@@ -516,10 +529,32 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 
 // mtlImages are the images that the materials of one OBJ file have read.
 type mtlImages struct {
-	objDir  string                         // the OBJ file's folder (loadMap)
-	colors  map[mtlColorKey]*tracer.Image  // colour maps by MTL folder, file name and decoding
-	rough   map[mtlRoughKey]*tracer.Image  // metallic-roughness images
-	normals map[mtlNormalKey]*tracer.Image // normal maps, read or made from bump maps
+	objDir  string                          // the OBJ file's folder (loadMap)
+	colors  map[mtlColorKey]*tracer.Image   // colour maps by MTL folder, file name and decoding
+	rough   map[mtlRoughKey]*tracer.Image   // metallic-roughness images
+	normals map[mtlNormalKey]*tracer.Image  // normal maps, read or made from bump maps
+	opaque  map[*tracer.Image]*tracer.Image // colour maps without their alpha (withoutAlpha)
+}
+
+// withoutAlpha returns img, a map_Kd's image, without its alpha channel:
+// a copy sharing its texels, made once per image. MTL gives a material's
+// alpha by d, Tr and map_d; an RGBA map_Kd's own alpha is not part of it
+// (Blender's importer does not read it either, and Blender's exporter
+// names the image that gives both colour and alpha in map_Kd and map_d,
+// whose alphas would otherwise multiply).
+func (c *mtlImages) withoutAlpha(img *tracer.Image) *tracer.Image {
+	if img.Alpha == nil {
+		return img
+	}
+	if o := c.opaque[img]; o != nil {
+		return o
+	}
+	o := &tracer.Image{Width: img.Width, Height: img.Height, Pix: img.Pix}
+	if c.opaque == nil {
+		c.opaque = map[*tracer.Image]*tracer.Image{}
+	}
+	c.opaque[img] = o
+	return o
 }
 
 // mtlNormalKey identifies a normal map: the MTL folder, the file, its
@@ -561,6 +596,9 @@ func (m *mtlMaterial) importNormalMap(a *assets, out *importedMaterial, images *
 		images.normals[key] = img
 	}
 	out.NormalImage, out.NormalUV, out.NormalScale = img, mp.uv, 1
+	if m.blender && !bump {
+		out.NormalScale = mp.bm // the Normal Map node's Strength (mtlblender.go)
+	}
 	return nil
 }
 
@@ -591,6 +629,9 @@ func (m *mtlMaterial) importAlpha(a *assets, out *importedMaterial, images *mtlI
 			images.colors[key] = img
 		}
 		out.AlphaMode, out.Alpha, out.AlphaCutoff = tracer.AlphaMask, alpha, defaultAlphaCutoff
+		if m.blender {
+			out.AlphaMode = tracer.AlphaBlend // as Blender reads its map_d (mtlblender.go)
+		}
 		out.AlphaImage, out.AlphaUV = img, m.mapD.uv
 		return nil
 	}

@@ -104,7 +104,10 @@ type objParser struct {
 	verts []objVertex
 	// colors are the positions' vertex colours (v x y z r g b), nil
 	// until one has a colour (the others are white).
-	colors    []mgl32.Vec3
+	colors []mgl32.Vec3
+	// blender is true for a file that Blender wrote (objblender.go),
+	// whose vertex colours are sRGB.
+	blender   bool
 	head      []int32
 	indices   []uint32
 	anyUV     bool // some face vertex has a vt
@@ -819,7 +822,8 @@ func assetName(b []byte) string {
 
 // vertexColor records the colour of the vertex being read: rgb, when its v
 // statement had n = 6 numbers (x y z r g b, the common extension; linear
-// RGB in [0, 1], as Kd), else none (white).
+// RGB in [0, 1], as Kd, but sRGB in a file Blender wrote), else none
+// (white).
 func (p *objParser) vertexColor(n int, rgb []float32) error {
 	if n != 6 {
 		if p.colors != nil {
@@ -838,6 +842,10 @@ func (p *objParser) vertexColor(n int, rgb []float32) error {
 			p.colors[i] = mgl32.Vec3{1, 1, 1}
 		}
 	}
-	p.colors = append(p.colors, mgl32.Vec3{rgb[0], rgb[1], rgb[2]})
+	c := [3]float32{rgb[0], rgb[1], rgb[2]}
+	if p.blender {
+		c = blenderColor(c) // sRGB in Blender's files (objblender.go)
+	}
+	p.colors = append(p.colors, c)
 	return nil
 }

@@ -198,6 +198,7 @@ type objJob struct {
 // read reads the OBJ text t: its statements counted (reserve), then its
 // chunks decoded on every core and applied in order.
 func (p *objParser) read(t *objText) error {
+	p.blender = blenderOBJFile(t.head(256))
 	if err := p.reserve(t); err != nil {
 		return fileError(p.path, err)
 	}

@@ -20,12 +20,30 @@ Scenes (Blender's Z-up world):
 - hierarchy: an empty turned and scaled unevenly, parent of a flat-shaded
   cube and of a smooth-shaded, subdivided (modifier, applied on export)
   icosphere, itself parent of a small scaled sphere; Sun and Point light.
+- maps: four tiles of quadrants (a probe per quadrant) under a Sun and a
+  Point: roughness and metallic from two Non-Color images (glTF: one
+  packed metallicRoughnessTexture; MTL: map_Ns and refl/map_refl, or
+  map_Pr/map_Pm with the PBR extensions), a tangent-space Normal Map node
+  (MTL: map_Bump), an emission texture (strength 3), and a base colour
+  through a Mapping node (offset, 90 degree turn, scale -1 in u: glTF's
+  KHR_texture_transform; MTL holds no turn).
+- attributes: red tiles with an alpha texture over a grey ground, one of
+  Blend mode, one of Clip (Cycles blends both), a Color Attribute (per
+  vertex, quadrants split) into the base colour, and a texture read
+  through a second UV map (OBJ holds one).
+- instances: three objects sharing one mesh (Alt-D), a collection (kept
+  out of the scene's tree) instanced by two empties, and a camera of
+  vertical sensor fit with lens shift (glTF holds no shift: the glTF
+  scenes give it, as a user would).
 
 Each writes, in DIR: NAME.blend, NAME.gltf (+ .bin, floor.png), NAME.glb,
 NAME-zup.gltf (export_yup off: Z-up, as some users export), NAME.obj and
-NAME.mtl (the legacy exporter, export_scene.obj, materials on), and a
-trace scene around each (NAME-gltf.json, NAME-glb.json, NAME-zup.json,
-NAME-obj.json: glTF scenes take the camera from the file and its lights;
+NAME.mtl (the legacy exporter, export_scene.obj, materials on),
+NAME-cpp.obj/.mtl and NAME-pbr.obj/.mtl (Blender 3.4's C++ exporter,
+wm.obj_export, vertex colours on, without and with
+export_pbr_extensions), and a trace scene around each (NAME-gltf.json,
+NAME-glb.json, NAME-zup.json, NAME-obj.json, NAME-objcpp.json,
+NAME-objpbr.json: glTF scenes take the camera from the file and its lights;
 the OBJ scene gets the camera and the Point and Sun lights converted
 here, Blender's W to trace's intensity by W / 4 pi), NAME-regions.json
 (discs per probe, as gltf_compare.py reads them) and NAME-cycles.pfm
@@ -233,6 +251,259 @@ def hierarchy(out):
     return probes
 
 
+def quad_image(out, name, tl, tr, bl, br, non_color=False, w=64):
+    """A w x w image of four quadrants of RGBA values (as the image shows
+    them: top left, top right, bottom left, bottom right), saved as
+    DIR/NAME.png. The values are the stored bytes / 255: sRGB-encoded for
+    a colour image, as they are for a Non-Color one."""
+    px = np.zeros((w, w, 4), np.float32)  # Blender's rows run bottom to top
+    top, bottom = slice(w // 2, w), slice(0, w // 2)
+    left, right = slice(0, w // 2), slice(w // 2, w)
+    for rows, cols, v in ((top, left, tl), (top, right, tr), (bottom, left, bl), (bottom, right, br)):
+        px[rows, cols] = v
+    alpha = any(len(v) == 4 and v[3] < 1 for v in (tl, tr, bl, br))
+    img = bpy.data.images.new(name, w, w, alpha=alpha)
+    if non_color:
+        img.colorspace_settings.name = "Non-Color"
+    img.pixels.foreach_set(px.ravel())
+    img.filepath_raw = os.path.join(out, name + ".png")
+    img.file_format = "PNG"
+    img.save()
+    img.filepath = img.filepath_raw
+    if non_color:
+        img.colorspace_settings.name = "Non-Color"
+    return img
+
+
+def grey(v, a=1.0):
+    return (v, v, v, a)
+
+
+def tex_node(m, img, interpolation="Linear"):
+    t = m.node_tree.nodes.new("ShaderNodeTexImage")
+    t.image = img
+    t.interpolation = interpolation
+    return t
+
+
+def add_tile(name, loc, mat, size=1.8, cuts=0):
+    """A square of side size lying at loc, facing +z, its UVs the unit
+    square (u along +x, v along +y); cuts subdivides it (for vertex
+    colours by quadrant)."""
+    bpy.ops.mesh.primitive_plane_add(size=size, location=loc)
+    ob = bpy.context.object
+    ob.name = name
+    if cuts:
+        bpy.ops.object.mode_set(mode="EDIT")
+        bpy.ops.mesh.subdivide(number_cuts=cuts)
+        bpy.ops.object.mode_set(mode="OBJECT")
+    ob.data.materials.append(mat)
+    return ob
+
+
+def quadrant_probes(name, loc, size=1.8, r=0.28):
+    x, y, z = loc
+    q = size / 4
+    return [(name + "_tl", (x - q, y + q, z), r), (name + "_tr", (x + q, y + q, z), r),
+            (name + "_bl", (x - q, y - q, z), r), (name + "_br", (x + q, y - q, z), r)]
+
+
+QUADS = ((0.8, 0.15, 0.1, 1), (0.15, 0.7, 0.15, 1), (0.1, 0.2, 0.8, 1), (0.8, 0.75, 0.1, 1))
+
+
+def tile_lights():
+    add_light("SUN", "Sun", (0, 0, 5), 2.5, rot=(math.radians(35), 0, math.radians(-50)))
+    add_light("POINT", "Point", (-1.0, -3.0, 2.5), 500.0, color=(1.0, 0.9, 0.8))
+
+
+def maps(out):
+    """Roughness and metallic maps, a normal map, an emission texture, a
+    base colour through a Mapping node: four tiles of quadrants."""
+    probes = []
+    # roughness and metallic from two Non-Color images (the exporter packs
+    # them into one metallicRoughnessTexture)
+    m = principled("RoughMetalMaps", (0.8, 0.5, 0.3))
+    b = m.node_tree.nodes["Principled BSDF"]
+    rough = quad_image(out, "roughness", grey(0.15), grey(0.7), grey(0.15), grey(0.7), True)
+    metal = quad_image(out, "metallic", grey(1), grey(1), grey(0), grey(0), True)
+    m.node_tree.links.new(tex_node(m, rough).outputs["Color"], b.inputs["Roughness"])
+    m.node_tree.links.new(tex_node(m, metal).outputs["Color"], b.inputs["Metallic"])
+    add_tile("RoughMetal", (-1.0, 1.0, 0), m)
+    probes += quadrant_probes("rm", (-1.0, 1.0, 0))
+    # a tangent-space normal map: each quadrant tilts the normal 35
+    # degrees one way (top left +u, top right -u, bottom left +v) or
+    # not at all (bottom right)
+    s, c = math.sin(math.radians(35)), math.cos(math.radians(35))
+    enc = lambda n: tuple(0.5 * x + 0.5 for x in n) + (1.0,)  # noqa: E731
+    nimg = quad_image(out, "normal", enc((s, 0, c)), enc((-s, 0, c)), enc((0, s, c)), enc((0, 0, 1)), True)
+    m = principled("NormalMapped", (0.7, 0.7, 0.7), roughness=0.6)
+    b = m.node_tree.nodes["Principled BSDF"]
+    nm = m.node_tree.nodes.new("ShaderNodeNormalMap")
+    nm.space = "TANGENT"
+    m.node_tree.links.new(tex_node(m, nimg).outputs["Color"], nm.inputs["Color"])
+    m.node_tree.links.new(nm.outputs["Normal"], b.inputs["Normal"])
+    add_tile("NormalMap", (1.0, 1.0, 0), m)
+    probes += quadrant_probes("nm", (1.0, 1.0, 0))
+    # an emission texture (the quadrant colours), strength 3, black base
+    eimg = quad_image(out, "emission", *QUADS)
+    m = principled("EmissionMap", (0, 0, 0), roughness=1.0, emission=(1, 1, 1), strength=3.0)
+    b = m.node_tree.nodes["Principled BSDF"]
+    m.node_tree.links.new(tex_node(m, eimg).outputs["Color"], b.inputs["Emission"])
+    add_tile("EmissionMap", (-1.0, -1.0, 0), m)
+    probes += quadrant_probes("em", (-1.0, -1.0, 0))
+    # the base colour through a Mapping node (UV in): KHR_texture_transform
+    cimg = quad_image(out, "quads", *QUADS)
+    m = principled("UVTransform", roughness=1.0, image=cimg)
+    nt = m.node_tree
+    uv = nt.nodes.new("ShaderNodeUVMap")
+    mp = nt.nodes.new("ShaderNodeMapping")
+    mp.vector_type = "POINT"
+    mp.inputs["Location"].default_value = (0.5, 0.0, 0.0)
+    mp.inputs["Rotation"].default_value = (0.0, 0.0, math.radians(90))
+    mp.inputs["Scale"].default_value = (-1.0, 1.0, 1.0)
+    nt.links.new(uv.outputs["UV"], mp.inputs["Vector"])
+    nt.links.new(mp.outputs["Vector"], nt.nodes["Image Texture"].inputs["Vector"])
+    add_tile("UVTransform", (1.0, -1.0, 0), m)
+    probes += quadrant_probes("uvx", (1.0, -1.0, 0))
+    tile_lights()
+    add_camera((0.0, -3.6, 4.6), (0.0, -0.1, 0.0), lens=30.0)
+    return probes
+
+
+def attributes(out):
+    """Alpha textures (blend and clip), vertex colours, a second UV map."""
+    probes = []
+    bpy.ops.mesh.primitive_plane_add(size=8, location=(0, 0, 0))
+    bpy.context.object.name = "Ground"
+    bpy.context.object.data.materials.append(principled("Ground", (0.5, 0.5, 0.5), roughness=1.0))
+    # a red tile, its alpha by quadrant from the image's alpha channel,
+    # raised over the grey ground: once as Blend, once as Clip (0.5)
+    aimg = quad_image(out, "alpha", (0.8, 0.1, 0.1, 0.0), (0.8, 0.1, 0.1, 0.35),
+                      (0.8, 0.1, 0.1, 0.7), (0.8, 0.1, 0.1, 1.0))
+    for name, method, loc in (("AlphaBlend", "BLEND", (-1.0, 1.0, 0.4)), ("AlphaClip", "CLIP", (1.0, 1.0, 0.4))):
+        m = principled(name, roughness=0.8)
+        b = m.node_tree.nodes["Principled BSDF"]
+        t = tex_node(m, aimg)
+        m.node_tree.links.new(t.outputs["Color"], b.inputs["Base Color"])
+        m.node_tree.links.new(t.outputs["Alpha"], b.inputs["Alpha"])
+        m.blend_method = method
+        m.alpha_threshold = 0.5
+        m.shadow_method = "HASHED" if method == "BLEND" else "CLIP"
+        add_tile(name, loc, m)
+        probes += quadrant_probes(name.lower().replace("alpha", "a"), loc)
+    # vertex colours: a Color Attribute (vertices, byte) by quadrant
+    # into the base colour
+    m = principled("VertexColour", roughness=1.0)
+    nt = m.node_tree
+    va = nt.nodes.new("ShaderNodeVertexColor")
+    va.layer_name = "Col"
+    nt.links.new(va.outputs["Color"], nt.nodes["Principled BSDF"].inputs["Base Color"])
+    ob = add_tile("VertexColour", (-1.0, -1.0, 0.01), m, cuts=1)
+    # each quadrant its own vertices: OBJ holds colours per vertex, and
+    # Blender 3.4's glTF exporter too writes one colour per vertex (a
+    # shared vertex takes one of its corners' colours)
+    bpy.ops.object.mode_set(mode="EDIT")
+    bpy.ops.mesh.select_all(action="SELECT")
+    bpy.ops.mesh.edge_split(type="EDGE")
+    bpy.ops.object.mode_set(mode="OBJECT")
+    me = ob.data
+    # (a Face Corner attribute, Blender 3.4's glTF exporter reads by
+    # vertex index: the colours land on the wrong vertices)
+    col = me.color_attributes.new("Col", "BYTE_COLOR", "POINT")
+    lin = [tuple(srgb_to_linear(x) for x in q[:3]) + (1.0,) for q in QUADS]
+    for poly in me.polygons:
+        cx, cy = poly.center.x, poly.center.y
+        q = lin[(0 if cy > 0 else 2) + (0 if cx < 0 else 1)]
+        for vi in poly.vertices:
+            col.data[vi].color = q
+    probes += quadrant_probes("vcol", (-1.0, -1.0, 0.01))
+    # two UV maps: the texture reads the second, the first turned by 180
+    # degrees (a texture read through the first shows diagonally swapped)
+    cimg = quad_image(out, "quads", *QUADS)
+    m = principled("SecondUV", roughness=1.0, image=cimg)
+    nt = m.node_tree
+    uv = nt.nodes.new("ShaderNodeUVMap")
+    uv.uv_map = "UVMap2"
+    nt.links.new(uv.outputs["UV"], nt.nodes["Image Texture"].inputs["Vector"])
+    ob = add_tile("SecondUV", (1.0, -1.0, 0.01), m)
+    me = ob.data
+    uv2 = me.uv_layers.new(name="UVMap2")
+    for i, d in enumerate(me.uv_layers["UVMap"].data):
+        uv2.data[i].uv = (1 - d.uv[0], 1 - d.uv[1])
+    me.uv_layers.active = me.uv_layers["UVMap"]
+    probes += quadrant_probes("uv2", (1.0, -1.0, 0.01))
+    tile_lights()
+    add_camera((0.0, -3.6, 4.6), (0.0, -0.1, 0.0), lens=30.0)
+    return probes
+
+
+def srgb_to_linear(c):
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def instances(out):
+    """Linked duplicates (objects sharing one mesh), a collection instanced
+    twice, and a camera with lens shift and a vertical sensor fit."""
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    bpy.context.object.data.materials.append(principled("Ground", (0.5, 0.5, 0.5), roughness=1.0))
+    bpy.ops.mesh.primitive_cube_add(size=0.8, location=(-1.6, 0.5, 0.4))
+    crate = bpy.context.object
+    crate.name = "Crate"
+    crate.data.materials.append(principled("Crate", (0.8, 0.3, 0.1), roughness=0.6))
+    dups = [crate]
+    for k, (loc, rz, sc) in enumerate((((-0.4, 1.2, 0.6), 30, 1.5), ((-1.4, -0.8, 0.3), -20, 0.75))):
+        d = bpy.data.objects.new("Crate.%d" % (k + 1), crate.data)  # Alt-D: the same mesh
+        d.location = loc
+        d.rotation_euler = (0, 0, math.radians(rz))
+        d.scale = (sc,) * 3
+        bpy.context.scene.collection.objects.link(d)
+        dups.append(d)
+    # the collection is not in the scene's tree (as one linked from a
+    # library): only its instances are drawn. (Excluded from the view
+    # layer instead, Blender 3.4's glTF and legacy OBJ exporters write
+    # its objects where they stand besides the instances.)
+    pair = bpy.data.collections.new("Pair")
+    bpy.ops.mesh.primitive_uv_sphere_add(segments=32, ring_count=16, radius=0.35, location=(0, 0, 0.35))
+    ball = bpy.context.object
+    ball.name = "Ball"
+    ball.data.materials.append(principled("Ball", (0.1, 0.4, 0.8), roughness=0.3))
+    bpy.ops.object.shade_smooth()
+    bpy.ops.mesh.primitive_cone_add(radius1=0.3, depth=0.6, location=(0.7, 0, 0.3))
+    cone = bpy.context.object
+    cone.name = "Cone"
+    cone.data.materials.append(principled("Cone", (0.2, 0.7, 0.2), roughness=0.5))
+    for ob in (ball, cone):
+        bpy.context.scene.collection.objects.unlink(ob)
+        pair.objects.link(ob)
+    inst = []
+    for k, (loc, rz, sc) in enumerate((((1.0, 0.8, 0), 0, 1.0), ((1.4, -1.0, 0), 60, 0.7))):
+        e = bpy.data.objects.new("PairInstance%d" % k, None)
+        e.instance_type = "COLLECTION"
+        e.instance_collection = pair
+        e.location = loc
+        e.rotation_euler = (0, 0, math.radians(rz))
+        e.scale = (sc,) * 3
+        bpy.context.scene.collection.objects.link(e)
+        inst.append(e)
+    tile_lights()
+    cam = add_camera((0.3, -5.0, 3.0), (0.3, 0.0, 0.3), lens=30.0)
+    cam.data.sensor_fit = "VERTICAL"
+    cam.data.sensor_height = 20.0
+    cam.data.shift_x = 0.12
+    cam.data.shift_y = -0.08
+    bpy.context.view_layer.update()
+    probes = []
+    for d in dups:
+        probes.append((d.name.lower().replace(".", "_"), tuple(d.matrix_world @ Vector((0, -0.4, 0))), 0.15 * d.scale[0]))
+        probes.append((d.name.lower().replace(".", "_") + "_top", tuple(d.matrix_world @ Vector((0, 0, 0.4))), 0.15 * d.scale[0]))
+    for e in inst:
+        m = e.matrix_world
+        probes.append((e.name.lower() + "_ball", tuple(m @ Vector((0, -0.2, 0.45))), 0.15 * e.scale[0]))
+        probes.append((e.name.lower() + "_cone", tuple(m @ Vector((0.7, -0.1, 0.25))), 0.1 * e.scale[0]))
+    probes.append(("ground", (0.0, -2.0, 0.0), 0.5))
+    return probes
+
+
 def to_y_up(v):
     """Blender (x, y, z) to the exporters' Y-up (x, z, -y)."""
     return [v[0], v[2], -v[1]]
@@ -258,9 +529,12 @@ def trace_scenes(opt, name):
     base = {"version": 1, "render": {"width": w, "height": h, "samples": opt["trace_spp"],
                                      "max_depth": MAX_DEPTH, "seed": opt["seed"]},
             "background": {"color": [BACKGROUND] * 3}}
+    _, shift = camera_fov_shift(bpy.context.scene.camera.data, w, h)
     for kind, f in (("gltf", name + ".gltf"), ("glb", name + ".glb"), ("zup", name + "-zup.gltf")):
+        # glTF holds no lens shift: the scene gives it, as a user would
+        gcam = {"gltf": f, "shift": shift} if shift != [0, 0] else {"gltf": f}
         s = dict(base, description="Blender %s export of %s.blend" % (kind, name),
-                 camera={"gltf": f}, objects=[{"type": "mesh", "file": f}])
+                 camera=gcam, objects=[{"type": "mesh", "file": f}])
         with open(os.path.join(out, "%s-%s.json" % (name, kind)), "w") as fp:
             json.dump(s, fp, indent=1)
     sc = bpy.context.scene
@@ -268,11 +542,7 @@ def trace_scenes(opt, name):
     m = cam.matrix_world
     fwd = m.to_3x3() @ Vector((0, 0, -1))
     up = m.to_3x3() @ Vector((0, 1, 0))
-    # sensor fit AUTO: the larger side spans the camera's angle
-    if w >= h:
-        yfov = 2 * math.atan(math.tan(cam.data.angle / 2) * h / w)
-    else:
-        yfov = cam.data.angle
+    yfov, shift = camera_fov_shift(cam.data, w, h)
     lights = []
     for ob in sc.objects:
         if ob.type != "LIGHT":
@@ -285,12 +555,36 @@ def trace_scenes(opt, name):
         elif d.type == "SUN":
             lights.append({"type": "directional", "color": col, "intensity": d.energy,
                            "direction": to_y_up(ob.matrix_world.to_3x3() @ Vector((0, 0, -1)))})
-    s = dict(base, description="Blender OBJ export of %s.blend" % name,
-             camera={"position": to_y_up(m.translation), "look_at": to_y_up(m.translation + fwd),
-                     "up": to_y_up(up), "fov": math.degrees(yfov)},
-             lights=lights, objects=[{"type": "mesh", "file": name + ".obj"}])
-    with open(os.path.join(out, "%s-obj.json" % name), "w") as fp:
-        json.dump(s, fp, indent=1)
+    camera = {"position": to_y_up(m.translation), "look_at": to_y_up(m.translation + fwd),
+              "up": to_y_up(up), "fov": math.degrees(yfov)}
+    if shift != [0, 0]:
+        camera["shift"] = shift
+    for kind, f, what in (("obj", name + ".obj", "legacy OBJ (export_scene.obj)"),
+                          ("objcpp", name + "-cpp.obj", "OBJ (wm.obj_export)"),
+                          ("objpbr", name + "-pbr.obj", "OBJ (wm.obj_export, PBR extensions)")):
+        s = dict(base, description="Blender %s export of %s.blend" % (what, name),
+                 camera=camera, lights=lights, objects=[{"type": "mesh", "file": f}])
+        with open(os.path.join(out, "%s-%s.json" % (name, kind)), "w") as fp:
+            json.dump(s, fp, indent=1)
+
+
+def camera_fov_shift(cam, w, h):
+    """trace's vertical fov (radians) and shift (units of the image
+    height) for Blender camera data cam at w x h pixels: the sensor fit
+    (AUTO: the larger side) says which side spans the sensor, and
+    Blender's shift is in units of that side."""
+    fit = cam.sensor_fit
+    if fit == "AUTO":
+        fit = "HORIZONTAL" if w >= h else "VERTICAL"
+    if fit == "HORIZONTAL":
+        size = cam.sensor_width if cam.sensor_fit != "AUTO" else max(cam.sensor_width, 0)
+        yfov = 2 * math.atan(size / 2 / cam.lens * h / w)
+        k = w / h
+    else:
+        size = cam.sensor_height if cam.sensor_fit != "AUTO" else cam.sensor_width
+        yfov = 2 * math.atan(size / 2 / cam.lens)
+        k = 1.0
+    return yfov, [cam.shift_x * k, cam.shift_y * k]
 
 
 def export(opt, name):
@@ -302,6 +596,11 @@ def export(opt, name):
                               export_yup=False, **common)
     bpy.ops.export_scene.obj(filepath=os.path.join(out, name + ".obj"), use_materials=True,
                              use_mesh_modifiers=True, use_normals=True, use_uvs=True, path_mode="RELATIVE")
+    # Blender 3.4's C++ exporter, without and with its PBR extensions
+    for suffix, pbr in (("-cpp", False), ("-pbr", True)):
+        bpy.ops.wm.obj_export(filepath=os.path.join(out, name + suffix + ".obj"), export_materials=True,
+                              apply_modifiers=True, export_normals=True, export_uv=True, export_colors=True,
+                              export_pbr_extensions=pbr, path_mode="RELATIVE")
 
 
 def cycles(opt, stem):
@@ -329,8 +628,14 @@ def main():
         probes = still_life(opt["out"], True)
     elif name == "hierarchy":
         probes = hierarchy(opt["out"])
+    elif name == "maps":
+        probes = maps(opt["out"])
+    elif name == "attributes":
+        probes = attributes(opt["out"])
+    elif name == "instances":
+        probes = instances(opt["out"])
     else:
-        raise SystemExit("--scene %s: stilllife, spotarea or hierarchy" % name)
+        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes or instances" % name)
     sc = bpy.context.scene
     world = bpy.data.worlds.new("World")
     world.use_nodes = True
