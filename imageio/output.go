@@ -207,6 +207,10 @@ type Output struct {
 	w    io.Writer // the stream, or nil
 	dev  *os.File  // the device or pipe opened by Create, which Commit closes; nil for standard output
 	fifo string    // a named pipe that had no reader yet: Commit opens it
+	// fifoInfo describes the named pipe fifo names, as Create found it:
+	// Commit writes into that pipe only, not into whatever has taken
+	// its name since (a regular file it would overwrite, a device).
+	fifoInfo fs.FileInfo
 	// truncate says that dev is a regular file reached through a link
 	// (written through, not replaced), which Commit empties first.
 	truncate bool
@@ -322,7 +326,7 @@ func (o *Output) openDevice(fi fs.FileInfo) (*Output, error) {
 	f, err := os.OpenFile(o.name, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if m&fs.ModeNamedPipe != 0 && errors.Is(err, syscall.ENXIO) {
-			o.fifo = o.name // no reader yet: Commit waits for one
+			o.fifo, o.fifoInfo = o.name, fi // no reader yet: Commit waits for one
 			return o, nil
 		}
 		return nil, fmt.Errorf("output %s: cannot write: %w", o.name, pathErr(err))
@@ -405,7 +409,7 @@ func (o *Output) Commit(ctx context.Context, fb *tracer.Framebuffer, film *trace
 // commitStream is Commit for a stream.
 func (o *Output) commitStream(ctx context.Context, fb *tracer.Framebuffer, film *tracer.Film) error {
 	if o.fifo != "" && o.dev == nil {
-		f, err := openReader(ctx, o.fifo)
+		f, err := openReader(ctx, o.fifo, o.fifoInfo)
 		if err != nil {
 			return fmt.Errorf("output %s: %w", o.name, err)
 		}
@@ -469,16 +473,24 @@ func (o *Output) encodeUntil(ctx context.Context, fb *tracer.Framebuffer, film *
 // no reader yet.
 const fifoPoll = 50 * time.Millisecond
 
-// openReader opens the named pipe at path for writing once a reader has
-// opened it, or returns ctx's error when ctx ends first. The pipe is
-// opened without blocking (a plain open would wait for the reader where
-// nothing can end it), so writes to it take deadlines.
-func openReader(ctx context.Context, path string) (*os.File, error) {
+// openReader opens the named pipe at path, the one that want describes,
+// for writing once a reader has opened it, or returns ctx's error when
+// ctx ends first. The pipe is opened without blocking (a plain open would
+// wait for the reader where nothing can end it), so writes to it take
+// deadlines. What path names once opened must still be that pipe: a
+// render can last hours, and a regular file or a device put in the
+// pipe's place meanwhile is refused, not written over.
+func openReader(ctx context.Context, path string, want fs.FileInfo) (*os.File, error) {
 	t := time.NewTicker(fifoPoll)
 	defer t.Stop()
 	for {
 		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 		if err == nil {
+			fi, err := f.Stat()
+			if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 || want != nil && !os.SameFile(fi, want) {
+				f.Close()
+				return nil, errors.New("is no longer the named pipe it was when the render began; nothing written")
+			}
 			return f, nil
 		}
 		if !errors.Is(err, syscall.ENXIO) {

@@ -323,3 +323,35 @@ func TestOutputKilled(t *testing.T) {
 		t.Errorf("files left: %v, want only out.png", names)
 	}
 }
+
+// TestOutputPipeReplaced: a named pipe that had no reader at Create and
+// is replaced by a regular file before Commit (a render lasts long
+// enough) is refused, the file left as it was, not written over.
+func TestOutputPipeReplaced(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.png")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	o, err := Create(fifo, Encoding{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Abort()
+	precious := []byte("precious data that is no image")
+	if err := os.Remove(fifo); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fifo, precious, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = o.Commit(ctx, tracer.NewFramebuffer(4, 2), &tracer.Film{})
+	if err == nil || !strings.Contains(err.Error(), "no longer the named pipe") {
+		t.Errorf("Commit into a pipe replaced by a file: %v, want an error saying so", err)
+	}
+	if data, _ := os.ReadFile(fifo); !bytes.Equal(data, precious) {
+		t.Errorf("the file that took the pipe's place now holds %q", data[:min(len(data), 16)])
+	}
+}

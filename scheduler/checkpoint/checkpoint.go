@@ -180,6 +180,10 @@ type Checkpoint struct {
 	// says why the first was. Their tiles are rendered again.
 	Refused []int
 	Refusal string
+
+	// file is the file Read read, for Append to check that Path still
+	// names it; nil for a Checkpoint made otherwise.
+	file os.FileInfo
 }
 
 // Warning is a one-line account of what was discarded, for the user, or
@@ -220,7 +224,7 @@ func Read(path string, want Header) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	c.Path = path
+	c.Path, c.file = path, fi
 	return c, nil
 }
 
@@ -638,6 +642,11 @@ func Append(c *Checkpoint) (*Writer, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return fail(err)
+	}
+	if c.file != nil && !os.SameFile(fi, c.file) {
+		// Another file took the name since Read: cutting it to Size
+		// would destroy its end.
+		return fail(errors.New("another file took its name since it was read; nothing changed: resume again"))
 	}
 	if fi.Size() < c.Size {
 		return fail(fmt.Errorf("shrank to %d bytes since it was read (%d)", fi.Size(), c.Size))
