@@ -204,23 +204,25 @@ type gltfLoader struct {
 	dir  string // its folder: relative URIs start here
 	doc  *gltf.Document
 
-	out         importedMesh
-	materials   map[int]int32                   // materials[i] → index in out.materials
-	images      map[gltfImageKey]*tracer.Image  // images[i], decoded
-	sources     map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
-	prims       map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
-	lights      []gltfLight                     // KHR_lights_punctual's lights, checked
-	triangles   int                             // over all instances so far
-	vertices    int                             // over all instances so far
-	morphed     []string                        // the primitives with morph targets met, for the warning
-	unsurfaced  []string                        // the primitives of points and lines, not drawn
-	dflt        int32                           // index of glTF's default material in out.materials, or -1
-	quantized   bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
-	bufferBytes int                             // the bytes of all buffers, bounding accessors without a bufferView
-	parents     []int                           // each node's parent, or -1 (nodeWorld)
-	skinMats    map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
-	worlds      []mgl64.Mat4                    // nodes' world matrices, where worldKnown (nodeWorld)
-	worldKnown  []bool
+	out            importedMesh
+	materials      map[int]int32                   // materials[i] → index in out.materials
+	images         map[gltfImageKey]*tracer.Image  // images[i], decoded
+	sources        map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
+	prims          map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
+	lights         []gltfLight                     // KHR_lights_punctual's lights, checked
+	triangles      int                             // over all instances so far
+	vertices       int                             // over all instances so far
+	morphed        []string                        // the primitives with morph targets met, for the warning
+	unsurfaced     []string                        // the primitives of points and lines, not drawn
+	dflt           int32                           // index of glTF's default material in out.materials, or -1
+	quantized      bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
+	bufferBytes    int                             // the bytes of all buffers, bounding accessors without a bufferView
+	parents        []int                           // each node's parent, or -1 (nodeWorld)
+	skinMats       map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
+	sparseIBMs     map[int][][4][4]float32         // sparse accessors of inverse bind matrices, read (inverseBindMatrices)
+	sparseIBMBytes int                             // their bytes, bounded by bufferBytes
+	worlds         []mgl64.Mat4                    // nodes' world matrices, where worldKnown (nodeWorld)
+	worldKnown     []bool
 	// localMatrices counts the local matrices nodeWorld computes, for the
 	// tests.
 	localMatrices int
@@ -495,7 +497,9 @@ func (l *gltfLoader) walk() error {
 		if n.Mesh != nil {
 			skin := -1 // placed by world
 			if n.Skin != nil {
-				skin = *n.Skin // placed by its joints (gltfskin.go)
+				if skin = *n.Skin; skin < 0 { // placed by its joints (gltfskin.go)
+					return l.errorf(nil, "nodes[%d]: skins[%d] does not exist", v.node, skin)
+				}
 			}
 			if err := l.instance(v.node, *n.Mesh, world, skin); err != nil {
 				return err
@@ -983,7 +987,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
-	im.Unsupported = strings.Join(glass.unsupported(exts), ", ")
+	im.Unsupported = glass.unsupported(exts)
 	if pbr := m.PBRMetallicRoughness; pbr != nil {
 		factor := pbr.BaseColorFactorOrDefault()
 		for _, f := range factor[:3] {

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -336,7 +337,7 @@ func TestLoadGLTFMaterials(t *testing.T) {
 		{Name: "red", HasColor: true, PBR: true, Color: mgl32.Vec3{0.8, 0.1, 0.2}, Metallic: 1, Roughness: 1},
 		{Name: "material 1", HasColor: true, PBR: true, Color: mgl32.Vec3{1, 1, 1}, Metallic: 1, Roughness: 1},
 	}
-	if !slices.Equal(m.materials, want) {
+	if !reflect.DeepEqual(m.materials, want) {
 		t.Errorf("materials\n%+v, want\n%+v", m.materials, want)
 	}
 	if len(m.meshes) != 2 || m.meshes[0].Materials[0] != 0 || m.meshes[1].Materials[0] != 1 {
@@ -1082,5 +1083,36 @@ func TestMeshGLTFUnsupportedExtensions(t *testing.T) {
 		if tc.want == "" && got != "" || tc.want != "" && (strings.Count(got, "\n") != 0 || !strings.Contains(got, tc.want)) {
 			t.Errorf("materials %s: log %q, want one line with %q", tc.materials, got, tc.want)
 		}
+	}
+}
+
+// TestMeshGLTFUnsupportedHostile: a material's extension names are the
+// file's to choose; the warning that names them stays one line without
+// the file's control characters (a name other than letters, digits and
+// underscores is quoted), and names at most a few, counting the rest
+// (100,000 names took 14 s and printed a megabyte before).
+func TestMeshGLTFUnsupportedHostile(t *testing.T) {
+	dir, _ := gltfScene(t)
+	doc := newGLTFDoc(gltfTriangle, nil)
+	doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+	exts := gltf.Extensions{"\x1b[31mEVIL\x1b[0m\ntrace: error: fake line": json.RawMessage(`{}`)}
+	for i := range 2000 {
+		exts[fmt.Sprintf("EXT_made_up_%04d", i)] = json.RawMessage(`{}`)
+	}
+	doc.Materials = []*gltf.Material{{Name: "m", Extensions: exts}}
+	writeGLTF(t, filepath.Join(dir, "m.gltf"), doc)
+	path := filepath.Join(dir, "scene.json")
+	scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+		"materials": {}, "objects": [{"type": "mesh", "file": "m.gltf"}]}`
+	if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := captureWarnings(t)
+	if _, err := Load(path); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimSpace(log.String())
+	if strings.Count(got, "\n") != 0 || strings.ContainsRune(got, '\x1b') || !strings.Contains(got, "and 1993 more") || len(got) > 1000 {
+		t.Errorf("warning %q: want one short line, no escape character, 8 names and 1993 more", got)
 	}
 }

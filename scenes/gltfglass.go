@@ -138,8 +138,23 @@ func (g gltfGlass) unsupported(exts []string) []string {
 	var out []string
 	for _, e := range exts {
 		if !g.glass || !slices.Contains(g.read, e) {
-			out = append(out, e)
+			out = append(out, extensionName(e))
 		}
 	}
 	return append(out, g.notes...)
+}
+
+// extensionName is a glTF extension's name for a message: as it is when
+// it is made of letters, digits and underscores, as glTF's are, else
+// quoted (a file's key may hold anything, a terminal's escapes included).
+func extensionName(e string) string {
+	for _, r := range e {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return quote(e)
+		}
+	}
+	if e == "" {
+		return quote(e)
+	}
+	return e
 }

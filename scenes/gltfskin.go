@@ -99,7 +99,7 @@ func (l *gltfLoader) skinMatrices(si int) ([]mgl64.Mat4, error) {
 		if acc.Count < len(skin.Joints) {
 			return nil, l.errorf(nil, "%s.inverseBindMatrices has %d matrices for %d joints", where, acc.Count, len(skin.Joints))
 		}
-		if ibm, err = modeler.ReadInverseBindMatrices(doc, acc, nil); err != nil {
+		if ibm, err = l.inverseBindMatrices(ai, acc, len(skin.Joints)); err != nil {
 			return nil, l.errorf(err, "%s.inverseBindMatrices: accessors[%d]: %v", where, ai, err)
 		}
 	}
@@ -128,6 +128,34 @@ func (l *gltfLoader) skinMatrices(si int) ([]mgl64.Mat4, error) {
 	}
 	l.skinMats[si] = mats
 	return mats, nil
+}
+
+// inverseBindMatrices reads the first n matrices of accessors[ai] (acc,
+// checked to hold at least n): only those, so that many skins naming one
+// large accessor do not each decode all of it. A sparse accessor is read
+// whole, once however many skins name it, and all the sparse ones a file's
+// skins name together may not decode more bytes than its buffers hold.
+func (l *gltfLoader) inverseBindMatrices(ai int, acc *gltf.Accessor, n int) ([][4][4]float32, error) {
+	if acc.Sparse == nil {
+		head := *acc
+		head.Count = n
+		return modeler.ReadInverseBindMatrices(l.doc, &head, nil)
+	}
+	if m, ok := l.sparseIBMs[ai]; ok {
+		return m, nil
+	}
+	if l.sparseIBMBytes += acc.Count * 64; l.sparseIBMBytes > l.bufferBytes {
+		return nil, fmt.Errorf("sparse inverse bind matrices of %d bytes in all: more than the %d bytes of the file's buffers", l.sparseIBMBytes, l.bufferBytes)
+	}
+	m, err := modeler.ReadInverseBindMatrices(l.doc, acc, nil)
+	if err != nil {
+		return nil, err
+	}
+	if l.sparseIBMs == nil {
+		l.sparseIBMs = map[int][][4][4]float32{}
+	}
+	l.sparseIBMs[ai] = m
+	return m, nil
 }
 
 // nodeWorld returns nodes[i]'s world matrix in the file's pose: its

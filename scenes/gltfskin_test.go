@@ -1,10 +1,12 @@
 package scenes
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 )
 
 // TestNodeWorldChain: the world matrices of a skeleton's joints are
@@ -49,5 +51,48 @@ func TestNodeWorldChain(t *testing.T) {
 	l = &gltfLoader{doc: doc}
 	if _, err := l.nodeWorld(5); err == nil || !strings.HasSuffix(err.Error(), "is its own ancestor") {
 		t.Errorf("nodeWorld in a ring: %v, want an ancestor error", err)
+	}
+}
+
+// TestSkinsShareInverseBindMatrices: many skins naming one large accessor
+// of inverse bind matrices read only the matrices their joints need (each
+// skin decoded all 20,000 of them: 200 skins of one joint allocated over
+// 250 MB, and a file of a few MB took minutes); a negative skin index is
+// an error, not an unskinned mesh.
+func TestSkinsShareInverseBindMatrices(t *testing.T) {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	prim := doc.Meshes[0].Primitives[0]
+	prim.Attributes[gltf.JOINTS_0] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]uint8{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}})
+	prim.Attributes[gltf.WEIGHTS_0] = modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][4]float32{{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}})
+	ibm := make([][4][4]float32, 20000)
+	for i := range ibm {
+		ibm[i] = [4][4]float32{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+	}
+	acc := modeler.WriteAccessor(doc, gltf.TargetNone, ibm)
+	joint := len(doc.Nodes)
+	doc.Nodes = append(doc.Nodes, &gltf.Node{Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale})
+	doc.Nodes[0].Skin = gltf.Index(0)
+	for i := range 200 {
+		doc.Skins = append(doc.Skins, &gltf.Skin{Joints: []int{joint}, InverseBindMatrices: gltf.Index(acc)})
+		if i > 0 {
+			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Skin: gltf.Index(i),
+				Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale})
+			doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, len(doc.Nodes)-1)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m := mustLoadGLTFDoc(t, doc, true)
+	runtime.ReadMemStats(&after)
+	if len(m.meshes) != 200 {
+		t.Fatalf("%d meshes, want 200", len(m.meshes))
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("loading allocated %d MB, want under 64", got>>20)
+	}
+
+	doc.Nodes[0].Skin = gltf.Index(-3)
+	if _, err := loadGLTFDoc(t, doc, true); err == nil || !strings.HasSuffix(err.Error(), "nodes[0]: skins[-3] does not exist") {
+		t.Errorf("a negative skin: %v, want an error", err)
 	}
 }

@@ -61,13 +61,14 @@ type importedMaterial struct {
 	// every factor 1 and no texture); a scene object's "material" takes
 	// its place.
 	Default bool
-	// Unsupported names the glTF extensions of the material that trace
-	// does not read (KHR_materials_clearcoat, KHR_materials_transmission
-	// that is partial, ...), sorted, then what a glass material leaves
-	// out (gltfGlass.notes); for an MTL material, the glass-related
-	// values dropped (mtlGlass.notes); joined by ", ", for a warning: the
-	// material is drawn without them.
-	Unsupported string
+	// Unsupported names, for a warning, what of the material trace does
+	// not read: the glTF extensions (KHR_materials_clearcoat,
+	// KHR_materials_transmission that is partial, ...; a name other than
+	// letters, digits and underscores quoted), sorted, then what a glass
+	// material leaves out (gltfGlass.notes); for an MTL material, the
+	// glass-related values dropped (mtlGlass.notes). The material is
+	// drawn without them.
+	Unsupported []string
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

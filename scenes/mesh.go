@@ -513,7 +513,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		}
 		mf.scene[k] = len(s.Materials)
 		s.Materials = append(s.Materials, mat)
-		if m.Unsupported != "" {
+		if len(m.Unsupported) > 0 {
 			unsupported = append(unsupported, k)
 		}
 	}
@@ -554,6 +554,10 @@ func undefinedWarning(mf *meshFile) string {
 		plural(len(names), "material"), list, pronoun(len(names)))
 }
 
+// maxUnsupportedListed bounds what unsupportedWarning names of what the
+// materials leave out; the rest are counted.
+const maxUnsupportedListed = 8
+
 // unsupportedWarning says, in one line, that the materials[k] of a glTF
 // or OBJ file, for k in ks, are drawn without the extensions of theirs
 // that trace does not read (such as KHR_materials_transmission) or the
@@ -564,17 +568,23 @@ func unsupportedWarning(materials []importedMaterial, ks []int) string {
 		return ""
 	}
 	var names, exts []string
+	seen := map[string]bool{}
 	for _, k := range ks {
 		names = append(names, materials[k].Name)
-		for e := range strings.SplitSeq(materials[k].Unsupported, ", ") {
-			if !slices.Contains(exts, e) {
+		for _, e := range materials[k].Unsupported {
+			if !seen[e] {
+				seen[e] = true
 				exts = append(exts, e)
 			}
 		}
 	}
 	slices.Sort(exts)
+	list := strings.Join(exts, ", ")
+	if len(exts) > maxUnsupportedListed {
+		list = fmt.Sprintf("%s and %d more", strings.Join(exts[:maxUnsupportedListed], ", "), len(exts)-maxUnsupportedListed)
+	}
 	return fmt.Sprintf("%s %s drawn without %s, which trace does not support; a material of the same name in \"materials\" takes the place of a file's material",
-		plural(len(names), "material"), shortList(names), strings.Join(exts, ", "))
+		plural(len(names), "material"), shortList(names), list)
 }
 
 // checkImported says what is wrong with a mesh file's import, or returns

@@ -438,7 +438,7 @@ func mapStatement(rest []byte) (mtlMap, string) {
 func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (importedMaterial, error) {
 	out := importedMaterial{Name: name, HasColor: true, Color: defaultAlbedo}
 	g := m.glass()
-	out.Unsupported = strings.Join(g.notes, ", ")
+	out.Unsupported = g.notes
 	switch {
 	case g.tfTint:
 		out.Color = white

@@ -65,11 +65,11 @@ func TestMTLGlass(t *testing.T) {
 		if tt.glass && (m.PBR || m.Image != nil || m.Emission != (mgl32.Vec3{})) {
 			t.Errorf("%s: glass with PBR %v image %v emission %v", tt.name, m.PBR, m.Image != nil, m.Emission)
 		}
-		if tt.notes == nil && m.Unsupported != "" {
+		if tt.notes == nil && len(m.Unsupported) > 0 {
 			t.Errorf("%s: notes %q, want none", tt.name, m.Unsupported)
 		}
 		for _, n := range tt.notes {
-			if !strings.Contains(m.Unsupported, n) {
+			if !strings.Contains(strings.Join(m.Unsupported, ", "), n) {
 				t.Errorf("%s: notes %q, want %q among them", tt.name, m.Unsupported, n)
 			}
 		}
