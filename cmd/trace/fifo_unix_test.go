@@ -30,22 +30,10 @@ func TestInterruptWaitingForReader(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	time.Sleep(1500 * time.Millisecond) // the frame is done; the write waits for a reader
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-exited:
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-			t.Errorf("exit %v, want 130; stderr %q", err, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("stderr %q does not say it was interrupted", stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-exited
-		t.Fatalf("still waiting for a reader 10 s after SIGINT; stderr %q", stderr.String())
+	// The frame is done in 1.5 s; the write waits for a reader.
+	signalAfter(t, cmd, &stderr, 1500*time.Millisecond, syscall.SIGINT)
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr %q does not say it was interrupted", stderr.String())
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the pipe was replaced: %v", err)
@@ -74,10 +62,18 @@ func TestInterruptStdoutNotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
+	// The frame is done in 3 s; the write waits for the reader.
+	signalAfter(t, cmd, &stderr, 3*time.Second, syscall.SIGTERM)
+}
+
+// signalAfter sends sig to the started cmd after wait and checks that it
+// then exits with status 130 within 10 s.
+func signalAfter(t *testing.T, cmd *exec.Cmd, stderr *lockedBuffer, wait time.Duration, sig os.Signal) {
+	t.Helper()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	time.Sleep(3 * time.Second) // the frame is done; the write waits for the reader
-	cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(wait)
+	cmd.Process.Signal(sig)
 	select {
 	case err := <-exited:
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
@@ -86,6 +82,6 @@ func TestInterruptStdoutNotRead(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 		<-exited
-		t.Fatalf("still writing to a pipe nobody reads 10 s after SIGTERM; stderr %q", stderr.String())
+		t.Fatalf("still running 10 s after %v; stderr %q", sig, stderr.String())
 	}
 }

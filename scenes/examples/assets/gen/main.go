@@ -336,11 +336,7 @@ func writeAlphaTexture(path string, size int) error {
 			img.SetNRGBA(x, y, c)
 		}
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return writePNG(path, img)
 }
 
 func writeAlphaModes(path string) error {
@@ -422,6 +418,15 @@ func writeGlassModel(dir string) error {
 	return writeGlass(filepath.Join(dir, "Glass.gltf"))
 }
 
+// writePNG writes img to path as a PNG.
+func writePNG(path string, img image.Image) error {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
 // writeChecker writes a size×size checkerboard of n×n squares, cream and
 // slate, for what a glass bends to show.
 func writeChecker(path string, size, n int) error {
@@ -435,11 +440,7 @@ func writeChecker(path string, size, n int) error {
 			img.SetNRGBA(x, y, c)
 		}
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return writePNG(path, img)
 }
 
 // writeGlass writes four glass spheres of radius 0.5 in a row along x,
