@@ -1,8 +1,11 @@
 package scenes
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -30,9 +33,10 @@ const objCreaseDegrees = 60
 const objCreaseCos = 0.5
 
 // objCreaseFan bounds the faces around one position that the crease rule
-// compares pairwise (a cost of the square of their number): around a
-// position shared by more, as at the tip of a finely divided cone, every
-// face of the position shares one normal.
+// compares (a cost of up to their number per corner, where their normals
+// spread beyond the crease: normalsAround): around a position shared by
+// more, as at the tip of a finely divided cone, every face of the
+// position shares one normal.
 const objCreaseFan = 4096
 
 // smoothingGroup reads the argument of an s statement: 0 for off. It
@@ -82,11 +86,40 @@ type objCorner struct {
 	next int32
 }
 
+// objCornerChain bounds the corners of one parser vertex that
+// computeNormals finds by following their chain; further ones (a parser
+// vertex with many normals: the flat or differently grouped faces around
+// a cone's tip) are found through a map, so that the search does not cost
+// the square of their number.
+const objCornerChain = 8
+
+// objCornerKey identifies a corner of computeNormals beyond a parser
+// vertex's chain: the vertex and its normal's bits (0 for −0, which
+// equals 0).
+type objCornerKey struct {
+	k uint32
+	n [3]uint32
+}
+
+// cornerKey returns the map key of parser vertex k with normal n.
+func cornerKey(k uint32, n mgl32.Vec3) objCornerKey {
+	key := objCornerKey{k: k}
+	for i, x := range n {
+		if x != 0 {
+			key.n[i] = math.Float32bits(x)
+		}
+	}
+	return key
+}
+
 // computeNormals sets m (whose Indices index p.verts) to a mesh with a
 // normal at every vertex: the file's where a face vertex gives vn, else
 // computed. A parser vertex that needs several normals (a crease, a
 // flat face, two groups meeting) is split into one vertex per normal.
-func (p *objParser) computeNormals(m *tracer.MeshDesc) {
+// It returns the steps that the sums, the crease tests and the search
+// for split vertices took: about linear in the corners (normalsAround,
+// objCornerChain), as the tests check.
+func (p *objParser) computeNormals(m *tracer.MeshDesc) (steps int) {
 	idx := m.Indices
 	nt := len(idx) / 3
 	pos := func(k uint32) [3]float64 {
@@ -108,7 +141,8 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 			angle[3*t+i] = fmath.Atan2(float32(len64(vec64.Cross(e1, e2))), float32(vec64.Dot(e1, e2)))
 		}
 	}
-	// The corners without vn around each position (compressed rows).
+	// The corners without vn around each position (compressed rows, each
+	// in increasing order).
 	start := make([]int32, len(p.positions)+1)
 	for _, k := range idx {
 		if p.verts[k].vn < 0 {
@@ -126,30 +160,50 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 			fill[v]++
 		}
 	}
+	// The computed normal of every corner without vn, a position at a
+	// time.
+	fan := objFan{p: p, faceN: faceN, angle: angle, normals: make([]mgl32.Vec3, len(idx))}
+	for v := range len(p.positions) {
+		if row := around[start[v]:start[v+1]]; len(row) > 0 {
+			steps += fan.normalsAround(row)
+		}
+	}
 
 	head := make([]int32, len(p.verts))
 	for i := range head {
 		head[i] = -1
 	}
 	corners := make([]objCorner, 0, len(p.verts)) // one per vertex used, and one per split
+	var far map[objCornerKey]int32                // corners beyond their vertex's chain
 	out := make([]uint32, len(idx))
 	for c, k := range idx {
-		t := c / 3
 		x := p.verts[k]
-		var n mgl32.Vec3
+		n := fan.normals[c]
 		if x.vn >= 0 {
 			n = p.normals[x.vn]
-		} else {
-			n = p.cornerNormal(t, around[start[x.v]:start[x.v+1]], faceN, angle)
 		}
-		j := head[k]
+		j, chain := head[k], 0
 		for j >= 0 && corners[j].n != n {
-			j = corners[j].next
+			j, chain = corners[j].next, chain+1
+		}
+		steps += chain
+		if j < 0 && chain == objCornerChain {
+			if i, ok := far[cornerKey(k, n)]; ok {
+				j = i
+			}
 		}
 		if j < 0 {
 			j = int32(len(corners))
-			corners = append(corners, objCorner{k: k, n: n, next: head[k]})
-			head[k] = j
+			if chain < objCornerChain {
+				corners = append(corners, objCorner{k: k, n: n, next: head[k]})
+				head[k] = j
+			} else {
+				if far == nil {
+					far = map[objCornerKey]int32{}
+				}
+				corners = append(corners, objCorner{k: k, n: n, next: -1})
+				far[cornerKey(k, n)] = j
+			}
 		}
 		out[c] = uint32(j)
 	}
@@ -172,36 +226,208 @@ func (p *objParser) computeNormals(m *tracer.MeshDesc) {
 			m.Colors[i] = p.colors[x.v]
 		}
 	}
+	return steps
 }
 
-// cornerNormal is the computed normal of triangle t at a position whose
-// corners without vn are around (corner indices, 3·triangle + vertex).
-func (p *objParser) cornerNormal(t int, around []int32, faceN [][3]float64, angle []float32) mgl32.Vec3 {
-	g := p.groupOf(t)
-	var sum [3]float64
+// objFan computes the normals of the corners around one position after
+// another: faceN and angle are the triangles' unit normals and the
+// corners' angles, normals (one per corner of the mesh) what it computes,
+// sorted and passing scratch space.
+type objFan struct {
+	p       *objParser
+	faceN   [][3]float64
+	angle   []float32
+	normals []mgl32.Vec3
+
+	sorted, passing []int32
+}
+
+// normalsAround sets the normal of every corner of row, the corners
+// without vn around one position in increasing order. The normal of a
+// corner of triangle t is its sum renormalised (unitNormal), the sum in
+// row's order of angle × face normal over the corners of row
+//
+//   - of t's smoothing group in a file with s statements (t's own
+//     normal, unweighted, in group 0);
+//   - of t, or of faces whose normals' dot product with t's is at least
+//     creaseCos, in a file without (every corner when row is longer than
+//     objCreaseFan).
+//
+// Corners whose sums take the same terms in the same order share one sum,
+// so that the result is the same bits as summing for each corner (as
+// before these sums were shared), at a cost about linear in len(row): one
+// sum per smoothing group, or, under a crease, one when all the faces'
+// normals lie well within the crease of each other, else one per distinct
+// face normal (len(row) times their number: at most objCreaseFan per
+// corner, at the tip of a sharp cone). It returns the steps taken.
+func (f *objFan) normalsAround(row []int32) int {
+	p := f.p
 	switch {
-	case p.anyGroup && g == 0:
-		sum = faceN[t]
+	case p.anyGroup:
+		group := func(c int32) uint32 { return p.groupOf(int(c) / 3) }
+		return f.classes(row, func(a, b int32) int { return cmp.Compare(group(a), group(b)) }, func(class []int32) int {
+			if group(class[0]) == 0 {
+				for _, c := range class {
+					t := c / 3
+					f.normals[c] = unitNormal(f.faceN[t], f.faceN[t])
+				}
+				return len(class)
+			}
+			f.share(class, f.sum(class))
+			return 2 * len(class)
+		})
+	case len(row) > objCreaseFan || f.withinCrease(row):
+		f.share(row, f.sum(row))
+		return 4 * len(row)
 	default:
-		crease := !p.anyGroup && len(around) <= objCreaseFan
-		for _, c := range around {
-			u := int(c) / 3
-			if p.anyGroup && p.groupOf(u) != g {
-				continue
-			}
-			if crease && u != t && !(vec64.Dot(faceN[u], faceN[t]) >= p.creaseCos) {
-				continue
-			}
-			w := float64(angle[c])
-			sum = [3]float64{sum[0] + float64(w*faceN[u][0]), sum[1] + float64(w*faceN[u][1]), sum[2] + float64(w*faceN[u][2])}
+		return f.classes(row, compareNormals(f.faceN), func(class []int32) int {
+			return f.creased(row, class)
+		})
+	}
+}
+
+// creased sets the normals of class, corners of row whose faces have one
+// normal, under the crease.
+func (f *objFan) creased(row, class []int32) int {
+	n, cos := f.faceN[class[0]/3], f.p.creaseCos
+	passing := f.passing[:0]
+	for _, u := range row {
+		if vec64.Dot(f.faceN[u/3], n) >= cos {
+			passing = append(passing, u)
 		}
 	}
+	f.passing = passing
+	steps := len(row)
+	if vec64.Dot(n, n) >= cos {
+		f.share(class, f.sum(passing))
+		return steps + len(passing) + len(class)
+	}
+	// A normal that fails its own test (a face of no area under a crease
+	// below 90°, a crease of about 0°): each triangle adds its own corners
+	// to the passing ones, which are of other normals. A triangle's
+	// corners are consecutive in class, in row's order.
+	for len(class) > 0 {
+		t := class[0] / 3
+		own := 1
+		for own < len(class) && class[own]/3 == t {
+			own++
+		}
+		var sum [3]float64
+		i, j := 0, 0
+		for i < len(passing) || j < own {
+			var c int32
+			if j == own || (i < len(passing) && passing[i] < class[j]) {
+				c, i = passing[i], i+1
+			} else {
+				c, j = class[j], j+1
+			}
+			sum = addTerm(sum, f.angle[c], f.faceN[c/3])
+		}
+		f.share(class[:own], sum)
+		steps += len(passing) + own
+		class = class[own:]
+	}
+	return steps
+}
+
+// withinCrease reports whether every two faces of row pass the crease
+// test with room to spare, so that every corner's sum is over all of row:
+// all their normals lie within a cone around their mean whose opening
+// (twice the largest angle to the mean) is smaller than the crease angle
+// by a margin (1e-9 in the cosine) far above the rounding of the normals
+// and of vec64.Dot (about 1e-15). A face of no area fails it.
+func (f *objFan) withinCrease(row []int32) bool {
+	var mean [3]float64
+	for _, c := range row {
+		n := f.faceN[c/3]
+		mean = [3]float64{mean[0] + n[0], mean[1] + n[1], mean[2] + n[2]}
+	}
+	l := len64(mean)
+	if !(l > 0) {
+		return false
+	}
+	least := 1.0
+	for _, c := range row {
+		least = min(least, vec64.Dot(f.faceN[c/3], mean)/l)
+	}
+	// Two normals within θ of the mean are within 2θ of each other:
+	// their dot product is at least cos 2θ = 2cos²θ − 1 (for θ ≤ 90°).
+	return least > 0 && 2*least*least-1 >= f.p.creaseCos+1e-9
+}
+
+// sum returns the sum, in order, of the angle-weighted face normals of
+// the corners cs.
+func (f *objFan) sum(cs []int32) [3]float64 {
+	var s [3]float64
+	for _, c := range cs {
+		s = addTerm(s, f.angle[c], f.faceN[c/3])
+	}
+	return s
+}
+
+// share sets the normal of each corner of cs from sum.
+func (f *objFan) share(cs []int32, sum [3]float64) {
+	for _, c := range cs {
+		f.normals[c] = unitNormal(sum, f.faceN[c/3])
+	}
+}
+
+// classes calls each with the classes of row that compare puts together,
+// each in row's order, and returns the steps they took (with those of
+// sorting row when it has more than one class).
+func (f *objFan) classes(row []int32, compare func(a, b int32) int, each func(class []int32) int) int {
+	one := true
+	for _, c := range row[1:] {
+		if compare(row[0], c) != 0 {
+			one = false
+			break
+		}
+	}
+	if one {
+		return len(row) + each(row)
+	}
+	sorted := append(f.sorted[:0], row...)
+	f.sorted = sorted
+	slices.SortStableFunc(sorted, compare)
+	steps := len(row) * bits.Len(uint(len(row)))
+	for len(sorted) > 0 {
+		n := 1
+		for n < len(sorted) && compare(sorted[0], sorted[n]) == 0 {
+			n++
+		}
+		steps += each(sorted[:n])
+		sorted = sorted[n:]
+	}
+	return steps
+}
+
+// compareNormals orders corners by their faces' normals (bit patterns).
+func compareNormals(faceN [][3]float64) func(a, b int32) int {
+	return func(a, b int32) int {
+		na, nb := faceN[a/3], faceN[b/3]
+		for i := range 3 {
+			if c := cmp.Compare(math.Float64bits(na[i]), math.Float64bits(nb[i])); c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+}
+
+// addTerm returns sum plus angle × n (each product rounded on its own:
+// no fused multiply-add, so the bits do not depend on the machine).
+func addTerm(sum [3]float64, angle float32, n [3]float64) [3]float64 {
+	w := float64(angle)
+	return [3]float64{sum[0] + float64(w*n[0]), sum[1] + float64(w*n[1]), sum[2] + float64(w*n[2])}
+}
+
+// unitNormal returns sum renormalised; a sum of no length (faces that
+// cancel out, or a triangle of no area) gives own, the triangle's normal,
+// else any unit vector (a triangle of no area is never hit).
+func unitNormal(sum, own [3]float64) mgl32.Vec3 {
 	l := len64(sum)
 	if !(l > 0) {
-		// Faces that cancel out, or a triangle with no area: its own
-		// normal, else any unit vector (a triangle of no area is never
-		// hit).
-		if sum = faceN[t]; len64(sum) == 0 {
+		if sum = own; len64(sum) == 0 {
 			return mgl32.Vec3{0, 0, 1}
 		}
 		l = 1

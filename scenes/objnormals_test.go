@@ -3,8 +3,10 @@ package scenes
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -266,6 +268,235 @@ func TestOBJCreaseAngleSetting(t *testing.T) {
 	} {
 		if _, err := load(tt.obj); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: error %v, want %q", tt.obj, err, tt.err)
+		}
+	}
+}
+
+// normalsBothWays parses obj under a crease angle of deg degrees and
+// returns its mesh, the steps that computeNormals takes for it (0 when
+// the mesh needs no computed normals) and, when reference is set, the
+// mesh of the reference algorithm (referenceComputeNormals) from the same
+// parse.
+func normalsBothWays(t *testing.T, obj string, deg float64, reference bool) (got, want tracer.MeshDesc, steps int) {
+	t.Helper()
+	dir := t.TempDir()
+	p := newOBJParser(testAssets(t, dir), filepath.Join(dir, "t.obj"))
+	if deg != objCreaseDegrees {
+		p.creaseCos = math.Cos(deg * math.Pi / 180)
+	}
+	im, err := p.parse(&objText{data: []byte(obj)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = im.meshes[0]
+	want = tracer.MeshDesc{Indices: p.indices}
+	switch {
+	case !p.needsComputedNormals():
+		p.vertexArrays(&want)
+	case reference:
+		p.referenceComputeNormals(&want)
+	}
+	if p.needsComputedNormals() {
+		again := tracer.MeshDesc{Indices: p.indices}
+		steps = p.computeNormals(&again)
+	}
+	return got, want, steps
+}
+
+// sameMeshBits reports the first difference between the indices,
+// positions, normals and texture coordinates of a and b, comparing
+// floats bit for bit; "" if there is none.
+func sameMeshBits(a, b *tracer.MeshDesc) string {
+	if !slices.Equal(a.Indices, b.Indices) {
+		return fmt.Sprintf("indices differ (%d and %d)", len(a.Indices), len(b.Indices))
+	}
+	bits := func(vs []mgl32.Vec3) []uint32 {
+		var out []uint32
+		for _, v := range vs {
+			out = append(out, math.Float32bits(v[0]), math.Float32bits(v[1]), math.Float32bits(v[2]))
+		}
+		return out
+	}
+	if !slices.Equal(bits(a.Positions), bits(b.Positions)) {
+		return "positions differ"
+	}
+	if an, bn := bits(a.Normals), bits(b.Normals); !slices.Equal(an, bn) {
+		for i := range min(len(an), len(bn)) {
+			if an[i] != bn[i] {
+				return fmt.Sprintf("normal %d: %v, want %v", i/3, a.Normals[i/3], b.Normals[i/3])
+			}
+		}
+		return fmt.Sprintf("%d normals, want %d", len(an)/3, len(bn)/3)
+	}
+	if !slices.Equal(a.UVs, b.UVs) {
+		return "texture coordinates differ"
+	}
+	return ""
+}
+
+// randomNormalsOBJ is a random mesh for TestOBJNormalsMatchReference:
+// faces of 3 to 5 vertices over few positions (a grid with jitter, so
+// that faces share positions, meet at every angle, repeat, or have no
+// area), some of their vertices with vn, the faces under s statements
+// when groups is set; and fans: a cone around one tip (sharp or shallow,
+// so that its normals spread beyond the crease or stay within it) and
+// repeated copies of one triangle.
+func randomNormalsOBJ(r *rand.Rand, groups bool) string {
+	var b strings.Builder
+	npos := 4 + r.IntN(30)
+	for range npos {
+		q := func() float64 {
+			if r.IntN(3) == 0 {
+				return float64(r.IntN(3))
+			}
+			return float64(r.IntN(3)) + r.Float64()*0.3
+		}
+		fmt.Fprintf(&b, "v %.6g %.6g %.6g\n", q(), q(), q())
+	}
+	b.WriteString("vn 0 0 1\nvn 0.6 0.8 0\n")
+	// The cone: its tip, then its rim.
+	tip := npos + 1
+	rim := 3 + r.IntN(60)
+	height := []float64{0.05, 0.5, 3}[r.IntN(3)]
+	fmt.Fprintf(&b, "v 5 5 %g\n", height)
+	for i := range rim {
+		a := 2 * math.Pi * float64(i) / float64(rim)
+		fmt.Fprintf(&b, "v %.9g %.9g 0\n", 5+math.Cos(a), 5+math.Sin(a))
+	}
+	face := func() {
+		n := 3 + r.IntN(3)
+		b.WriteString("f")
+		for range n {
+			v := 1 + r.IntN(npos)
+			if r.IntN(8) == 0 {
+				fmt.Fprintf(&b, " %d//%d", v, 1+r.IntN(2))
+			} else {
+				fmt.Fprintf(&b, " %d", v)
+			}
+		}
+		b.WriteString("\n")
+	}
+	for range 5 + r.IntN(60) {
+		if groups && r.IntN(4) == 0 {
+			fmt.Fprintf(&b, "s %s\n", []string{"off", "0", "1", "2", "3", "7"}[r.IntN(6)])
+		}
+		switch r.IntN(10) {
+		case 0: // the cone
+			for i := range rim {
+				fmt.Fprintf(&b, "f %d %d %d\n", tip, tip+1+i, tip+1+(i+1)%rim)
+			}
+		case 1: // one triangle, repeated
+			a, c, d := 1+r.IntN(npos), 1+r.IntN(npos), 1+r.IntN(npos)
+			for range 2 + r.IntN(20) {
+				fmt.Fprintf(&b, "f %d %d %d\n", a, c, d)
+			}
+		default:
+			face()
+		}
+	}
+	return b.String()
+}
+
+// TestOBJNormalsMatchReference: computeNormals gives the same meshes, bit
+// for bit, as the reference algorithm it replaced (whose normals the
+// golden images hold), on random meshes with shared positions, vn,
+// smoothing groups and crease angles, and on a fan longer than
+// objCreaseFan.
+func TestOBJNormalsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	creases := []float64{objCreaseDegrees, 0, 1e-6, 10, 45, 89.99, 90, 120, 179, 180}
+	for i := range 600 {
+		groups := i%3 == 0
+		obj := randomNormalsOBJ(r, groups)
+		deg := creases[r.IntN(len(creases))]
+		got, want, _ := normalsBothWays(t, obj, deg, true)
+		if d := sameMeshBits(&got, &want); d != "" {
+			t.Fatalf("mesh %d (crease %g°): %s\n%s", i, deg, d, obj)
+		}
+	}
+	// A bumpy fan just longer than objCreaseFan, and one just within.
+	for _, n := range []int{objCreaseFan - 1, objCreaseFan + 1} {
+		var b strings.Builder
+		b.WriteString("v 0 0 0\n")
+		for i := range n {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			fmt.Fprintf(&b, "v %.9g %.9g %.3g\n", math.Cos(a), math.Sin(a), r.Float64()*2-1)
+		}
+		for i := range n {
+			fmt.Fprintf(&b, "f 1 %d %d\n", 2+i, 2+(i+1)%n)
+		}
+		got, want, _ := normalsBothWays(t, b.String(), objCreaseDegrees, true)
+		if d := sameMeshBits(&got, &want); d != "" {
+			t.Errorf("fan of %d faces: %s", n, d)
+		}
+	}
+}
+
+// TestOBJNormalsHighValence: the faces around one position cost steps
+// linear in their corners, not their square (the reference took about
+// 50,000² steps for 50,000 copies of one triangle, a file of 400 kB: 30 s;
+// 1 M faces, hours): copies of one triangle, with and without a smoothing
+// group, many more than objCreaseFan or fewer under the crease; a cone
+// whose every face is its own group (a tip of 5,000 normals); a shallow
+// cone under the crease; fans of faces of no area. The normals are the
+// reference's where it is fast enough, else the (0, 0, 1) that every
+// copy of the triangle must get, at its 3 vertices.
+func TestOBJNormalsHighValence(t *testing.T) {
+	copies := func(n int, head, tri string) string {
+		return head + strings.Repeat(tri, n)
+	}
+	cone := func(n int, group bool) string {
+		var b strings.Builder
+		b.WriteString("v 0 0 1\n")
+		for i := range n {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			fmt.Fprintf(&b, "v %.9g %.9g 0\n", math.Cos(a), math.Sin(a))
+		}
+		for i := range n {
+			if group {
+				fmt.Fprintf(&b, "s %d\n", i+1)
+			}
+			fmt.Fprintf(&b, "f 1 %d %d\n", 2+i, 2+(i+1)%n)
+		}
+		return b.String()
+	}
+	const tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
+	tests := []struct {
+		name   string
+		obj    string
+		verify bool // compare with the reference (fast enough), else expect (0, 0, 1) at 3 vertices
+	}{
+		{"50,000 copies", copies(50000, tri, "f 1 2 3\n"), false},
+		{"50,000 copies, s 1", copies(50000, tri+"s 1\n", "f 1 2 3\n"), false},
+		{"4,000 copies under the crease", copies(4000, tri, "f 1 2 3\n"), true},
+		{"4,000 faces of no area under the crease", copies(4000, "v 0 0 0\nv 1 0 0\nv 2 0 0\n", "f 1 2 3\n"), true},
+		{"50,000 faces of no area, s 1", copies(50000, "v 0 0 0\nv 1 0 0\nv 2 0 0\ns 1\n", "f 1 2 3\n"), false},
+		{"a cone of 5,000 groups", cone(5000, true), true},
+		{"a shallow cone of 4,000 faces under the crease", strings.Replace(cone(4000, false), "v 0 0 1\n", "v 0 0 0.2\n", 1), true},
+	}
+	for _, tt := range tests {
+		got, want, steps := normalsBothWays(t, tt.obj, objCreaseDegrees, tt.verify)
+		corners := len(got.Indices)
+		// Sorting a position's corners by group takes about log₂ of
+		// their number steps each (16 for 50,000); every other pass is
+		// a few steps a corner.
+		if limit := 40 * corners; steps > limit {
+			t.Errorf("%s: %d steps for %d corners, want at most %d", tt.name, steps, corners, limit)
+		}
+		if tt.verify {
+			if d := sameMeshBits(&got, &want); d != "" {
+				t.Errorf("%s: %s", tt.name, d)
+			}
+			continue
+		}
+		for k, n := range got.Normals {
+			if n != (mgl32.Vec3{0, 0, 1}) {
+				t.Errorf("%s: vertex %d's normal %v, want (0, 0, 1)", tt.name, k, n)
+				break
+			}
+		}
+		if len(got.Positions) != 3 {
+			t.Errorf("%s: %d vertices, want 3", tt.name, len(got.Positions))
 		}
 	}
 }
