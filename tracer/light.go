@@ -161,9 +161,9 @@ func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 floa
 	if !(pdf > 0) {
 		return vec3{}
 	}
-	dq := q.Sub(sf.p)
-	dist := length(dq)
-	dir := vec3{dq[0] / dist, dq[1] / dist, dq[2] / dist}
+	dx, dy, dz := q[0]-sf.p[0], q[1]-sf.p[1], q[2]-sf.p[2]
+	dist := sqrt32(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
+	dir := vec3{dx / dist, dy / dist, dz / dist}
 	fcos, bpdf := evalScatter(sf, d, dir, c)
 	if fcos == (vec3{}) {
 		return vec3{}
@@ -274,9 +274,9 @@ func onEmitter(at *Hit, kind HitKind, index uint32) bool {
 // into the density per solid angle seen from p: pdf·d²/|cos θ|. It is 0
 // when the direction grazes the surface.
 func areaToSolidAngle(pdf float32, p, q, n vec3) float32 {
-	d := q.Sub(p)
-	d2 := dot(d, d)
-	cos := absf(dot(n, d)) / sqrt32(d2)
+	dx, dy, dz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
+	d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
+	cos := absf(float32(n[0]*dx)+float32(n[1]*dy)+float32(n[2]*dz)) / sqrt32(d2)
 	if !(cos > 0) {
 		return 0
 	}

@@ -68,16 +68,19 @@ func spawnTo(p, n vec3, eps float32, q vec3) (r Ray, dir vec3, dist float32) {
 // ray from p's pushed origin toward a sphere's sampled point can graze
 // the sphere's near side first.
 func shadowRayFrom(q, nq, p, n vec3, eps float32) Ray {
-	o := madd(p, n, eps)
-	if dot(q.Sub(o), n) < 0 {
-		o = madd(p, n, -eps)
+	// In scalars (vec3 is an array, which the compiler keeps in memory):
+	// the same operations as madd, dot, Sub and length, in their order.
+	ox, oy, oz := p[0]+float32(n[0]*eps), p[1]+float32(n[1]*eps), p[2]+float32(n[2]*eps)
+	if float32((q[0]-ox)*n[0])+float32((q[1]-oy)*n[1])+float32((q[2]-oz)*n[2]) < 0 {
+		ne := -eps
+		ox, oy, oz = p[0]+float32(n[0]*ne), p[1]+float32(n[1]*ne), p[2]+float32(n[2]*ne)
 	}
 	eq := spawnEpsilon(q, p)
-	if dot(o.Sub(q), nq) < 0 {
+	if float32((ox-q[0])*nq[0])+float32((oy-q[1])*nq[1])+float32((oz-q[2])*nq[2]) < 0 {
 		eq = -eq
 	}
-	qo := madd(q, nq, eq)
-	d := o.Sub(qo)
-	l := length(d)
-	return Ray{Origin: qo, Dir: vec3{d[0] / l, d[1] / l, d[2] / l}, TMax: float32(l * shadowShorten)}
+	qx, qy, qz := q[0]+float32(nq[0]*eq), q[1]+float32(nq[1]*eq), q[2]+float32(nq[2]*eq)
+	dx, dy, dz := ox-qx, oy-qy, oz-qz
+	l := sqrt32(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
+	return Ray{Origin: vec3{qx, qy, qz}, Dir: vec3{dx / l, dy / l, dz / l}, TMax: float32(l * shadowShorten)}
 }

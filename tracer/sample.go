@@ -15,8 +15,16 @@ func cosineHemisphere(n vec3, u1, u2 float32) vec3 {
 	x := float32(r * cosPhi)
 	y := float32(r * sinPhi)
 	z := sqrt32(max(0, 1-u1))
-	t, b := orthonormal(n)
-	return normalize(madd(madd(scale(n, z), t, x), b, y))
+	t0, t1, t2, b0, b1, b2 := orthonormalXYZ(n[0], n[1], n[2])
+	// normalize(madd(madd(scale(n, z), t, x), b, y)), in scalars.
+	wx := float32(n[0]*z) + float32(t0*x) + float32(b0*y)
+	wy := float32(n[1]*z) + float32(t1*x) + float32(b1*y)
+	wz := float32(n[2]*z) + float32(t2*x) + float32(b2*y)
+	l := sqrt32(float32(wx*wx) + float32(wy*wy) + float32(wz*wz))
+	if l == 0 {
+		return vec3{wx, wy, wz}
+	}
+	return vec3{wx / l, wy / l, wz / l}
 }
 
 // uniformSphere returns a unit vector uniformly distributed on the sphere.

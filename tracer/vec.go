@@ -29,11 +29,12 @@ func length(a vec3) float32 { return fmath.Sqrt(dot(a, a)) }
 
 // normalize returns a/|a|; a zero vector stays zero.
 func normalize(a vec3) vec3 {
-	l := length(a)
+	x, y, z := a[0], a[1], a[2]
+	l := fmath.Sqrt(float32(x*x) + float32(y*y) + float32(z*z))
 	if l == 0 {
 		return a
 	}
-	return vec3{a[0] / l, a[1] / l, a[2] / l}
+	return vec3{x / l, y / l, z / l}
 }
 
 // mul is the component-wise product. Like every product here it is
@@ -77,13 +78,19 @@ func reflect(d, n vec3) vec3 {
 // right-handed basis (t, b, n). Duff et al., "Building an Orthonormal Basis,
 // Revisited" (JCGT 2017).
 func orthonormal(n vec3) (t, b vec3) {
+	t0, t1, t2, b0, b1, b2 := orthonormalXYZ(n[0], n[1], n[2])
+	return vec3{t0, t1, t2}, vec3{b0, b1, b2}
+}
+
+// orthonormalXYZ is orthonormal on and to scalars, which the compiler
+// keeps in registers (a vec3, an array, it keeps in memory).
+func orthonormalXYZ(n0, n1, n2 float32) (t0, t1, t2, b0, b1, b2 float32) {
 	sign := float32(1)
-	if n[2] < 0 {
+	if n2 < 0 {
 		sign = -1
 	}
-	a := -1 / (sign + n[2])
-	c := float32(n[0]*n[1]) * a
-	t = vec3{1 + float32(sign*float32(float32(n[0]*n[0])*a)), sign * c, -sign * n[0]}
-	b = vec3{c, sign + float32(float32(n[1]*n[1])*a), -n[1]}
-	return t, b
+	a := -1 / (sign + n2)
+	c := float32(n0*n1) * a
+	return 1 + float32(sign*float32(float32(n0*n0)*a)), sign * c, -sign * n0,
+		c, sign + float32(float32(n1*n1)*a), -n1
 }
