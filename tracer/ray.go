@@ -23,18 +23,25 @@ const spawnOffset = 1e-5
 // spawnEpsilon returns the offset of rays leaving the point p found by a
 // ray from origin o.
 func spawnEpsilon(p, o vec3) float32 {
-	mp := max(absf(p[0]), absf(p[1]), absf(p[2]))
-	mo := max(absf(o[0]), absf(o[1]), absf(o[2]))
+	return spawnEpsilonXYZ(p[0], p[1], p[2], o[0], o[1], o[2])
+}
+
+// spawnEpsilonXYZ is spawnEpsilon on scalars, which the compiler passes
+// in registers (a vec3, an array, it passes on the stack).
+func spawnEpsilonXYZ(p0, p1, p2, o0, o1, o2 float32) float32 {
+	mp := max(absf(p0), absf(p1), absf(p2))
+	mo := max(absf(o0), absf(o1), absf(o2))
 	return float32(spawnOffset) * max(mp, float32(mo*0.0625))
 }
 
 // spawn returns a ray leaving point p, pushed eps off the surface along the
 // geometric normal n on the side that dir points to.
 func spawn(p, n vec3, eps float32, dir vec3) Ray {
-	if dot(dir, n) < 0 {
+	// dot and madd written out, which lets the compiler inline spawn.
+	if float32(dir[0]*n[0])+float32(dir[1]*n[1])+float32(dir[2]*n[2]) < 0 {
 		eps = -eps
 	}
-	return Ray{Origin: madd(p, n, eps), Dir: dir, TMax: infinity}
+	return Ray{Origin: vec3{p[0] + float32(n[0]*eps), p[1] + float32(n[1]*eps), p[2] + float32(n[2]*eps)}, Dir: dir, TMax: infinity}
 }
 
 // shadowShorten ends a shadow ray this fraction short of its target, so
@@ -47,16 +54,18 @@ const shadowShorten = 1 - 1e-4
 // q, measured from its own origin, so the push never makes it reach q's
 // surface.
 func spawnTo(p, n vec3, eps float32, q vec3) (r Ray, dir vec3, dist float32) {
-	d := q.Sub(p)
-	dist = length(d)
-	dir = vec3{d[0] / dist, d[1] / dist, d[2] / dist}
-	if dot(dir, n) < 0 {
+	// In scalars: the same operations as Sub, length, dot and madd, in
+	// their order.
+	dx, dy, dz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
+	dist = sqrt32(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
+	ux, uy, uz := dx/dist, dy/dist, dz/dist
+	if float32(ux*n[0])+float32(uy*n[1])+float32(uz*n[2]) < 0 {
 		eps = -eps
 	}
-	o := madd(p, n, eps)
-	d = q.Sub(o)
-	l := length(d)
-	return Ray{Origin: o, Dir: vec3{d[0] / l, d[1] / l, d[2] / l}, TMax: float32(l * shadowShorten)}, dir, dist
+	ox, oy, oz := p[0]+float32(n[0]*eps), p[1]+float32(n[1]*eps), p[2]+float32(n[2]*eps)
+	dx, dy, dz = q[0]-ox, q[1]-oy, q[2]-oz
+	l := sqrt32(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
+	return Ray{Origin: vec3{ox, oy, oz}, Dir: vec3{dx / l, dy / l, dz / l}, TMax: float32(l * shadowShorten)}, vec3{ux, uy, uz}, dist
 }
 
 // shadowRayFrom returns the ray that tests whether the point q of a

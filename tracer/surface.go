@@ -25,8 +25,12 @@ type surfaceHit struct {
 
 // surfaceAt returns the surface at hit h along r, which must be a hit.
 func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
-	sf := surfaceHit{p: r.At(h.T)}
-	sf.eps = spawnEpsilon(sf.p, r.Origin)
+	// r.At(h.T) and spawnEpsilon, in scalars.
+	px := r.Origin[0] + float32(r.Dir[0]*h.T)
+	py := r.Origin[1] + float32(r.Dir[1]*h.T)
+	pz := r.Origin[2] + float32(r.Dir[2]*h.T)
+	sf := surfaceHit{p: vec3{px, py, pz}}
+	sf.eps = spawnEpsilonXYZ(px, py, pz, r.Origin[0], r.Origin[1], r.Origin[2])
 	if h.Kind == HitTriangle {
 		tr := &s.Triangles[h.Index]
 		a := &s.TriangleAttrs[h.Index]
