@@ -86,7 +86,8 @@ func (s *Scene) passThrough(r *Ray, h *Hit, smp *Sampler, stream, pass uint32, f
 	if !seeThrough(s.hitMaterial(h)) {
 		return false, surfaceHit{}
 	}
-	sf := s.surfaceAt(r, h)
+	var sf surfaceHit
+	s.surfaceAt(r, h, &sf)
 	if back := sf.front == fromLight; sf.m.SingleSided != 0 && back {
 		return true, sf
 	}

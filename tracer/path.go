@@ -45,7 +45,8 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			radiance = maddv(radiance, beta, bg)
 			break
 		}
-		sf := s.surfaceAt(&r, &h)
+		var sf surfaceHit
+		s.surfaceAt(&r, &h, &sf)
 		m := sf.m
 		if m.Kind == MaterialEmissive {
 			le := s.emitted(m, &sf.texCoords)

@@ -156,19 +156,28 @@ func intersectPlane(s *Shape, r *Ray) (float32, bool) {
 // surface returns the geometric normal (unit, on the shape's outward side)
 // and the (u, v) coordinates at the hit point p.
 func (s *Shape) surface(p vec3, b1, b2 float32) (n vec3, u, v float32) {
+	n0, n1, n2, u, v := s.surfaceXYZ(p[0], p[1], p[2], b1, b2)
+	return vec3{n0, n1, n2}, u, v
+}
+
+// surfaceXYZ is surface on and to scalars, which the compiler passes in
+// registers (a vec3, an array, it passes on the stack): the same
+// operations as p.Sub, normalize and dot, in their order.
+func (s *Shape) surfaceXYZ(p0, p1, p2, b1, b2 float32) (n0, n1, n2, u, v float32) {
 	switch s.Kind {
 	case ShapeSphere:
 		rad := s.P1[0]
-		d := p.Sub(s.P0)
-		n = normalize(vec3{d[0] / rad, d[1] / rad, d[2] / rad})
-		u, v = sphereUV(n)
+		n0, n1, n2 = normalizeXYZ((p0-s.P0[0])/rad, (p1-s.P0[1])/rad, (p2-s.P0[2])/rad)
+		u, v = sphereUVXYZ(n0, n1, n2)
 	case ShapeQuad:
-		n, u, v = s.N, b1, b2
+		n0, n1, n2, u, v = s.N[0], s.N[1], s.N[2], b1, b2
 	case ShapePlane:
-		d := p.Sub(s.P0)
-		n, u, v = s.N, dot(d, s.P1), dot(d, s.P2)
+		d0, d1, d2 := p0-s.P0[0], p1-s.P0[1], p2-s.P0[2]
+		n0, n1, n2 = s.N[0], s.N[1], s.N[2]
+		u = float32(d0*s.P1[0]) + float32(d1*s.P1[1]) + float32(d2*s.P1[2])
+		v = float32(d0*s.P2[0]) + float32(d1*s.P2[1]) + float32(d2*s.P2[2])
 	}
-	return n, u, v
+	return n0, n1, n2, u, v
 }
 
 // newSphere, newQuad and newPlane build compiled shapes.

@@ -137,7 +137,8 @@ func TestTriangleUV(t *testing.T) {
 		if h.Kind != HitTriangle {
 			t.Fatalf("z %v: no triangle hit", tc.z)
 		}
-		sf := s.surfaceAt(&r, &h)
+		var sf surfaceHit
+		s.surfaceAt(&r, &h, &sf)
 		if !near(sf.u, tc.u, 1e-6) || !near(sf.v, tc.v, 1e-6) {
 			t.Errorf("z %v: uv = (%v, %v), want (%v, %v)", tc.z, sf.u, sf.v, tc.u, tc.v)
 		}

@@ -23,13 +23,15 @@ type surfaceHit struct {
 	mapped bool
 }
 
-// surfaceAt returns the surface at hit h along r, which must be a hit.
-func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
+// surfaceAt sets *sf to the surface at hit h along r, which must be a
+// hit. It fills the caller's surfaceHit rather than returning one: a
+// result this large is copied through the stack.
+func (s *Scene) surfaceAt(r *Ray, h *Hit, sf *surfaceHit) {
 	// r.At(h.T) and spawnEpsilon, in scalars.
 	px := r.Origin[0] + float32(r.Dir[0]*h.T)
 	py := r.Origin[1] + float32(r.Dir[1]*h.T)
 	pz := r.Origin[2] + float32(r.Dir[2]*h.T)
-	sf := surfaceHit{p: vec3{px, py, pz}}
+	*sf = surfaceHit{p: vec3{px, py, pz}}
 	sf.eps = spawnEpsilonXYZ(px, py, pz, r.Origin[0], r.Origin[1], r.Origin[2])
 	if h.Kind == HitTriangle {
 		tr := &s.Triangles[h.Index]
@@ -54,18 +56,18 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 			t0, t1, t2 := &s.Tangents[a.V[0]], &s.Tangents[a.V[1]], &s.Tangents[a.V[2]]
 			t := madd(madd(scale(t0.T, b0), t1.T, h.B1), t2.T, h.B2)
 			w := float32(t0.W*b0) + float32(t1.W*h.B1) + float32(t2.W*h.B2)
-			s.normalMap(&sf, t, w)
+			s.normalMap(sf, t, w)
 		}
 	} else {
 		sh := &s.Shapes[h.Index]
 		sf.m = &s.Materials[sh.Material]
-		var u, v float32
-		sf.ng, u, v = sh.surface(sf.p, h.B1, h.B2)
+		n0, n1, n2, u, v := sh.surfaceXYZ(px, py, pz, h.B1, h.B2)
+		sf.ng = vec3{n0, n1, n2}
 		sf.ns = sf.ng
 		sf.texCoords = shapeCoords(u, v)
 		if sf.m.NormalMap != 0 {
 			t, w := shapeTangent(sh, sf.ng)
-			s.normalMap(&sf, t, w)
+			s.normalMap(sf, t, w)
 		}
 	}
 	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
@@ -90,7 +92,6 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit) surfaceHit {
 			sf.ns = validReflection(sf.ng, wo, sf.ns)
 		}
 	}
-	return sf
 }
 
 // triangleUV returns the surface coordinates of the point with barycentric

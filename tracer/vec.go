@@ -29,12 +29,18 @@ func length(a vec3) float32 { return fmath.Sqrt(dot(a, a)) }
 
 // normalize returns a/|a|; a zero vector stays zero.
 func normalize(a vec3) vec3 {
-	x, y, z := a[0], a[1], a[2]
+	x, y, z := normalizeXYZ(a[0], a[1], a[2])
+	return vec3{x, y, z}
+}
+
+// normalizeXYZ is normalize on and to scalars, which the compiler keeps
+// in registers.
+func normalizeXYZ(x, y, z float32) (float32, float32, float32) {
 	l := fmath.Sqrt(float32(x*x) + float32(y*y) + float32(z*z))
 	if l == 0 {
-		return a
+		return x, y, z
 	}
-	return vec3{x / l, y / l, z / l}
+	return x / l, y / l, z / l
 }
 
 // mul is the component-wise product. Like every product here it is

@@ -39,7 +39,8 @@ func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 				radiance = maddv(radiance, b.weight, s.background(b.ray.Dir))
 				break
 			}
-			sf := s.surfaceAt(&b.ray, &h)
+			var sf surfaceHit
+			s.surfaceAt(&b.ray, &h, &sf)
 			m, p, n, ns, tc := sf.m, sf.p, sf.ng, sf.ns, &sf.texCoords
 			if m.Kind == MaterialEmissive {
 				radiance = maddv(radiance, b.weight, s.emitted(m, tc))
