@@ -232,12 +232,12 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32) (q, n 
 		m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
 		if sh.Kind == ShapeSphere {
 			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok && !onEmitter(at, e.Kind, e.Index) {
-				_, _, _, u, v := sh.surfaceXYZ(cq[0], cq[1], cq[2], 0, 0)
+				_, _, _, u, v := sh.surface(cq[0], cq[1], cq[2], 0, 0)
 				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, shapeCoords(u, v)
 			}
 			var b1, b2 float32
 			q, n, b1, b2 = sh.samplePoint(u1, u2)
-			_, _, _, u, v := sh.surfaceXYZ(q[0], q[1], q[2], b1, b2)
+			_, _, _, u, v := sh.surface(q[0], q[1], q[2], b1, b2)
 			return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, shapeCoords(u, v)
 		}
 	}

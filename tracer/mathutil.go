@@ -9,14 +9,11 @@ const (
 
 func sqrt32(x float32) float32 { return fmath.Sqrt(x) }
 
-// sphereUV maps a unit normal to longitude u in [0, 1) and latitude v in
-// [0, 1]: u = (atan2(−z, x) + π)/2π, v = acos(−y)/π (v = 0 at the south
-// pole).
-func sphereUV(n vec3) (u, v float32) { return sphereUVXYZ(n[0], n[1], n[2]) }
-
-// sphereUVXYZ is sphereUV on scalars, which the compiler passes in
-// registers.
-func sphereUVXYZ(n0, n1, n2 float32) (u, v float32) {
+// sphereUV maps a unit normal (n0, n1, n2) to longitude u in [0, 1)
+// and latitude v in [0, 1]: u = (atan2(−z, x) + π)/2π, v = acos(−y)/π
+// (v = 0 at the south pole). It takes scalars, which the compiler passes
+// in registers (a vec3, an array, it passes on the stack).
+func sphereUV(n0, n1, n2 float32) (u, v float32) {
 	phi := fmath.Atan2(-n2, n0) + pi
 	theta := fmath.Acos(max(-1, min(1, -n1)))
 	u = phi / float32(2*pi)

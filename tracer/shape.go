@@ -153,22 +153,18 @@ func intersectPlane(s *Shape, r *Ray) (float32, bool) {
 	return t, true
 }
 
-// surface returns the geometric normal (unit, on the shape's outward side)
-// and the (u, v) coordinates at the hit point p.
-func (s *Shape) surface(p vec3, b1, b2 float32) (n vec3, u, v float32) {
-	n0, n1, n2, u, v := s.surfaceXYZ(p[0], p[1], p[2], b1, b2)
-	return vec3{n0, n1, n2}, u, v
-}
-
-// surfaceXYZ is surface on and to scalars, which the compiler passes in
-// registers (a vec3, an array, it passes on the stack): the same
-// operations as p.Sub, normalize and dot, in their order.
-func (s *Shape) surfaceXYZ(p0, p1, p2, b1, b2 float32) (n0, n1, n2, u, v float32) {
+// surface returns the geometric normal (unit, on the shape's outward
+// side) and the (u, v) coordinates at the hit point (p0, p1, p2), of a
+// triangle-less shape found with barycentrics b1, b2 (a quad's). It takes
+// and returns scalars, which the compiler passes in registers (a vec3, an
+// array, it passes on the stack): the operations of p.Sub, normalize and
+// dot, in their order.
+func (s *Shape) surface(p0, p1, p2, b1, b2 float32) (n0, n1, n2, u, v float32) {
 	switch s.Kind {
 	case ShapeSphere:
 		rad := s.P1[0]
 		n0, n1, n2 = normalizeXYZ((p0-s.P0[0])/rad, (p1-s.P0[1])/rad, (p2-s.P0[2])/rad)
-		u, v = sphereUVXYZ(n0, n1, n2)
+		u, v = sphereUV(n0, n1, n2)
 	case ShapeQuad:
 		n0, n1, n2, u, v = s.N[0], s.N[1], s.N[2], b1, b2
 	case ShapePlane:

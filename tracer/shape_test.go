@@ -169,8 +169,8 @@ func TestIntersectPlane(t *testing.T) {
 		})
 	}
 	// The (u, v) axes of a horizontal plane are world +x and +z.
-	n, u, v := p.surface(vec3{2, 1, 5}, 0, 0)
-	if n != (vec3{0, 1, 0}) || u != 2 || v != 5 {
+	n0, n1, n2, u, v := p.surface(2, 1, 5, 0, 0)
+	if n := (vec3{n0, n1, n2}); n != (vec3{0, 1, 0}) || u != 2 || v != 5 {
 		t.Errorf("surface = (%v, %v, %v), want ((0,1,0), 2, 5)", n, u, v)
 	}
 }
@@ -188,7 +188,7 @@ func TestSphereUV(t *testing.T) {
 		{vec3{0, 0, -1}, 0.75, 0.5},
 	}
 	for _, tc := range tests {
-		u, v := sphereUV(tc.n)
+		u, v := sphereUV(tc.n[0], tc.n[1], tc.n[2])
 		if !near(u, tc.u, 1e-6) || !near(v, tc.v, 1e-6) {
 			t.Errorf("sphereUV(%v) = (%v, %v), want (%v, %v)", tc.n, u, v, tc.u, tc.v)
 		}

@@ -61,7 +61,7 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit, sf *surfaceHit) {
 	} else {
 		sh := &s.Shapes[h.Index]
 		sf.m = &s.Materials[sh.Material]
-		n0, n1, n2, u, v := sh.surfaceXYZ(px, py, pz, h.B1, h.B2)
+		n0, n1, n2, u, v := sh.surface(px, py, pz, h.B1, h.B2)
 		sf.ng = vec3{n0, n1, n2}
 		sf.ns = sf.ng
 		sf.texCoords = shapeCoords(u, v)
