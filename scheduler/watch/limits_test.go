@@ -54,25 +54,35 @@ func TestLoopbackHostOnly(t *testing.T) {
 	}
 }
 
+// fillViewers opens MaxClients event streams on the view at url, each
+// begun, and returns what closes them (before the server closes, which
+// waits for them).
+func fillViewers(t *testing.T, url string) (closeAll func()) {
+	t.Helper()
+	var open []*http.Response
+	closeAll = func() {
+		for _, r := range open {
+			r.Body.Close()
+		}
+	}
+	for i := 0; i < MaxClients; i++ {
+		resp, err := http.Get(url + "/events")
+		if err != nil {
+			closeAll()
+			t.Fatal(err)
+		}
+		open = append(open, resp)
+		bufio.NewReader(resp.Body).ReadString('\n') // the stream has begun
+	}
+	return closeAll
+}
+
 // TestClientCap: past MaxClients requests in flight (here event streams
 // held open), the view answers 503 instead of taking more memory.
 func TestClientCap(t *testing.T) {
 	ts := httptest.NewServer(plainView(8, 8, false).Handler())
 	defer ts.Close()
-	var open []*http.Response
-	defer func() {
-		for _, r := range open {
-			r.Body.Close()
-		}
-	}()
-	for i := 0; i < MaxClients; i++ {
-		resp, err := http.Get(ts.URL + "/events")
-		if err != nil {
-			t.Fatal(err)
-		}
-		bufio.NewReader(resp.Body).ReadString('\n') // the stream has begun
-		open = append(open, resp)
-	}
+	defer fillViewers(t, ts.URL)()
 	resp, err := http.Get(ts.URL + "/state")
 	if err != nil {
 		t.Fatal(err)
@@ -89,20 +99,7 @@ func TestMetricsBesideViewers(t *testing.T) {
 	s := plainView(8, 8, false)
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	var open []*http.Response
-	defer func() {
-		for _, r := range open {
-			r.Body.Close()
-		}
-	}()
-	for i := 0; i < MaxClients; i++ {
-		resp, err := http.Get(ts.URL + "/events")
-		if err != nil {
-			t.Fatal(err)
-		}
-		bufio.NewReader(resp.Body).ReadString('\n') // the stream has begun
-		open = append(open, resp)
-	}
+	defer fillViewers(t, ts.URL)()
 	status := func(path string) int {
 		resp, err := http.Get(ts.URL + path)
 		if err != nil {
