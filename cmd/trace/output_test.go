@@ -7,9 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/creack/pty"
 )
@@ -162,51 +160,6 @@ func TestRenderOutputIsInput(t *testing.T) {
 				t.Errorf("%d files in the folder, want the scene, its link, the mesh and the checkpoint", len(entries))
 			}
 		})
-	}
-}
-
-// TestRenderSceneNotRegular: a scene file or mesh that is a named pipe is
-// refused at once (exit 2, the file named), not waited on.
-func TestRenderSceneNotRegular(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("mkfifo:", err)
-	}
-	meshFifo := filepath.Join(dir, "pipe.obj")
-	syscall.Mkfifo(meshFifo, 0o600)
-	scene := writeScene(t, dir, strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`,
-		`{"type": "mesh", "file": "pipe.obj", "material": "white"}`, 1))
-	for _, tc := range []struct{ cmd, scene, want string }{
-		{"render", fifo, "pipe.json: not a regular file (a named pipe)"},
-		{"validate", fifo, "pipe.json: not a regular file (a named pipe)"},
-		{"render", scene, `objects[0].file: "pipe.obj": not a regular file (a named pipe)`},
-	} {
-		type result struct {
-			code   int
-			stderr string
-		}
-		done := make(chan result, 1)
-		go func() {
-			code, _, stderr := runCLI(tc.cmd, tc.scene, "-o", filepath.Join(dir, "out.png"), "-q")
-			if tc.cmd == "validate" {
-				code, _, stderr = runCLI(tc.cmd, tc.scene)
-			}
-			done <- result{code, stderr}
-		}()
-		select {
-		case r := <-done:
-			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("%s %s: exit %d, %q; want 2 and %q", tc.cmd, tc.scene, r.code, r.stderr, tc.want)
-			}
-		case <-time.After(10 * time.Second):
-			for _, p := range []string{fifo, meshFifo} { // release the reader
-				if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-					f.Close()
-				}
-			}
-			t.Fatalf("%s %s: blocked on the named pipe", tc.cmd, tc.scene)
-		}
 	}
 }
 
