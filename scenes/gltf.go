@@ -92,7 +92,8 @@ import (
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
-// of extensionsRequired but those of gltfSupported; primitive modes that glTF does
+// of extensionsRequired but those of gltfSupported (and a material drawn
+// with a required glass extension that is not glass: importedMaterial.Refused); primitive modes that glTF does
 // not define; accessors without a bufferView whose elements would take
 // more bytes than the file's buffers have; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
 // FLOAT VEC4, but for what KHR_mesh_quantization allows in a file that
@@ -188,13 +189,20 @@ const (
 // gltfWebPExt gives a texture a WebP image (EXT_texture_webp).
 const gltfWebPExt = "EXT_texture_webp"
 
-// gltfSupported are the extensions a file may require.
+// gltfSupported are the extensions a file may require. The glass
+// extensions (gltfglass.go) are supported where a material is glass: a
+// file that requires them is read, and a material it draws whose
+// transmission trace cannot honour (partial, textured, metallic) is an
+// error naming the material, not a warning (importedMaterial.Refused).
 var gltfSupported = map[string]bool{
 	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
 	"KHR_mesh_quantization":           true,
 	"KHR_texture_transform":           true,
+	gltfTransmissionExt:               true,
+	gltfIORExt:                        true,
+	gltfVolumeExt:                     true,
 }
 
 // gltfLoader holds the state of one loadGLTF call.
@@ -988,6 +996,12 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		return 0, err
 	}
 	im.Unsupported = glass.unsupported(exts)
+	for _, e := range exts {
+		if slices.Contains(doc.ExtensionsRequired, e) && slices.Contains(im.Unsupported, e) {
+			im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)
+			break
+		}
+	}
 	if pbr := m.PBRMetallicRoughness; pbr != nil {
 		factor := pbr.BaseColorFactorOrDefault()
 		for _, f := range factor[:3] {

@@ -132,3 +132,89 @@ func TestMeshGLTFGlass(t *testing.T) {
 		})
 	}
 }
+
+// TestMeshGLTFGlassRequired: a file may require the glass extensions;
+// its glass is drawn as glass, while a material it draws that needs one
+// of them and is not glass (partial transmission, an ior without
+// transmission) is an error naming the material, unless a scene
+// material of its name takes its place.
+func TestMeshGLTFGlassRequired(t *testing.T) {
+	zero, half := 0.0, 0.5
+	pbr := &gltf.PBRMetallicRoughness{MetallicFactor: &zero, RoughnessFactor: &half}
+	for _, tc := range []struct {
+		name      string
+		required  []string
+		ext       gltf.Extensions
+		materials string
+		want      tracer.MaterialKind
+		err       string
+	}{
+		{
+			name:     "glass",
+			required: []string{"KHR_materials_transmission", "KHR_materials_ior", "KHR_materials_volume"},
+			ext: gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 1}`),
+				"KHR_materials_ior": json.RawMessage(`{"ior": 1.4}`), "KHR_materials_volume": json.RawMessage(`{}`)},
+			want: tracer.MaterialDielectric,
+		},
+		{
+			name:     "partial transmission",
+			required: []string{"KHR_materials_transmission"},
+			ext:      gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 0.5}`)},
+			err:      `materials[0] ("frosted") needs KHR_materials_transmission, which the file requires and trace reads only on glass`,
+		},
+		{
+			name:     "ior without transmission",
+			required: []string{"KHR_materials_ior"},
+			ext:      gltf.Extensions{"KHR_materials_ior": json.RawMessage(`{"ior": 2}`)},
+			err:      `materials[0] ("frosted") needs KHR_materials_ior, which the file requires`,
+		},
+		{
+			name:      "partial transmission, the scene's material in its place",
+			required:  []string{"KHR_materials_transmission"},
+			ext:       gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 0.5}`)},
+			materials: `{"frosted": {"type": "diffuse"}}`,
+			want:      tracer.MaterialDiffuse,
+		},
+		{
+			name: "partial transmission, not required",
+			ext:  gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 0.5}`)},
+			want: tracer.MaterialPBR,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := newGLTFDoc(gltfTriangle, nil)
+			doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+			doc.Materials = []*gltf.Material{{Name: "frosted", PBRMetallicRoughness: pbr, Extensions: tc.ext}}
+			doc.ExtensionsRequired = tc.required
+			for e := range tc.ext {
+				doc.ExtensionsUsed = append(doc.ExtensionsUsed, e)
+			}
+			writeGLTF(t, filepath.Join(dir, "frosted.gltf"), doc)
+			materials := tc.materials
+			if materials == "" {
+				materials = "{}"
+			}
+			path := filepath.Join(dir, "scene.json")
+			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "frosted.gltf"}]}`
+			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			captureWarnings(t)
+			s, err := Load(path)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "objects[0].file") {
+					t.Fatalf("error %v, want one at objects[0].file with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Materials[s.Meshes[0].Material].Kind; got != tc.want {
+				t.Errorf("material kind %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -69,6 +69,13 @@ type importedMaterial struct {
 	// glass-related values dropped (mtlGlass.notes). The material is
 	// drawn without them.
 	Unsupported []string
+	// Refused, when not "", says why the material cannot be drawn: it
+	// needs an extension that the file requires and trace does not read
+	// on this material (a glTF material of partial transmission in a file
+	// that requires KHR_materials_transmission). Drawing it is an error;
+	// a material of the same name in the scene's "materials" may take its
+	// place.
+	Refused string
 }
 
 // textureSampler is how an imported texture is sampled: tracer.Texture's

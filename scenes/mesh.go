@@ -439,6 +439,9 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		if !m.HasColor {
 			continue
 		}
+		if m.Refused != "" {
+			return fail("%s; a material of the same name in \"materials\" may take its place", m.Refused)
+		}
 		// addTexture adds an image texture of img (once per image) with
 		// the tint and UV transform, returning its index.
 		addTexture := func(img *tracer.Image, tint mgl32.Vec3, uv [6]float32, sm textureSampler) (int32, bool) {
