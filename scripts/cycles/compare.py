@@ -424,13 +424,21 @@ def main():
                 t_, r_ = float(top[sel].mean()), float(ref[sel].mean())
                 # Per-region noise at equal time: noise^2 x CPU s of the
                 # whole render, trace over Cycles, median over the levels.
-                ratios, mratios, tn, cn = [], [], {}, {}
+                ratios, mratios, iratios, tn, cn = [], [], [], {}, {}
+                # Its inner pixels, not within 1 px of another region: the
+                # noise of its own light transport, without the edges'
+                # (where a pixel's samples see two materials).
+                inner = sel & ~dilate(idx != i)
                 for s in levels:
                     _, tc_, ti, ti2 = runs[("trace", s)]
                     _, cc_, ci, ci2 = runs[(vname, s)]
                     tn[s], cn[s] = noise(ti, ti2, sel), noise(ci, ci2, sel)
                     if cn[s] > 0:
                         ratios.append(tn[s] ** 2 * min(tc_) / (cn[s] ** 2 * min(cc_)))
+                    if inner.any():
+                        cin = noise(ci, ci2, inner)
+                        if cin > 0:
+                            iratios.append(noise(ti, ti2, inner) ** 2 * min(tc_) / (cin ** 2 * min(cc_)))
                         if slope["trace"] is not None and slope["cycles"] is not None:
                             mratios.append(tn[s] ** 2 * slope["trace"] / (cn[s] ** 2 * slope["cycles"]))
                 # Standard error of the two means, from the noise at the
@@ -446,6 +454,8 @@ def main():
                        "bias_pct": 100 * (t_ / r_ - 1) if r_ > 0 else None,
                        "bias_se_pct": 100 * float(np.hypot(se_t, se_r)) / r_ if r_ > 0 else None,
                        "noise_ratio_trace_over_cycles": float(np.median(ratios)) if ratios else None,
+                       "inner_pixels": int(inner.sum()),
+                       "inner_noise_ratio_trace_over_cycles": float(np.median(iratios)) if iratios else None,
                        "marginal_noise_ratio_trace_over_cycles": float(np.median(mratios)) if mratios else None,
                        "trace_noise": [tn[s] for s in levels], "cycles_noise": [cn[s] for s in levels],
                        "trace_mean_rgb": top[sel].mean(axis=0).tolist(), "ref_mean_rgb": ref[sel].mean(axis=0).tolist()}
@@ -465,7 +475,9 @@ def main():
     out.append("(tracescene.classify); trace mean from %s; bias +- one standard error; noise = the region's eff(noise)"
                % ("its %d spp reference" % a.trace_ref_spp if a.trace_ref_spp > 0 else "its highest level"))
     out.append("ratio trace/Cycles, median over the levels (< 1: trace less noisy at equal CPU time); in brackets at equal")
-    out.append("marginal CPU time (noise^2 x spp x CPU s of one more spp: a render's fixed cost, Cycles' sync and BVH, left out).")
+    out.append("marginal CPU time (noise^2 x spp x CPU s of one more spp: a render's fixed cost, Cycles' sync and BVH, left out);")
+    out.append("inner: the noise ratio over the region's pixels not within 1 px of another region (its edges, where a pixel's")
+    out.append("samples see two materials, left out).")
     out.append("")
     hdr = "%-14s %-7s %5s %16s %9s %10s %10s %9s %10s" % ("scene", "render", "spp", "CPU s (process)", "RMSE", "eff",
                                                          "eff(proc)", "noise", "eff(noise)")
@@ -504,6 +516,8 @@ def main():
             nr = "%5.2f" % r["noise_ratio_trace_over_cycles"] if r["noise_ratio_trace_over_cycles"] is not None else "  n/a"
             mr = r["marginal_noise_ratio_trace_over_cycles"]
             nr += " (%5.2f)" % mr if mr is not None else ""
+            ir = r["inner_noise_ratio_trace_over_cycles"]
+            nr += "  inner %d px %s" % (r["inner_pixels"], "%5.2f" % ir if ir is not None else "n/a (no noise)")
             out.append("    region %-12s %-9s %6d px  trace %.4f  ref %.4f  %-18s noise %s%s" % (
                 r["region"], tag, r["pixels"], r["trace_mean"], r["ref_mean"], b, nr,
                 "" if r["level"] == "exact" else "  (" + r["why"].split(":")[0] + ")"))
