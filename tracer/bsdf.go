@@ -43,35 +43,42 @@ func isGlossy(m *Material, metal, rough float32) bool {
 }
 
 // evalScatter returns f·cos θ for light arriving along the unit direction
-// wi (pointing away from the surface) at sf, seen along the incoming ray
-// direction d, for a surface of albedo c, and the solid-angle density with
-// which sampleScatter picks wi (both zero below the surface).
-func evalScatter(sf *surfaceHit, d, wi, c vec3) (fcos vec3, pdf float32) {
-	cos := dot(sf.ns, wi)
-	if !(cos > 0) || sf.mapped && !(dot(sf.ng, wi) > 0) {
-		return vec3{}, 0
+// (wx, wy, wz) (pointing away from the surface) at sf, seen along the
+// incoming ray direction d, for a surface of albedo c, and the
+// solid-angle density with which sampleScatter picks that direction (all
+// zero below the surface). The direction and f·cos θ are scalars, which
+// the compiler passes in registers (a vec3, an array, it passes on the
+// stack), and d and c pointers.
+func evalScatter(sf *surfaceHit, d, c *vec3, wx, wy, wz float32) (f0, f1, f2, pdf float32) {
+	cos := dotXYZ(sf.ns[0], sf.ns[1], sf.ns[2], wx, wy, wz)
+	if !(cos > 0) || sf.mapped && !(dotXYZ(sf.ng[0], sf.ng[1], sf.ng[2], wx, wy, wz) > 0) {
+		return 0, 0, 0, 0
 	}
 	m := sf.m
 	cd := float32(cos * invPi)
 	if m.Kind == MaterialDiffuse {
-		return scale(c, cd), cd
+		f := scale(*c, cd)
+		return f[0], f[1], f[2], cd
 	}
+	wi := vec3{wx, wy, wz}
+	var fcos vec3
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, c, sf.metal, sf.rough, dot(sf.ns, wo))
-		return l.eval(sf.ns, wo, wi)
+		l := newPBRLobes(m, *c, sf.metal, sf.rough, dot(sf.ns, wo))
+		fcos, pdf = l.eval(sf.ns, wo, wi)
+		return fcos[0], fcos[1], fcos[2], pdf
 	}
 	kd, ks := phongWeights(m)
 	kr := clamp01(m.Reflection)
 	lobe := float32(0)
-	if cosA := dot(reflect(d, sf.ns), wi); cosA > 0 {
+	if cosA := dot(reflect(*d, sf.ns), wi); cosA > 0 {
 		lobe = float32(float32((m.Shininess+1)*(0.5*invPi)) * fmath.Pow(cosA, m.Shininess))
 	}
 	w := 1 - kr
-	fcos = scale(madd(scale(c, float32(kd*cd)), vec3{1, 1, 1}, float32(ks*lobe)), w)
+	fcos = scale(madd(scale(*c, float32(kd*cd)), vec3{1, 1, 1}, float32(ks*lobe)), w)
 	pd := kd / (kd + ks)
 	pdf = float32(w * (float32(pd*cd) + float32((1-pd)*lobe)))
-	return fcos, pdf
+	return fcos[0], fcos[1], fcos[2], pdf
 }
 
 // sampleScatter picks the direction of the next bounce at sf for a ray
@@ -104,11 +111,11 @@ func sampleScatter(sf *surfaceHit, d, c vec3, lobe, u1, u2 float32) (dir, weight
 	default:
 		dir = phongLobe(reflect(d, ns), m.Shininess, u1, u2)
 	}
-	fcos, pdf := evalScatter(sf, d, dir, c)
+	f0, f1, f2, pdf := evalScatter(sf, &d, &c, dir[0], dir[1], dir[2])
 	if !(pdf > 0) {
 		return vec3{}, vec3{}, 0, false
 	}
-	return dir, vec3{fcos[0] / pdf, fcos[1] / pdf, fcos[2] / pdf}, pdf, true
+	return dir, vec3{f0 / pdf, f1 / pdf, f2 / pdf}, pdf, true
 }
 
 // powerHeuristic is Veach's power heuristic (β = 2): the weight

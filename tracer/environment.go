@@ -185,8 +185,8 @@ func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, smp 
 	if !(pdf > 0) {
 		return vec3{}
 	}
-	fcos, bpdf := evalScatter(sf, d, dir, c)
-	if fcos == (vec3{}) {
+	f0, f1, f2, bpdf := evalScatter(sf, &d, &c, dir[0], dir[1], dir[2])
+	if f0 == 0 && f1 == 0 && f2 == 0 {
 		return vec3{}
 	}
 	st.Rays++
@@ -194,5 +194,5 @@ func (s *Scene) environmentLight(sf *surfaceHit, d, c vec3, u1, u2 float32, smp 
 		return vec3{}
 	}
 	w := float32(powerHeuristic(pdf, bpdf) / pdf)
-	return mul(fcos, scale(s.background(dir), w))
+	return mul(vec3{f0, f1, f2}, scale(s.background(dir), w))
 }

@@ -124,8 +124,8 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 		if !(spot > 0) {
 			continue // outside a spot light's cone: no shadow ray
 		}
-		fcos, _ := evalScatter(sf, d, dir, c)
-		if fcos == (vec3{}) {
+		f0, f1, f2, _ := evalScatter(sf, &d, &c, dir[0], dir[1], dir[2])
+		if f0 == 0 && f1 == 0 && f2 == 0 {
 			continue
 		}
 		st.Rays++
@@ -136,7 +136,7 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 		if sun {
 			li = scale(li, sunRadianceScale(l.DiskOneMinusCos))
 		}
-		sum = maddv(sum, fcos, li)
+		sum = maddv(sum, vec3{f0, f1, f2}, li)
 	}
 	base := smp.dim
 	if len(s.Emitters) > 0 {
@@ -156,33 +156,32 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 // emitterLight is directLight's sample of the emitters; its
 // shadow ray takes alpha stream stream.
 func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
-	e := s.Emitters[s.pickEmitter(u0)]
-	q, nl, pdf, m, etc := s.sampleEmitter(e, sf.p, at, u1, u2)
-	if !(pdf > 0) {
+	var es emitterSample
+	s.sampleEmitter(s.Emitters[s.pickEmitter(u0)], sf.p, at, u1, u2, &es)
+	if !(es.pdf > 0) {
 		return vec3{}
 	}
-	dx, dy, dz := q[0]-sf.p[0], q[1]-sf.p[1], q[2]-sf.p[2]
+	dx, dy, dz := es.q[0]-sf.p[0], es.q[1]-sf.p[1], es.q[2]-sf.p[2]
 	dist := sqrt32(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
-	dir := vec3{dx / dist, dy / dist, dz / dist}
-	fcos, bpdf := evalScatter(sf, d, dir, c)
-	if fcos == (vec3{}) {
+	f0, f1, f2, bpdf := evalScatter(sf, &d, &c, dx/dist, dy/dist, dz/dist)
+	if f0 == 0 && f1 == 0 && f2 == 0 {
 		return vec3{}
 	}
 	var alpha float32 = 1
-	if seeThrough(m) {
-		if alpha = s.emitterAlpha(m, sf.p, q, nl, &etc); !(alpha > 0) {
+	if seeThrough(es.m) {
+		if alpha = s.emitterAlpha(es.m, sf.p, es.q, es.n, &es.tc); !(alpha > 0) {
 			return vec3{}
 		}
 	}
 	st.Rays++
-	if s.occludedSeen(shadowRayFrom(q, nl, sf.p, sf.ng, sf.eps), smp, stream, true, st) {
+	if s.occludedSeen(shadowRayFrom(&es.q, &es.n, &sf.p, &sf.ng, sf.eps), smp, stream, true, st) {
 		return vec3{}
 	}
-	w := float32(powerHeuristic(pdf, bpdf) / pdf)
+	w := float32(powerHeuristic(es.pdf, bpdf) / es.pdf)
 	if alpha != 1 {
 		w = float32(w * alpha)
 	}
-	return mul(fcos, scale(s.emitterRadiance(m, &etc), w))
+	return mul(vec3{f0, f1, f2}, scale(s.emitterRadiance(es.m, &es.tc), w))
 }
 
 // emitterRadiance returns the radiance that a surface of the emitting
@@ -210,7 +209,15 @@ func (s *Scene) pickEmitter(u float32) int {
 	return lo
 }
 
-// sampleEmitter returns a point q of emitter e as seen from p, which
+// emitterSample is a point of an emitter that sampleEmitter picked.
+type emitterSample struct {
+	q, n vec3      // the point and the emitter's unit normal there
+	pdf  float32   // the solid-angle density of picking q (see sampleEmitter)
+	m    *Material // the emitter's material
+	tc   texCoords // the emitter's texture coordinates at q
+}
+
+// sampleEmitter sets *es to a point q of emitter e as seen from p, which
 // lies on the surface of hit at, its unit normal, the solid-angle density
 // at p of picking it (the emitter's pick probability included; 0 if the
 // sample is unusable), and its material and surface coordinates. A sphere
@@ -219,49 +226,53 @@ func (s *Scene) pickEmitter(u float32) int {
 // maxSphericalArea] uniformly in it (spherical.go); others, a sphere
 // around p, and a sphere that p lies on (an emitting pbr sphere lighting
 // its own inside: whether p rounded to just outside it must not matter),
-// uniformly by area.
-func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32) (q, n vec3, pdf float32, m *Material, tc texCoords) {
+// uniformly by area. It fills the caller's emitterSample rather than
+// returning one, as surfaceAt does: a result this large is copied
+// through the stack.
+func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32, es *emitterSample) {
 	var area float32
 	var tr *Triangle
 	var sh *Shape
 	if e.Kind == HitTriangle {
 		tr = &s.Triangles[e.Index]
-		m, n, area = &s.Materials[s.TriangleAttrs[e.Index].Material], normalize(cross(tr.E1, tr.E2)), tr.area()
+		es.m, es.n, area = &s.Materials[s.TriangleAttrs[e.Index].Material], normalize(cross(tr.E1, tr.E2)), tr.area()
 	} else {
 		sh = &s.Shapes[e.Index]
-		m, n, area = &s.Materials[sh.Material], sh.N, sh.Area
+		es.m, es.n, area = &s.Materials[sh.Material], sh.N, sh.Area
 		if sh.Kind == ShapeSphere {
 			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok && !onEmitter(at, e.Kind, e.Index) {
 				_, _, _, u, v := sh.surface(cq[0], cq[1], cq[2], 0, 0)
-				return cq, cn, float32(float32(m.LightPDF*sh.Area) * cpdf), m, shapeCoords(u, v)
+				es.q, es.n, es.pdf, es.tc = cq, cn, float32(float32(es.m.LightPDF*sh.Area)*cpdf), shapeCoords(u, v)
+				return
 			}
 			var b1, b2 float32
-			q, n, b1, b2 = sh.samplePoint(u1, u2)
-			_, _, _, u, v := sh.surface(q[0], q[1], q[2], b1, b2)
-			return q, n, areaToSolidAngle(m.LightPDF, p, q, n), m, shapeCoords(u, v)
+			es.q, es.n, b1, b2 = sh.samplePoint(u1, u2)
+			_, _, _, u, v := sh.surface(es.q[0], es.q[1], es.q[2], b1, b2)
+			es.pdf, es.tc = areaToSolidAngle(es.m.LightPDF, &p, &es.q, &es.n), shapeCoords(u, v)
+			return
 		}
 	}
 	// A triangle or a quad: by solid angle from close by, else by area.
 	var b1, b2 float32
 	if omega, first, ok := s.flatSolidAngle(e.Kind, e.Index, area, p); ok {
-		if q, b1, b2, ok = s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2); !ok {
-			return q, n, 0, m, shapeCoords(0, 0)
+		if es.q, b1, b2, ok = s.sampleFlatBySolidAngle(e, p, omega, first, u1, u2); !ok {
+			es.pdf, es.tc = 0, shapeCoords(0, 0)
+			return
 		}
-		pdf = float32(m.LightPDF*area) / omega
+		es.pdf = float32(es.m.LightPDF*area) / omega
 	} else {
 		if tr != nil {
-			q, b1, b2 = tr.samplePoint(u1, u2)
+			es.q, b1, b2 = tr.samplePoint(u1, u2)
 		} else {
-			q, n, b1, b2 = sh.samplePoint(u1, u2)
+			es.q, es.n, b1, b2 = sh.samplePoint(u1, u2)
 		}
-		pdf = areaToSolidAngle(m.LightPDF, p, q, n)
+		es.pdf = areaToSolidAngle(es.m.LightPDF, &p, &es.q, &es.n)
 	}
 	if tr != nil {
-		tc = s.triangleCoords(&s.TriangleAttrs[e.Index], b1, b2)
+		es.tc = s.triangleCoords(&s.TriangleAttrs[e.Index], b1, b2)
 	} else {
-		tc = shapeCoords(b1, b2) // a quad's (u, v) are its edge fractions
+		es.tc = shapeCoords(b1, b2) // a quad's (u, v) are its edge fractions
 	}
-	return q, n, pdf, m, tc
 }
 
 // onEmitter reports whether the hit at is on the emitter of kind and
@@ -272,8 +283,9 @@ func onEmitter(at *Hit, kind HitKind, index uint32) bool {
 
 // areaToSolidAngle turns a density per unit area at point q (unit normal n)
 // into the density per solid angle seen from p: pdf·d²/|cos θ|. It is 0
-// when the direction grazes the surface.
-func areaToSolidAngle(pdf float32, p, q, n vec3) float32 {
+// when the direction grazes the surface. It takes the vectors by
+// pointer, which spares copying them through the stack.
+func areaToSolidAngle(pdf float32, p, q, n *vec3) float32 {
 	dx, dy, dz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
 	d2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 	cos := absf(float32(n[0]*dx)+float32(n[1]*dy)+float32(n[2]*dz)) / sqrt32(d2)
@@ -301,7 +313,7 @@ func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
 			}
 			// Seen from inside or from itself, sampled by area
 			// (sampleEmitter).
-			return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
+			return areaToSolidAngle(m.LightPDF, &p, &sf.p, &sf.ng)
 		}
 		area = sh.Area
 	} else {
@@ -310,5 +322,5 @@ func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
 	if omega, _, ok := s.flatSolidAngle(h.Kind, h.Index, area, p); ok {
 		return float32(m.LightPDF*area) / omega
 	}
-	return areaToSolidAngle(m.LightPDF, p, sf.p, sf.ng)
+	return areaToSolidAngle(m.LightPDF, &p, &sf.p, &sf.ng)
 }

@@ -76,15 +76,16 @@ func spawnTo(p, n vec3, eps float32, q vec3) (r Ray, dir vec3, dist float32) {
 // a flat one, cannot meet it again, however large the pushes are, while a
 // ray from p's pushed origin toward a sphere's sampled point can graze
 // the sphere's near side first.
-func shadowRayFrom(q, nq, p, n vec3, eps float32) Ray {
-	// In scalars (vec3 is an array, which the compiler keeps in memory):
-	// the same operations as madd, dot, Sub and length, in their order.
+func shadowRayFrom(q, nq, p, n *vec3, eps float32) Ray {
+	// In scalars (vec3 is an array, which the compiler keeps in memory,
+	// and the vectors are pointers, not copied): the same operations as
+	// madd, dot, Sub and length, in their order.
 	ox, oy, oz := p[0]+float32(n[0]*eps), p[1]+float32(n[1]*eps), p[2]+float32(n[2]*eps)
 	if float32((q[0]-ox)*n[0])+float32((q[1]-oy)*n[1])+float32((q[2]-oz)*n[2]) < 0 {
 		ne := -eps
 		ox, oy, oz = p[0]+float32(n[0]*ne), p[1]+float32(n[1]*ne), p[2]+float32(n[2]*ne)
 	}
-	eq := spawnEpsilon(q, p)
+	eq := spawnEpsilonXYZ(q[0], q[1], q[2], p[0], p[1], p[2])
 	if float32((ox-q[0])*nq[0])+float32((oy-q[1])*nq[1])+float32((oz-q[2])*nq[2]) < 0 {
 		eq = -eq
 	}

@@ -13,8 +13,11 @@ import (
 
 type vec3 = mgl32.Vec3
 
-func dot(a, b vec3) float32 {
-	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+func dot(a, b vec3) float32 { return dotXYZ(a[0], a[1], a[2], b[0], b[1], b[2]) }
+
+// dotXYZ is dot on scalars, which the compiler keeps in registers.
+func dotXYZ(a0, a1, a2, b0, b1, b2 float32) float32 {
+	return float32(a0*b0) + float32(a1*b1) + float32(a2*b2)
 }
 
 func cross(a, b vec3) vec3 {
