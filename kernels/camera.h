@@ -4,6 +4,37 @@
 
 #include "vec.h"
 
+/* FilterTableSize: the entries of Camera.FilterTable (its length in the
+ * generated declaration). */
+#define FILTER_TABLE_SIZE ((int)(sizeof(((const Camera*)0)->FilterTable) / sizeof(float)))
+
+/* filter_offset: the offset from a pixel's centre, in pixels, of a sample
+ * whose number is u in [0, 1) under the pixel filter's table t: a port of
+ * tracer/filter.go's filterOffset. */
+DEVFN float filter_offset(const float* t, float u) {
+    float v = u * (float)(FILTER_TABLE_SIZE - 1);
+    int i = (int)v;
+    if (i > FILTER_TABLE_SIZE - 2) i = FILTER_TABLE_SIZE - 2;
+    float f = v - (float)i;
+    return t[i] + f * (t[i + 1] - t[i]);
+}
+
+/* pixel_point: the image point of a sample of pixel (x, y) whose numbers
+ * for the position are (jx, jy), of the n of the pixel: a port of
+ * tracer/camera.go's Camera.pixelPoint. */
+DEVFN void pixel_point(const Camera* c, u32 x, u32 y, float jx, float jy, int n, float* px, float* py) {
+    *px = (float)x + 0.5f;
+    *py = (float)y + 0.5f;
+    if (n == 1) return;
+    if (c->Filtered != 0u) {
+        *px = *px + filter_offset(c->FilterTable, jx);
+        *py = *py + filter_offset(c->FilterTable, jy);
+        return;
+    }
+    *px = (float)x + jx;
+    *py = (float)y + jy;
+}
+
 /* camera_ray: the ray through the image point (px, py), in pixels from the
  * top-left corner, with the lens sample (lu, lv). */
 DEVFN Ray camera_ray(const Camera* c, float px, float py, float lu, float lv) {

@@ -308,7 +308,7 @@ SCENE_FIELD(Emitter, Kind, 0, 4);
 SCENE_FIELD(Emitter, Index, 4, 4);
 SCENE_FIELD(Emitter, CDF, 8, 4);
 
-/* tracer.Camera (tracer/camera.go), 80 bytes. */
+/* tracer.Camera (tracer/camera.go), 1112 bytes. */
 typedef struct {
     vec3 Eye;
     vec3 Right;
@@ -322,8 +322,10 @@ typedef struct {
     float ShiftY;
     float LensR;
     float FocusDst;
+    u32 Filtered;
+    float FilterTable[257];
 } Camera;
-PORT_STATIC_ASSERT(sizeof(Camera) == 80, "Camera: 80 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Camera) == 1112, "Camera: 1112 bytes, as in Go");
 SCENE_FIELD(Camera, Eye, 0, 12);
 SCENE_FIELD(Camera, Right, 12, 12);
 SCENE_FIELD(Camera, Up, 24, 12);
@@ -336,6 +338,8 @@ SCENE_FIELD(Camera, ShiftX, 64, 4);
 SCENE_FIELD(Camera, ShiftY, 68, 4);
 SCENE_FIELD(Camera, LensR, 72, 4);
 SCENE_FIELD(Camera, FocusDst, 76, 4);
+SCENE_FIELD(Camera, Filtered, 80, 4);
+SCENE_FIELD(Camera, FilterTable, 84, 1028);
 
 /* tracer.Background (tracer/desc.go), 48 bytes. */
 typedef struct {
@@ -363,7 +367,7 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 320 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 1352 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -401,7 +405,7 @@ typedef struct {
     u32 Stop;
     const float* TriangleRecords;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 320, "TraceScene: 320 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1352, "TraceScene: 1352 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -426,17 +430,17 @@ SCENE_FIELD(TraceScene, NumEmitters, 124, 4);
 SCENE_FIELD(TraceScene, Samples, 128, 4);
 SCENE_FIELD(TraceScene, MaxDepth, 132, 4);
 SCENE_FIELD(TraceScene, Integrator, 136, 4);
-SCENE_FIELD(TraceScene, Camera, 140, 80);
-SCENE_FIELD(TraceScene, Background, 220, 48);
-SCENE_FIELD(TraceScene, SeeThrough, 268, 4);
-SCENE_FIELD(TraceScene, UV1, 272, 8);
-SCENE_FIELD(TraceScene, Colors, 280, 8);
-SCENE_FIELD(TraceScene, NumUV1, 288, 4);
-SCENE_FIELD(TraceScene, NumColors, 292, 4);
-SCENE_FIELD(TraceScene, Tangents, 296, 8);
-SCENE_FIELD(TraceScene, NumTangents, 304, 4);
-SCENE_FIELD(TraceScene, Stop, 308, 4);
-SCENE_FIELD(TraceScene, TriangleRecords, 312, 8);
+SCENE_FIELD(TraceScene, Camera, 140, 1112);
+SCENE_FIELD(TraceScene, Background, 1252, 48);
+SCENE_FIELD(TraceScene, SeeThrough, 1300, 4);
+SCENE_FIELD(TraceScene, UV1, 1304, 8);
+SCENE_FIELD(TraceScene, Colors, 1312, 8);
+SCENE_FIELD(TraceScene, NumUV1, 1320, 4);
+SCENE_FIELD(TraceScene, NumColors, 1324, 4);
+SCENE_FIELD(TraceScene, Tangents, 1328, 8);
+SCENE_FIELD(TraceScene, NumTangents, 1336, 4);
+SCENE_FIELD(TraceScene, Stop, 1340, 4);
+SCENE_FIELD(TraceScene, TriangleRecords, 1344, 8);
 
 #undef SCENE_FIELD
 

@@ -24,13 +24,9 @@
  * sampler *rng (left past the camera's dimensions). */
 DEVFN Ray pixel_ray(const TraceScene* s, u32 x, u32 y, u32 i, int n, Sampler* rng) {
     *rng = new_sampler(s->Seed, x, y, i);
-    float px = (float)x + 0.5f, py = (float)y + 0.5f;
-    float jx, jy;
+    float jx, jy, px, py;
     sampler_float2(rng, &jx, &jy);
-    if (n > 1) {
-        px = (float)x + jx;
-        py = (float)y + jy;
-    }
+    pixel_point(&s->Camera, x, y, jx, jy, n, &px, &py);
     float lu, lv;
     sampler_float2(rng, &lu, &lv);
     return camera_ray(&s->Camera, px, py, lu, lv);

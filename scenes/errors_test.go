@@ -176,6 +176,9 @@ var parseErrorTests = []struct {
 	{"unknown tonemap", sceneWith(`"film": {"tonemap": ` + mark + `"filmic"}`), `film.tonemap: unknown tonemap "filmic" (accepted: "clamp", "reinhard", "aces")`},
 	{"unknown transfer", sceneWith(`"film": {"transfer": ` + mark + `"sRGB"}`), `film.transfer: unknown transfer "sRGB"; did you mean "srgb"? (accepted: "srgb", "linear")`},
 	{"exposure too large", sceneWith(`"film": {"exposure": ` + mark + `100}`), "film.exposure: must be in [-64, 64], found 100"},
+	{"unknown filter", sceneWith(`"film": {"filter": ` + mark + `"blackman_harris"}`), `film.filter: unknown filter "blackman_harris"; did you mean "blackman-harris"? (accepted: "box", "gaussian", "blackman-harris")`},
+	{"filter too wide", sceneWith(`"film": {"filter": "gaussian", "filter_width": ` + mark + `12}`), "film.filter_width: must be in [0.01, 10], found 12"},
+	{"filter too narrow", sceneWith(`"film": {"filter_width": ` + mark + `0}`), "film.filter_width: must be in [0.01, 10], found 0"},
 
 	// background.
 	{"image background missing", sceneWith(`"background": {"type": "image", "file": ` + mark + `"sky.hdr"}`), `background.file: "sky.hdr": no such file or directory`},

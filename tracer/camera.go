@@ -18,6 +18,36 @@ type Camera struct {
 	ShiftY   float32 // centre of the image plane along Up, at distance 1
 	LensR    float32 // lens radius (aperture / 2); 0 is a pinhole
 	FocusDst float32 // distance to the plane in focus, along Forward
+	// Filtered is 1 when a sample's position in its pixel is drawn
+	// from FilterTable (filter.go), 0 when uniformly over the pixel (a
+	// box of width 1, the default).
+	Filtered    uint32
+	FilterTable [FilterTableSize]float32
+}
+
+// setFilter compiles the film's pixel filter into c.
+func (c *Camera) setFilter(f *Film) {
+	if f.FilterWidth == 0 || f.Filter == PixelFilterBox && f.FilterWidth == 1 {
+		return
+	}
+	c.Filtered, c.FilterTable = 1, filterTable(f.Filter, f.FilterWidth)
+}
+
+// pixelPoint returns the image point, in pixels, of a sample of pixel
+// (x, y) whose numbers for the position are (jx, jy): the pixel's centre
+// for a render of one sample (n = 1), else jittered inside the pixel or,
+// under a filter, offset from its centre by the filter's distribution.
+// kernels/wavefront.h's pixel_ray does the same operations.
+func (c *Camera) pixelPoint(x, y int, jx, jy float32, n int) (px, py float32) {
+	px, py = float32(x)+0.5, float32(y)+0.5
+	switch {
+	case n == 1:
+	case c.Filtered != 0:
+		px, py = px+filterOffset(&c.FilterTable, jx), py+filterOffset(&c.FilterTable, jy)
+	default:
+		px, py = float32(x)+jx, float32(y)+jy
+	}
+	return px, py
 }
 
 // newCamera compiles a camera description for an image of w×h pixels.

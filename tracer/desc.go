@@ -150,6 +150,11 @@ type Film struct {
 	Exposure float32 // in stops: radiance is scaled by 2^Exposure
 	Tonemap  Tonemap
 	Transfer Transfer
+	// Filter and FilterWidth (in pixels, in [MinFilterWidth,
+	// MaxFilterWidth]; 0 is the default box of width 1) are the pixel
+	// filter (filter.go), which spreads the samples of a pixel.
+	Filter      PixelFilter
+	FilterWidth float32
 }
 
 // Background is what a ray that leaves the scene sees (linear RGB).

@@ -39,14 +39,12 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 
 // cameraSample returns the numbers of sample i of pixel (x, y), having
 // drawn its camera ray's, and that ray: through the pixel's centre for a
-// render of one sample, else jittered inside the pixel.
+// render of one sample, else jittered inside the pixel or spread by the
+// pixel filter (Camera.pixelPoint).
 func (s *Scene) cameraSample(x, y, i int) (Sampler, Ray) {
 	rng := NewSampler(s.Settings.Seed, uint32(x), uint32(y), uint32(i))
-	px, py := float32(x)+0.5, float32(y)+0.5
 	jx, jy := rng.Float2()
-	if s.Settings.Samples > 1 {
-		px, py = float32(x)+jx, float32(y)+jy
-	}
+	px, py := s.Camera.pixelPoint(x, y, jx, jy, s.Settings.Samples)
 	lu, lv := rng.Float2()
 	return rng, s.Camera.Ray(px, py, lu, lv)
 }

@@ -107,6 +107,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		Materials:  append([]Material(nil), d.Materials...),
 		Lights:     append([]PointLight(nil), d.Lights...),
 	}
+	s.Camera.setFilter(&d.Film)
 	s.compileTextures(d)
 	s.compileAlpha(d)
 	ts := s.newTriangleSource(d)
@@ -457,6 +458,11 @@ func checkDesc(d *SceneDesc) error {
 		return fmt.Errorf("max depth %d: must be in [0, %d]", st.MaxDepth, MaxDepth)
 	case st.Integrator >= NumIntegrators:
 		return fmt.Errorf("unknown integrator %d", st.Integrator)
+	}
+	if f := d.Film; f.Filter >= NumPixelFilters {
+		return fmt.Errorf("film: unknown filter %d", f.Filter)
+	} else if (f.Filter != PixelFilterBox || f.FilterWidth != 0) && !(f.FilterWidth >= MinFilterWidth && f.FilterWidth <= MaxFilterWidth) {
+		return fmt.Errorf("film: filter width %g: must be in [%g, %g] pixels", f.FilterWidth, float32(MinFilterWidth), float32(MaxFilterWidth))
 	}
 	c := d.Camera
 	fwd := c.LookAt.Sub(c.Position)

@@ -231,6 +231,15 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	if rng.IntN(3) == 0 {
 		d.Camera.Aperture, d.Camera.FocusDistance = f(0.05, 0.3), f(0, 8)
 	}
+	if seed%2 == 1 && seed%3 != 0 {
+		// A pixel filter, from the seed (the random numbers above and
+		// below stay as they were): each kind in seeds 1 to 12, widths
+		// 0.5 to 2.3, with at least two samples (one goes through the
+		// pixel's centre).
+		d.Film.Filter = tracer.PixelFilter(seed / 4 % uint64(tracer.NumPixelFilters))
+		d.Film.FilterWidth = 0.5 + float32(seed%5)*0.45
+		d.Settings.Samples = max(d.Settings.Samples, 2)
+	}
 
 	// Images: one for textures, one for the environment.
 	for _, size := range [][2]int{{1 + rng.IntN(7), 1 + rng.IntN(5)}, {8, 4}} {
@@ -690,6 +699,25 @@ func TestRandomScenesUseSunDisks(t *testing.T) {
 	}
 	if n < 3 {
 		t.Errorf("%d of 12 random scenes have a sun disk: want at least 3", n)
+	}
+}
+
+// TestRandomScenesUsePixelFilters: the random scenes spread their
+// samples by every pixel filter, with several samples a pixel.
+func TestRandomScenesUsePixelFilters(t *testing.T) {
+	seen := map[tracer.PixelFilter]bool{}
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, tracer.IntegratorPath)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Camera.Filtered != 0 && d.Settings.Samples > 1 {
+			seen[d.Film.Filter] = true
+		}
+	}
+	if len(seen) != int(tracer.NumPixelFilters) {
+		t.Errorf("the random scenes of several samples use the pixel filters %v: want all %d", seen, tracer.NumPixelFilters)
 	}
 }
 
