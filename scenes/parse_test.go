@@ -24,7 +24,7 @@ func TestLoadValid(t *testing.T) {
 				Camera: tracer.CameraDesc{
 					Position: mgl32.Vec3{0, 1, -4}, LookAt: mgl32.Vec3{0, 1, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 40,
 				},
-				Film:       tracer.Film{Exposure: 0, Tonemap: tracer.TonemapClamp, Transfer: tracer.TransferSRGB},
+				Film:       tracer.Film{Exposure: 0, Tonemap: tracer.TonemapClamp, Transfer: tracer.TransferSRGB, FilterWidth: 1},
 				Background: tracer.Background{Kind: tracer.BackgroundColor},
 				Materials: []tracer.Material{
 					{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.73, 0.73, 0.73}},
@@ -57,7 +57,7 @@ func TestLoadValid(t *testing.T) {
 				Camera: tracer.CameraDesc{
 					Position: mgl32.Vec3{0, 1, -4}, LookAt: mgl32.Vec3{0, 1, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 40,
 				},
-				Film:       tracer.Film{Tonemap: tracer.TonemapClamp, Transfer: tracer.TransferSRGB},
+				Film:       tracer.Film{Tonemap: tracer.TonemapClamp, Transfer: tracer.TransferSRGB, FilterWidth: 1},
 				Background: tracer.Background{Kind: tracer.BackgroundColor},
 			},
 		},
@@ -70,7 +70,7 @@ func TestLoadValid(t *testing.T) {
 					Position: mgl32.Vec3{0, 2, -6}, LookAt: mgl32.Vec3{0, 1, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 50,
 					Shift: [2]float32{0, 0.1}, Aperture: 0.05, FocusDistance: 6,
 				},
-				Film: tracer.Film{Exposure: -0.5, Tonemap: tracer.TonemapACES, Transfer: tracer.TransferLinear},
+				Film: tracer.Film{Exposure: -0.5, Tonemap: tracer.TonemapACES, Transfer: tracer.TransferLinear, FilterWidth: 1},
 				Background: tracer.Background{
 					Kind: tracer.BackgroundGradient, Bottom: mgl32.Vec3{1, 1, 1}, Top: mgl32.Vec3{0.5, 0.7, 1},
 				},
