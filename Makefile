@@ -53,7 +53,7 @@ bench: build
 	./$(BIN) bench
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./tracer/ ./scheduler/ ./bench/
 
-# Fuzz the scene, OBJ, glTF, MTL and image parsers, the checkpoint reader and
+# Fuzz the scene, OBJ, glTF, MTL, PLY, STL and image parsers, the checkpoint reader and
 # the worker's message handlers (bundle uploads included)
 # for FUZZTIME each (default 1m).
 FUZZTIME ?= 1m
@@ -63,6 +63,8 @@ fuzz:
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDecodeImage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzGLTF$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzMTL$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzPLY$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzSTL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scheduler/checkpoint -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scheduler/remote -run '^$$' -fuzz '^FuzzRenderStream$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scheduler/remote -run '^$$' -fuzz '^FuzzPutBundle$$' -fuzztime $(FUZZTIME)

@@ -10,8 +10,8 @@
 //
 // The files a scene names are read too, relative to its folder and never
 // outside it unless Options.AllowOutsideAssets says so: meshes from OBJ
-// (with MTL material libraries) and glTF 2.0 files, and images for textures
-// and equirectangular backgrounds (PNG, JPEG, GIF, BMP, TIFF, WebP,
-// Radiance HDR, PFM, TGA), decoded to linear RGB. LoadMesh reads a mesh file on
-// its own.
+// (with MTL material libraries), glTF 2.0, PLY and STL files, and images
+// for textures and equirectangular backgrounds (PNG, JPEG, GIF, BMP, TIFF,
+// WebP, Radiance HDR, PFM, TGA), decoded to linear RGB. LoadMesh reads a
+// mesh file on its own.
 package scenes

@@ -8,11 +8,11 @@ import (
 	"github.com/tracerender/trace/tracer"
 )
 
-// LoadMesh reads a mesh file (.obj, .gltf or .glb) on its own, without a
-// scene, for tools such as `trace bench --mesh`: every triangle of the
-// file merged into one mesh in the file's coordinates (with a glTF file's
-// node transforms), without materials. The files it names must lie in its
-// folder.
+// LoadMesh reads a mesh file (.obj, .gltf, .glb, .ply or .stl) on its
+// own, without a scene, for tools such as `trace bench --mesh`: every
+// triangle of the file merged into one mesh in the file's coordinates
+// (with a glTF file's node transforms), without materials. The files it
+// names must lie in its folder.
 func LoadMesh(path string) (*tracer.MeshDesc, error) {
 	a, err := newAssets(path, false)
 	if err != nil {
@@ -22,15 +22,12 @@ func LoadMesh(path string) (*tracer.MeshDesc, error) {
 	if err != nil {
 		return nil, err
 	}
-	var im *importedMesh
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".obj":
-		im, err = loadOBJ(a, abs)
-	case ".gltf", ".glb":
-		im, err = loadGLTF(a, abs)
-	default:
-		return nil, fmt.Errorf("%s: unknown mesh format %q (accepted: .obj, .gltf, .glb)", path, ext)
+	ext := strings.ToLower(filepath.Ext(path))
+	load := meshLoader(ext, objCreaseDegrees)
+	if load == nil {
+		return nil, fmt.Errorf("%s: unknown mesh format %q (accepted: %s)", path, ext, strings.Join(meshExtensions, ", "))
 	}
+	im, err := load(a, abs)
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,8 @@ import (
 //	{"type": "mesh", "file": "model.obj", "material": "white",
 //	 "transform": {"translate": [0, 0, 0], "rotate": [0, 90, 0], "scale": 1}}
 //
-// The file (.obj, .gltf or .glb, in any case) is read relative to the
-// scene file's folder and may not lead out of it unless
+// The file (.obj, .gltf, .glb, .ply or .stl, in any case) is read
+// relative to the scene file's folder and may not lead out of it unless
 // Options.AllowOutsideAssets is set. The transform is described at
 // transform. Each material the file names becomes:
 //
@@ -38,7 +38,24 @@ import (
 // by its transform (meshLights).
 
 // meshExtensions are the accepted mesh file name extensions.
-var meshExtensions = []string{".obj", ".gltf", ".glb"}
+var meshExtensions = []string{".obj", ".gltf", ".glb", ".ply", ".stl"}
+
+// meshLoader returns the reader of mesh files of extension ext (lower
+// case), which computes the normals that an OBJ or PLY file lacks with a
+// crease of crease degrees; or nil for an extension not in meshExtensions.
+func meshLoader(ext string, crease float64) func(*assets, string) (*importedMesh, error) {
+	switch ext {
+	case ".obj":
+		return func(a *assets, path string) (*importedMesh, error) { return loadOBJCrease(a, path, crease) }
+	case ".ply":
+		return func(a *assets, path string) (*importedMesh, error) { return loadPLY(a, path, crease) }
+	case ".gltf", ".glb":
+		return loadGLTF
+	case ".stl":
+		return loadSTL
+	}
+	return nil
+}
 
 // meshFile is a mesh file read once for all the objects that use it.
 type meshFile struct {
@@ -73,9 +90,9 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 	crease := float64(objCreaseDegrees)
 	if f.lookup("crease_angle") != nil {
 		crease = float64(f.float("crease_angle", objCreaseDegrees, within(0, 180)))
-		if ext := strings.ToLower(filepath.Ext(file)); ext != ".obj" && !d.failed() {
+		if ext := strings.ToLower(filepath.Ext(file)); ext != ".obj" && ext != ".ply" && !d.failed() {
 			d.failAt(f.offset("crease_angle"), f.at("crease_angle").String(),
-				"crease_angle applies to OBJ files, whose normals trace computes; %s is a %s file", quoteFile(file), ext)
+				"crease_angle applies to OBJ and PLY files, whose normals trace computes; %s is a %s file", quoteFile(file), ext)
 		}
 	}
 	if d.failed() {
@@ -278,13 +295,8 @@ func (d *decoder) sceneAssets() (*assets, error) {
 // nil after recording an error.
 func (d *decoder) meshFile(f fields, fv *value, file string, crease float64, mats materialTable, s *tracer.SceneDesc) *meshFile {
 	l := f.at("file")
-	var load func(*assets, string) (*importedMesh, error)
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".obj":
-		load = func(a *assets, path string) (*importedMesh, error) { return loadOBJCrease(a, path, crease) }
-	case ".gltf", ".glb":
-		load = loadGLTF
-	default:
+	load := meshLoader(strings.ToLower(filepath.Ext(file)), crease)
+	if load == nil {
 		d.fail(fv, l, "unsupported mesh file %s (accepted extensions: %s)", quoteFile(file), strings.Join(meshExtensions, ", "))
 		return nil
 	}

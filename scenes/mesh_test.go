@@ -205,8 +205,10 @@ func TestMeshObjectErrors(t *testing.T) {
 	tests := []struct{ object, want string }{
 		{`{"type": "mesh", "material": "white"}`, `objects[0]: missing required field "file"`},
 		{`{"type": "mesh", "file": 3}`, `objects[0].file: expected a string, found a number`},
-		{`{"type": "mesh", "file": ""}`, `objects[0].file: unsupported mesh file "" (accepted extensions: .obj, .gltf, .glb)`},
-		{`{"type": "mesh", "file": "cube.ply"}`, `objects[0].file: unsupported mesh file "cube.ply" (accepted extensions: .obj, .gltf, .glb)`},
+		{`{"type": "mesh", "file": ""}`, `objects[0].file: unsupported mesh file "" (accepted extensions: .obj, .gltf, .glb, .ply, .stl)`},
+		{`{"type": "mesh", "file": "cube.fbx"}`, `objects[0].file: unsupported mesh file "cube.fbx" (accepted extensions: .obj, .gltf, .glb, .ply, .stl)`},
+		{`{"type": "mesh", "file": "cube.ply"}`, `objects[0].file: "cube.ply": no such file or directory`},
+		{`{"type": "mesh", "file": "cube.STL"}`, `objects[0].file: "cube.STL": no such file or directory`},
 		{`{"type": "mesh", "file": "nope.obj"}`, `objects[0].file: "nope.obj": no such file or directory`},
 		{`{"type": "mesh", "file": "cube.obj", "fiel": 1}`, `objects[0]: unknown field "fiel"; did you mean "file"?`},
 		{`{"type": "mesh", "file": "cube.obj", "material": 1}`, `objects[0].material: expected a string, found a number`},

@@ -64,9 +64,7 @@ func loadOBJCrease(a *assets, path string, degrees float64) (*importedMesh, erro
 	}
 	defer t.close()
 	p := newOBJParser(a, path)
-	if degrees != objCreaseDegrees {
-		p.creaseCos = math.Cos(degrees * math.Pi / 180)
-	}
+	p.creaseCos = creaseCosine(degrees)
 	return p.parse(t)
 }
 
@@ -83,7 +81,9 @@ type objLibrary struct {
 	line int
 }
 
-// objParser holds the state of one OBJ file being read.
+// objParser holds the state of one OBJ file being read. The PLY reader
+// fills one too (plyReader.build), to build its faces into a mesh as an
+// OBJ file's are.
 type objParser struct {
 	a    *assets
 	path string

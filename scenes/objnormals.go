@@ -32,6 +32,15 @@ const objCreaseDegrees = 60
 // objCreaseCos is cos(objCreaseDegrees).
 const objCreaseCos = 0.5
 
+// creaseCosine returns the cosine of a crease angle of degrees:
+// objCreaseCos, exactly, for objCreaseDegrees.
+func creaseCosine(degrees float64) float64 {
+	if degrees == objCreaseDegrees {
+		return objCreaseCos
+	}
+	return math.Cos(degrees * math.Pi / 180)
+}
+
 // objCreaseFan bounds the faces around one position that the crease rule
 // compares (a cost of up to their number per corner, where their normals
 // spread beyond the crease: normalsAround): around a position shared by

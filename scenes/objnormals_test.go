@@ -264,7 +264,7 @@ func TestOBJCreaseAngleSetting(t *testing.T) {
 	}
 	for _, tt := range []struct{ obj, err string }{
 		{`{"type": "mesh", "file": "fold.obj", "material": "grey", "crease_angle": 181}`, "crease_angle: must be in [0, 180]"},
-		{`{"type": "mesh", "file": "fold.gltf", "material": "grey", "crease_angle": 30}`, `crease_angle applies to OBJ files, whose normals trace computes; "fold.gltf" is a .gltf file`},
+		{`{"type": "mesh", "file": "fold.gltf", "material": "grey", "crease_angle": 30}`, `crease_angle applies to OBJ and PLY files, whose normals trace computes; "fold.gltf" is a .gltf file`},
 	} {
 		if _, err := load(tt.obj); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: error %v, want %q", tt.obj, err, tt.err)

@@ -43,7 +43,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	threads := fs.Int("threads", runtime.NumCPU(), "threads tracing rays and rendering")
 	asJSON := fs.Bool("json", false, "one JSON object per line instead of a table")
-	meshFile := fs.String("mesh", "", "trace the ray workloads against this mesh `file` (.obj, .gltf, .glb)")
+	meshFile := fs.String("mesh", "", "trace the ray workloads against this mesh `file` (.obj, .gltf, .glb, .ply, .stl)")
 	gallery := fs.String("gallery", "scenes/examples", "`folder` of scenes to render; empty to skip")
 	gpus := fs.Int("gpus", 0, "also render the gallery on this many CUDA GPUs (a build made with make cuda)")
 	fs.Usage = func() { fmt.Fprintf(stderr, "%s%s", benchUsage, fs.FlagUsages()) }
