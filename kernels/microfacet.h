@@ -146,13 +146,58 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
     return 1;
 }
 
+/* dielectric_eval: dielectricEval, f·cos θi of rough glass (the tint
+ * aside) toward wi, its density *pdf and whether wi refracts
+ * (*refracted). */
+DEVFN float dielectric_eval(vec3 ns, vec3 wo, vec3 wi, float eta, float alpha, float* pdf, int* refracted) {
+    float co = dot(ns, wo), cwi = dot(ns, wi);
+    *pdf = 0.0f;
+    *refracted = 0;
+    if (!(co > 0.0f) || cwi == 0.0f) {
+        return 0.0f;
+    }
+    int refr = cwi < 0.0f;
+    vec3 h;
+    if (refr) {
+        h = normalize(madd(wi, wo, eta));
+    } else {
+        h = normalize(vadd(wo, wi));
+    }
+    float ch = dot(ns, h);
+    if (ch < 0.0f) {
+        h = v3(-h.x, -h.y, -h.z);
+        ch = -ch;
+    }
+    float cosO = dot(wo, h), cosI = dot(wi, h);
+    if (!(ch > 0.0f && cosO > 0.0f) || refr != (cosI < 0.0f) || cosI == 0.0f) {
+        return 0.0f;
+    }
+    float a2 = alpha * alpha;
+    float fr = fresnel_dielectric(go_minf(cosO, 1.0f), eta);
+    /* D·(wo·h)·(dh/dwi)/cos θo, and the lobe's probability. */
+    float common, sel;
+    if (refr) {
+        float den = (eta * cosO) + cosI;
+        common = ((ggx_d(ch, a2) * cosO) * -cosI) / ((co * den) * den);
+        sel = 1.0f - fr;
+    } else {
+        common = ggx_d(ch, a2) / (4.0f * co);
+        sel = fr;
+    }
+    *pdf = (sel * ggx_g1(co, a2)) * common;
+    *refracted = refr;
+    return (sel * ggx_g2(co, absf(cwi), a2)) * common;
+}
+
 /* sample_dielectric: sampleDielectric; returns ok, with the direction,
- * the weight (the tint aside) and whether it refracted. */
+ * the weight (the tint aside), whether it refracted and the density (0
+ * for smooth glass). */
 DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe, float u1, float u2, vec3* dir,
-                            float* weight, int* refracted) {
+                            float* weight, int* refracted, float* pdf) {
     float fr;
     vec3 refr;
     *refracted = 0;
+    *pdf = 0.0f;
     if (alpha < TR_GGX_MIN_ALPHA) {
         int ok = refraction(d, ns, eta, &fr, &refr);
         *weight = 1.0f;
@@ -170,7 +215,8 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
         return 0;
     }
     vec3 hn = ggx_sample_normal(ns, wo, alpha, u1, u2);
-    if (!(dot(wo, hn) > 0.0f)) {
+    float cosO = dot(wo, hn);
+    if (!(cosO > 0.0f)) {
         return 0;
     }
     int through = refraction(d, hn, eta, &fr, &refr);
@@ -187,7 +233,17 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
         return 0;
     }
     float a2 = alpha * alpha;
-    *weight = ggx_g2(co, ci, a2) / ggx_g1(co, a2);
+    float g1 = ggx_g1(co, a2);
+    /* dielectric_eval's density, from the sampled normal. */
+    float dh = ggx_d(dot(ns, hn), a2);
+    if (*refracted) {
+        float cosI = dot(*dir, hn);
+        float den = (eta * cosO) + cosI;
+        *pdf = ((1.0f - fr) * g1) * (((dh * cosO) * -cosI) / ((co * den) * den));
+    } else {
+        *pdf = (fr * g1) * (dh / (4.0f * co));
+    }
+    *weight = ggx_g2(co, ci, a2) / g1;
     return 1;
 }
 

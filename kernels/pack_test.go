@@ -97,7 +97,8 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"SeeThrough",   // TraceScene.SeeThrough
 			"UV1", "Colors",
 			"Tangents",
-			"wide", // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
+			"wide",          // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
+			"glassBSDFOnly", // set only by tracer's tests (a reference without light sampling at rough glass)
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
 	} {

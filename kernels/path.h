@@ -87,6 +87,15 @@ DEVFN void path_shade(const TraceScene* s, PathState* p) {
         } else {
             sampler_set_dimension(&p->rng, base + 5u);
         }
+    } else if (m->Kind == MaterialDielectric) {
+        /* Rough glass is light-sampled; smooth glass's lobes are deltas. */
+        p->c = material_color(s, m, &sf->tc);
+        if (!(ggx_alpha(clamp01(m->Roughness)) < TR_GGX_MIN_ALPHA)) {
+            direct_begin(p);
+            p->stage = TR_PATH_DIRECT;
+        } else {
+            sampler_set_dimension(&p->rng, base + 5u);
+        }
     }
 }
 
@@ -115,23 +124,29 @@ DEVFN void path_scatter(const TraceScene* s, PathState* p) {
         p->lastP = sf->p;
         p->lastAt = p->h;
     } else if (m->Kind == MaterialDielectric) {
-        float eta = 1.0f / m->IOR;
-        if (!sf->front) {
-            eta = m->IOR;
-        }
-        sampler_set_dimension(rng, base + 5u);
+        float alpha = ggx_alpha(clamp01(m->Roughness));
+        int rough = !(alpha < TR_GGX_MIN_ALPHA);
         float lobe = sampler_float(rng);
         float u1, u2;
         sampler_float2(rng, &u1, &u2);
-        float w;
+        float w, pdf;
         int refracted;
-        if (!sample_dielectric(ns, p->r.Dir, eta, ggx_alpha(clamp01(m->Roughness)), lobe, u1, u2, &dir, &w,
-                               &refracted)) {
+        if (!sample_dielectric(ns, p->r.Dir, dielectric_eta(sf), alpha, lobe, u1, u2, &dir, &w, &refracted, &pdf)) {
+            return;
+        }
+        /* On a normal-mapped surface, a rough reflection below the
+         * geometric surface or refraction above it is absorbed. */
+        if (rough && sf->mapped && refracted == (dot(dir, sf->ng) > 0.0f)) {
             return;
         }
         p->beta = scale(p->beta, w);
         if (refracted) {
-            p->beta = mul(p->beta, material_color(s, m, &sf->tc));
+            p->beta = mul(p->beta, p->c);
+        }
+        if (rough) {
+            p->lastPdf = pdf;
+            p->lastP = sf->p;
+            p->lastAt = p->h;
         }
     }
     if ((!(dot(dir, ns) > 0.0f) || (sf->mapped && !(dot(dir, sf->ng) > 0.0f))) && m->Kind != MaterialDielectric) {

@@ -264,9 +264,39 @@ DEVFN int is_glossy(const Material* m, float metal, float rough) {
     return 0;
 }
 
+/* dielectric_eta: dielectricEta, n_from / n_to of the glass at sf. */
+DEVFN float dielectric_eta(const SurfaceHit* sf) {
+    if (!sf->front) {
+        return sf->m->IOR;
+    }
+    return 1.0f / sf->m->IOR;
+}
+
+/* eval_rough_glass: evalRoughGlass, eval_scatter for glass. */
+DEVFN vec3 eval_rough_glass(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+    *pdf = 0.0f;
+    if (sf->mapped && (dot(sf->ns, wi) > 0.0f) != (dot(sf->ng, wi) > 0.0f)) {
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    float alpha = ggx_alpha(clamp01(sf->m->Roughness));
+    if (alpha < TR_GGX_MIN_ALPHA) {
+        return v3(0.0f, 0.0f, 0.0f);
+    }
+    vec3 wo = v3(-d.x, -d.y, -d.z);
+    int refracted;
+    float f = dielectric_eval(sf->ns, wo, wi, dielectric_eta(sf), alpha, pdf, &refracted);
+    if (!refracted) {
+        c = v3(1.0f, 1.0f, 1.0f);
+    }
+    return scale(c, f);
+}
+
 /* eval_scatter: evalScatter, f·cos θ toward wi and the density of picking
  * wi (*pdf). */
 DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+    if (sf->m->Kind == MaterialDielectric) {
+        return eval_rough_glass(sf, d, wi, c, pdf);
+    }
     float cos = dot(sf->ns, wi);
     if (!(cos > 0.0f) || (sf->mapped && !(dot(sf->ng, wi) > 0.0f))) {
         *pdf = 0.0f;

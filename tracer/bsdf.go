@@ -16,9 +16,15 @@ import "github.com/tracerender/trace/tracer/fmath"
 //   - metal and pbr: glTF 2.0's metallic-roughness model (pbrLobes,
 //     microfacet.go); a metal is pbr with metallic 1.
 //
+//   - rough dielectric: Walter et al.'s GGX reflection and refraction
+//     (dielectricEval, microfacet.go), the tint on refraction; smooth
+//     glass is a pair of delta lobes, which only sampling finds.
+//
 // Directions below the shading normal's hemisphere scatter nothing, nor,
 // on a normal-mapped surface, those below the geometric surface (no light
-// leaks through it).
+// leaks through it); glass scatters to both sides, but on a normal-mapped
+// surface only reflections above the geometric surface and refractions
+// below it.
 
 // isGlossy reports whether m has a lobe that next-event estimation and
 // multiple importance sampling handle (diffuse, phong with some diffuse
@@ -45,11 +51,17 @@ func isGlossy(m *Material, metal, rough float32) bool {
 // evalScatter returns f·cos θ for light arriving along the unit direction
 // (wx, wy, wz) (pointing away from the surface) at sf, seen along the
 // incoming ray direction d, for a surface of albedo c, and the
-// solid-angle density with which sampleScatter picks that direction (all
-// zero below the surface). The direction and f·cos θ are scalars, which
-// the compiler passes in registers (a vec3, an array, it passes on the
-// stack), and d and c pointers.
+// solid-angle density with which sampleScatter (or, for glass,
+// sampleDielectric) picks that direction: all zero below the surface,
+// and for glass, which scatters to both sides, zero when it is smooth.
+// The direction and f·cos θ are scalars, which the compiler passes in
+// registers (a vec3, an array, it passes on the stack), and d and c
+// pointers.
 func evalScatter(sf *surfaceHit, d, c *vec3, wx, wy, wz float32) (f0, f1, f2, pdf float32) {
+	if sf.m.Kind == MaterialDielectric {
+		f, pdf := evalRoughGlass(sf, *d, vec3{wx, wy, wz}, *c)
+		return f[0], f[1], f[2], pdf
+	}
 	cos := dotXYZ(sf.ns[0], sf.ns[1], sf.ns[2], wx, wy, wz)
 	if !(cos > 0) || sf.mapped && !(dotXYZ(sf.ng[0], sf.ng[1], sf.ng[2], wx, wy, wz) > 0) {
 		return 0, 0, 0, 0
@@ -79,6 +91,26 @@ func evalScatter(sf *surfaceHit, d, c *vec3, wx, wy, wz float32) (f0, f1, f2, pd
 	pd := kd / (kd + ks)
 	pdf = float32(w * (float32(pd*cd) + float32((1-pd)*lobe)))
 	return fcos[0], fcos[1], fcos[2], pdf
+}
+
+// evalRoughGlass is evalScatter for rough glass (dielectricEval), on
+// either side of the surface: the tint c on the far side. On a
+// normal-mapped surface a direction reflected below the geometric surface
+// or refracted above it scatters nothing, as tracePath absorbs it.
+func evalRoughGlass(sf *surfaceHit, d, wi, c vec3) (fcos vec3, pdf float32) {
+	if sf.mapped && (dot(sf.ns, wi) > 0) != (dot(sf.ng, wi) > 0) {
+		return vec3{}, 0
+	}
+	alpha := ggxAlpha(clamp01(sf.m.Roughness))
+	if alpha < ggxMinAlpha {
+		return vec3{}, 0
+	}
+	wo := vec3{-d[0], -d[1], -d[2]}
+	f, pdf, refracted := dielectricEval(sf.ns, wo, wi, dielectricEta(sf), alpha)
+	if !refracted {
+		c = vec3{1, 1, 1}
+	}
+	return scale(c, f), pdf
 }
 
 // sampleScatter picks the direction of the next bounce at sf for a ray

@@ -210,31 +210,95 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 	return dir, vec3{fcos[0] / pdf, fcos[1] / pdf, fcos[2] / pdf}, pdf, true
 }
 
+// dielectricEta returns the relative index n_from / n_to of the glass
+// at sf for a ray arriving there: entering through the front, leaving
+// through the back.
+func dielectricEta(sf *surfaceHit) float32 {
+	if !sf.front {
+		return sf.m.IOR
+	}
+	return 1 / sf.m.IOR
+}
+
+// dielectricEval returns f·cos θi (the transmission tint aside) of rough
+// glass of relative index eta (n_from / n_to, wo's side first) and GGX α
+// ≥ ggxMinAlpha toward the unit direction wi, for a viewer at the unit
+// direction wo, ns the shading normal on wo's side; the density with
+// which sampleDielectric picks wi; and whether wi is on the far side
+// (refracted). Reflection takes the half vector h = wo + wi, refraction
+// the generalised one, h ∝ eta·wo + wi (Walter et al. 2007), turned to
+// ns's side: a direction whose h is not visible from wo, or that crosses
+// the facet the wrong way, has neither (sampleDielectric absorbs it).
+// The density is the visible normals' G1(ωo)·D(h)·(wo·h)/cos θo, times
+// the Fresnel choice (F, or 1 − F for refraction, F at wo·h), times the
+// Jacobian dh/dwi: 1/(4 wo·h) for reflection, |wi·h|/(eta wo·h + wi·h)²
+// for refraction; f·cos θi is the same with G2 for G1, so that f·cos θi /
+// pdf is sampleDielectric's weight G2/G1. Like the sampler it carries
+// no η² scaling of radiance.
+func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, refracted bool) {
+	co, cwi := dot(ns, wo), dot(ns, wi)
+	if !(co > 0) || cwi == 0 {
+		return 0, 0, false
+	}
+	refracted = cwi < 0
+	var h vec3
+	if refracted {
+		h = normalize(madd(wi, wo, eta))
+	} else {
+		h = normalize(wo.Add(wi))
+	}
+	ch := dot(ns, h)
+	if ch < 0 {
+		h, ch = vec3{-h[0], -h[1], -h[2]}, -ch
+	}
+	cosO, cosI := dot(wo, h), dot(wi, h)
+	if !(ch > 0 && cosO > 0) || refracted != (cosI < 0) || cosI == 0 {
+		return 0, 0, false
+	}
+	a2 := float32(alpha * alpha)
+	fr := fresnelDielectric(min(cosO, 1), eta)
+	// D·(wo·h)·(dh/dwi)/cos θo, and the lobe's probability.
+	var common, sel float32
+	if refracted {
+		den := float32(eta*cosO) + cosI
+		common = float32(float32(ggxD(ch, a2)*cosO)*-cosI) / float32(float32(co*den)*den)
+		sel = 1 - fr
+	} else {
+		common = ggxD(ch, a2) / float32(4*co)
+		sel = fr
+	}
+	pdf = float32(float32(sel*ggxG1(co, a2)) * common)
+	fcos = float32(float32(sel*ggxG2(co, absf(cwi), a2)) * common)
+	return fcos, pdf, refracted
+}
+
 // sampleDielectric picks the next direction of a ray arriving along d at
 // glass of relative index eta (n_from / n_to) and GGX α, with the shading
 // normal ns facing the ray, from the numbers lobe, u1 and u2: the
 // direction, the weight (the transmission tint aside), whether it
-// refracted, and ok = false when absorbed. A smooth surface (α <
-// ggxMinAlpha) reflects with its exact Fresnel reflectance and refracts
-// otherwise, weight 1, leaving u1 and u2 unused. A rough one (Walter et
-// al. 2007) does the same about a visible microfacet normal, with the
-// weight G2/G1.
-func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, weight float32, refracted, ok bool) {
+// refracted, the density of the direction (0 for smooth glass, whose
+// lobes are deltas; dielectricEval's otherwise), and ok = false when
+// absorbed. A smooth surface (α < ggxMinAlpha) reflects with its exact
+// Fresnel reflectance and refracts otherwise, weight 1, leaving u1 and u2
+// unused. A rough one (Walter et al. 2007) does the same about a visible
+// microfacet normal, with the weight G2/G1.
+func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, weight float32, refracted bool, pdf float32, ok bool) {
 	if alpha < ggxMinAlpha {
 		fr, refr, ok := refraction(d, ns, eta)
 		if !ok || lobe < fr {
-			return reflect(d, ns), 1, false, true
+			return reflect(d, ns), 1, false, 0, true
 		}
-		return refr, 1, true, true
+		return refr, 1, true, 0, true
 	}
 	wo := vec3{-d[0], -d[1], -d[2]}
 	co := dot(ns, wo)
 	if !(co > 0) {
-		return vec3{}, 0, false, false
+		return vec3{}, 0, false, 0, false
 	}
 	hn := ggxSampleNormal(ns, wo, alpha, u1, u2)
-	if !(dot(wo, hn) > 0) {
-		return vec3{}, 0, false, false
+	cosO := dot(wo, hn)
+	if !(cosO > 0) {
+		return vec3{}, 0, false, 0, false
 	}
 	fr, refr, through := refraction(d, hn, eta)
 	var ci float32
@@ -246,8 +310,18 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 		ci = -dot(ns, dir)
 	}
 	if !(ci > 0) {
-		return vec3{}, 0, false, false // through the microsurface the wrong way: absorbed
+		return vec3{}, 0, false, 0, false // through the microsurface the wrong way: absorbed
 	}
 	a2 := float32(alpha * alpha)
-	return dir, ggxG2(co, ci, a2) / ggxG1(co, a2), refracted, true
+	g1 := ggxG1(co, a2)
+	// dielectricEval's density, from the sampled normal.
+	dh := ggxD(dot(ns, hn), a2)
+	if refracted {
+		cosI := dot(dir, hn)
+		den := float32(eta*cosO) + cosI
+		pdf = float32(float32((1-fr)*g1) * float32(float32(float32(dh*cosO)*-cosI)/float32(float32(co*den)*den)))
+	} else {
+		pdf = float32(float32(fr*g1) * float32(dh/float32(4*co)))
+	}
+	return dir, ggxG2(co, ci, a2) / g1, refracted, pdf, true
 }

@@ -206,7 +206,7 @@ func TestRoughDielectricEnergy(t *testing.T) {
 				const n = 50000
 				var total, refl float64
 				for i := 0; i < n; i++ {
-					_, w, refracted, ok := sampleDielectric(nz, d, eta, ggxAlpha(rough), rng.Float32(), rng.Float32(), rng.Float32())
+					_, w, refracted, _, ok := sampleDielectric(nz, d, eta, ggxAlpha(rough), rng.Float32(), rng.Float32(), rng.Float32())
 					if !ok {
 						continue
 					}

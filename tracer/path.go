@@ -17,10 +17,11 @@ const (
 // tracePath returns the radiance along r, whose nearest hit is first
 // (Intersect's), by unidirectional path tracing
 // (docs/scene-format.md). At every vertex with a diffuse or glossy lobe,
-// next-event estimation samples the lights, and the bounce samples the
-// BSDF; emission found either way is weighed by the power heuristic
-// against the other, so neither small bright lights nor large dim ones
-// make fireflies. Mirror and glass bounces see emission in full.
+// rough glass included, next-event estimation samples the lights, and the
+// bounce samples the BSDF; emission found either way is weighed by the
+// power heuristic against the other, so neither small bright lights nor
+// large dim ones make fireflies. Mirror and smooth glass bounces see
+// emission in full.
 func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
@@ -89,20 +90,29 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			}
 			dir, beta, lastPdf, lastP, lastAt = d, mul(beta, w), pdf, sf.p, h
 		case MaterialDielectric:
-			eta := 1 / m.IOR
-			if !sf.front { // leaving the medium
-				eta = m.IOR
+			c := s.color(m, &sf.texCoords)
+			alpha := ggxAlpha(clamp01(m.Roughness))
+			rough := !(alpha < ggxMinAlpha) && !s.glassBSDFOnly
+			if rough {
+				radiance = maddv(radiance, beta, s.directLight(&sf, &h, r.Dir, c, smp, depth, st))
+			} else {
+				smp.SetDimension(base + 5)
 			}
-			smp.SetDimension(base + 5)
 			lobe := smp.Float()
 			u1, u2 := smp.Float2()
-			d, w, refracted, ok := sampleDielectric(ns, r.Dir, eta, ggxAlpha(clamp01(m.Roughness)), lobe, u1, u2)
-			if !ok {
+			d, w, refracted, pdf, ok := sampleDielectric(ns, r.Dir, dielectricEta(&sf), alpha, lobe, u1, u2)
+			// On a normal-mapped surface, a rough reflection below the
+			// geometric surface or refraction above it is absorbed, as
+			// evalScatter gives it nothing.
+			if !ok || rough && sf.mapped && refracted == (dot(d, sf.ng) > 0) {
 				return radiance
 			}
 			dir, beta = d, scale(beta, w)
 			if refracted {
-				beta = mul(beta, s.color(m, &sf.texCoords))
+				beta = mul(beta, c)
+			}
+			if rough {
+				lastPdf, lastP, lastAt = pdf, sf.p, h
 			}
 		}
 		if (!(dot(dir, ns) > 0) || sf.mapped && !(dot(dir, sf.ng) > 0)) && m.Kind != MaterialDielectric {

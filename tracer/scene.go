@@ -47,6 +47,11 @@ type Scene struct {
 	// through (an alpha mode other than opaque, or single-sided; see
 	// alpha.go): only then do rays test the surfaces they hit for it.
 	SeeThrough bool
+	// glassBSDFOnly makes tracePath treat rough glass as it did before
+	// it was light-sampled: BSDF sampling alone, emission found in
+	// full. Tests set it to render the reference that light sampling
+	// must agree with; the kernel has no such switch.
+	glassBSDFOnly bool
 	// UV1 and Colors hold the second texture coordinate set and the
 	// vertex colours (linear RGB) of the triangles flagged TriangleUV1
 	// and TriangleColor, indexed as Vertices (TriangleAttr.V). They are

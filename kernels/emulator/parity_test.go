@@ -450,8 +450,8 @@ func randomSamplers(rng *rand.Rand, d *tracer.SceneDesc) {
 	}
 }
 
-// addNormalMaps gives d normal-mapped copies of its diffuse, metal, phong
-// and pbr materials (a small map of random tilts, one of them 60° to 85°,
+// addNormalMaps gives d normal-mapped copies of its diffuse, metal, phong,
+// pbr and rough glass materials (a small map of random tilts, one of them 60° to 85°,
 // sometimes with a UV transform) and puts them on a sphere, a quad, two triangle objects (with
 // and without UVs), a UV sphere mesh (with or without normals), a mesh
 // with its own tangents (some left-handed), and now and then the floor.
@@ -474,12 +474,13 @@ func addNormalMaps(d *tracer.SceneDesc, rng *rand.Rand, f func(lo, hi float32) f
 	}
 	d.Textures = append(d.Textures, tex)
 	base := len(d.Materials)
-	for _, k := range []int{0, 1, 4, 7} {
+	mapped := []int{0, 1, 4, 7, 6} // diffuse, metal, phong, pbr, rough glass
+	for _, k := range mapped {
 		m := d.Materials[k]
 		m.NormalMap, m.NormalScale = uint32(len(d.Textures)), []float32{1, f(0.2, 2)}[rng.IntN(2)]
 		d.Materials = append(d.Materials, m)
 	}
-	mat := func() int { return base + rng.IntN(4) }
+	mat := func() int { return base + rng.IntN(len(mapped)) }
 	d.Spheres = append(d.Spheres, tracer.SphereDesc{Center: v(-2, 2), Radius: f(0.3, 1), Material: mat()})
 	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: v(-2, 2), Edge1: v(-1.5, 1.5), Edge2: v(-1.5, 1.5), Material: mat()})
 	d.Triangles = append(d.Triangles, twoTriangles(f, v, mat)...)
@@ -682,6 +683,48 @@ func TestRandomScenesUsePBREmitters(t *testing.T) {
 		if kinds[tracer.HitTriangle] == 0 || kinds[tracer.HitShape] == 0 {
 			t.Errorf("seed %d: %d pbr triangle emitters and %d pbr shape emitters sampled: want some of each", seed, kinds[tracer.HitTriangle], kinds[tracer.HitShape])
 		}
+	}
+}
+
+// TestRandomScenesUseRoughGlass: every random path-traced scene that
+// TestRandomSceneParity compares has rough glass on its objects, and
+// lights for it to sample, and most have normal-mapped rough glass too,
+// so parity covers light sampling at rough glass (on both of its sides,
+// with its normal-map rules).
+func TestRandomScenesUseRoughGlass(t *testing.T) {
+	withMaps := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, tracer.IntegratorPath)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plain, mapped int
+		count := func(i int) {
+			if m := &s.Materials[i]; m.Kind == tracer.MaterialDielectric && m.Roughness >= 0.05 {
+				if m.NormalMap != 0 {
+					mapped++
+				} else {
+					plain++
+				}
+			}
+		}
+		for i := range s.Shapes {
+			count(int(s.Shapes[i].Material))
+		}
+		for i := range s.TriangleAttrs {
+			count(int(s.TriangleAttrs[i].Material))
+		}
+		if plain == 0 || len(s.Lights)+len(s.Emitters) == 0 {
+			t.Errorf("seed %d: %d shapes and triangles of rough glass, %d lights and %d emitters: want some of each",
+				seed, plain, len(s.Lights), len(s.Emitters))
+		}
+		if mapped > 0 {
+			withMaps++
+		}
+	}
+	if withMaps < 6 {
+		t.Errorf("%d of 12 random scenes have normal-mapped rough glass: want at least 6", withMaps)
 	}
 }
 
