@@ -595,7 +595,7 @@ def settings(scene, opt):
     denoising, no light threshold, no path guiding (3.4 has no light tree),
     bounces = max_depth - 1 for every kind (trace's max_depth counts the
     shaded hits: 1 is direct light only, which is Cycles' 0 bounces; both
-    still count the emission the last ray hits), Box filter of 1 px, the
+    still count the emission the last ray hits), the scene's pixel filter (a Box of 1 px by default), the
     Standard view, exposure 0, a fixed seed, float EXR out."""
     sc = bpy.context.scene
     sc.render.engine = "CYCLES"
@@ -628,8 +628,13 @@ def settings(scene, opt):
     cy.auto_scrambling_distance = False
     if hasattr(cy, "use_light_tree"):  # Cycles 3.5 and later
         cy.use_light_tree = False
-    cy.pixel_filter_type = "BOX"
-    cy.filter_width = 0.01 if opt["mask"] else 1.0
+    # The scene's pixel filter (film.filter): the same filters, by the
+    # same definitions (tracer/filter.go follows Cycles' film.cpp).
+    cy.pixel_filter_type = {"box": "BOX", "gaussian": "GAUSSIAN",
+                            "blackman-harris": "BLACKMAN_HARRIS"}[scene["film"]["filter"]]
+    cy.filter_width = float(scene["film"]["filter_width"])
+    if opt["mask"]:
+        cy.pixel_filter_type, cy.filter_width = "BOX", 0.01
     cy.film_exposure = 1.0  # Cycles' film exposure is a factor: 1 = 0 stops
     cy.use_auto_tile = False
     sc.render.film_transparent = False

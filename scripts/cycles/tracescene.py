@@ -44,6 +44,10 @@ def load(path):
     c.update(s["camera"])
     s["camera"] = c
     s.setdefault("background", {"color": [0, 0, 0]})
+    fm = {"exposure": 0.0, "filter": "box"}
+    fm.update(s.get("film", {}))
+    fm.setdefault("filter_width", 1.0 if fm["filter"] == "box" else 1.5)
+    s["film"] = fm
     mats = {}
     for name, m in s.get("materials", {}).items():
         full = dict(MATERIAL_DEFAULTS[m["type"]])
