@@ -5,6 +5,7 @@
 #ifndef TRACE_PATH_H
 #define TRACE_PATH_H
 
+#include "absorption.h"
 #include "light.h"
 
 /* rouletteDepth: bounces after which Russian roulette may end a path. */
@@ -38,9 +39,10 @@ DEVFN void path_begin(PathState* p, Ray r, const Sampler* rng) {
     p->stage = TR_PATH_BOUNCE;
 }
 
-/* path_shade: a bounce from its hit p->h, seen along p->r, to next-event
- * estimation; it sets the stage that follows. */
-DEVFN void path_shade(const TraceScene* s, PathState* p) {
+/* path_shade: a bounce from its hit p->h, seen along p->r from the
+ * segment's start `from`, to next-event estimation; it sets the stage
+ * that follows. */
+DEVFN void path_shade(const TraceScene* s, PathState* p, vec3 from) {
     const Hit* h = &p->h;
     if (h->Kind == HitNone) {
         vec3 bg = background(s, p->r.Dir);
@@ -54,6 +56,9 @@ DEVFN void path_shade(const TraceScene* s, PathState* p) {
     p->sf = surface_at(s, &p->r, h);
     const SurfaceHit* sf = &p->sf;
     const Material* m = sf->m;
+    if (absorbs(sf)) {
+        p->beta = mul(p->beta, absorbed(sf, from)); /* the segment ran inside the glass */
+    }
     if (m->Kind == MaterialEmissive) {
         vec3 le = emitted(s, m, &sf->tc);
         if (p->lastPdf > 0.0f) {
@@ -177,14 +182,16 @@ DEVFN int path_step(const TraceScene* s, PathState* p, u64* rays) {
             intersect_begin(&p->seen, p->r, alpha_stream(p->depth, TR_ALPHA_RAY_PATH), &p->q);
             p->stage = TR_PATH_HIT;
             return 1;
-        case TR_PATH_HIT:
+        case TR_PATH_HIT: {
             if (intersect_resume(s, &p->seen, &p->rng, &p->q, rays, &p->h)) {
                 return 1;
             }
+            vec3 from = p->r.Origin; /* the segment's start, before the alpha passes */
             p->r = p->seen.r;
             (*rays)++;
-            path_shade(s, p);
+            path_shade(s, p, from);
             break;
+        }
         case TR_PATH_DIRECT:
             if (direct_step(s, p, rays)) {
                 return 1;

@@ -192,7 +192,7 @@ SCENE_FIELD(Shape, P2, 36, 12);
 SCENE_FIELD(Shape, N, 48, 12);
 SCENE_FIELD(Shape, W, 60, 12);
 
-/* tracer.Material (tracer/desc.go), 108 bytes. */
+/* tracer.Material (tracer/desc.go), 136 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -217,8 +217,11 @@ typedef struct {
     u32 SingleSided;
     u32 NormalMap;
     float NormalScale;
+    vec3 AttenuationColor;
+    float AttenuationDistance;
+    vec3 Absorption;
 } Material;
-PORT_STATIC_ASSERT(sizeof(Material) == 108, "Material: 108 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Material) == 136, "Material: 136 bytes, as in Go");
 SCENE_FIELD(Material, Kind, 0, 4);
 SCENE_FIELD(Material, Texture, 4, 4);
 SCENE_FIELD(Material, Color, 8, 12);
@@ -242,6 +245,9 @@ SCENE_FIELD(Material, AlphaMap, 92, 4);
 SCENE_FIELD(Material, SingleSided, 96, 4);
 SCENE_FIELD(Material, NormalMap, 100, 4);
 SCENE_FIELD(Material, NormalScale, 104, 4);
+SCENE_FIELD(Material, AttenuationColor, 108, 12);
+SCENE_FIELD(Material, AttenuationDistance, 120, 4);
+SCENE_FIELD(Material, Absorption, 124, 12);
 
 /* tracer.Texture (tracer/desc.go), 92 bytes. */
 typedef struct {

@@ -5,7 +5,7 @@
  * ray.go, rng.go), fmath.h (tracer/fmath), camera.h, shape.h (shape.go,
  * triangle.go, sample.go's sphere cone), intersect.h, texture.h, surface.h
  * (surface.go, material.go, bsdf.go, sample.go), environment.h, light.h,
- * path.h and whitted.h; this file holds
+ * absorption.h, path.h and whitted.h; this file holds
  * RenderPixel and the kernel entries. Any change to the Go ray path must be
  * made here too, operation for operation: the emulator's tests
  * (kernels/emulator) compare every pixel bit for bit.

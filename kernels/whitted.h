@@ -15,6 +15,7 @@
 #ifndef TRACE_WHITTED_H
 #define TRACE_WHITTED_H
 
+#include "absorption.h"
 #include "light.h"
 
 /* whitted_branch: a whittedBranch. */
@@ -159,10 +160,10 @@ DEVFN void whitted_local_done(const TraceScene* s, WhittedState* w) {
     whitted_continue(w, next);
 }
 
-/* whitted_shade: a branch's hit h, seen along its ray: the background,
- * an emitter, the depth limit, or the material's shading; it sets the
- * stage that follows. */
-DEVFN void whitted_shade(const TraceScene* s, WhittedState* w, const Hit* h) {
+/* whitted_shade: a branch's hit h, seen along its ray from the segment's
+ * start `from`: the background, an emitter, the depth limit, or the
+ * material's shading; it sets the stage that follows. */
+DEVFN void whitted_shade(const TraceScene* s, WhittedState* w, const Hit* h, vec3 from) {
     WhittedBranch* b = &w->b;
     if (h->Kind == HitNone) {
         w->radiance = maddv(w->radiance, b->weight, background(s, b->ray.Dir));
@@ -174,6 +175,9 @@ DEVFN void whitted_shade(const TraceScene* s, WhittedState* w, const Hit* h) {
     const Material* m = sf->m;
     vec3 p = sf->p, n = sf->ng, ns = sf->ns;
     const TexCoords* tc = &sf->tc;
+    if (absorbs(sf)) {
+        b->weight = mul(b->weight, absorbed(sf, from)); /* the segment ran inside the glass */
+    }
     w->stage = TR_WHITTED_POP;
     if (m->Kind == MaterialEmissive) {
         w->radiance = maddv(w->radiance, b->weight, emitted(s, m, tc));
@@ -237,9 +241,10 @@ DEVFN int whitted_step(const TraceScene* s, WhittedState* w, u64* rays) {
             if (intersect_resume(s, &w->seen, &w->rng, &w->q, rays, &h)) {
                 return 1;
             }
+            vec3 from = w->b.ray.Origin; /* the segment's start, before the alpha passes */
             w->b.ray = w->seen.r;
             (*rays)++;
-            whitted_shade(s, w, &h);
+            whitted_shade(s, w, &h, from);
             break;
         }
         case TR_WHITTED_LOCAL:

@@ -33,6 +33,9 @@ type decoder struct {
 	// added to SceneDesc.Images, so that a file used twice is decoded
 	// once (texture.go).
 	imageFiles map[imageKey]int32
+	// scaledGlass are the copies of a mesh file's absorbing glass
+	// materials that objects of another scale use (decoder.placedGlass).
+	scaledGlass map[scaledGlassKey]int32
 }
 
 // failed reports whether the decoder has met an error.

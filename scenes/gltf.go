@@ -122,6 +122,7 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 		path:      path,
 		dir:       filepath.Dir(path),
 		materials: map[int]int32{},
+		scaled:    map[gltfScaledMaterial]int32{},
 		images:    map[gltfImageKey]*tracer.Image{},
 		sources:   map[gltfSourceKey]*tracer.Image{},
 		prims:     map[[2]int]*gltfPrimitive{},
@@ -214,6 +215,7 @@ type gltfLoader struct {
 
 	out            importedMesh
 	materials      map[int]int32                   // materials[i] → index in out.materials
+	scaled         map[gltfScaledMaterial]int32    // absorbing glass at another scale → index in out.materials (placedMaterial)
 	images         map[gltfImageKey]*tracer.Image  // images[i], decoded
 	sources        map[gltfSourceKey]*tracer.Image // the same by where the bytes come from
 	prims          map[[2]int]*gltfPrimitive       // meshes[m].primitives[k], read
@@ -670,14 +672,54 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4, skin int) error 
 				m.Indices[t+1], m.Indices[t+2] = m.Indices[t+2], m.Indices[t+1]
 			}
 		}
-		m.Material = int(p.material)
+		mat := p.material
+		if len(p.positions) > 0 {
+			mat = l.placedMaterial(mat, place(0).det)
+		}
+		m.Material = int(mat)
 		m.Materials = make([]int32, ntri)
 		for t := range m.Materials {
-			m.Materials[t] = p.material
+			m.Materials[t] = mat
 		}
 		l.out.meshes = append(l.out.meshes, m)
 	}
 	return nil
+}
+
+// gltfScaledMaterial is out.materials[k] with its absorption distance
+// scaled by scale.
+type gltfScaledMaterial struct {
+	k     int32
+	scale float64
+}
+
+// placedMaterial returns the out.materials index of material k (−1 for
+// none) as a node whose linear part has determinant det places it: k
+// itself, or, for glass that absorbs under a node that scales, a copy
+// whose AttenuationDistance, which glTF gives in the mesh's own units, is
+// in the file's: times the node's scale, the cube root of |det| (a
+// uniform scale's factor; for a non-uniform one, the scale of volumes).
+// A skinned primitive takes the scale of its first vertex's place. A
+// flattening node (det 0) keeps the distance: it leaves no volume.
+func (l *gltfLoader) placedMaterial(k int32, det float64) int32 {
+	if k < 0 || l.out.materials[k].AttenuationDistance == 0 {
+		return k
+	}
+	sc := math.Cbrt(math.Abs(det))
+	im := l.out.materials[k]
+	d := float32(min(max(float64(im.AttenuationDistance)*sc, math.SmallestNonzeroFloat32), math.MaxFloat32))
+	if !(sc > 0) || math.IsInf(sc, 0) || d == im.AttenuationDistance {
+		return k
+	}
+	key := gltfScaledMaterial{k, sc}
+	if i, ok := l.scaled[key]; ok {
+		return i
+	}
+	im.AttenuationDistance = d
+	i := int32(len(l.out.materials))
+	l.out.materials = append(l.out.materials, im)
+	l.scaled[key] = i
+	return i
 }
 
 // gltfFinite reports whether v's components are all finite.
@@ -1095,6 +1137,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		// Trace's dielectric: baseColorFactor × baseColorTexture is the
 		// tint of the light it transmits, roughnessFactor its roughness.
 		im.PBR, im.Glass, im.IOR = false, true, glass.ior
+		im.AttenuationColor, im.AttenuationDistance = glass.attenuationColor, glass.attenuationDistance
 		im.Metallic, im.Emission = 0, mgl32.Vec3{}
 		im.RoughImage, im.EmissionImage = nil, nil
 	}

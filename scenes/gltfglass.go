@@ -20,6 +20,11 @@ type gltfGlass struct {
 	glass bool
 	// ior is the dielectric's index of refraction.
 	ior float32
+	// attenuationColor and attenuationDistance are its absorption
+	// (KHR_materials_volume's, in the mesh's own units), the distance 0
+	// for none.
+	attenuationColor    [3]float32
+	attenuationDistance float32
 	// read names the extensions that the dielectric honours, to leave
 	// out of the material's unsupported ones.
 	read []string
@@ -39,12 +44,15 @@ type gltfGlass struct {
 //
 // A glass material's KHR_materials_volume is read as the dielectric is:
 // a solid whose surfaces refract (a thin-walled one, thicknessFactor 0,
-// refracts too, as Blender renders it). Its attenuationColor and
-// attenuationDistance (absorption inside the volume) have no counterpart
-// in the dielectric, whose tint applies at each refraction: they are
-// named in the notes when they would absorb, as are a
+// refracts too, as Blender renders it; thicknessFactor, which is for
+// rasterizers that draw only the surface, is not read). Its
+// attenuationColor and attenuationDistance become the dielectric's
+// absorption inside the volume, in the mesh's own units (gltfLoader.instance
+// scales the distance by each node's scale); a distance too large for
+// float32 is as glTF's default, infinite: no absorption. A
 // metallicRoughnessTexture (the dielectric's roughness is
-// roughnessFactor alone) and an emission (the dielectric emits nothing).
+// roughnessFactor alone) and an emission (the dielectric emits nothing)
+// are named in the notes.
 //
 // It returns an error for extensions whose values glTF does not allow.
 func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, error) {
@@ -115,8 +123,11 @@ func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, e
 	g.read = []string{gltfTransmissionExt, gltfIORExt}
 	if hasVolume {
 		g.read = append(g.read, gltfVolumeExt)
-		if vol.Color != nil && *vol.Color != [3]float64{1, 1, 1} && vol.Distance != nil { // absent: infinite, no absorption
-			g.notes = append(g.notes, gltfVolumeExt+"'s attenuationColor (absorption inside glass)")
+		// An absent colour is white and an absent distance infinite:
+		// either way, no absorption.
+		if c, d := vol.Color, vol.Distance; c != nil && *c != [3]float64{1, 1, 1} && d != nil && *d <= math.MaxFloat32 {
+			g.attenuationColor = [3]float32{float32(c[0]), float32(c[1]), float32(c[2])}
+			g.attenuationDistance = max(float32(*d), math.SmallestNonzeroFloat32) // not 0, which is none
 		}
 	}
 	if hasRoughImage {

@@ -2,8 +2,10 @@ package scenes
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,9 +16,10 @@ import (
 
 // TestMeshGLTFGlass: a glTF material of full transmission (Blender's
 // glass) becomes trace's dielectric, with KHR_materials_ior's index
-// (1.5 without it), roughnessFactor as its roughness and
-// baseColorFactor as its tint; the warning names only what the
-// dielectric cannot draw (a volume's absorption). Partial or textured
+// (1.5 without it), roughnessFactor as its roughness,
+// baseColorFactor as its tint and KHR_materials_volume's
+// attenuationColor and attenuationDistance as its absorption, with no
+// warning. Partial or textured
 // transmission, a metallic one or an ior past the dielectric's range
 // stay pbr with the warning naming the extensions, and a scene material
 // of the same name takes the place of any of them.
@@ -35,7 +38,7 @@ func TestMeshGLTFGlass(t *testing.T) {
 		name         string
 		mat          *gltf.Material
 		materials    string
-		want         tracer.Material // Kind, IOR, Roughness, Color compared
+		want         tracer.Material // Kind, IOR, Roughness, Color, AttenuationColor, AttenuationDistance compared
 		warn, nowarn string          // in the warning ("" for none), and not in it
 	}{
 		{
@@ -49,8 +52,30 @@ func TestMeshGLTFGlass(t *testing.T) {
 			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
 				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`,
 					"KHR_materials_volume", `{"thicknessFactor": 0.1, "attenuationDistance": 2, "attenuationColor": [1, 0.5, 0.5]}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1},
+				AttenuationColor: mgl32.Vec3{1, 0.5, 0.5}, AttenuationDistance: 2},
+		},
+		{
+			name: "a volume that absorbs all of a channel",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`,
+					"KHR_materials_volume", `{"attenuationDistance": 0.01, "attenuationColor": [0, 0.5, 1]}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1},
+				AttenuationColor: mgl32.Vec3{0, 0.5, 1}, AttenuationDistance: 0.01},
+		},
+		{
+			name: "a white volume, a volume of no distance: no absorption",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`,
+					"KHR_materials_volume", `{"attenuationDistance": 3, "attenuationColor": [1, 1, 1]}`)},
 			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1}},
-			warn: "drawn without KHR_materials_volume's attenuationColor", nowarn: "KHR_materials_transmission",
+		},
+		{
+			name: "a volume of colour without a distance: no absorption",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`,
+					"KHR_materials_volume", `{"attenuationColor": [0.2, 1, 1]}`)},
+			want: tracer.Material{Kind: tracer.MaterialDielectric, IOR: 1.5, Color: mgl32.Vec3{1, 1, 1}},
 		},
 		{
 			name: "a volume that does not absorb",
@@ -116,7 +141,8 @@ func TestMeshGLTFGlass(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := s.Materials[s.Meshes[0].Material]
-			got := tracer.Material{Kind: m.Kind, IOR: m.IOR, Roughness: m.Roughness, Color: m.Color}
+			got := tracer.Material{Kind: m.Kind, IOR: m.IOR, Roughness: m.Roughness, Color: m.Color,
+				AttenuationColor: m.AttenuationColor, AttenuationDistance: m.AttenuationDistance}
 			if got != tc.want {
 				t.Errorf("material %+v, want %+v", got, tc.want)
 			}
@@ -128,6 +154,74 @@ func TestMeshGLTFGlass(t *testing.T) {
 				t.Errorf("warning %q, want one with %q", w, tc.warn)
 			case tc.nowarn != "" && strings.Contains(w, tc.nowarn):
 				t.Errorf("warning %q names %s, which is drawn", w, tc.nowarn)
+			}
+		})
+	}
+}
+
+// TestMeshGLTFGlassVolumeScale: glTF gives attenuationDistance in the
+// mesh's own units, so a node that scales the mesh scales the distance
+// (by the cube root of its determinant: a uniform scale's factor, the
+// volume's scale for a non-uniform one), and so does the scene object's
+// transform, as it scales the file's lights; each placement at another
+// scale draws a copy of the material. A scene material of the glass's
+// name is in the scene's units and stays as it is.
+func TestMeshGLTFGlassVolumeScale(t *testing.T) {
+	zero := 0.0
+	for _, tc := range []struct {
+		name      string
+		xf        string // the scene object's transform
+		materials string
+		want      []float32 // the distance of each node's mesh
+	}{
+		{name: "nodes", want: []float32{2, 6, 4}},
+		{name: "nodes and the object's scale", xf: `, "transform": {"scale": 10}`, want: []float32{20, 60, 40}},
+		{name: "a scene material in its place", xf: `, "transform": {"scale": 10}`,
+			materials: `{"glass": {"type": "dielectric", "attenuation_color": [1, 0.5, 0.5], "attenuation_distance": 7}}`,
+			want:      []float32{7, 7, 7}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := newGLTFDoc(gltfTriangle, nil)
+			doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+			doc.Materials = []*gltf.Material{{Name: "glass", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{MetallicFactor: &zero},
+				Extensions: gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 1}`),
+					"KHR_materials_volume": json.RawMessage(`{"attenuationDistance": 2, "attenuationColor": [1, 0.5, 0.5]}`)}}}
+			doc.Nodes = []*gltf.Node{
+				{Mesh: gltf.Index(0)},
+				{Mesh: gltf.Index(0), Scale: [3]float64{3, 3, 3}, Translation: [3]float64{5, 0, 0}},
+				{Mesh: gltf.Index(0), Scale: [3]float64{1, 2, 4}, Rotation: [4]float64{0, 0.6, 0, 0.8}},
+			}
+			doc.Scenes[0].Nodes = []int{0, 1, 2}
+			writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
+			materials := tc.materials
+			if materials == "" {
+				materials = "{}"
+			}
+			path := filepath.Join(dir, "scene.json")
+			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "glass.gltf"` + tc.xf + `}]}`
+			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			log := captureWarnings(t)
+			s, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := strings.TrimSpace(log.String()); w != "" {
+				t.Errorf("warning %q, want none", w)
+			}
+			var got []float32
+			for _, m := range s.Meshes {
+				mat := s.Materials[m.Material]
+				if mat.Kind != tracer.MaterialDielectric || mat.AttenuationColor != (mgl32.Vec3{1, 0.5, 0.5}) {
+					t.Errorf("material %+v, want the absorbing glass", mat)
+				}
+				got = append(got, mat.AttenuationDistance)
+			}
+			if !slices.EqualFunc(got, tc.want, func(a, b float32) bool { return math.Abs(float64(a/b-1)) < 1e-6 }) {
+				t.Errorf("distances %v, want %v", got, tc.want)
 			}
 		})
 	}

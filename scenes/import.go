@@ -56,6 +56,12 @@ type importedMaterial struct {
 	// Roughness; PBR is then false.
 	Glass bool
 	IOR   float32
+	// AttenuationColor and AttenuationDistance are the glass's
+	// absorption inside (tracer.Material's; glTF's
+	// KHR_materials_volume), the distance in the scene's units once
+	// placed; a distance of 0 absorbs nothing.
+	AttenuationColor    mgl32.Vec3
+	AttenuationDistance float32
 	// Default marks glTF's default material, which the file's primitives
 	// without a material get (glTF 2.0 §3.9.6: metallic-roughness with
 	// every factor 1 and no texture); a scene object's "material" takes

@@ -21,7 +21,7 @@ var materialKinds = []option[tracer.MaterialKind]{
 var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDiffuse:    {"type", "color", "texture", "normal_map", "normal_scale"},
 	tracer.MaterialMetal:      {"type", "color", "texture", "roughness", "normal_map", "normal_scale"},
-	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "normal_map", "normal_scale"},
+	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
 	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "normal_map", "normal_scale"},
@@ -93,6 +93,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		d.surfaceColor(f, &m, s, white)
 		m.IOR = f.float("ior", 1.5, within(1, 4))
 		m.Roughness = f.float("roughness", 0, within(0, 1))
+		d.attenuation(f, &m)
 	case tracer.MaterialEmissive:
 		d.surfaceColor(f, &m, s, white)
 		m.Intensity = f.float("intensity", 1, atLeast(0))
@@ -120,6 +121,36 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		d.normalMap(f, &m, s)
 	}
 	return m
+}
+
+// attenuation sets a dielectric's absorption from the members
+// attenuation_color (linear RGB, each component in [0, 1]; default [1, 1,
+// 1]) and attenuation_distance (> 0; absent: no absorption), glTF's
+// KHR_materials_volume's: light that travels attenuation_distance inside
+// the glass keeps the fraction attenuation_color of itself. Either
+// without the other has no effect, and is refused as a likely slip.
+func (d *decoder) attenuation(f fields, m *tracer.Material) {
+	m.AttenuationColor = f.color("attenuation_color", white)
+	m.AttenuationDistance = f.float("attenuation_distance", 0, above(0))
+	if d.failed() {
+		return
+	}
+	for i, x := range m.AttenuationColor {
+		if x > 1 {
+			v := &f.lookup("attenuation_color").elems[i]
+			d.fail(v, f.at("attenuation_color").elem(i), "an attenuation colour component must be in [0, 1] (the fraction of light kept over attenuation_distance), found %s", d.literal(v))
+			return
+		}
+	}
+	hasColor, hasDistance := f.lookup("attenuation_color") != nil, f.lookup("attenuation_distance") != nil
+	switch {
+	case hasColor && !hasDistance:
+		f.failField("attenuation_color", "\"attenuation_color\" has no effect without \"attenuation_distance\", the distance over which the glass keeps that fraction of the light")
+	case hasDistance && !hasColor:
+		f.failField("attenuation_distance", "\"attenuation_distance\" has no effect without \"attenuation_color\", the fraction of the light the glass keeps over that distance")
+	case !hasDistance:
+		m.AttenuationColor = mgl32.Vec3{} // unused
+	}
 }
 
 // normalMap sets m's tangent-space normal map from the members normal_map

@@ -130,6 +130,11 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 		table[k+1] = int32(i)
 		if i < 0 || (objMat >= 0 && mf.im.materials[k].Default) {
 			table[k+1] = int32(objMat)
+		} else if i >= len(mats.names) { // the file's own material, not a scene's
+			if table[k+1] = d.placedGlass(i, &xf, s); table[k+1] < 0 {
+				d.failAt(f.offset("file"), f.at("file").String(), "%s: more than %d materials", quoteFile(file), tracer.MaxMaterials)
+				return
+			}
 		}
 	}
 	copyShared := mf.uses > 0
@@ -163,6 +168,46 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 	d.meshLights(f, fv, file, mf.im.lights, &xf, s)
 }
 
+// scaledGlassKey is SceneDesc.Materials[i] with its absorption distance
+// scaled by scale.
+type scaledGlassKey struct {
+	i     int
+	scale float64
+}
+
+// placedGlass returns the SceneDesc.Materials index of a mesh file's
+// material i as an object placed by xf uses it: i itself, or, for glass
+// that absorbs when xf scales, a copy whose AttenuationDistance, in the
+// file's units, is in the scene's: times xf's scale, the cube root of its
+// determinant's magnitude (as meshLights scales the file's lights). It
+// returns −1 when a copy would pass tracer.MaxMaterials.
+func (d *decoder) placedGlass(i int, xf *transform, s *tracer.SceneDesc) int32 {
+	m := s.Materials[i]
+	if m.AttenuationDistance == 0 {
+		return int32(i)
+	}
+	sc := math.Cbrt(math.Abs(xf.det()))
+	dist := float32(min(max(float64(m.AttenuationDistance)*sc, math.SmallestNonzeroFloat32), math.MaxFloat32))
+	if !(sc > 0) || math.IsInf(sc, 0) || dist == m.AttenuationDistance {
+		return int32(i)
+	}
+	key := scaledGlassKey{i, sc}
+	if j, ok := d.scaledGlass[key]; ok {
+		return j
+	}
+	if len(s.Materials) >= tracer.MaxMaterials {
+		return -1
+	}
+	m.AttenuationDistance = dist
+	j := int32(len(s.Materials))
+	s.Materials = append(s.Materials, m)
+	if d.scaledGlass == nil {
+		d.scaledGlass = map[scaledGlassKey]int32{}
+	}
+	d.scaledGlass[key] = j
+	return j
+}
+
 // meshLights appends a mesh file's lights to s, placed by the object's
 // transform xf: positions and spot directions transformed, intensities
 // scaled by the square of xf's scale (the cube root of its determinant's
@@ -177,11 +222,7 @@ func (d *decoder) meshLights(f fields, fv *value, file string, lights []tracer.P
 		d.fail(fv, f.at("file"), "%s: the scene's lights would number %d, more than the limit of %d", quoteFile(file), total, tracer.MaxLights)
 		return
 	}
-	m := &xf.linear
-	det := float64(m[0][0]*float64(m[1][1]*m[2][2]-m[1][2]*m[2][1])) -
-		float64(m[0][1]*float64(m[1][0]*m[2][2]-m[1][2]*m[2][0])) +
-		float64(m[0][2]*float64(m[1][0]*m[2][1]-m[1][1]*m[2][0]))
-	k2 := math.Pow(math.Abs(det), 2.0/3)
+	k2 := math.Pow(math.Abs(xf.det()), 2.0/3)
 	for _, l := range lights {
 		out := l
 		if l.Falloff == tracer.FalloffDirectional {
@@ -481,6 +522,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		}
 		if m.Glass {
 			mat.Kind, mat.IOR, mat.Roughness = tracer.MaterialDielectric, m.IOR, m.Roughness
+			mat.AttenuationColor, mat.AttenuationDistance = m.AttenuationColor, m.AttenuationDistance
 		}
 		// A black tint makes a black material, texture or not (the zero
 		// tint would mean none).
@@ -583,9 +625,12 @@ func unsupportedWarning(materials []importedMaterial, ks []int) string {
 		return ""
 	}
 	var names, exts []string
-	seen := map[string]bool{}
+	seen, named := map[string]bool{}, map[string]bool{}
 	for _, k := range ks {
-		names = append(names, materials[k].Name)
+		if !named[materials[k].Name] { // a glTF material scaled for two nodes is two
+			named[materials[k].Name] = true
+			names = append(names, materials[k].Name)
+		}
 		for _, e := range materials[k].Unsupported {
 			if !seen[e] {
 				seen[e] = true

@@ -62,7 +62,8 @@ func TestLoadValid(t *testing.T) {
 			},
 		},
 		{
-			// Every non-default choice, and defaults inside sections.
+			// Every non-default choice (the glass absorbs), and defaults
+			// inside sections.
 			file: "whitted.json",
 			want: tracer.SceneDesc{
 				Settings: tracer.Settings{Width: 320, Height: 240, Samples: 1, MaxDepth: 5, Integrator: tracer.IntegratorWhitted, Seed: 42},
@@ -77,7 +78,8 @@ func TestLoadValid(t *testing.T) {
 				Materials: []tracer.Material{
 					{Kind: tracer.MaterialPhong, Texture: tracer.NoTexture, Color: mgl32.Vec3{1, 0, 0},
 						Diffuse: 1, Specular: 0.5, Shininess: 32},
-					{Kind: tracer.MaterialDielectric, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.9, 1, 0.9}, IOR: 1.33},
+					{Kind: tracer.MaterialDielectric, Texture: tracer.NoTexture, Color: mgl32.Vec3{0.9, 1, 0.9}, IOR: 1.33,
+						AttenuationColor: mgl32.Vec3{0.5, 0, 1}, AttenuationDistance: 0.25},
 					{Kind: tracer.MaterialPhong, Texture: 0, Diffuse: 1, Shininess: 32, Reflection: 0.2},
 					{Kind: tracer.MaterialEmissive, Texture: tracer.NoTexture, Color: mgl32.Vec3{1, 1, 1}, Intensity: 1},
 					{Kind: tracer.MaterialMetal, Texture: 1},

@@ -243,3 +243,12 @@ func (t *transform) mesh(m *tracer.MeshDesc, copyShared bool) (tracer.MeshDesc, 
 	}
 	return out, true
 }
+
+// det returns the determinant of t's linear part: the factor by which it
+// scales volumes (negative for a mirror).
+func (t *transform) det() float64 {
+	m := &t.linear
+	return float64(m[0][0]*float64(m[1][1]*m[2][2]-m[1][2]*m[2][1])) -
+		float64(m[0][1]*float64(m[1][0]*m[2][2]-m[1][2]*m[2][0])) +
+		float64(m[0][2]*float64(m[1][0]*m[2][1]-m[1][1]*m[2][0]))
+}

@@ -292,6 +292,23 @@ type Material struct {
 	// NormalScale scales the map's X and Y (glTF's normalTexture.scale).
 	NormalMap   uint32
 	NormalScale float32
+	// AttenuationColor and AttenuationDistance are a dielectric's
+	// absorption inside its volume (Beer–Lambert; glTF's
+	// KHR_materials_volume, whose names they take): light that travels
+	// AttenuationDistance inside the glass keeps the fraction
+	// AttenuationColor of itself (linear RGB, each component in [0, 1]),
+	// and after a distance x the fraction AttenuationColor^(x /
+	// AttenuationDistance). AttenuationDistance 0, the default, absorbs
+	// nothing; otherwise it is positive and finite, in scene units.
+	AttenuationColor    mgl32.Vec3
+	AttenuationDistance float32
+	// Absorption is filled in by Compile for a dielectric with an
+	// AttenuationDistance: the absorption coefficient σ = −ln(
+	// AttenuationColor) / AttenuationDistance per unit of distance
+	// (tracer/fmath's Log, in float32); zero for none. A path segment of
+	// length t inside the glass keeps exp(−σ·t) of its light
+	// (absorption.go).
+	Absorption mgl32.Vec3
 }
 
 // PointLight is a light at a point (linear RGB), shining in every

@@ -32,6 +32,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 	var lastAt Hit
 	for depth := 0; ; depth++ {
 		var h Hit
+		from := r.Origin // the segment's start, before any alpha passes move r
 		if depth == 0 {
 			h = s.seenFrom(&r, first, smp, alphaStream(depth, alphaRayPath), st)
 		} else {
@@ -49,6 +50,9 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 		var sf surfaceHit
 		s.surfaceAt(&r, &h, &sf)
 		m := sf.m
+		if absorbs(&sf) {
+			beta = mul(beta, absorbed(&sf, from)) // the segment ran inside the glass
+		}
 		if m.Kind == MaterialEmissive {
 			le := s.emitted(m, &sf.texCoords)
 			if lastPdf > 0 {

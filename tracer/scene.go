@@ -113,6 +113,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		Lights:     append([]PointLight(nil), d.Lights...),
 	}
 	s.Camera.setFilter(&d.Film)
+	s.compileAbsorption()
 	s.compileTextures(d)
 	s.compileAlpha(d)
 	ts := s.newTriangleSource(d)
@@ -536,6 +537,9 @@ func checkDesc(d *SceneDesc) error {
 		}
 		if !finite(m.NormalScale) {
 			return fmt.Errorf("materials[%d]: normal scale %g is not finite", i, m.NormalScale)
+		}
+		if err := checkAttenuation(&m); err != nil {
+			return fmt.Errorf("materials[%d]: %w", i, err)
 		}
 	}
 	check := func(what string, i, m int) error {

@@ -29,6 +29,7 @@ func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 		b := stack[sp]
 		for {
 			var h Hit
+			from := b.ray.Origin // the segment's start, before any alpha passes move the ray
 			if known {
 				h, known = s.seenFrom(&b.ray, first, smp, alphaStream(int(b.depth), alphaRayPath), st), false
 			} else {
@@ -42,6 +43,9 @@ func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			var sf surfaceHit
 			s.surfaceAt(&b.ray, &h, &sf)
 			m, p, n, ns, tc := sf.m, sf.p, sf.ng, sf.ns, &sf.texCoords
+			if absorbs(&sf) {
+				b.weight = mul(b.weight, absorbed(&sf, from)) // the segment ran inside the glass
+			}
 			if m.Kind == MaterialEmissive {
 				radiance = maddv(radiance, b.weight, s.emitted(m, tc))
 				break

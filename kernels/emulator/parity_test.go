@@ -308,6 +308,18 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 				AlphaMode: tracer.AlphaMode(rng.IntN(3)), Alpha: f(0, 1), AlphaCutoff: f(0, 1), SingleSided: uint32(rng.IntN(2))},
 		)
 	}
+	if seed%4 != 3 {
+		// Absorption inside the glass, smooth and rough (and so in the
+		// rough glass's normal-mapped copy), from the seed (the random
+		// numbers stay as they were): a channel that keeps all of its
+		// light (σ = −0) and, now and then, one that keeps none (σ the
+		// largest float32).
+		k := float32(seed % 5)
+		for _, i := range []int{2, 6} {
+			d.Materials[i].AttenuationColor = mgl32.Vec3{0.1 + 0.2*k, 1, []float32{0, 0.5}[seed%2]}
+			d.Materials[i].AttenuationDistance = 0.2 + 0.3*float32(seed%3) + float32(i)*0.1
+		}
+	}
 	mat := func() int { return rng.IntN(len(d.Materials)) }
 
 	for i := 0; i < 1+rng.IntN(3); i++ {
@@ -725,6 +737,49 @@ func TestRandomScenesUseRoughGlass(t *testing.T) {
 	}
 	if withMaps < 6 {
 		t.Errorf("%d of 12 random scenes have normal-mapped rough glass: want at least 6", withMaps)
+	}
+}
+
+// TestRandomScenesUseAbsorption: most of the random scenes that
+// TestRandomSceneParity compares have glass that absorbs inside, which
+// changes their pictures under both integrators, so parity covers the
+// kernel's absorption.
+func TestRandomScenesUseAbsorption(t *testing.T) {
+	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+		absorbing, changed := 0, 0
+		for seed := uint64(1); seed <= 12; seed++ {
+			d := randomScene(seed, integ)
+			s, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has := false
+			for _, m := range s.Materials {
+				has = has || m.Absorption != (mgl32.Vec3{})
+			}
+			if !has {
+				continue
+			}
+			absorbing++
+			for i := range d.Materials {
+				d.Materials[i].AttenuationDistance = 0
+			}
+			o, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st tracer.Stats
+			for i := 0; i < s.Settings.Width*s.Settings.Height; i++ {
+				x, y := i%s.Settings.Width, i/s.Settings.Width
+				if s.RenderPixel(x, y, &st) != o.RenderPixel(x, y, &st) {
+					changed++
+					break
+				}
+			}
+		}
+		if absorbing < 8 || changed < 6 {
+			t.Errorf("integrator %d: %d of 12 random scenes have absorbing glass, %d of them changed by it: want at least 8 and 6", integ, absorbing, changed)
+		}
 	}
 }
 
