@@ -248,16 +248,19 @@ func TestGPUWorkerPipeline(t *testing.T) {
 }
 
 // panickingDevice panics in one of its methods, as a broken driver
-// binding or a bug in a device might.
+// binding or a bug in a device might. Just before, it closes reached (if
+// not nil), for a worker that must not start before the panic.
 type panickingDevice struct {
 	kernels.Device
-	in string // "Upload" or "TracePixels"
+	in      string // "Upload" or "TracePixels"
+	reached chan struct{}
 }
 
 func (d panickingDevice) Name() string { return "gpu7 broken" }
 
 func (d panickingDevice) Upload(ctx context.Context, p *kernels.Packed) error {
 	if d.in == "Upload" {
+		d.panicking()
 		panic("device lost")
 	}
 	return d.Device.Upload(ctx, p)
@@ -265,10 +268,39 @@ func (d panickingDevice) Upload(ctx context.Context, p *kernels.Packed) error {
 
 func (d panickingDevice) TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error {
 	if d.in == "TracePixels" {
+		d.panicking()
 		var table []int
 		_ = table[len(pixels)] // a runtime error, not a string
 	}
 	return d.Device.TracePixels(ctx, pixels, out, rays, nonfinite)
+}
+
+// panicking closes d.reached, once: the device panics next.
+func (d panickingDevice) panicking() {
+	if d.reached != nil {
+		select {
+		case <-d.reached:
+		default:
+			close(d.reached)
+		}
+	}
+}
+
+// gatedWorker runs its Worker once gate is closed: a CPU worker that
+// starts only when the GPU beside it has failed, so that it cannot
+// render the whole frame first on a busy machine.
+type gatedWorker struct {
+	Worker
+	gate chan struct{}
+}
+
+func (w gatedWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
+	select {
+	case <-w.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return w.Worker.Run(ctx, s, q, index)
 }
 
 // TestGPUWorkerPanics: a panic in the device's Upload or TracePixels is a
@@ -292,8 +324,12 @@ func TestGPUWorkerPanics(t *testing.T) {
 			}
 		}
 
-		gpu := &GPUWorker{Device: panickingDevice{newEmulator(t), in}, BatchPixels: 4 * 64}
-		res, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{gpu, &CPUWorker{N: 1}}})
+		// The CPU worker starts when the GPU panics: the GPU leases
+		// tiles first, whatever the machine's load.
+		reached := make(chan struct{})
+		gpu := &GPUWorker{Device: panickingDevice{newEmulator(t), in, reached}, BatchPixels: 4 * 64}
+		cpu := gatedWorker{&CPUWorker{N: 1}, reached}
+		res, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{gpu, cpu}})
 		if err != nil {
 			t.Fatalf("panic in %s beside a CPU worker: %v", in, err)
 		}
@@ -311,7 +347,7 @@ func TestGPUWorkerPanics(t *testing.T) {
 		}
 		wantErr("beside a CPU worker", res.WorkerErrors[0])
 
-		gpu = &GPUWorker{Device: panickingDevice{newEmulator(t), in}, BatchPixels: 4 * 64}
+		gpu = &GPUWorker{Device: panickingDevice{newEmulator(t), in, nil}, BatchPixels: 4 * 64}
 		_, err = Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{gpu}})
 		if err == nil {
 			t.Fatalf("panic in %s on the only worker: the render did not fail", in)
