@@ -125,16 +125,7 @@ func TestMeshGLTFGlass(t *testing.T) {
 			tc.mat.Name = "glass"
 			doc.Materials = []*gltf.Material{tc.mat}
 			writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
-			materials := tc.materials
-			if materials == "" {
-				materials = "{}"
-			}
-			path := filepath.Join(dir, "scene.json")
-			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
-				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "glass.gltf"}]}`
-			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeMeshScene(t, dir, tc.materials, `"file": "glass.gltf"`)
 			log := captureWarnings(t)
 			s, err := Load(path)
 			if err != nil {
@@ -194,16 +185,7 @@ func TestMeshGLTFGlassVolumeScale(t *testing.T) {
 			}
 			doc.Scenes[0].Nodes = []int{0, 1, 2}
 			writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
-			materials := tc.materials
-			if materials == "" {
-				materials = "{}"
-			}
-			path := filepath.Join(dir, "scene.json")
-			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
-				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "glass.gltf"` + tc.xf + `}]}`
-			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeMeshScene(t, dir, tc.materials, `"file": "glass.gltf"` + tc.xf)
 			log := captureWarnings(t)
 			s, err := Load(path)
 			if err != nil {
@@ -285,16 +267,7 @@ func TestMeshGLTFGlassRequired(t *testing.T) {
 				doc.ExtensionsUsed = append(doc.ExtensionsUsed, e)
 			}
 			writeGLTF(t, filepath.Join(dir, "frosted.gltf"), doc)
-			materials := tc.materials
-			if materials == "" {
-				materials = "{}"
-			}
-			path := filepath.Join(dir, "scene.json")
-			scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
-				"materials": ` + materials + `, "objects": [{"type": "mesh", "file": "frosted.gltf"}]}`
-			if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeMeshScene(t, dir, tc.materials, `"file": "frosted.gltf"`)
 			captureWarnings(t)
 			s, err := Load(path)
 			if tc.err != "" {
@@ -311,4 +284,21 @@ func TestMeshGLTFGlassRequired(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeMeshScene writes dir/scene.json: a camera, the materials (a JSON
+// object; "" for none) and one mesh object of the members file (its
+// "file" and any others), and returns its path.
+func writeMeshScene(t *testing.T, dir, materials, file string) string {
+	t.Helper()
+	if materials == "" {
+		materials = "{}"
+	}
+	path := filepath.Join(dir, "scene.json")
+	scene := `{"version": 1, "camera": {"position": [0, 0, -1], "look_at": [0, 0, 0]},
+		"materials": ` + materials + `, "objects": [{"type": "mesh", ` + file + `}]}`
+	if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -308,16 +308,7 @@ func TestPLYErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			_, err := parsePLY(testAssets(t, dir), filepath.Join(dir, "t.ply"), []byte(tt.ply), objCreaseCos)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			var e *Error
-			if !errors.As(err, &e) || e.File == "" {
-				t.Fatalf("error %T %v is not an *Error naming a file", err, err)
-			}
-			if got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""); got != tt.want {
-				t.Errorf("error\n got %s\nwant %s", got, tt.want)
-			}
+			checkFileError(t, err, dir, tt.want)
 		})
 	}
 }
@@ -430,5 +421,21 @@ func TestPLYColorTypes(t *testing.T) {
 		if got := im.meshes[0].Colors[0]; math.Abs(float64(got[0]-want)) > 1e-6 || got[1] != 0 || got[2] != 1 {
 			t.Errorf("%s: colour %v, want [%g 0 1]", c.typ, got, want)
 		}
+	}
+}
+
+// checkFileError checks that err is an *Error naming a file in dir, whose
+// message, the folder left out, is want.
+func checkFileError(t *testing.T, err error, dir, want string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.File == "" {
+		t.Fatalf("error %T %v is not an *Error naming a file", err, err)
+	}
+	if got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""); got != want {
+		t.Errorf("error\n got %s\nwant %s", got, want)
 	}
 }

@@ -100,16 +100,7 @@ func TestSTLErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			_, err := parseSTL(testAssets(t, dir), filepath.Join(dir, "t.stl"), []byte(tt.stl))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			var e *Error
-			if !errors.As(err, &e) || e.File == "" {
-				t.Fatalf("error %T %v is not an *Error naming a file", err, err)
-			}
-			if got := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""); got != tt.want {
-				t.Errorf("error\n got %s\nwant %s", got, tt.want)
-			}
+			checkFileError(t, err, dir, tt.want)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -292,33 +293,44 @@ func TestPBRSamplingDensity(t *testing.T) {
 				if math.Abs(total-frac) > 0.01 {
 					t.Errorf("eval's pdf integrates to %.4f, %.4f of the samples are kept", total, frac)
 				}
-				// Chi-square over cells expecting at least 5 samples, the
-				// rest pooled.
-				chi2, dof := 0.0, -1
-				var poolW, poolG float64
-				for i := range want {
-					for j := range want[i] {
-						e := want[i][j] * n
-						if e < 5 {
-							poolW += e
-							poolG += got[i][j]
-							continue
+				chi2, dof, z := chiSquare(func(yield func(e, o float64) bool) {
+					for i := range want {
+						for j := range want[i] {
+							if !yield(want[i][j]*n, got[i][j]) {
+								return
+							}
 						}
-						chi2 += (got[i][j] - e) * (got[i][j] - e) / e
-						dof++
 					}
-				}
-				if poolW >= 5 {
-					chi2 += (poolG - poolW) * (poolG - poolW) / poolW
-					dof++
-				}
-				// Wilson–Hilferty: z is about normal under the null.
-				k := float64(dof)
-				z := (math.Cbrt(chi2/k) - (1 - 2/(9*k))) / math.Sqrt(2/(9*k))
+				})
 				if z > 4.5 {
 					t.Errorf("chi-square %.1f with %d degrees of freedom (z = %.1f): samples do not follow pdf", chi2, dof, z)
 				}
 			})
 		}
 	}
+}
+
+// chiSquare returns Pearson's chi-square of the observed counts against
+// the expected ones of the cells that cells yields (expected, observed),
+// over the cells expecting at least 5 and one more pooling the rest, its
+// degrees of freedom, and the Wilson–Hilferty z, which is about normal
+// when the counts follow the expected distribution.
+func chiSquare(cells iter.Seq2[float64, float64]) (chi2 float64, dof int, z float64) {
+	dof = -1
+	var poolE, poolO float64
+	for e, o := range cells {
+		if e < 5 {
+			poolE += e
+			poolO += o
+			continue
+		}
+		chi2 += (o - e) * (o - e) / e
+		dof++
+	}
+	if poolE >= 5 {
+		chi2 += (poolO - poolE) * (poolO - poolE) / poolE
+		dof++
+	}
+	k := float64(dof)
+	return chi2, dof, (math.Cbrt(chi2/k) - (1 - 2/(9*k))) / math.Sqrt(2/(9*k))
 }

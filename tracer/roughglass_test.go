@@ -136,26 +136,15 @@ func TestRoughDielectricSamplingDensity(t *testing.T) {
 			if math.Abs(total-frac) > 0.02 {
 				t.Errorf("dielectricEval's pdf integrates to %.4f, %.4f of the samples are kept", total, frac)
 			}
-			chi2, dof := 0.0, -1
-			var poolW, poolG float64
-			for i := range want {
-				for j := range want[i] {
-					e := want[i][j] * n
-					if e < 5 {
-						poolW += e
-						poolG += got[i][j]
-						continue
+			chi2, dof, z := chiSquare(func(yield func(e, o float64) bool) {
+				for i := range want {
+					for j := range want[i] {
+						if !yield(want[i][j]*n, got[i][j]) {
+							return
+						}
 					}
-					chi2 += (got[i][j] - e) * (got[i][j] - e) / e
-					dof++
 				}
-			}
-			if poolW >= 5 {
-				chi2 += (poolG - poolW) * (poolG - poolW) / poolW
-				dof++
-			}
-			k := float64(dof)
-			z := (math.Cbrt(chi2/k) - (1 - 2/(9*k))) / math.Sqrt(2/(9*k))
+			})
 			if z > 4.5 {
 				t.Errorf("chi-square %.1f with %d degrees of freedom (z = %.1f): samples do not follow pdf", chi2, dof, z)
 			}
