@@ -185,7 +185,7 @@ func TestMeshGLTFGlassVolumeScale(t *testing.T) {
 			}
 			doc.Scenes[0].Nodes = []int{0, 1, 2}
 			writeGLTF(t, filepath.Join(dir, "glass.gltf"), doc)
-			path := writeMeshScene(t, dir, tc.materials, `"file": "glass.gltf"` + tc.xf)
+			path := writeMeshScene(t, dir, tc.materials, `"file": "glass.gltf"`+tc.xf)
 			log := captureWarnings(t)
 			s, err := Load(path)
 			if err != nil {
