@@ -285,6 +285,8 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
       both (it is this mix with one colour on both); smooth glass is exact;
       rough glass is Cycles 3.4's GGX glass, which weighs its lobes by the
       Fresnel at the shading normal where trace takes each microfacet's;
+      an attenuation_color and _distance (absorption inside) -> a Volume
+      Absorption of the same coefficients in the material's Volume output;
     pbr, with pbr = "lambert" -> Diffuse BSDF coloured (1 - metallic) x
       base x (1 - Fc), Fc = 0.04 + 0.96 (1 - cos theta_o)^5 from Layer
       Weight, trace's diffuse exactly; plus specular_lobe(F0 =
@@ -335,6 +337,18 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
         tree.links.new(refr.outputs[0], mix.inputs[1])
         tree.links.new(refl.outputs[0], mix.inputs[2])
         sh = mix.outputs[0]
+        if float(m.get("attenuation_distance", 0)) > 0:
+            # Absorption inside (Beer-Lambert): trace's sigma = -ln(colour) /
+            # distance per channel; Cycles' Volume Absorption absorbs
+            # density x (1 - colour), so density = max sigma and colour =
+            # 1 - sigma / density.
+            d = float(m["attenuation_distance"])
+            sigma = [-math.log(max(float(c), 1e-30)) / d for c in m["attenuation_color"]]
+            dens = max(max(sigma), 1e-12)
+            va = node(tree, "ShaderNodeVolumeAbsorption", Density=dens,
+                      Color=tuple(1 - x / dens for x in sigma) + (1.0,))
+            tree.links.new(va.outputs[0], out.inputs["Volume"])
+            mat.cycles.homogeneous_volume = True
     elif t == "pbr":
         metal = min(max(float(m["metallic"]), 0.0), 1.0)
         rough = min(max(float(m["roughness"]), 0.0), 1.0)
