@@ -23,6 +23,10 @@
 #   scripts/cycles-compare.sh --trace /tmp/cmp/trace --scene-dir scripts/cycles/scenes \
 #       --scenes spheres --ref-spp 2048 --trace-ref-spp 2048 --repeat 2 --skip-check
 #
+# (--scenes absorption: glass that absorbs inside, against Cycles' Volume
+# Absorption, about 1 minute.) A scene's film.filter renders with Cycles'
+# filter of that name and width (a Box of 1 px by default).
+#
 # Materials are compared at three levels (scripts/cycles/tracescene.py
 # classify): exact (diffuse, emissive, mirror metal and pbr, smooth glass,
 # the background: the headline RMSE and efficiency), approx (rough metal,
