@@ -40,6 +40,9 @@ DEVFN void pixel_point(const Camera* c, u32 x, u32 y, float jx, float jy, int n,
 DEVFN Ray camera_ray(const Camera* c, float px, float py, float lu, float lv) {
     float sx = (((px / (float)c->Width) - 0.5f) * c->PlaneW) + c->ShiftX;
     float sy = ((0.5f - (py / (float)c->Height)) * c->PlaneH) + c->ShiftY;
+    if (c->Ortho != 0u) {
+        return ray(madd(madd(c->Eye, c->Right, sx), c->Up, sy), c->Forward, TR_INFINITY);
+    }
     vec3 d = madd(madd(c->Forward, c->Right, sx), c->Up, sy);
     if (c->LensR == 0.0f) {
         return ray(c->Eye, normalize(d), TR_INFINITY);

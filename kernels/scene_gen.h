@@ -314,7 +314,7 @@ SCENE_FIELD(Emitter, Kind, 0, 4);
 SCENE_FIELD(Emitter, Index, 4, 4);
 SCENE_FIELD(Emitter, CDF, 8, 4);
 
-/* tracer.Camera (tracer/camera.go), 1112 bytes. */
+/* tracer.Camera (tracer/camera.go), 1116 bytes. */
 typedef struct {
     vec3 Eye;
     vec3 Right;
@@ -328,10 +328,11 @@ typedef struct {
     float ShiftY;
     float LensR;
     float FocusDst;
+    u32 Ortho;
     u32 Filtered;
     float FilterTable[257];
 } Camera;
-PORT_STATIC_ASSERT(sizeof(Camera) == 1112, "Camera: 1112 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Camera) == 1116, "Camera: 1116 bytes, as in Go");
 SCENE_FIELD(Camera, Eye, 0, 12);
 SCENE_FIELD(Camera, Right, 12, 12);
 SCENE_FIELD(Camera, Up, 24, 12);
@@ -344,8 +345,9 @@ SCENE_FIELD(Camera, ShiftX, 64, 4);
 SCENE_FIELD(Camera, ShiftY, 68, 4);
 SCENE_FIELD(Camera, LensR, 72, 4);
 SCENE_FIELD(Camera, FocusDst, 76, 4);
-SCENE_FIELD(Camera, Filtered, 80, 4);
-SCENE_FIELD(Camera, FilterTable, 84, 1028);
+SCENE_FIELD(Camera, Ortho, 80, 4);
+SCENE_FIELD(Camera, Filtered, 84, 4);
+SCENE_FIELD(Camera, FilterTable, 88, 1028);
 
 /* tracer.Background (tracer/desc.go), 48 bytes. */
 typedef struct {
@@ -373,7 +375,7 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 1352 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 1360 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -411,7 +413,7 @@ typedef struct {
     u32 Stop;
     const float* TriangleRecords;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 1352, "TraceScene: 1352 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1360, "TraceScene: 1360 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -436,17 +438,17 @@ SCENE_FIELD(TraceScene, NumEmitters, 124, 4);
 SCENE_FIELD(TraceScene, Samples, 128, 4);
 SCENE_FIELD(TraceScene, MaxDepth, 132, 4);
 SCENE_FIELD(TraceScene, Integrator, 136, 4);
-SCENE_FIELD(TraceScene, Camera, 140, 1112);
-SCENE_FIELD(TraceScene, Background, 1252, 48);
-SCENE_FIELD(TraceScene, SeeThrough, 1300, 4);
-SCENE_FIELD(TraceScene, UV1, 1304, 8);
-SCENE_FIELD(TraceScene, Colors, 1312, 8);
-SCENE_FIELD(TraceScene, NumUV1, 1320, 4);
-SCENE_FIELD(TraceScene, NumColors, 1324, 4);
-SCENE_FIELD(TraceScene, Tangents, 1328, 8);
-SCENE_FIELD(TraceScene, NumTangents, 1336, 4);
-SCENE_FIELD(TraceScene, Stop, 1340, 4);
-SCENE_FIELD(TraceScene, TriangleRecords, 1344, 8);
+SCENE_FIELD(TraceScene, Camera, 140, 1116);
+SCENE_FIELD(TraceScene, Background, 1256, 48);
+SCENE_FIELD(TraceScene, SeeThrough, 1304, 4);
+SCENE_FIELD(TraceScene, UV1, 1312, 8);
+SCENE_FIELD(TraceScene, Colors, 1320, 8);
+SCENE_FIELD(TraceScene, NumUV1, 1328, 4);
+SCENE_FIELD(TraceScene, NumColors, 1332, 4);
+SCENE_FIELD(TraceScene, Tangents, 1336, 8);
+SCENE_FIELD(TraceScene, NumTangents, 1344, 4);
+SCENE_FIELD(TraceScene, Stop, 1348, 4);
+SCENE_FIELD(TraceScene, TriangleRecords, 1352, 8);
 
 #undef SCENE_FIELD
 

@@ -11,7 +11,13 @@ import (
 )
 
 // cameraFields are the members of the camera section.
-var cameraFields = []string{"position", "look_at", "up", "fov", "shift", "aperture", "focus_distance"}
+var cameraFields = []string{"type", "position", "look_at", "up", "fov", "height", "shift", "aperture", "focus_distance"}
+
+// cameraTypes are the accepted values of camera.type.
+var cameraTypes = []option[bool]{
+	{"perspective", false},
+	{"orthographic", true},
+}
 
 // Camera defaults.
 var (
@@ -28,6 +34,7 @@ func (d *decoder) camera(f fields) tracer.CameraDesc {
 	}
 	f.known(cameraFields...)
 	c := tracer.CameraDesc{
+		Orthographic:  choose(f, "type", "perspective", "camera type", cameraTypes),
 		Position:      f.requiredVec3("position"),
 		LookAt:        f.requiredVec3("look_at"),
 		Up:            f.vec3("up", defaultUp),
@@ -38,6 +45,7 @@ func (d *decoder) camera(f fields) tracer.CameraDesc {
 	if v := f.lookup("shift"); v != nil {
 		d.floats(v, f.at("shift"), c.Shift[:])
 	}
+	d.orthographic(f, &c)
 	if d.failed() {
 		return c
 	}
@@ -59,18 +67,41 @@ func (d *decoder) camera(f fields) tracer.CameraDesc {
 	return c
 }
 
+// orthographic decodes what an orthographic camera adds to c: height,
+// by default the height that the field of view spans at look_at (so that
+// switching the type keeps what lies there the same size); aperture must
+// be 0, and height is refused on a perspective camera.
+func (d *decoder) orthographic(f fields, c *tracer.CameraDesc) {
+	if !c.Orthographic {
+		if f.lookup("height") != nil {
+			f.failField("height", "applies to an orthographic camera (camera.type \"orthographic\")")
+		}
+		return
+	}
+	if c.Aperture != 0 {
+		f.failField("aperture", "an orthographic camera has no lens: aperture must be 0")
+	}
+	dist := float64(c.LookAt.Sub(c.Position).Len())
+	def := float32(2 * dist * math.Tan(float64(c.FOV)*math.Pi/360))
+	c.Height = f.float("height", def, atLeast(0))
+	if !(c.Height > 0) || math.IsInf(float64(c.Height), 0) {
+		f.failField("height", "the view's height must be a positive number, found %g", c.Height)
+	}
+}
+
 // gltfCameraFields are the members of a camera taken from a glTF file.
 var gltfCameraFields = []string{"gltf", "camera", "shift", "aperture", "focus_distance"}
 
 // gltfCamera decodes a camera section that takes its camera from a glTF
-// file ("gltf"): the perspective camera named by "camera" (its index in
+// file ("gltf"): the camera named by "camera" (its index in
 // the file's cameras, or its name; by default the first camera that a
 // node of the default scene holds), placed by that node's world matrix —
 // the file's own coordinates, as a mesh object of the file without a
 // transform is — looking along the node's −z with its +y up, with the
-// file's vertical field of view. The file's aspectRatio and clipping
-// planes are not used: the image's size sets the aspect. shift, aperture
-// and focus_distance are the scene's as for any camera.
+// file's vertical field of view, or, orthographic, a height of 2·ymag
+// (scaled by the node along its y). The file's aspectRatio, xmag and
+// clipping planes are not used: the image's size sets the aspect. shift,
+// aperture and focus_distance are the scene's as for any camera.
 func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 	f.known(gltfCameraFields...)
 	c := tracer.CameraDesc{
@@ -110,11 +141,17 @@ func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 	if !ok {
 		return c
 	}
-	if math.IsNaN(cam.yfov) {
-		f.failField("gltf", "%s: cameras[%d] is orthographic; the tracer has only perspective cameras", quoteFile(file), cam.camera)
-		return c
-	}
-	if !(cam.yfov > 0 && cam.yfov < math.Pi) {
+	ortho := math.IsNaN(cam.yfov)
+	if ortho {
+		if !(cam.ymag > 0 && cam.ymag <= math.MaxFloat32/4) {
+			f.failField("gltf", "%s: cameras[%d]: orthographic ymag %g is not a positive number", quoteFile(file), cam.camera, cam.ymag)
+			return c
+		}
+		if c.Aperture != 0 {
+			f.failField("aperture", "%s: cameras[%d] is orthographic, which has no lens: aperture must be 0", quoteFile(file), cam.camera)
+			return c
+		}
+	} else if !(cam.yfov > 0 && cam.yfov < math.Pi) {
 		f.failField("gltf", "%s: cameras[%d]: yfov %g is not in (0, π)", quoteFile(file), cam.camera, cam.yfov)
 		return c
 	}
@@ -128,7 +165,13 @@ func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 	c.Position = mgl32.Vec3{float32(pos[0]), float32(pos[1]), float32(pos[2])}
 	c.LookAt = c.Position.Add(mgl32.Vec3{float32(dir[0]), float32(dir[1]), float32(dir[2])})
 	c.Up = mgl32.Vec3{float32(up[0]), float32(up[1]), float32(up[2])}
-	c.FOV = float32(cam.yfov * 180 / math.Pi)
+	if ortho {
+		// ymag is half the view's height in the camera's space, which the
+		// node's matrix scales along its y.
+		c.Orthographic, c.Height = true, float32(2*cam.ymag*up.Len())
+	} else {
+		c.FOV = float32(cam.yfov * 180 / math.Pi)
+	}
 	lookDir := c.LookAt.Sub(c.Position)
 	if !finiteVec3(c.Position) || !normalizable(lookDir) || !normalizable(c.Up) || parallel(lookDir, c.Up) {
 		f.failField("gltf", "%s: the node of cameras[%d] (nodes[%d]) does not give a camera a frame (its matrix is singular or not finite)", quoteFile(file), cam.camera, cam.node)

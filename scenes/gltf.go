@@ -532,8 +532,9 @@ func (l *gltfLoader) walk() error {
 }
 
 // nodeCamera records the camera cameras[ci] of node, placed by world: a
-// perspective camera with a field of view in (0, π); an orthographic one
-// is refused (the tracer has none).
+// perspective camera, or an orthographic one (its ymag; NaN without
+// one). Their values are checked only when a scene asks for the camera
+// (gltfCamera); the file's meshes load as before.
 func (l *gltfLoader) nodeCamera(node, ci int, world mgl64.Mat4) error {
 	doc := l.doc
 	if ci < 0 || ci >= len(doc.Cameras) || doc.Cameras[ci] == nil {
@@ -541,9 +542,11 @@ func (l *gltfLoader) nodeCamera(node, ci int, world mgl64.Mat4) error {
 	}
 	c := doc.Cameras[ci]
 	if c.Perspective == nil {
-		// Only read when a scene asks for this camera (gltfCamera); the
-		// file's meshes load as before.
-		l.out.cameras = append(l.out.cameras, importedCamera{node: node, camera: ci, name: c.Name, yfov: math.NaN(), world: world})
+		ymag := math.NaN()
+		if c.Orthographic != nil {
+			ymag = c.Orthographic.Ymag
+		}
+		l.out.cameras = append(l.out.cameras, importedCamera{node: node, camera: ci, name: c.Name, yfov: math.NaN(), ymag: ymag, world: world})
 		return nil
 	}
 	l.out.cameras = append(l.out.cameras, importedCamera{node: node, camera: ci, name: c.Name, yfov: c.Perspective.Yfov, world: world})

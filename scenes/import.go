@@ -119,12 +119,13 @@ type importedMesh struct {
 	usemtlLines []int
 }
 
-// importedCamera is a glTF node's perspective camera: the node, the
-// camera's index and name, its vertical field of view in radians, and the
-// node's world matrix (the camera looks along its −z, up its +y).
+// importedCamera is a glTF node's camera: the node, the camera's index
+// and name, its vertical field of view in radians (perspective) or NaN
+// and its ymag, half the view's height (orthographic), and the node's
+// world matrix (the camera looks along its −z, up its +y).
 type importedCamera struct {
 	node, camera int
 	name         string
-	yfov         float64
+	yfov, ymag   float64
 	world        mgl64.Mat4
 }

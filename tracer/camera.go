@@ -12,12 +12,15 @@ type Camera struct {
 	Forward  vec3 // unit; the view direction
 	Width    uint32
 	Height   uint32
-	PlaneW   float32 // width of the image plane at distance 1
-	PlaneH   float32 // height of the image plane at distance 1: 2·tan(fov/2)
-	ShiftX   float32 // centre of the image plane along Right, at distance 1
-	ShiftY   float32 // centre of the image plane along Up, at distance 1
+	PlaneW   float32 // width of the image plane at distance 1 (orthographic: of the view)
+	PlaneH   float32 // height of the image plane at distance 1: 2·tan(fov/2) (orthographic: of the view)
+	ShiftX   float32 // centre of the image plane along Right, at distance 1 (orthographic: of the view)
+	ShiftY   float32 // centre of the image plane along Up, at distance 1 (orthographic: of the view)
 	LensR    float32 // lens radius (aperture / 2); 0 is a pinhole
 	FocusDst float32 // distance to the plane in focus, along Forward
+	// Ortho is 1 for an orthographic camera: rays along Forward from the
+	// point of the view plane through Eye.
+	Ortho uint32
 	// Filtered is 1 when a sample's position in its pixel is drawn
 	// from FilterTable (filter.go), 0 when uniformly over the pixel (a
 	// box of width 1, the default).
@@ -61,12 +64,17 @@ func newCamera(d CameraDesc, w, h int) Camera {
 	if focus == 0 {
 		focus = length(d.LookAt.Sub(d.Position))
 	}
+	var ortho uint32
+	if d.Orthographic {
+		ortho, ph = 1, d.Height
+		pw = ph * float32(w) / float32(h)
+	}
 	return Camera{
 		Eye: d.Position, Right: right, Up: up, Forward: fwd,
 		Width: uint32(w), Height: uint32(h),
 		PlaneW: pw, PlaneH: ph,
 		ShiftX: float32(d.Shift[0] * ph), ShiftY: float32(d.Shift[1] * ph),
-		LensR: d.Aperture / 2, FocusDst: focus,
+		LensR: d.Aperture / 2, FocusDst: focus, Ortho: ortho,
 	}
 }
 
@@ -77,6 +85,10 @@ func newCamera(d CameraDesc, w, h int) Camera {
 func (c *Camera) Ray(px, py, lu, lv float32) Ray {
 	sx := float32((px/float32(c.Width)-0.5)*c.PlaneW) + c.ShiftX
 	sy := float32((0.5-py/float32(c.Height))*c.PlaneH) + c.ShiftY
+	if c.Ortho != 0 {
+		// Parallel rays from the view plane through the eye.
+		return Ray{Origin: madd(madd(c.Eye, c.Right, sx), c.Up, sy), Dir: c.Forward, TMax: infinity}
+	}
 	// Direction to the point on the image plane at distance 1.
 	d := madd(madd(c.Forward, c.Right, sx), c.Up, sy)
 	if c.LensR == 0 {

@@ -98,3 +98,66 @@ func TestCameraThinLens(t *testing.T) {
 		}
 	}
 }
+
+// TestOrthographicCamera: an orthographic camera's rays are parallel,
+// along the view direction, from the points of a view plane through the
+// eye of the given height (the width from the aspect), shifted in units
+// of the height; a sphere seen by it covers exactly the pixels whose
+// centres lie within its radius of its centre, wherever it lies along the
+// view, and Compile refuses a height that is not positive or a lens.
+func TestOrthographicCamera(t *testing.T) {
+	d := CameraDesc{Position: vec3{1, 2, 3}, LookAt: vec3{1, 2, 10}, Up: vec3{0, 1, 0},
+		Orthographic: true, Height: 4, Shift: [2]float32{0.25, -0.5}}
+	c := newCamera(d, 8, 4) // 8 wide, 4 high: one unit a pixel
+	for _, tc := range []struct {
+		px, py float32
+		want   vec3 // the ray's origin
+	}{
+		{4, 2, vec3{1 - 1, 2 - 2, 3}},         // the centre, shifted by (1, −2) along right (−x) and up
+		{0, 0, vec3{1 + 4 - 1, 2 + 2 - 2, 3}}, // the top-left corner: left is +x
+		{8, 4, vec3{1 - 4 - 1, 2 - 2 - 2, 3}},
+	} {
+		r := c.Ray(tc.px, tc.py, 0.3, 0.7)
+		if r.Dir != (vec3{0, 0, 1}) || r.Origin != tc.want {
+			t.Errorf("Ray(%v, %v) = %v along %v, want from %v along +z", tc.px, tc.py, r.Origin, r.Dir, tc.want)
+		}
+	}
+
+	for _, z := range []float32{2, 50} {
+		desc := &SceneDesc{
+			Settings:  Settings{Width: 40, Height: 30, Samples: 1, MaxDepth: 0},
+			Camera:    CameraDesc{Position: vec3{0, 0, 0}, LookAt: vec3{0, 0, 1}, Up: vec3{0, 1, 0}, Orthographic: true, Height: 3},
+			Materials: []Material{{Kind: MaterialEmissive, Texture: NoTexture, Color: vec3{1, 1, 1}, Intensity: 1}},
+			Spheres:   []SphereDesc{{Center: vec3{-0.5, 0.25, z}, Radius: 0.9}},
+		}
+		s, err := Compile(desc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for y := range 30 {
+			for x := range 40 {
+				// The pixel centre on the view plane: 0.1 units a pixel,
+				// right is −x.
+				cx, cy := -(float64(x)+0.5-20)*0.1, (15-float64(y)-0.5)*0.1
+				inside := math.Hypot(cx+0.5, cy-0.25) < 0.9
+				if math.Abs(math.Hypot(cx+0.5, cy-0.25)-0.9) < 1e-4 {
+					continue // on the rim: rounding decides
+				}
+				var st Stats
+				if got := s.RenderPixel(x, y, &st)[0] == 1; got != inside {
+					t.Errorf("sphere at z %g: pixel (%d, %d) sees it %v, want %v", z, x, y, got, inside)
+				}
+			}
+		}
+	}
+
+	for _, bad := range []CameraDesc{
+		{Position: vec3{0, 0, 0}, LookAt: vec3{0, 0, 1}, Up: vec3{0, 1, 0}, Orthographic: true},
+		{Position: vec3{0, 0, 0}, LookAt: vec3{0, 0, 1}, Up: vec3{0, 1, 0}, Orthographic: true, Height: float32(math.Inf(1))},
+		{Position: vec3{0, 0, 0}, LookAt: vec3{0, 0, 1}, Up: vec3{0, 1, 0}, Orthographic: true, Height: 2, Aperture: 0.1},
+	} {
+		if _, err := Compile(&SceneDesc{Settings: Settings{Width: 4, Height: 4, Samples: 1, MaxDepth: 1}, Camera: bad}); err == nil {
+			t.Errorf("%+v compiled", bad)
+		}
+	}
+}

@@ -143,6 +143,13 @@ type CameraDesc struct {
 	// FocusDistance is the distance to the plane in focus; 0 means the
 	// distance from Position to LookAt.
 	FocusDistance float32
+	// Orthographic makes the camera's rays parallel, along the view
+	// direction, from a plane through Position of height Height (scene
+	// units; the width follows the image's aspect); FOV is then unused,
+	// and Shift is in units of Height. An orthographic camera has no lens
+	// (Aperture 0).
+	Orthographic bool
+	Height       float32
 }
 
 // Film describes how linear radiance becomes output values.

@@ -478,7 +478,12 @@ func checkDesc(d *SceneDesc) error {
 	if length(cross(normalize(fwd), normalize(c.Up))) < 1e-6 {
 		return errors.New("camera: up is zero or parallel to the view direction")
 	}
-	if !(c.FOV > 0 && c.FOV < 180) {
+	switch {
+	case c.Orthographic && !(c.Height > 0 && c.Height <= math.MaxFloat32):
+		return fmt.Errorf("camera: orthographic height %g: must be a positive number", c.Height)
+	case c.Orthographic && c.Aperture != 0:
+		return fmt.Errorf("camera: an orthographic camera has no lens (aperture %g)", c.Aperture)
+	case !c.Orthographic && !(c.FOV > 0 && c.FOV < 180):
 		return fmt.Errorf("camera: fov %g: must be in (0, 180) degrees", c.FOV)
 	}
 	n := len(d.Spheres) + len(d.Planes) + len(d.Quads)

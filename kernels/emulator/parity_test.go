@@ -231,6 +231,12 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	if rng.IntN(3) == 0 {
 		d.Camera.Aperture, d.Camera.FocusDistance = f(0.05, 0.3), f(0, 8)
 	}
+	if seed%4 == 0 {
+		// An orthographic camera, from the seed (seeds 4, 8 and 12, the
+		// last axis-aligned): a view 6 to 8 units high (what the
+		// perspective cameras see about the origin), no lens.
+		d.Camera.Orthographic, d.Camera.Height, d.Camera.Aperture = true, 6+float32(seed%3), 0
+	}
 	if seed%2 == 1 && seed%3 != 0 {
 		// A pixel filter, from the seed (the random numbers above and
 		// below stay as they were): each kind in seeds 1 to 12, widths
@@ -797,6 +803,26 @@ func TestRandomScenesUseSunDisks(t *testing.T) {
 	}
 	if n < 3 {
 		t.Errorf("%d of 12 random scenes have a sun disk: want at least 3", n)
+	}
+}
+
+// TestRandomScenesUseOrthographic: some random scenes, of both
+// integrators, are seen by an orthographic camera.
+func TestRandomScenesUseOrthographic(t *testing.T) {
+	n := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+			s, err := tracer.Compile(randomScene(seed, integ))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Camera.Ortho != 0 {
+				n++
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d of 24 random scenes are orthographic: want at least 4", n)
 	}
 }
 
