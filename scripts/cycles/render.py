@@ -22,7 +22,8 @@ Conversion (trace coordinates (x, y, z), +y up, map to Blender's (x, -z, y),
 a rotation, so handedness and cross products carry over; --scale multiplies
 every position):
 
-- camera: vertical sensor fit with the vertical fov; shift in units of the
+- camera: vertical sensor fit with the vertical fov (orthographic: the
+  ortho scale the view's height); shift in units of the
   image height (Blender's unit with a vertical fit, as trace's H); thin lens
   with the radius aperture/2 turned into an f-stop.
 - quads, triangles, OBJ meshes (read here, fans, smooth normals as custom
@@ -578,6 +579,12 @@ def camera(scene, scale, mask, size):
     cd.lens = 12.0 / math.tan(math.radians(c["fov"]) / 2)
     cd.shift_x = float(c["shift"][0])
     cd.shift_y = float(c["shift"][1])
+    if c.get("type") == "orthographic":
+        # The view's height (trace's default: what the fov spans at
+        # look_at); with the vertical fit, Blender's ortho_scale is it.
+        d = float(np.linalg.norm(np.array(c["look_at"], dtype=float) - np.array(c["position"], dtype=float)))
+        cd.type = "ORTHO"
+        cd.ortho_scale = float(c.get("height", 2 * d * math.tan(math.radians(c["fov"]) / 2))) * scale
     extent = max(1.0, float(np.abs(np.array(c["position"])).max())) * scale
     cd.clip_start = 1e-6 * extent
     cd.clip_end = 1e8 * extent
