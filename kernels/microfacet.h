@@ -54,6 +54,23 @@ DEVFN vec3 ggx_sample_normal(vec3 n, vec3 wo, float alpha, float u1, float u2) {
     return normalize(madd(madd(scale(n, z), t, x), b, y));
 }
 
+/* GGXReflection: ggxReflection's results. */
+typedef struct {
+    float spec, pdf;
+} GGXReflection;
+
+/* ggx_reflection: ggxReflection, D·G2 / (4 cos θo) and the density
+ * D·G1 / (4 cos θo); out of line, so that its temporaries do not add to
+ * its callers' registers (inline, the base's and the clear coat's lobes
+ * made ptxas spill in wf_shade and trace_pixels_path). */
+DEVFN_CALL GGXReflection ggx_reflection(float cnh, float co, float ci, float a2) {
+    float dh = ggx_d(cnh, a2);
+    GGXReflection r;
+    r.spec = dh * ggx_g2(co, ci, a2) / (4.0f * co);
+    r.pdf = (ggx_g1(co, a2) * dh) / (4.0f * co);
+    return r;
+}
+
 /* pow5: pow5. */
 DEVFN float pow5(float x) {
     float x2 = x * x;
@@ -72,7 +89,14 @@ typedef struct {
     float alpha;
     float coat;
     float pSpec0;
+    float clear;
+    float clearAlpha;
+    float clearBase;
+    float pClear;
 } PBRLobes;
+
+/* clearcoat_f: clearcoatF. */
+DEVFN float clearcoat_f(float c5) { return 0.04f + (0.96f * c5); }
 
 /* new_pbr_lobes: newPBRLobes. */
 DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, float co) {
@@ -88,11 +112,23 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     float c5 = pow5(1.0f - clamp01(co));
     float fs = ((l.f0.x + l.f0.y) + l.f0.z) * (1.0f / 3.0f);
     fs += (1.0f - fs) * c5;
-    l.coat = 1.0f - (0.04f + (0.96f * c5));
+    float fv = clearcoat_f(c5);
+    l.coat = 1.0f - fv;
     float fd = (((l.kd.x + l.kd.y) + l.kd.z) * (1.0f / 3.0f)) * l.coat;
     l.pSpec0 = 1.0f;
     if (fs + fd > 0.0f) {
         l.pSpec0 = fs / (fs + fd);
+    }
+    l.clear = 0.0f;
+    l.clearAlpha = 0.0f;
+    l.clearBase = 0.0f;
+    l.pClear = 0.0f;
+    if (m->Kind == MaterialPBR && m->Clearcoat > 0.0f) {
+        l.clear = clamp01(m->Clearcoat);
+        l.clearAlpha = ggx_alpha(clamp01(m->ClearcoatRoughness));
+        float fc = l.clear * fv;
+        l.clearBase = 1.0f - fc;
+        l.pClear = fc / (fc + ((fs + fd) * l.clearBase));
     }
     return l;
 }
@@ -106,17 +142,27 @@ DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
     }
     vec3 h = normalize(vadd(wo, wi));
     float c5 = pow5(1.0f - clamp01(dot(wo, h)));
+    float cnh = dot(n, h);
     float cd = ci * TR_INV_PI;
     vec3 fcos = scale(l->kd, l->coat * cd);
     *pdf = (1.0f - l->pSpec0) * cd;
-    if (l->alpha < TR_GGX_MIN_ALPHA) {
+    if (!(l->alpha < TR_GGX_MIN_ALPHA)) {
+        GGXReflection r = ggx_reflection(cnh, co, ci, l->alpha * l->alpha);
+        fcos = maddv(fcos, schlick(l->f0, c5), v3(r.spec, r.spec, r.spec));
+        *pdf += l->pSpec0 * r.pdf;
+    }
+    if (!(l->clear > 0.0f)) {
         return fcos;
     }
-    float a2 = l->alpha * l->alpha;
-    float dh = ggx_d(dot(n, h), a2);
-    float spec = dh * ggx_g2(co, ci, a2) / (4.0f * co);
-    fcos = maddv(fcos, schlick(l->f0, c5), v3(spec, spec, spec));
-    *pdf += l->pSpec0 * ((ggx_g1(co, a2) * dh) / (4.0f * co));
+    /* The base under the clear coat, and the coat (unless a mirror). */
+    fcos = scale(fcos, l->clearBase);
+    *pdf = (1.0f - l->pClear) * *pdf;
+    if (!(l->clearAlpha < TR_GGX_MIN_ALPHA)) {
+        GGXReflection r = ggx_reflection(cnh, co, ci, l->clearAlpha * l->clearAlpha);
+        float spec = (l->clear * clearcoat_f(c5)) * r.spec;
+        fcos = v3(fcos.x + spec, fcos.y + spec, fcos.z + spec);
+        *pdf += l->pClear * r.pdf;
+    }
     return fcos;
 }
 
@@ -128,15 +174,37 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
         return 0;
     }
     vec3 d = v3(-wo.x, -wo.y, -wo.z);
-    if (lobe >= l->pSpec0) {
+    /* The clear coat takes lobe's first pClear, the base's lobes the
+     * rest, stretched back to [0, 1). */
+    int coat = l->clear > 0.0f && lobe < l->pClear;
+    if (l->clear > 0.0f && !coat) {
+        lobe = (lobe - l->pClear) / (1.0f - l->pClear);
+    }
+    float alpha = l->alpha;
+    if (coat) {
+        alpha = l->clearAlpha;
+    }
+    if (!coat && lobe >= l->pSpec0) {
         *dir = cosine_hemisphere(n, u1, u2);
-    } else if (l->alpha < TR_GGX_MIN_ALPHA) {
-        *weight = scale(schlick(l->f0, pow5(1.0f - clamp01(co))), 1.0f / l->pSpec0);
+    } else if (alpha < TR_GGX_MIN_ALPHA) {
+        /* A mirror: the coat's, chosen with probability pClear, or the
+         * base's, with probability pSpec0 (of the base's share, under
+         * the coat). */
+        float c5 = pow5(1.0f - clamp01(co));
+        if (coat) {
+            float f = (l->clear * clearcoat_f(c5)) / l->pClear;
+            *weight = v3(f, f, f);
+        } else {
+            *weight = scale(schlick(l->f0, c5), 1.0f / l->pSpec0);
+            if (l->clear > 0.0f) {
+                *weight = scale(*weight, l->clearBase / (1.0f - l->pClear));
+            }
+        }
         *dir = reflect(d, n);
         *pdf = 0.0f;
         return 1;
     } else {
-        *dir = reflect(d, ggx_sample_normal(n, wo, l->alpha, u1, u2));
+        *dir = reflect(d, ggx_sample_normal(n, wo, alpha, u1, u2));
     }
     vec3 fcos = pbr_eval(l, n, wo, *dir, pdf);
     if (!(*pdf > 0.0f)) {

@@ -192,7 +192,7 @@ SCENE_FIELD(Shape, P2, 36, 12);
 SCENE_FIELD(Shape, N, 48, 12);
 SCENE_FIELD(Shape, W, 60, 12);
 
-/* tracer.Material (tracer/desc.go), 136 bytes. */
+/* tracer.Material (tracer/desc.go), 144 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -220,8 +220,10 @@ typedef struct {
     vec3 AttenuationColor;
     float AttenuationDistance;
     vec3 Absorption;
+    float Clearcoat;
+    float ClearcoatRoughness;
 } Material;
-PORT_STATIC_ASSERT(sizeof(Material) == 136, "Material: 136 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Material) == 144, "Material: 144 bytes, as in Go");
 SCENE_FIELD(Material, Kind, 0, 4);
 SCENE_FIELD(Material, Texture, 4, 4);
 SCENE_FIELD(Material, Color, 8, 12);
@@ -248,6 +250,8 @@ SCENE_FIELD(Material, NormalScale, 104, 4);
 SCENE_FIELD(Material, AttenuationColor, 108, 12);
 SCENE_FIELD(Material, AttenuationDistance, 120, 4);
 SCENE_FIELD(Material, Absorption, 124, 12);
+SCENE_FIELD(Material, Clearcoat, 136, 4);
+SCENE_FIELD(Material, ClearcoatRoughness, 140, 4);
 
 /* tracer.Texture (tracer/desc.go), 92 bytes. */
 typedef struct {

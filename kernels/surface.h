@@ -254,7 +254,8 @@ DEVFN int is_glossy(const Material* m, float metal, float rough) {
         return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA);
     }
     if (m->Kind == MaterialPBR) {
-        return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA) || clamp01(metal) < 1.0f;
+        return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA) || clamp01(metal) < 1.0f ||
+               (m->Clearcoat > 0.0f && !(ggx_alpha(clamp01(m->ClearcoatRoughness)) < TR_GGX_MIN_ALPHA));
     }
     if (m->Kind == MaterialPhong) {
         float kd, ks;

@@ -208,6 +208,10 @@ var parseErrorTests = []struct {
 	{"alpha without a mode", material(`{"type": "diffuse", "alpha": ` + mark + `0.3}`), `materials.m.alpha: "alpha" has no effect with alpha_mode "opaque": set alpha_mode to "mask" or "blend"`},
 	{"double_sided not a boolean", material(`{"type": "diffuse", "double_sided": ` + mark + `0}`), "materials.m.double_sided: expected true or false, found a number"},
 	{"roughness above 1", material(`{"type": "metal", "roughness": ` + mark + `1.5}`), "materials.m.roughness: must be in [0, 1], found 1.5"},
+	{"clearcoat above 1", material(`{"type": "pbr", "clearcoat": ` + mark + `1.5}`), "materials.m.clearcoat: must be in [0, 1], found 1.5"},
+	{"clearcoat_roughness below 0", material(`{"type": "pbr", "clearcoat": 1, "clearcoat_roughness": ` + mark + `-0.1}`), "materials.m.clearcoat_roughness: must be in [0, 1], found -0.1"},
+	{"clearcoat not a number", material(`{"type": "pbr", "clearcoat": ` + mark + `"yes"}`), "materials.m.clearcoat: "},
+	{"clearcoat on a metal", material(`{"type": "metal", ` + mark + `"clearcoat": 1}`), `materials.m: unknown field "clearcoat" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
 	{"ior above 4", material(`{"type": "dielectric", "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
 	{"attenuation distance 0", material(`{"type": "dielectric", "attenuation_color": [1, 0.5, 0.5], "attenuation_distance": ` + mark + `0}`), "materials.m.attenuation_distance: must be > 0, found 0"},
@@ -329,6 +333,27 @@ func TestTextureUVTransformDecode(t *testing.T) {
 	}
 	if s.Textures[0].UV != ([6]float32{}) {
 		t.Errorf("no transform given, UV = %v", s.Textures[0].UV)
+	}
+}
+
+// TestClearcoatDecode: a pbr material's clearcoat and
+// clearcoat_roughness (0 and 0 by default) become the tracer's.
+func TestClearcoatDecode(t *testing.T) {
+	for _, c := range []struct {
+		fields          string
+		clear, clearRgh float32
+	}{
+		{``, 0, 0},
+		{`, "clearcoat": 1`, 1, 0},
+		{`, "clearcoat": 0.25, "clearcoat_roughness": 0.6`, 0.25, 0.6},
+	} {
+		s, err := Parse("test.json", []byte(material(`{"type": "pbr"`+c.fields+`}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Materials[0]; m.Clearcoat != c.clear || m.ClearcoatRoughness != c.clearRgh {
+			t.Errorf("%s: clearcoat %g, roughness %g; want %g, %g", c.fields, m.Clearcoat, m.ClearcoatRoughness, c.clear, c.clearRgh)
+		}
 	}
 }
 

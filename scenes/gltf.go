@@ -61,7 +61,9 @@ import (
 //     baseColorFactor's RGB (already linear in glTF) and the
 //     baseColorTexture's image, sRGB-decoded and multiplied by that RGB;
 //     metallicFactor and roughnessFactor (1 and 1 by default) and the
-//     metallicRoughnessTexture, decoded linearly; emissiveFactor ×
+//     metallicRoughnessTexture, decoded linearly; KHR_materials_clearcoat's
+//     clearcoatFactor and clearcoatRoughnessFactor (gltfclearcoat.go;
+//     its textures are named in the warning, not read); emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's image (its EXT_texture_webp source when it has one, else
 //     its source), KHR_texture_transform, texCoord and sampler (wrapS and
@@ -80,7 +82,8 @@ import (
 //   - Glass: a material of full transmission (KHR_materials_transmission,
 //     with KHR_materials_ior and KHR_materials_volume) becomes trace's
 //     dielectric (gltfglass.go). Other material extensions but
-//     KHR_materials_emissive_strength, and partial transmission, are not
+//     KHR_materials_emissive_strength and KHR_materials_clearcoat (not on
+//     glass), and partial transmission, are not
 //     read; importedMaterial.Unsupported names them, for the warning of
 //     the scene that draws such a material (decoder.addMaterials).
 //   - Primitives of points and lines (POINTS, LINES, LINE_LOOP,
@@ -199,6 +202,7 @@ var gltfSupported = map[string]bool{
 	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
+	gltfClearcoatExt:                  true,
 	"KHR_mesh_quantization":           true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
@@ -1041,9 +1045,20 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		return 0, err
 	}
 	im.Unsupported = glass.unsupported(exts)
+	if raw, ok := m.Extensions[gltfClearcoatExt]; ok && !glass.glass {
+		notes, err := l.clearcoat(raw, where, &im)
+		if err != nil {
+			return 0, err
+		}
+		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return e == gltfClearcoatExt }), notes...)
+	}
 	for _, e := range exts {
 		if slices.Contains(doc.ExtensionsRequired, e) && slices.Contains(im.Unsupported, e) {
-			im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)
+			if e == gltfClearcoatExt {
+				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace does not read on glass", where, quote(name), e)
+			} else {
+				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)
+			}
 			break
 		}
 	}

@@ -23,10 +23,14 @@ type importedMaterial struct {
 	// (tracer.MaterialPBR) rather than diffuse: Metallic and Roughness
 	// factors, times RoughImage's blue and green when it is not nil;
 	// Emission, times EmissionImage when it is not nil.
-	PBR                       bool
-	Metallic, Roughness       float32
-	Emission                  mgl32.Vec3
-	RoughImage, EmissionImage *tracer.Image
+	PBR                 bool
+	Metallic, Roughness float32
+	// Clearcoat and ClearcoatRoughness are the pbr material's clear coat
+	// (tracer.Material's; glTF's KHR_materials_clearcoat, MTL's Pc and
+	// Pcr): 0, no coat.
+	Clearcoat, ClearcoatRoughness float32
+	Emission                      mgl32.Vec3
+	RoughImage, EmissionImage     *tracer.Image
 	// The textures' UV transforms (tracer.Texture.UV; zero for none).
 	ImageUV, RoughUV, EmissionUV [6]float32
 	// The textures' samplers and coordinate sets (the zero value:

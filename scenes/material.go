@@ -24,7 +24,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -115,6 +115,8 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.Emission = f.color("emissive", mgl32.Vec3{})
 		m.RoughMap = d.mapTexture(f, "metallic_roughness", "linear", s)
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
+		m.Clearcoat = f.float("clearcoat", 0, within(0, 1))
+		m.ClearcoatRoughness = f.float("clearcoat_roughness", 0, within(0, 1))
 	}
 	d.alpha(f, &m, s)
 	if kind != tracer.MaterialEmissive && !d.failed() {

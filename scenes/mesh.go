@@ -519,6 +519,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		mat := tracer.Material{Kind: tracer.MaterialDiffuse, Texture: tracer.NoTexture, Color: m.Color}
 		if m.PBR {
 			mat.Kind, mat.Metallic, mat.Roughness, mat.Emission = tracer.MaterialPBR, m.Metallic, m.Roughness, m.Emission
+			mat.Clearcoat, mat.ClearcoatRoughness = m.Clearcoat, m.ClearcoatRoughness
 		}
 		if m.Glass {
 			mat.Kind, mat.IOR, mat.Roughness = tracer.MaterialDielectric, m.IOR, m.Roughness

@@ -60,7 +60,10 @@ import (
 //     zero, the GGX roughness of a Blinn-Phong lobe of exponent Ns
 //     (blinnPhongRoughness; Ns absent counts as 0), else 1;
 //   - metallic Pm; without Pm, 1 with a map_Pm, else 0;
-//   - emission Ke × map_Ke; without Ke, [1, 1, 1] with a map_Ke, else 0.
+//   - emission Ke × map_Ke; without Ke, [1, 1, 1] with a map_Ke, else 0;
+//   - a clear coat Pc of roughness Pcr (Blender's Principled Clearcoat
+//     and Clearcoat Roughness; 0 and 0 without them), on a pbr material
+//     only: Pc alone leaves a material diffuse.
 //
 // The tracer reads roughness and metallic from one image (green and
 // blue), so map_Pr and map_Pm are combined into one linear image when the
@@ -68,7 +71,7 @@ import (
 // -s and -o. d (or 1 − Tr) and map_d give the material's alpha
 // (importAlpha), except on glass. illum, Ni and Tf make glass, trace's
 // dielectric, of some materials (mtlglass.go). Every other statement
-// (Ka, map_Ks, disp, Ps, Pc, aniso, ...) is accepted and ignored, its
+// (Ka, map_Ks, disp, Ps, aniso, ...) is accepted and ignored, its
 // options and file unread: the tracer has no displacement.
 
 // mtlMaterial is one newmtl entry of a material library.
@@ -78,6 +81,7 @@ type mtlMaterial struct {
 	hasKd, hasKe bool
 	ns, pr, pm   float32
 	hasPr, hasPm bool
+	pc, pcr      float32 // clear coat and its roughness (Pc, Pcr)
 	mapKd, mapKe mtlMap
 	mapPr, mapPm mtlMap
 	norm, bump   mtlMap  // normal map, height map
@@ -171,7 +175,7 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 				}
 			}
 			continue
-		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump",
+		case "Kd", "Ks", "Ke", "Ns", "Pr", "Pm", "Pc", "Pcr", "map_Kd", "map_Ke", "map_Pr", "map_Pm", "norm", "map_Bump", "map_bump", "bump",
 			"d", "Tr", "map_d":
 			if cur == nil {
 				return errorf("%s before any newmtl", key)
@@ -207,6 +211,10 @@ func parseMTL(path string, data []byte, defs map[string]*mtlMaterial) error {
 			scalar, cur.hasPr = &cur.pr, true
 		case "Pm":
 			scalar, cur.hasPm = &cur.pm, true
+		case "Pc":
+			scalar = &cur.pc
+		case "Pcr":
+			scalar = &cur.pcr
 		case "map_Kd":
 			mp = &cur.mapKd
 		case "map_Ke":
@@ -484,6 +492,10 @@ func (m *mtlMaterial) imported(a *assets, name string, images *mtlImages) (impor
 		return out, nil // diffuse
 	}
 	out.PBR = true
+	// The PBR extension's clear coat (Blender's Principled Clearcoat and
+	// Clearcoat Roughness), read on a pbr material only: a Pc alone
+	// leaves a diffuse material diffuse, as before it was read.
+	out.Clearcoat, out.ClearcoatRoughness = m.pc, m.pcr
 	switch {
 	case m.hasPr:
 		out.Roughness = m.pr

@@ -78,6 +78,10 @@ func TestMTLPBRValues(t *testing.T) {
 	pbr := func(metal, rough float32, emit mgl32.Vec3) importedMaterial {
 		return importedMaterial{Name: "m", HasColor: true, Color: kd, PBR: true, Metallic: metal, Roughness: rough, Emission: emit}
 	}
+	coated := func(m importedMaterial, clear, rough float32) importedMaterial {
+		m.Clearcoat, m.ClearcoatRoughness = clear, rough
+		return m
+	}
 	tests := []struct {
 		name, mtl string
 		want      importedMaterial
@@ -100,6 +104,9 @@ func TestMTLPBRValues(t *testing.T) {
 		{"Pr without Pm: metallic 0", "Pr 0.3 # comment\n", pbr(0, 0.3, mgl32.Vec3{})},
 		{"Pr, Pm and Ke", "Pr 0.5\nPm 0.5\nKe 1 1 1\n", pbr(0.5, 0.5, mgl32.Vec3{1, 1, 1})},
 		{"last statement wins", "Pr 0.5\nPr 0.1\nKe 1 1 1\nKe 0 0 0\n", pbr(0, 0.1, mgl32.Vec3{})},
+		{"Pc and Pcr: a clear coat", "Pr 0.5\nPm 0\nPc 0.8\nPcr 0.2\n", coated(pbr(0, 0.5, mgl32.Vec3{}), 0.8, 0.2)},
+		{"Pc without Pcr: a mirror coat", "Ks 1 1 1\nNs 32\nPc 1\n", coated(pbr(0, blinnPhongRoughness(32), mgl32.Vec3{}), 1, 0)},
+		{"Pc alone: diffuse", "Pc 1\nPcr 0.5\n", diffuse},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,7 +14,8 @@ import "github.com/tracerender/trace/tracer/fmath"
 //     direction and (kd, ks) the phongWeights; sampled by the mixture
 //     of cos θ/π and the normalised lobe in proportion kd : ks.
 //   - metal and pbr: glTF 2.0's metallic-roughness model (pbrLobes,
-//     microfacet.go); a metal is pbr with metallic 1.
+//     microfacet.go), and on pbr its clear coat; a metal is pbr with
+//     metallic 1.
 //
 //   - rough dielectric: Walter et al.'s GGX reflection and refraction
 //     (dielectricEval, microfacet.go), the tint on refraction; smooth
@@ -29,7 +30,7 @@ import "github.com/tracerender/trace/tracer/fmath"
 // isGlossy reports whether m has a lobe that next-event estimation and
 // multiple importance sampling handle (diffuse, phong with some diffuse
 // or specular weight, a metal that is not a mirror, any pbr material that
-// is not a mirror metal).
+// is not a mirror metal under no clear coat or a mirror one).
 //
 // metal and rough are a metal's or pbr material's metallic and roughness
 // at the point (Scene.pbrParams).
@@ -40,7 +41,8 @@ func isGlossy(m *Material, metal, rough float32) bool {
 	case MaterialMetal:
 		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha)
 	case MaterialPBR:
-		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha) || clamp01(metal) < 1
+		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha) || clamp01(metal) < 1 ||
+			m.Clearcoat > 0 && !(ggxAlpha(clamp01(m.ClearcoatRoughness)) < ggxMinAlpha)
 	case MaterialPhong:
 		kd, ks := phongWeights(m)
 		return kd+ks > 0 && clamp01(m.Reflection) < 1

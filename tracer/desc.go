@@ -316,6 +316,14 @@ type Material struct {
 	// length t inside the glass keeps exp(−σ·t) of its light
 	// (absorption.go).
 	Absorption mgl32.Vec3
+	// Clearcoat and ClearcoatRoughness are a pbr material's clear coat
+	// (glTF's KHR_materials_clearcoat): a second, colourless GGX layer of
+	// reflectance 0.04 at normal incidence and perceptual roughness
+	// ClearcoatRoughness (in [0, 1]; GGX's α is its square) on top of
+	// the base, of strength Clearcoat (in [0, 1]; 0, the default, is no
+	// coat). The base below receives what the coat lets through
+	// (microfacet.go).
+	Clearcoat, ClearcoatRoughness float32
 }
 
 // PointLight is a light at a point (linear RGB), shining in every

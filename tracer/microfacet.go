@@ -122,7 +122,32 @@ type pbrLobes struct {
 	kd     vec3    // diffuse albedo, (1 − metallic)·base colour
 	alpha  float32 // GGX α; < ggxMinAlpha: a mirror
 	coat   float32 // what the coat lets through to the diffuse base: 1 − F(cos θo)
-	pSpec0 float32 // the probability of sampling the specular lobe
+	pSpec0 float32 // the probability of sampling the specular lobe (of the base's two)
+	// The clear coat (Material.Clearcoat) over all of that, when clear
+	// > 0; with clear 0 the others are zero and unused.
+	clear      float32 // its strength, in (0, 1]
+	clearAlpha float32 // its GGX α; < ggxMinAlpha: a mirror
+	clearBase  float32 // what it lets through to the base: 1 − clear·F(cos θo)
+	pClear     float32 // the probability of sampling it (the base's lobes share the rest)
+}
+
+// The clear coat of a pbr material (glTF's KHR_materials_clearcoat) is
+// a GGX lobe of Schlick's Fresnel with F0 0.04, colourless, on top of
+// the base:
+//
+//	f = f_base·(1 − clear·F(cos θo)) + clear·F(ωo·h)·D·G2 / (4 cos θo cos θi)
+//
+// glTF's extension weighs the base by 1 − clear·F(ωo·h) at each half
+// vector, which can reflect more light than is received at grazing views
+// (as the base's own fresnel_mix: eval); taking the coat's F at the view
+// direction, as the base's coat does, keeps f_base's share and the
+// coat's albedo (at most F(cos θo): TestPBRFurnace) within 1
+// (TestClearcoatFurnace), and differs from glTF's only toward grazing
+// angles.
+
+// clearcoatF is Schlick's Fresnel of a coat of F0 0.04 for c5 = (1 − cos)⁵.
+func clearcoatF(c5 float32) float32 {
+	return float32(0.04 + float32(0.96*c5))
 }
 
 // newPBRLobes returns the lobes of a metal or pbr material of base colour
@@ -145,11 +170,21 @@ func newPBRLobes(m *Material, c vec3, metallic, rough, co float32) pbrLobes {
 	c5 := pow5(1 - clamp01(co))
 	fs := float32(float32(float32(l.f0[0]+l.f0[1])+l.f0[2]) * (1.0 / 3))
 	fs += float32((1 - fs) * c5)
-	l.coat = 1 - float32(0.04+float32(0.96*c5))
+	fv := clearcoatF(c5)
+	l.coat = 1 - fv
 	fd := float32(float32(float32(float32(l.kd[0]+l.kd[1])+l.kd[2])*(1.0/3)) * l.coat)
 	l.pSpec0 = 1
 	if fs+fd > 0 {
 		l.pSpec0 = fs / (fs + fd)
+	}
+	if m.Kind == MaterialPBR && m.Clearcoat > 0 {
+		// The clear coat's albedo estimated as the specular lobe's,
+		// Schlick's at the normal, against the base's seen through it.
+		l.clear = clamp01(m.Clearcoat)
+		l.clearAlpha = ggxAlpha(clamp01(m.ClearcoatRoughness))
+		fc := float32(l.clear * fv)
+		l.clearBase = 1 - fc
+		l.pClear = fc / (fc + float32((fs+fd)*l.clearBase))
 	}
 	return l
 }
@@ -164,6 +199,7 @@ func (l *pbrLobes) eval(n, wo, wi vec3) (fcos vec3, pdf float32) {
 	}
 	h := normalize(wo.Add(wi))
 	c5 := pow5(1 - clamp01(dot(wo, h)))
+	cnh := dot(n, h)
 	// The diffuse base under the coat, weighed by what the coat (f0 0.04)
 	// lets through: glTF's fresnel_mix takes 1 − F at the half vector,
 	// which at grazing views reflects up to 1.7 times the light received
@@ -173,15 +209,36 @@ func (l *pbrLobes) eval(n, wo, wi vec3) (fcos vec3, pdf float32) {
 	cd := float32(ci * invPi)
 	fcos = scale(l.kd, float32(l.coat*cd))
 	pdf = float32((1 - l.pSpec0) * cd)
-	if l.alpha < ggxMinAlpha {
+	if !(l.alpha < ggxMinAlpha) {
+		spec, sp := ggxReflection(cnh, co, ci, float32(l.alpha*l.alpha))
+		fcos = maddv(fcos, schlick(l.f0, c5), vec3{spec, spec, spec})
+		pdf += float32(l.pSpec0 * sp)
+	}
+	if !(l.clear > 0) {
 		return fcos, pdf
 	}
-	a2 := float32(l.alpha * l.alpha)
-	dh := ggxD(dot(n, h), a2)
-	spec := dh * ggxG2(co, ci, a2) / float32(4*co)
-	fcos = maddv(fcos, schlick(l.f0, c5), vec3{spec, spec, spec})
-	pdf += float32(l.pSpec0 * float32(float32(ggxG1(co, a2)*dh)/float32(4*co)))
+	// The base under the clear coat, and the coat (unless a mirror).
+	fcos = scale(fcos, l.clearBase)
+	pdf = float32((1 - l.pClear) * pdf)
+	if !(l.clearAlpha < ggxMinAlpha) {
+		spec, sp := ggxReflection(cnh, co, ci, float32(l.clearAlpha*l.clearAlpha))
+		spec = float32(float32(l.clear*clearcoatF(c5)) * spec)
+		fcos = vec3{fcos[0] + spec, fcos[1] + spec, fcos[2] + spec}
+		pdf += float32(l.pClear * sp)
+	}
 	return fcos, pdf
+}
+
+// ggxReflection returns a GGX lobe's D·G2 / (4 cos θo), its f·cos θi
+// without the Fresnel factor, and the density D·G1 / (4 cos θo) of its
+// reflections sampled by visible normals, for the cosines cnh of the
+// half vector, co and ci > 0 of the view and the light to the normal,
+// and a2 = α². The kernel keeps it out of line: inline, the two lobes'
+// temporaries made ptxas spill in wf_shade and trace_pixels_path.
+func ggxReflection(cnh, co, ci, a2 float32) (spec, pdf float32) {
+	dh := ggxD(cnh, a2)
+	spec = dh * ggxG2(co, ci, a2) / float32(4*co)
+	return spec, float32(ggxG1(co, a2)*dh) / float32(4*co)
 }
 
 // sample picks a direction for a viewer at wo from the numbers lobe, u1
@@ -193,15 +250,37 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 		return vec3{}, vec3{}, 0, false
 	}
 	d := vec3{-wo[0], -wo[1], -wo[2]}
+	// The clear coat takes lobe's first pClear, the base's lobes the
+	// rest, stretched back to [0, 1).
+	coat := l.clear > 0 && lobe < l.pClear
+	if l.clear > 0 && !coat {
+		lobe = float32(lobe-l.pClear) / (1 - l.pClear)
+	}
+	alpha := l.alpha
+	if coat {
+		alpha = l.clearAlpha
+	}
 	switch {
-	case lobe >= l.pSpec0:
+	case !coat && lobe >= l.pSpec0:
 		dir = cosineHemisphere(n, u1, u2)
-	case l.alpha < ggxMinAlpha:
-		// The mirror, chosen with probability pSpec0.
-		w := scale(schlick(l.f0, pow5(1-clamp01(co))), 1/l.pSpec0)
+	case alpha < ggxMinAlpha:
+		// A mirror: the coat's, chosen with probability pClear, or the
+		// base's, with probability pSpec0 (of the base's share, under
+		// the coat).
+		c5 := pow5(1 - clamp01(co))
+		var w vec3
+		if coat {
+			f := float32(l.clear*clearcoatF(c5)) / l.pClear
+			w = vec3{f, f, f}
+		} else {
+			w = scale(schlick(l.f0, c5), 1/l.pSpec0)
+			if l.clear > 0 {
+				w = scale(w, l.clearBase/(1-l.pClear))
+			}
+		}
 		return reflect(d, n), w, 0, true
 	default:
-		dir = reflect(d, ggxSampleNormal(n, wo, l.alpha, u1, u2))
+		dir = reflect(d, ggxSampleNormal(n, wo, alpha, u1, u2))
 	}
 	fcos, pdf := l.eval(n, wo, dir)
 	if !(pdf > 0) {

@@ -29,7 +29,12 @@ func viewDir(co float64) vec3 { return hemisphereDir(co, 0) }
 // is taken over microfacet normals h (dωi = 4 (ωo·h) dωh), in the
 // coordinates where D(h) cos θh is uniform (tan²θh = α² u / (1 − u)), by
 // the midpoint rule: ∫ G2 (ωo·h) / (cos θo cos θh) du dφ / 2π.
-func ggxAlbedo64(co, alpha float64) float64 {
+func ggxAlbedo64(co, alpha float64) float64 { return ggxFresnelAlbedo64(co, alpha, 1) }
+
+// ggxFresnelAlbedo64 is ggxAlbedo64 with Schlick's Fresnel of
+// reflectance f0 at normal incidence, F = f0 + (1 − f0)(1 − ωo·h)⁵, in
+// the integrand.
+func ggxFresnelAlbedo64(co, alpha, f0 float64) float64 {
 	a2 := alpha * alpha
 	so := math.Sqrt(1 - co*co)
 	lambda := func(c float64) float64 {
@@ -53,7 +58,8 @@ func ggxAlbedo64(co, alpha float64) float64 {
 				continue
 			}
 			g2 := 1 / (1 + lambda(co) + lambda(ci))
-			sum += g2 * oh / (co * ch)
+			f := f0 + (1-f0)*math.Pow(1-oh, 5)
+			sum += f * g2 * oh / (co * ch)
 		}
 	}
 	return sum / (nu * np)
@@ -235,8 +241,9 @@ func TestRoughDielectricEnergy(t *testing.T) {
 
 // TestPBRSamplingDensity: the directions pbrLobes.sample draws follow the
 // density eval reports (a chi-square test over a grid in cos θ and φ),
-// eval's density integrates to the fraction of samples not absorbed, and
-// every sample's weight is eval's f·cos / pdf.
+// eval's density integrates to the fraction of samples not absorbed (nor
+// drawn from a mirror lobe, a delta of pdf 0), and every sample's weight
+// is eval's f·cos / pdf.
 func TestPBRSamplingDensity(t *testing.T) {
 	nz := vec3{0, 0, 1}
 	cases := []Material{
@@ -245,6 +252,13 @@ func TestPBRSamplingDensity(t *testing.T) {
 		// Not much smoother: the grid below would not resolve the lobe.
 		{Kind: MaterialPBR, Color: vec3{0.5, 0.3, 0.2}, Metallic: 0, Roughness: 0.4},
 		{Kind: MaterialPBR, Color: vec3{0.8, 0.8, 0.8}, Metallic: 0.5, Roughness: 0.6},
+		// Clear coats: over a rough dielectric, a rough metal, a mirror
+		// metal (whose delta samples are left out below) and, a mirror
+		// itself, over a rough base.
+		{Kind: MaterialPBR, Color: vec3{0.5, 0.3, 0.2}, Metallic: 0, Roughness: 0.7, Clearcoat: 1, ClearcoatRoughness: 0.4},
+		{Kind: MaterialPBR, Color: vec3{0.9, 0.7, 0.5}, Metallic: 1, Roughness: 0.5, Clearcoat: 0.6, ClearcoatRoughness: 0.8},
+		{Kind: MaterialPBR, Color: vec3{0.9, 0.2, 0.1}, Metallic: 1, Roughness: 0, Clearcoat: 1, ClearcoatRoughness: 0.5},
+		{Kind: MaterialPBR, Color: vec3{0.2, 0.4, 0.8}, Metallic: 0.3, Roughness: 0.5, Clearcoat: 0.7, ClearcoatRoughness: 0},
 	}
 	const nt, np = 16, 32
 	for ci, m := range cases {
@@ -275,6 +289,13 @@ func TestPBRSamplingDensity(t *testing.T) {
 					dir, w, pdf, ok := l.sample(nz, wo, rng.Float32(), rng.Float32(), rng.Float32())
 					if !ok {
 						continue
+					}
+					if pdf == 0 {
+						mirror := reflect(vec3{-wo[0], -wo[1], -wo[2]}, nz)
+						if dir != mirror {
+							t.Fatalf("a sample of pdf 0 in direction %v, not the mirror's %v", dir, mirror)
+						}
+						continue // a mirror lobe's
 					}
 					accepted++
 					fcos, epdf := l.eval(nz, wo, dir)

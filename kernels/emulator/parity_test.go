@@ -326,6 +326,17 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 			d.Materials[i].AttenuationDistance = 0.2 + 0.3*float32(seed%3) + float32(i)*0.1
 		}
 	}
+	if seed%5 != 4 {
+		// A clear coat on the pbr materials, from the seed (the random
+		// numbers stay as they were): strengths 0.25 to 1, mirror
+		// coats and rough ones.
+		for i := range d.Materials {
+			if d.Materials[i].Kind == tracer.MaterialPBR {
+				d.Materials[i].Clearcoat = 0.25 * float32(1+seed%4)
+				d.Materials[i].ClearcoatRoughness = []float32{0, 0.3, 0.8}[(seed/2+uint64(i))%3]
+			}
+		}
+	}
 	mat := func() int { return rng.IntN(len(d.Materials)) }
 
 	for i := 0; i < 1+rng.IntN(3); i++ {
@@ -786,6 +797,51 @@ func TestRandomScenesUseAbsorption(t *testing.T) {
 		if absorbing < 8 || changed < 6 {
 			t.Errorf("integrator %d: %d of 12 random scenes have absorbing glass, %d of them changed by it: want at least 8 and 6", integ, absorbing, changed)
 		}
+	}
+}
+
+// TestRandomScenesUseClearcoat: most of the random path-traced scenes
+// that TestRandomSceneParity compares have pbr materials with a clear
+// coat (mirror and rough), which changes their pictures, so parity covers
+// the kernel's clear coat.
+func TestRandomScenesUseClearcoat(t *testing.T) {
+	coated, changed := 0, 0
+	roughness := map[bool]bool{}
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, tracer.IntegratorPath)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, m := range s.Materials {
+			if m.Clearcoat > 0 {
+				has = true
+				roughness[m.ClearcoatRoughness > 0] = true
+			}
+		}
+		if !has {
+			continue
+		}
+		coated++
+		for i := range d.Materials {
+			d.Materials[i].Clearcoat = 0
+		}
+		o, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st tracer.Stats
+		for i := 0; i < s.Settings.Width*s.Settings.Height; i++ {
+			x, y := i%s.Settings.Width, i/s.Settings.Width
+			if s.RenderPixel(x, y, &st) != o.RenderPixel(x, y, &st) {
+				changed++
+				break
+			}
+		}
+	}
+	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
+		t.Errorf("%d of 12 random scenes have a clear coat, %d of them changed by it, mirror and rough coats %v: want at least 8 and 6, and both", coated, changed, roughness)
 	}
 }
 
