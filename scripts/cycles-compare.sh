@@ -24,7 +24,8 @@
 #       --scenes spheres --ref-spp 2048 --trace-ref-spp 2048 --repeat 2 --skip-check
 #
 # (--scenes absorption: glass that absorbs inside, against Cycles' Volume
-# Absorption, about 1 minute.) A scene's film.filter renders with Cycles'
+# Absorption, about 1 minute; --scenes clearcoat --pbr lambert: pbr clear
+# coats built from Cycles nodes, about 2 minutes.) A scene's film.filter renders with Cycles'
 # filter of that name and width (a Box of 1 px by default).
 #
 # Materials are compared at three levels (scripts/cycles/tracescene.py

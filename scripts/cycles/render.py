@@ -264,6 +264,19 @@ def specular_lobe(tree, f0, roughness):
     return sh.outputs[0]
 
 
+def scale_shader(tree, sh, fac):
+    """The shader sh weighted by 1 - fac (a number or a socket): a Mix
+    Shader of sh and an Emission of strength 0, which adds nothing."""
+    mix = tree.nodes.new("ShaderNodeMixShader")
+    if isinstance(fac, (int, float)):
+        mix.inputs["Fac"].default_value = float(fac)
+    else:
+        tree.links.new(fac, mix.inputs["Fac"])
+    tree.links.new(sh, mix.inputs[1])
+    tree.links.new(node(tree, "ShaderNodeEmission", Strength=0.0).outputs[0], mix.inputs[2])
+    return mix.outputs[0]
+
+
 def pbr_f0(tree, base, metal):
     """F0 = mix(0.04, base, metallic), a tuple or a socket."""
     if isinstance(base, tuple):
@@ -358,11 +371,16 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
         for k in ("metallic_roughness", "emissive_texture"):
             if k in m:
                 raise SystemExit("material %s: pbr %s textures are not converted" % (name, k))
+        clear = min(max(float(m.get("clearcoat", 0.0)), 0.0), 1.0)
+        clear_rough = min(max(float(m.get("clearcoat_roughness", 0.0)), 0.0), 1.0)
+        if clear > 0 and any(emit):
+            raise SystemExit("material %s: a clear coat on an emitting pbr is not converted" % name)
         if pbr == "principled":
             p = node(tree, "ShaderNodeBsdfPrincipled", _distribution="GGX", _subsurface_method="BURLEY",
                      Metallic=metal, Specular=0.5,
                      **{"Specular Tint": 0.0, "Roughness": 0.0 if tracescene.is_smooth(rough) else rough,
-                        "Sheen": 0.0, "Clearcoat": 0.0, "Transmission": 0.0, "Subsurface": 0.0,
+                        "Sheen": 0.0, "Clearcoat": clear, "Clearcoat Roughness": clear_rough,
+                        "Transmission": 0.0, "Subsurface": 0.0,
                         "Anisotropic": 0.0, "Emission": emit + (1.0,), "Emission Strength": 1.0})
             link_or_set(tree, base, p.inputs["Base Color"])
             sh = p.outputs[0]
@@ -379,6 +397,13 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
             if any(emit):
                 lobes.append(node(tree, "ShaderNodeEmission", Color=emit + (1.0,), Strength=1.0).outputs[0])
             sh = add_shaders(tree, lobes)
+            if clear > 0:
+                # trace's clear coat (tracer/microfacet.go): the base times
+                # 1 - clear Fc(cos theta_o), Fc Schlick's of F0 0.04, plus
+                # clear times a GGX lobe of F0 0.04 (specular_lobe).
+                fc = math_node(tree, "ADD", math_node(tree, "MULTIPLY", facing_pow5(tree), 0.96 * clear), 0.04 * clear)
+                coat = specular_lobe(tree, (0.04, 0.04, 0.04, 1.0), clear_rough)
+                sh = add_shaders(tree, [scale_shader(tree, sh, fc), scale_shader(tree, coat, 1.0 - clear)])
         if any(emit):
             mat.cycles.sample_as_light = False
     elif t == "phong":

@@ -124,6 +124,13 @@ def classify(m, pbr="lambert"):
                 return "approx", "pbr metallic 1 as Principled: a mirror; " + _METAL_FRESNEL
             return "approx", "pbr metallic 1 as Principled: " + _METAL_FRESNEL + "; " + _SMITH
         base = "diffuse base exact (Diffuse BSDF coloured (1 - metallic) base (1 - Fc(cos theta_o)) by nodes)"
+        if float(m.get("clearcoat", 0)) > 0:
+            coat = ("clear coat by nodes: the base weighted by 1 - clearcoat Fc(cos theta_o) (Layer Weight), "
+                    "plus clearcoat x the F0 0.04 specular lobe")
+            if smooth and is_smooth(m.get("clearcoat_roughness", 0)):
+                return "exact", base + "; mirror specular; " + coat + ", a mirror (Glossy Sharp)"
+            return "approx", ("rough pbr or rough clear coat, Principled metallic 1 specular: " + base + "; " + coat
+                              + "; " + _METAL_FRESNEL + "; " + _SMITH)
         if smooth:
             return "exact", base + "; mirror specular with Schlick's Fresnel (Glossy Sharp, as metal)"
         return "approx", ("rough pbr, Principled metallic 1 specular: " + base + "; specular = Principled BSDF "
