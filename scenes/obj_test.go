@@ -457,13 +457,7 @@ func FuzzOBJ(f *testing.F) {
 		path := filepath.Join(dir, "fuzz.obj")
 		im, err := parseOBJ(testAssets(t, dir), path, data)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.File == "" {
-				t.Fatalf("error %T is not an *Error naming a file: %v", err, err)
-			}
-			if strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("error is not one line: %q", err.Error())
-			}
+			checkFuzzError(t, err)
 			return
 		}
 		if len(im.meshes) != 1 {
@@ -775,5 +769,18 @@ func TestOBJLibraryWithSpaces(t *testing.T) {
 	}
 	if log.String() != "" {
 		t.Errorf("warnings %q, want none", log.String())
+	}
+}
+
+// checkFuzzError checks that a mesh reader's error on fuzzed input is an
+// *Error naming a file, on one line.
+func checkFuzzError(t *testing.T, err error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.File == "" {
+		t.Fatalf("error %T is not an *Error naming a file: %v", err, err)
+	}
+	if strings.ContainsAny(err.Error(), "\n\r") {
+		t.Fatalf("error is not one line: %q", err.Error())
 	}
 }

@@ -381,13 +381,7 @@ func FuzzPLY(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im, err := parsePLY(testAssets(t, dir), filepath.Join(dir, "fuzz.ply"), data, objCreaseCos)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.File == "" {
-				t.Fatalf("error %T is not an *Error naming a file: %v", err, err)
-			}
-			if strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("error is not one line: %q", err.Error())
-			}
+			checkFuzzError(t, err)
 			return
 		}
 		if len(im.meshes) != 1 {

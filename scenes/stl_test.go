@@ -3,7 +3,6 @@ package scenes
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -235,13 +234,7 @@ func FuzzSTL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im, err := parseSTL(testAssets(t, dir), filepath.Join(dir, "fuzz.stl"), data)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.File == "" {
-				t.Fatalf("error %T is not an *Error naming a file: %v", err, err)
-			}
-			if strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("error is not one line: %q", err.Error())
-			}
+			checkFuzzError(t, err)
 			return
 		}
 		checkMeshShape(t, &im.meshes[0], 0)

@@ -785,19 +785,27 @@ func TestRandomScenesUseAbsorption(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var st tracer.Stats
-			for i := 0; i < s.Settings.Width*s.Settings.Height; i++ {
-				x, y := i%s.Settings.Width, i/s.Settings.Width
-				if s.RenderPixel(x, y, &st) != o.RenderPixel(x, y, &st) {
-					changed++
-					break
-				}
+			if picturesDiffer(s, o) {
+				changed++
 			}
 		}
 		if absorbing < 8 || changed < 6 {
 			t.Errorf("integrator %d: %d of 12 random scenes have absorbing glass, %d of them changed by it: want at least 8 and 6", integ, absorbing, changed)
 		}
 	}
+}
+
+// picturesDiffer reports whether the Go tracer renders some pixel of
+// the scenes s and o (of one size) differently.
+func picturesDiffer(s, o *tracer.Scene) bool {
+	var st tracer.Stats
+	for i := 0; i < s.Settings.Width*s.Settings.Height; i++ {
+		x, y := i%s.Settings.Width, i/s.Settings.Width
+		if s.RenderPixel(x, y, &st) != o.RenderPixel(x, y, &st) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRandomScenesUseClearcoat: most of the random path-traced scenes
@@ -831,13 +839,8 @@ func TestRandomScenesUseClearcoat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st tracer.Stats
-		for i := 0; i < s.Settings.Width*s.Settings.Height; i++ {
-			x, y := i%s.Settings.Width, i/s.Settings.Width
-			if s.RenderPixel(x, y, &st) != o.RenderPixel(x, y, &st) {
-				changed++
-				break
-			}
+		if picturesDiffer(s, o) {
+			changed++
 		}
 	}
 	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
