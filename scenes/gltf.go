@@ -95,8 +95,10 @@ import (
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
-// of extensionsRequired but those of gltfSupported (and a material drawn
-// with a required glass extension that is not glass: importedMaterial.Refused); primitive modes that glTF does
+// of extensionsRequired but those of gltfSupported (and a material with
+// a required extension that it is drawn without — a glass extension on a
+// material that is not glass, KHR_materials_clearcoat on glass — is
+// refused where a scene draws it: importedMaterial.Refused); primitive modes that glTF does
 // not define; accessors without a bufferView whose elements would take
 // more bytes than the file's buffers have; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
 // FLOAT VEC4, but for what KHR_mesh_quantization allows in a file that
@@ -105,7 +107,9 @@ import (
 // whose image comes only from an extension other than EXT_texture_webp
 // (KHR_texture_basisu); non-finite positions, normals
 // or texture coordinates; indices out of range; TRIANGLES index or
-// vertex counts that are not multiples of 3; bad lights (gltflight.go); nodes reached twice (cycles, shared
+// vertex counts that are not multiples of 3; bad lights (gltflight.go);
+// glass and clear coat values that glTF does not allow (gltfglass.go,
+// gltfclearcoat.go); nodes reached twice (cycles, shared
 // children); more than tracer.MaxTriangles triangles, or 3·MaxTriangles
 // vertices, over all instances.
 //
@@ -197,7 +201,9 @@ const gltfWebPExt = "EXT_texture_webp"
 // extensions (gltfglass.go) are supported where a material is glass: a
 // file that requires them is read, and a material it draws whose
 // transmission trace cannot honour (partial, textured, metallic) is an
-// error naming the material, not a warning (importedMaterial.Refused).
+// error naming the material, not a warning (importedMaterial.Refused), as
+// is a glass material with KHR_materials_clearcoat in a file that
+// requires it.
 var gltfSupported = map[string]bool{
 	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,

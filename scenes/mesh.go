@@ -33,7 +33,8 @@ import (
 // Faces that the file gives no material use the object's "material" too;
 // when some face needs it and the object has none, that is an error naming
 // the file and the materials missing. A file used by several objects is
-// read once, and its materials are added to the scene once. The file's
+// read once, and its materials are added to the scene once (an absorbing
+// glass once per scale it is placed at: placedGlass). The file's
 // lights (glTF's KHR_lights_punctual) are added for each object, placed
 // by its transform (meshLights).
 

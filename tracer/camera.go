@@ -40,7 +40,7 @@ func (c *Camera) setFilter(f *Film) {
 // (x, y) whose numbers for the position are (jx, jy): the pixel's centre
 // for a render of one sample (n = 1), else jittered inside the pixel or,
 // under a filter, offset from its centre by the filter's distribution.
-// kernels/wavefront.h's pixel_ray does the same operations.
+// kernels/camera.h's pixel_point does the same operations.
 func (c *Camera) pixelPoint(x, y int, jx, jy float32, n int) (px, py float32) {
 	px, py = float32(x)+0.5, float32(y)+0.5
 	switch {

@@ -158,8 +158,9 @@ type Film struct {
 	Tonemap  Tonemap
 	Transfer Transfer
 	// Filter and FilterWidth (in pixels, in [MinFilterWidth,
-	// MaxFilterWidth]; 0 is the default box of width 1) are the pixel
-	// filter (filter.go), which spreads the samples of a pixel.
+	// MaxFilterWidth]; 0, with PixelFilterBox only, is the default box of
+	// width 1) are the pixel filter (filter.go), which spreads the
+	// samples of a pixel.
 	Filter      PixelFilter
 	FilterWidth float32
 }

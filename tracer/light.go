@@ -92,9 +92,10 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 }
 
 // directLight estimates the light that the surface at sf, of albedo c,
-// reflects back along the incoming direction d straight from the lights:
-// every point and directional light (within its cone, for a spot light;
-// toward one direction of its disk, for a sun with a DiskOneMinusCos),
+// reflects (rough glass: or transmits) back along the incoming direction
+// d straight from the lights: every point and directional light (within
+// its cone, for a spot light; toward one direction of its disk, for a sun
+// with a DiskOneMinusCos),
 // one point on one emitter (a shape or triangle of an emissive material,
 // or of a pbr material with an Emission) picked in proportion to its
 // power, and (for an image background) one direction of the environment
