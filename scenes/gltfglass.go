@@ -25,8 +25,9 @@ type gltfGlass struct {
 	// for none.
 	attenuationColor    [3]float32
 	attenuationDistance float32
-	// read names the extensions that the dielectric honours, to leave
-	// out of the material's unsupported ones.
+	// read names the extensions that the material is drawn with (the
+	// dielectric's, or those of a transmission of 0), to leave out of its
+	// unsupported ones.
 	read []string
 	// notes names what the dielectric leaves out, for the warning.
 	notes []string
@@ -40,7 +41,9 @@ type gltfGlass struct {
 // 1 as such (its Glass BSDF, as glTF's default material). A material
 // whose transmission is partial or textured, metallic, or whose ior the
 // dielectric cannot take is not glass: it stays its metallic-roughness
-// part, and its extensions stay unsupported (for the warning).
+// part, and its extensions stay unsupported (for the warning), but for a
+// transmissionFactor of 0 without a texture, glTF's default: no
+// transmission, drawn as it is.
 //
 // A glass material's KHR_materials_volume is read as the dielectric is:
 // a solid whose surfaces refract (a thin-walled one, thicknessFactor 0,
@@ -116,6 +119,13 @@ func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, e
 		metallic = pbr.MetallicFactorOrDefault()
 		hasRoughImage = pbr.MetallicRoughnessTexture != nil
 	}
+	if factor == 0 && tr.Texture == nil {
+		// No transmission (glTF's default): the material is opaque, as
+		// drawn, and a volume has nothing to fill; only an ior would
+		// change it (its Fresnel), which stays unread.
+		g.read = []string{gltfTransmissionExt, gltfVolumeExt}
+		return g, nil
+	}
 	if factor != 1 || tr.Texture != nil || metallic != 0 || ior < 1 || ior > 4 {
 		return g, nil // drawn as its metallic-roughness part, with the warning
 	}
@@ -148,7 +158,7 @@ func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, e
 func (g gltfGlass) unsupported(exts []string) []string {
 	var out []string
 	for _, e := range exts {
-		if !g.glass || !slices.Contains(g.read, e) {
+		if !slices.Contains(g.read, e) {
 			out = append(out, extensionName(e))
 		}
 	}

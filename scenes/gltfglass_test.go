@@ -91,6 +91,12 @@ func TestMeshGLTFGlass(t *testing.T) {
 			warn: "drawn without KHR_materials_transmission",
 		},
 		{
+			name: "no transmission (factor 0, glTF's default): no warning",
+			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0.5),
+				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 0}`)},
+			want: tracer.Material{Kind: tracer.MaterialPBR, Roughness: 0.5, Color: mgl32.Vec3{1, 1, 1}},
+		},
+		{
 			name: "textured",
 			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0.5),
 				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1, "transmissionTexture": {"index": 0}}`)},
@@ -237,6 +243,13 @@ func TestMeshGLTFGlassRequired(t *testing.T) {
 			required: []string{"KHR_materials_transmission"},
 			ext:      gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 0.5}`)},
 			err:      `materials[0] ("frosted") needs KHR_materials_transmission, which the file requires and trace reads only on glass`,
+		},
+		{
+			name:     "transmission 0, glTF's default",
+			required: []string{"KHR_materials_transmission", "KHR_materials_volume"},
+			ext: gltf.Extensions{"KHR_materials_transmission": json.RawMessage(`{"transmissionFactor": 0}`),
+				"KHR_materials_volume": json.RawMessage(`{"thicknessFactor": 1}`)},
+			want: tracer.MaterialPBR,
 		},
 		{
 			name:     "ior without transmission",

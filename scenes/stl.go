@@ -85,7 +85,8 @@ func parseSTL(a *assets, path string, data []byte) (*importedMesh, error) {
 }
 
 // binarySTL reports whether data is a binary STL file: its size is that
-// of the facets its count announces, or it does not begin with "solid".
+// of the facets its count announces, or it does not begin with "solid"
+// (after a UTF-8 byte order mark, as readTextSTL reads it).
 func binarySTL(data []byte) bool {
 	if len(data) >= stlHeaderSize {
 		n := uint64(binary.LittleEndian.Uint32(data[80:]))
@@ -93,7 +94,7 @@ func binarySTL(data []byte) bool {
 			return true
 		}
 	}
-	kw, _ := nextField(bytes.TrimLeft(data, " \t\r\n"))
+	kw, _ := nextField(bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n"))
 	return !bytes.EqualFold(kw, []byte("solid"))
 }
 

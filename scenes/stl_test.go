@@ -40,7 +40,7 @@ func readSTL(t testing.TB, data []byte) (*importedMesh, error) {
 }
 
 // TestSTL reads two facets in ASCII (in upper case, in two solids, with a
-// facet normal that is not read) and binary (with a header that begins
+// facet normal that is not read; after a UTF-8 byte order mark too) and binary (with a header that begins
 // with "solid", as many exporters write it): three vertices a facet, in
 // the file's winding, no normals (flat), the object's material.
 func TestSTL(t *testing.T) {
@@ -50,9 +50,10 @@ func TestSTL(t *testing.T) {
 	ascii := "solid one\n  facet normal 0 0 -1\n    outer loop\n      vertex 0 0 0\n      vertex 1 0 0\n      vertex 0 1 0\n    endloop\n  endfacet\nendsolid one\n" +
 		"SOLID TWO\r\nFACET NORMAL nan nan nan\r\nOUTER LOOP\r\nVERTEX 1 0 0\r\nVERTEX 1 1 5e-1\r\nVERTEX 0 1 0\r\nENDLOOP\r\nENDFACET\r\nENDSOLID"
 	for name, data := range map[string][]byte{
-		"ascii":        []byte(ascii),
-		"binary":       binarySTLFile("made by a test", tris),
-		"binary solid": binarySTLFile("solid made by a test", tris),
+		"ascii":                         []byte(ascii),
+		"ascii after a byte order mark": append([]byte("\xef\xbb\xbf"), ascii...),
+		"binary":                        binarySTLFile("made by a test", tris),
+		"binary solid":                  binarySTLFile("solid made by a test", tris),
 	} {
 		im, err := readSTL(t, data)
 		if err != nil {
