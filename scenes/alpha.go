@@ -85,26 +85,76 @@ func greyAlpha(img *tracer.Image) {
 	}
 }
 
-// alphaOf returns the alpha channel of a decoded image, one value in
-// [0, 1] per pixel in Pix's order, or nil when it is opaque.
-func alphaOf(m image.Image) []float32 {
-	if o, ok := m.(interface{ Opaque() bool }); ok && o.Opaque() {
-		return nil
-	}
+// alphaInto writes the alpha channel of a decoded image into a, one value
+// in [0, 1] per pixel in Pix's order (linear: a 16-bit alpha over 65535,
+// as color.Color's RGBA gives it), and reports whether any pixel is not
+// opaque. The types with an alpha channel that the decoders give have a
+// loop of their own; the others go through At.
+func alphaInto(m image.Image, a []float32) bool {
 	b := m.Bounds()
-	out := make([]float32, 0, b.Dx()*b.Dy())
+	i := 0
 	opaque := true
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			_, _, _, a := m.At(x, y).RGBA()
-			opaque = opaque && a == 0xffff
-			out = append(out, float32(float64(a)/0xffff))
+	put := func(v uint32, lut []float32) { // v: 8 or 16 bits, lut: linear8 or linear16
+		opaque = opaque && int(v) == len(lut)-1
+		a[i] = lut[v]
+		i++
+	}
+	switch m := m.(type) {
+	case *image.NRGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(uint32(row[4*x+3]), linear8[:])
+			}
+		}
+	case *image.RGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(uint32(row[4*x+3]), linear8[:])
+			}
+		}
+	case *image.NRGBA64:
+		lut := linear16()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(uint32(row[8*x+6])<<8|uint32(row[8*x+7]), lut)
+			}
+		}
+	case *image.RGBA64:
+		lut := linear16()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(uint32(row[8*x+6])<<8|uint32(row[8*x+7]), lut)
+			}
+		}
+	case *image.Paletted:
+		lut := linear16()
+		pal := make([]uint32, 256) // an index past the palette is opaque (and black: convert8)
+		for j := range pal {
+			pal[j] = 0xffff
+			if j < len(m.Palette) {
+				_, _, _, pal[j] = m.Palette[j].RGBA()
+			}
+		}
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				put(pal[row[x]], lut)
+			}
+		}
+	default:
+		lut := linear16()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				_, _, _, v := m.At(x, y).RGBA()
+				put(v, lut)
+			}
 		}
 	}
-	if opaque {
-		return nil
-	}
-	return out
+	return !opaque
 }
 
 // dropUnusedAlpha forgets the alpha channels that no see-through

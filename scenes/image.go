@@ -11,6 +11,7 @@ import (
 	_ "image/png"
 	"io/fs"
 	"math"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -21,8 +22,8 @@ import (
 )
 
 // Texture images are read from PNG, JPEG, GIF (the first frame), BMP, TIFF
-// and WebP files through image.Decode (its 8- or 16-bit image freed once
-// converted), and from Radiance HDR, PFM (hdr.go) and TGA files (tga.go)
+// and WebP files through image.Decode (its 8- or 16-bit image read row by
+// row into the texels, then freed), and from Radiance HDR, PFM (hdr.go) and TGA files (tga.go)
 // by this package's own decoders, which write the texels as they read.
 // Every image becomes a tracer.Image in linear RGB. Integer images (8 or
 // 16 bits a channel) are sRGB-encoded unless the scene says otherwise:
@@ -151,16 +152,41 @@ func decodeStd(data []byte, srgb bool, texels int64) (*tracer.Image, error) {
 		return nil, err
 	}
 	img := toLinear(m, srgb)
-	img.Alpha = alphaOf(m)
+	if int64(cfg.Width)*int64(cfg.Height) >= releaseMinTexels {
+		// The decoded 8- or 16-bit image is garbage now: return it to
+		// the operating system before the next image (or Compile)
+		// allocates, rather than beside it.
+		debug.FreeOSMemory()
+	}
 	return img, nil
 }
 
-// toLinear converts m to a linear RGB tracer.Image. 16-bit images keep
-// their 16 bits; every other kind is read as 8 bits a channel.
+// releaseMinTexels is the size from which decodeStd returns the decoded
+// 8- or 16-bit image's memory to the operating system at once (a garbage
+// collection, milliseconds: the scene's arrays hold no pointers).
+const releaseMinTexels = 1 << 20
+
+// toLinear converts m to a linear RGB tracer.Image, with its alpha channel
+// (alphaInto) unless m is opaque. The colours and the alpha are one
+// allocation, the alpha right after the colours, so that tracer.Compile
+// can keep both as they are (see tracer.Image). 16-bit images keep
+// their 16 bits; every other kind is read as 8 bits a channel. Each row is
+// read straight from m's pixels into the texels, with no copy of m in
+// between.
 func toLinear(m image.Image, srgb bool) *tracer.Image {
 	b := m.Bounds()
 	w, h := b.Dx(), b.Dy()
-	out := &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
+	n := w * h
+	mayHaveAlpha := true
+	if o, ok := m.(interface{ Opaque() bool }); ok && o.Opaque() {
+		mayHaveAlpha = false
+	}
+	size := 3 * n
+	if mayHaveAlpha {
+		size += n
+	}
+	buf := make([]float32, size)
+	out := &tracer.Image{Width: w, Height: h, Pix: buf[:3*n]}
 	switch m.(type) {
 	case *image.RGBA64, *image.NRGBA64, *image.Gray16:
 		lut := linear16()
@@ -174,6 +200,9 @@ func toLinear(m image.Image, srgb bool) *tracer.Image {
 			lut = &srgb8
 		}
 		convert8(m, out.Pix, lut)
+	}
+	if mayHaveAlpha && alphaInto(m, buf[3*n:]) {
+		out.Alpha = buf[3*n : 4*n : 4*n]
 	}
 	return out
 }
@@ -257,15 +286,56 @@ func unpremultiply(v, a uint8) uint8 {
 }
 
 // convert16 writes the straight 16-bit colours of m, through lut (65536
-// entries), into pix.
+// entries), into pix. The types that image/png and TIFF decode to have a
+// loop of their own, computing what color.NRGBA64Model gives; the others
+// go through At and the model.
 func convert16(m image.Image, pix []float32, lut []float32) {
 	b := m.Bounds()
 	i := 0
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			n := color.NRGBA64Model.Convert(m.At(x, y)).(color.NRGBA64)
-			pix[i], pix[i+1], pix[i+2] = lut[n.R], lut[n.G], lut[n.B]
-			i += 3
+	put := func(r, g, b uint32) {
+		pix[i], pix[i+1], pix[i+2] = lut[r], lut[g], lut[b]
+		i += 3
+	}
+	be := func(p []uint8) uint32 { return uint32(p[0])<<8 | uint32(p[1]) }
+	switch m := m.(type) {
+	case *image.NRGBA64:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				p := row[8*x:]
+				put(be(p), be(p[2:]), be(p[4:]))
+			}
+		}
+	case *image.RGBA64:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				p := row[8*x:]
+				r, g, bl, a := be(p), be(p[2:]), be(p[4:]), be(p[6:])
+				switch a { // as color.NRGBA64Model divides by alpha
+				case 0xffff:
+				case 0:
+					r, g, bl = 0, 0, 0
+				default:
+					r, g, bl = r*0xffff/a, g*0xffff/a, bl*0xffff/a
+				}
+				put(r, g, bl)
+			}
+		}
+	case *image.Gray16:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := m.Pix[m.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				v := be(row[2*x:])
+				put(v, v, v)
+			}
+		}
+	default:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				n := color.NRGBA64Model.Convert(m.At(x, y)).(color.NRGBA64)
+				put(uint32(n.R), uint32(n.G), uint32(n.B))
+			}
 		}
 	}
 }
