@@ -1,6 +1,9 @@
 package tracer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Alpha (cut-outs and stochastic transparency) and single-sided surfaces.
 //
@@ -255,7 +258,7 @@ func (s *Scene) compileAlpha(d *SceneDesc) {
 		}
 		if offsets[t.Image] == 0 {
 			offsets[t.Image] = uint32(len(s.Texels))
-			s.Texels = append(s.Texels, img.Alpha[:img.Width*img.Height]...)
+			s.Texels = appendTexels(s.Texels, img.Alpha[:img.Width*img.Height])
 		}
 		t.AlphaOffset = offsets[t.Image]
 	}
@@ -272,6 +275,9 @@ func (s *Scene) compileAlpha(d *SceneDesc) {
 			use(int32(m.AlphaMap - 1))
 		}
 	}
+	// What follows the texels may be an image's memory: nothing that
+	// appends to them later may write there.
+	s.Texels = slices.Clip(s.Texels)
 }
 
 // checkAlpha checks a material's alpha fields, ntex being the number of

@@ -229,6 +229,13 @@ type Texture struct {
 // Image is a texture image in linear RGB: Pix holds three float32 per
 // texel, row-major, top row first. Colour images are decoded from sRGB
 // when loaded; the tracer only filters and wraps.
+//
+// Compile does not copy the texels of a scene whose images all have the
+// same Pix (one image, or one image and copies of it without alpha): the
+// compiled scene's Texels are then that memory, Alpha included when it
+// lies right after Pix in the same array (as the scene loader decodes
+// it), so neither may change while the scene is in use. Compile never
+// writes to an image's memory.
 type Image struct {
 	Width, Height int
 	Pix           []float32

@@ -65,7 +65,7 @@ func (s *Scene) compileEnvironment() {
 		return
 	}
 	off := len(s.Texels)
-	s.Texels = append(s.Texels, make([]float32, H+W*H)...)
+	s.Texels = append(s.Texels[:off:off], make([]float32, H+W*H)...) // a new array: s.Texels may be an image's
 	cdf := s.Texels[off:]
 	cumulate(cdf[:H], rows, total)
 	for j := 0; j < H; j++ {

@@ -1,0 +1,148 @@
+package tracer
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// texelScene is a quad under a grey sky whose material is m, with images
+// imgs and one image texture per image (texture i of image i).
+func texelScene(m Material, imgs ...Image) *SceneDesc {
+	d := &SceneDesc{
+		Settings:   Settings{Width: 4, Height: 4, Samples: 1, MaxDepth: 2},
+		Camera:     CameraDesc{Position: mgl32.Vec3{0, 0, -3}, LookAt: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 40},
+		Background: Background{Color: mgl32.Vec3{0.5, 0.5, 0.5}},
+		Images:     imgs,
+		Materials:  []Material{m},
+		Quads:      []QuadDesc{{Corner: mgl32.Vec3{-1, -1, 0}, Edge1: mgl32.Vec3{2, 0, 0}, Edge2: mgl32.Vec3{0, 2, 0}}},
+	}
+	for i := range imgs {
+		d.Textures = append(d.Textures, Texture{Kind: TextureImage, Image: int32(i)})
+	}
+	return d
+}
+
+// rampImage is a w×h image of distinct texels, with its alpha (when
+// alpha) in the same array right after them, as the scene loader decodes
+// an image with an alpha channel.
+func rampImage(w, h int, alpha bool) Image {
+	n := w * h
+	buf := make([]float32, 4*n)
+	for i := range buf {
+		buf[i] = float32(i%1000) / 1000
+	}
+	img := Image{Width: w, Height: h, Pix: buf[:3*n]}
+	if alpha {
+		img.Alpha = buf[3*n:]
+	}
+	return img
+}
+
+// TestCompileKeepsTexels checks that Compile does not copy the texels of
+// a scene whose images share one array: the compiled Texels are the
+// image's own memory, its alpha included when it lies right after the
+// colours, and an image laid out twice (an MTL map_Kd and its map_d)
+// is stored once. Other scenes' texels are copied, and nothing Compile
+// appends is written into an image's memory.
+func TestCompileKeepsTexels(t *testing.T) {
+	const w, h = 8, 4
+	n := w * h
+	diffuse := Material{Kind: MaterialDiffuse, Texture: 0}
+	masked := Material{Kind: MaterialDiffuse, Texture: 0, AlphaMode: AlphaMask, Alpha: 1, AlphaCutoff: 0.5}
+	sameArray := func(a, b []float32) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
+
+	// One image: its colours are the texels.
+	img := rampImage(w, h, false)
+	s := compileTest(t, texelScene(diffuse, img))
+	if !sameArray(s.Texels, img.Pix) || len(s.Texels) != 3*n || cap(s.Texels) != 3*n {
+		t.Errorf("one image: texels copied (len %d, cap %d)", len(s.Texels), cap(s.Texels))
+	}
+
+	// Its alpha, read by a cut-out, right after them: kept too.
+	img = rampImage(w, h, true)
+	s = compileTest(t, texelScene(masked, img))
+	if !sameArray(s.Texels, img.Pix) || len(s.Texels) != 4*n || s.Textures[0].AlphaOffset != uint32(3*n) {
+		t.Errorf("one image with alpha: texels copied (len %d, alpha at %d)", len(s.Texels), s.Textures[0].AlphaOffset)
+	}
+
+	// Its alpha unread: the texels end at the colours, and appending to
+	// them does not write into the alpha.
+	img = rampImage(w, h, true)
+	alpha := append([]float32(nil), img.Alpha...)
+	s = compileTest(t, texelScene(diffuse, img))
+	if !sameArray(s.Texels, img.Pix) || len(s.Texels) != 3*n || cap(s.Texels) != 3*n {
+		t.Errorf("one image, alpha unread: len %d, cap %d, want %d and %d", len(s.Texels), cap(s.Texels), 3*n, 3*n)
+	}
+
+	// The same colours in two images, one with alpha: stored once.
+	img = rampImage(w, h, true)
+	opaque := Image{Width: w, Height: h, Pix: img.Pix}
+	d := texelScene(masked, opaque, img)
+	d.Materials[0].AlphaMap = 2 // texture 1: img's alpha
+	s = compileTest(t, d)
+	if !sameArray(s.Texels, img.Pix) || len(s.Texels) != 4*n || s.Textures[0].Offset != 0 || s.Textures[1].Offset != 0 || s.Textures[1].AlphaOffset != uint32(3*n) {
+		t.Errorf("an image and its copy without alpha: len %d, offsets %d %d, alpha at %d; want %d, 0 0, %d",
+			len(s.Texels), s.Textures[0].Offset, s.Textures[1].Offset, s.Textures[1].AlphaOffset, 4*n, 3*n)
+	}
+
+	// An image background: its distribution goes into a new array, the
+	// image's memory past its colours (its alpha) untouched.
+	img = rampImage(w, h, true)
+	d = texelScene(diffuse, img)
+	d.Background = Background{Kind: BackgroundImage, Texture: 0}
+	s = compileTest(t, d)
+	if sameArray(s.Texels, img.Pix) || s.Background.Distribution != uint32(3*n) || len(s.Texels) != 3*n+h+n {
+		t.Errorf("image background: distribution at %d of %d texels", s.Background.Distribution, len(s.Texels))
+	}
+	for i := range alpha {
+		if math.Float32bits(img.Alpha[i]) != math.Float32bits(alpha[i]) {
+			t.Fatalf("image background: Compile wrote %g over the image's alpha %d (%g)", img.Alpha[i], i, alpha[i])
+		}
+	}
+
+	// Two images: copied, each at its offset.
+	a, b := rampImage(w, h, false), rampImage(h, w, false)
+	for i := range b.Pix {
+		b.Pix[i] += 2
+	}
+	s = compileTest(t, texelScene(diffuse, a, b))
+	if sameArray(s.Texels, a.Pix) || len(s.Texels) != 6*n || s.Textures[1].Offset != uint32(3*n) {
+		t.Fatalf("two images: len %d, second at %d", len(s.Texels), s.Textures[1].Offset)
+	}
+	for i := range 3 * n {
+		if s.Texels[i] != a.Pix[i] || s.Texels[3*n+i] != b.Pix[i] {
+			t.Fatalf("two images: texel %d: %g %g, want %g %g", i, s.Texels[i], s.Texels[3*n+i], a.Pix[i], b.Pix[i])
+		}
+	}
+}
+
+// TestCompileImageMemory checks what compiling a scene with one
+// 1024×1024 image allocates besides its 12 MiB of texels: less than
+// 1 MiB with the image textured (the texels are not copied).
+func TestCompileImageMemory(t *testing.T) {
+	const side = 1024
+	img := rampImage(side, side, false)
+	textured := texelScene(Material{Kind: MaterialDiffuse, Texture: 0}, img)
+	for _, tt := range []struct {
+		name  string
+		d     *SceneDesc
+		bytes uint64
+	}{
+		{"textured", textured, 1 << 20},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s, err := Compile(tt.d)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > tt.bytes {
+			t.Errorf("%s: compiling a %d×%d image allocated %d bytes (%.1f a texel), want at most %d", tt.name, side, side, n, float64(n)/(side*side), tt.bytes)
+		}
+		runtime.KeepAlive(s)
+	}
+}
