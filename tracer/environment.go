@@ -36,29 +36,36 @@ func (s *Scene) compileEnvironment() {
 	}
 	t := &s.Textures[b.Texture]
 	W, H := int(t.Width), int(t.Height)
-	lum := make([]float64, W*H)
+	// The luminances in float32, which holds them exactly, and the
+	// weights one row at a time, computed again for the rows' tables:
+	// 4 bytes a texel beside the scene's texels, not 16.
+	lum := make([]float32, W*H)
 	for j := 0; j < H; j++ {
 		for i := 0; i < W; i++ {
 			k := int(t.Offset) + 3*(j*W+i)
-			lum[j*W+i] = max(0, float64(luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]})))
+			lum[j*W+i] = max(0, luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]}))
 		}
 	}
-	w := make([]float64, W*H)
-	rows := make([]float64, H)
-	var total float64
-	for j := 0; j < H; j++ {
+	w := make([]float64, W)
+	weights := func(j int) (row float64) {
 		sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
 		for i := 0; i < W; i++ {
 			m := 0.0
 			for dj := -1; dj <= 1; dj++ {
 				jj := min(max(j+dj, 0), H-1)
 				for di := -1; di <= 1; di++ {
-					m = max(m, lum[jj*W+(i+di+W)%W])
+					m = max(m, float64(lum[jj*W+(i+di+W)%W]))
 				}
 			}
-			w[j*W+i] = float64(m * sin) // rounded: no fused multiply-add
-			rows[j] += w[j*W+i]
+			w[i] = float64(m * sin) // rounded: no fused multiply-add
+			row += w[i]
 		}
+		return row
+	}
+	rows := make([]float64, H)
+	var total float64
+	for j := 0; j < H; j++ {
+		rows[j] = weights(j)
 		total += rows[j]
 	}
 	if !(total > 0) || math.IsInf(total, 0) {
@@ -70,7 +77,8 @@ func (s *Scene) compileEnvironment() {
 	cumulate(cdf[:H], rows, total)
 	for j := 0; j < H; j++ {
 		if rows[j] > 0 {
-			cumulate(cdf[H+j*W:H+(j+1)*W], w[j*W:(j+1)*W], rows[j])
+			weights(j)
+			cumulate(cdf[H+j*W:H+(j+1)*W], w, rows[j])
 		} else {
 			for i := 0; i < W; i++ { // never picked; any distribution will do
 				cdf[H+j*W+i] = float32(i+1) / float32(W)

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -121,17 +122,24 @@ func TestCompileKeepsTexels(t *testing.T) {
 
 // TestCompileImageMemory checks what compiling a scene with one
 // 1024×1024 image allocates besides its 12 MiB of texels: less than
-// 1 MiB with the image textured (the texels are not copied).
+// 1 MiB with the image textured (the texels are not copied), and less
+// than 24 bytes a texel with it as the background (the new array of
+// colours and distribution, 16 bytes a texel, and the luminances, 4;
+// float64 luminances and weights for every texel took it to 35, and a
+// copy of the colours before them to 47).
 func TestCompileImageMemory(t *testing.T) {
 	const side = 1024
 	img := rampImage(side, side, false)
 	textured := texelScene(Material{Kind: MaterialDiffuse, Texture: 0}, img)
+	sky := texelScene(Material{Kind: MaterialDiffuse, Texture: NoTexture, Color: mgl32.Vec3{1, 1, 1}}, img)
+	sky.Background = Background{Kind: BackgroundImage, Texture: 0}
 	for _, tt := range []struct {
 		name  string
 		d     *SceneDesc
 		bytes uint64
 	}{
 		{"textured", textured, 1 << 20},
+		{"background", sky, 24 * side * side},
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -145,4 +153,77 @@ func TestCompileImageMemory(t *testing.T) {
 		}
 		runtime.KeepAlive(s)
 	}
+}
+
+// TestEnvironmentDistributionBits checks the distribution of an image
+// background, computed a row at a time from float32 luminances, against
+// the way it was computed from whole float64 tables: the same bits, on
+// an image with black rows, black texels and a bright spot.
+func TestEnvironmentDistributionBits(t *testing.T) {
+	const w, h = 37, 19
+	img := rampImage(w, h, false)
+	rng := rand.New(rand.NewPCG(7, 0))
+	for i := range img.Pix {
+		img.Pix[i] = rng.Float32() * rng.Float32()
+		if j := i / (3 * w); j == 0 || j == 7 || j == 8 || i%11 == 0 {
+			img.Pix[i] = 0
+		}
+	}
+	img.Pix[3*(9*w+5)] = 1e6
+	d := texelScene(Material{Kind: MaterialDiffuse, Texture: NoTexture, Color: mgl32.Vec3{1, 1, 1}}, img)
+	d.Background = Background{Kind: BackgroundImage, Texture: 0}
+	s := compileTest(t, d)
+	want := oldEnvironmentDistribution(img.Pix, w, h)
+	got := s.Texels[s.Background.Distribution:]
+	if s.Background.Distribution == 0 || len(got) != len(want) {
+		t.Fatalf("distribution at %d, %d values, want %d", s.Background.Distribution, len(got), len(want))
+	}
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("value %d: %g, want %g", i, got[i], want[i])
+		}
+	}
+}
+
+// oldEnvironmentDistribution is compileEnvironment's table as it was
+// computed before it kept its luminances in float32 and its weights a row
+// at a time.
+func oldEnvironmentDistribution(pix []float32, W, H int) []float32 {
+	lum := make([]float64, W*H)
+	for j := 0; j < H; j++ {
+		for i := 0; i < W; i++ {
+			k := 3 * (j*W + i)
+			lum[j*W+i] = max(0, float64(luminance(vec3{pix[k], pix[k+1], pix[k+2]})))
+		}
+	}
+	w := make([]float64, W*H)
+	rows := make([]float64, H)
+	var total float64
+	for j := 0; j < H; j++ {
+		sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
+		for i := 0; i < W; i++ {
+			m := 0.0
+			for dj := -1; dj <= 1; dj++ {
+				jj := min(max(j+dj, 0), H-1)
+				for di := -1; di <= 1; di++ {
+					m = max(m, lum[jj*W+(i+di+W)%W])
+				}
+			}
+			w[j*W+i] = float64(m * sin)
+			rows[j] += w[j*W+i]
+		}
+		total += rows[j]
+	}
+	cdf := make([]float32, H+W*H)
+	cumulate(cdf[:H], rows, total)
+	for j := 0; j < H; j++ {
+		if rows[j] > 0 {
+			cumulate(cdf[H+j*W:H+(j+1)*W], w[j*W:(j+1)*W], rows[j])
+		} else {
+			for i := 0; i < W; i++ {
+				cdf[H+j*W+i] = float32(i+1) / float32(W)
+			}
+		}
+	}
+	return cdf
 }
