@@ -1,6 +1,10 @@
 package scenes
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -119,5 +123,54 @@ func TestLoadGLTFNormalTextureSampler(t *testing.T) {
 	want := textureSampler{WrapS: tracer.WrapClamp, WrapT: tracer.WrapMirror, Filter: tracer.FilterNearest}
 	if im.NormalImage == nil || im.NormalSampler != want {
 		t.Errorf("normal map %p, sampler %+v; want a map with %+v", im.NormalImage, im.NormalSampler, want)
+	}
+}
+
+// TestMTLColourAndAlphaMap: a map_Kd and a map_d naming the same RGBA
+// image (as Blender writes a texture with alpha) decode it once: the
+// alpha map is the colour map's image with its alpha channel, so the
+// compiled scene stores its texels once with their alpha (4 values a
+// texel, not 3 + 3 + 1), and that alpha is the one a map_d of a copy of
+// the file, decoded on its own, gives.
+func TestMTLColourAndAlphaMap(t *testing.T) {
+	m := image.NewNRGBA(image.Rect(0, 0, 3, 1))
+	for i, a := range []uint8{255, 128, 0} {
+		m.SetNRGBA(i, 0, color.NRGBA{200, uint8(60 * i), 30, a})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	obj := "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl leaf\nf 1/1 2/1 3/1\n"
+	var alphas [2][]float32
+	for k, mapD := range []string{"leaf.png", "copy.png"} {
+		dir := writeFiles(t, map[string]string{
+			"leaf.png": buf.String(),
+			"copy.png": buf.String(),
+			"m.mtl":    "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.png\nmap_d " + mapD + "\n",
+			"m.obj":    obj,
+		})
+		s := loadMeshFile(t, dir, "m.obj")
+		mat := s.Materials[0]
+		if mat.AlphaMode != tracer.AlphaMask || mat.AlphaMap == 0 || mat.Texture < 0 {
+			t.Fatalf("map_d %s: material %+v: want a textured cut-out", mapD, mat)
+		}
+		col, alpha := s.Images[s.Textures[mat.Texture].Image], s.Images[s.Textures[mat.AlphaMap-1].Image]
+		alphas[k] = alpha.Alpha
+		sc, err := tracer.Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := &col.Pix[0] == &alpha.Pix[0]
+		if want := mapD == "leaf.png"; shared != want {
+			t.Errorf("map_d %s: the alpha map's image is the colour map's: %v, want %v", mapD, shared, want)
+		}
+		if want := map[bool]int{true: 4 * 3, false: 7 * 3}[shared]; len(sc.Texels) != want {
+			t.Errorf("map_d %s: %d texels stored, want %d", mapD, len(sc.Texels), want)
+		}
+	}
+	want := []float32{1, float32(128.0 / 255), 0}
+	if !bitsEqual(alphas[0], want) || !bitsEqual(alphas[1], want) {
+		t.Errorf("alpha %v (same file), %v (a copy), want %v", alphas[0], alphas[1], want)
 	}
 }

@@ -630,6 +630,13 @@ func (m *mtlMaterial) importAlpha(a *assets, out *importedMaterial, images *mtlI
 	if m.mapD.file != "" {
 		key := mtlColorKey{filepath.Dir(m.file), m.mapD.file, m.mapD.srgb(false)}
 		img := images.colors[key]
+		if other := images.colors[mtlColorKey{key.dir, key.file, !key.srgb}]; img == nil && other != nil && other.Alpha != nil {
+			// The file read already as a colour map (map_Kd naming the
+			// image that map_d names, as Blender writes them): its alpha
+			// channel is the same whatever the colours' decoding, so it
+			// is not decoded again, and its texels are stored once.
+			img = other
+		}
 		if img == nil {
 			var err error
 			if img, err = images.loadMap(a, m, "map_d", &m.mapD, key.srgb); err != nil {
