@@ -241,8 +241,10 @@ func (s *Scene) sampleAlpha(t *Texture, u, v float32) float32 {
 // compileAlpha appends to s.Texels the alpha of each image that a
 // see-through material reads alpha from (its colour texture or AlphaMap),
 // sets those textures' AlphaOffset, and sets s.SeeThrough. Other images'
-// alpha costs nothing.
+// alpha costs nothing. Texels that compileTextures copied have room for
+// the alpha; an image's own (a lone image's) are not written past.
 func (s *Scene) compileAlpha(d *SceneDesc) {
+	own := len(s.Texels) == 0 || len(d.Images) == 0 || &s.Texels[0] != &d.Images[0].Pix[0]
 	offsets := make([]uint32, len(d.Images)) // 0: not stored
 	use := func(ti int32) {
 		if ti < 0 || int(ti) >= len(s.Textures) {
@@ -258,26 +260,56 @@ func (s *Scene) compileAlpha(d *SceneDesc) {
 		}
 		if offsets[t.Image] == 0 {
 			offsets[t.Image] = uint32(len(s.Texels))
-			s.Texels = appendTexels(s.Texels, img.Alpha[:img.Width*img.Height])
+			if a := img.Alpha[:img.Width*img.Height]; own {
+				s.Texels = append(s.Texels, a...)
+			} else {
+				s.Texels = appendTexels(s.Texels, a)
+			}
 		}
 		t.AlphaOffset = offsets[t.Image]
 	}
 	for i := range s.Materials {
-		m := &s.Materials[i]
-		if seeThrough(m) {
+		if seeThrough(&s.Materials[i]) {
 			s.SeeThrough = true
 		}
-		if m.AlphaMode == AlphaOpaque {
-			continue
-		}
-		use(m.Texture)
-		if m.AlphaMap != 0 {
-			use(int32(m.AlphaMap - 1))
-		}
 	}
+	alphaTextures(s.Materials, use)
 	// What follows the texels may be an image's memory: nothing that
 	// appends to them later may write there.
 	s.Texels = slices.Clip(s.Texels)
+}
+
+// alphaTextures calls f with the index of each texture that a material
+// not opaque reads alpha from (its colour texture or AlphaMap), in the
+// materials' order; the index may be out of range or not an image's.
+func alphaTextures(materials []Material, f func(ti int32)) {
+	for i := range materials {
+		m := &materials[i]
+		if m.AlphaMode == AlphaOpaque {
+			continue
+		}
+		f(m.Texture)
+		if m.AlphaMap != 0 {
+			f(int32(m.AlphaMap - 1))
+		}
+	}
+}
+
+// alphaTexels returns how many alpha values compileAlpha stores: those of
+// the images with alpha that a material reads it from, each once.
+func alphaTexels(d *SceneDesc) int {
+	n := 0
+	counted := make([]bool, len(d.Images))
+	alphaTextures(d.Materials, func(ti int32) {
+		if ti < 0 || int(ti) >= len(d.Textures) || d.Textures[ti].Kind != TextureImage {
+			return
+		}
+		if i := d.Textures[ti].Image; !counted[i] && len(d.Images[i].Alpha) != 0 {
+			counted[i] = true
+			n += d.Images[i].Width * d.Images[i].Height
+		}
+	})
+	return n
 }
 
 // checkAlpha checks a material's alpha fields, ntex being the number of

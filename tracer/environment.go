@@ -36,25 +36,26 @@ func (s *Scene) compileEnvironment() {
 	}
 	t := &s.Textures[b.Texture]
 	W, H := int(t.Width), int(t.Height)
-	// The luminances in float32, which holds them exactly, and the
-	// weights one row at a time, computed again for the rows' tables:
-	// 4 bytes a texel beside the scene's texels, not 16.
-	lum := make([]float32, W*H)
-	for j := 0; j < H; j++ {
-		for i := 0; i < W; i++ {
-			k := int(t.Offset) + 3*(j*W+i)
-			lum[j*W+i] = max(0, luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]}))
-		}
-	}
+	// The weights one row at a time, from the luminances of that row and
+	// its neighbours, computed again for the rows' tables: a few rows
+	// beside the scene's texels, where whole float64 tables of
+	// luminances and weights took 16 bytes a texel.
+	lum := make([]float32, 3*W) // rows j−1, j and j+1 (clamped)
 	w := make([]float64, W)
 	weights := func(j int) (row float64) {
+		for dj := -1; dj <= 1; dj++ {
+			jj := min(max(j+dj, 0), H-1)
+			for i := 0; i < W; i++ {
+				k := int(t.Offset) + 3*(jj*W+i)
+				lum[(dj+1)*W+i] = max(0, luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]}))
+			}
+		}
 		sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
 		for i := 0; i < W; i++ {
 			m := 0.0
-			for dj := -1; dj <= 1; dj++ {
-				jj := min(max(j+dj, 0), H-1)
+			for dj := 0; dj < 3; dj++ {
 				for di := -1; di <= 1; di++ {
-					m = max(m, float64(lum[jj*W+(i+di+W)%W]))
+					m = max(m, float64(lum[dj*W+(i+di+W)%W]))
 				}
 			}
 			w[i] = float64(m * sin) // rounded: no fused multiply-add
@@ -72,7 +73,9 @@ func (s *Scene) compileEnvironment() {
 		return
 	}
 	off := len(s.Texels)
-	s.Texels = append(s.Texels[:off:off], make([]float32, H+W*H)...) // a new array: s.Texels may be an image's
+	texels := make([]float32, off+H+W*H) // a new array: s.Texels may be an image's
+	copy(texels, s.Texels)
+	s.Texels = texels
 	cdf := s.Texels[off:]
 	cumulate(cdf[:H], rows, total)
 	for j := 0; j < H; j++ {

@@ -452,7 +452,7 @@ func (s *Scene) compileTextures(d *SceneDesc) {
 	if distinct == 1 {
 		s.Texels = d.Images[0].Pix[:n] // its capacity kept for compileAlpha
 	} else {
-		s.Texels = make([]float32, 0, n)
+		s.Texels = make([]float32, 0, n+alphaTexels(d)) // room for compileAlpha
 		for i, img := range d.Images {
 			if same[i] == i {
 				offsets[i] = uint32(len(s.Texels))
@@ -481,15 +481,19 @@ func sameTexels(a, b *Image) bool {
 
 // appendTexels is append(texels, a...), except that it never writes past
 // len(texels), where the memory may be an image's (compileTextures keeps a
-// lone image's Pix as the texels), and that it takes a as it is when a
-// lies right after texels already (an image's alpha decoded into one
-// array with its colours): neither copied.
+// lone image's Pix as the texels), that it takes a as it is when a lies
+// right after texels already (an image's alpha decoded into one array
+// with its colours): neither copied, and that a new array is exactly as
+// long as needed (append's grows by a quarter or more).
 func appendTexels(texels, a []float32) []float32 {
 	n := len(texels)
 	if len(a) > 0 && n > 0 && cap(texels) >= n+len(a) && &texels[:n+1][n] == &a[0] {
 		return texels[:n+len(a)]
 	}
-	return append(texels[:n:n], a...)
+	out := make([]float32, n+len(a))
+	copy(out, texels)
+	copy(out[n:], a)
+	return out
 }
 
 func checkDesc(d *SceneDesc) error {

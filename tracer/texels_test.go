@@ -104,18 +104,25 @@ func TestCompileKeepsTexels(t *testing.T) {
 		}
 	}
 
-	// Two images: copied, each at its offset.
-	a, b := rampImage(w, h, false), rampImage(h, w, false)
+	// Two images, the first's alpha read: copied, each at its offset,
+	// into an array no longer than they are.
+	a, b := rampImage(w, h, true), rampImage(h, w, false)
 	for i := range b.Pix {
 		b.Pix[i] += 2
 	}
-	s = compileTest(t, texelScene(diffuse, a, b))
-	if sameArray(s.Texels, a.Pix) || len(s.Texels) != 6*n || s.Textures[1].Offset != uint32(3*n) {
-		t.Fatalf("two images: len %d, second at %d", len(s.Texels), s.Textures[1].Offset)
+	s = compileTest(t, texelScene(masked, a, b))
+	if sameArray(s.Texels, a.Pix) || len(s.Texels) != 7*n || cap(s.Texels) != 7*n || s.Textures[1].Offset != uint32(3*n) || s.Textures[0].AlphaOffset != uint32(6*n) {
+		t.Fatalf("two images: len %d, cap %d, second at %d, alpha at %d; want %d, %d, %d, %d",
+			len(s.Texels), cap(s.Texels), s.Textures[1].Offset, s.Textures[0].AlphaOffset, 7*n, 7*n, 3*n, 6*n)
 	}
 	for i := range 3 * n {
 		if s.Texels[i] != a.Pix[i] || s.Texels[3*n+i] != b.Pix[i] {
 			t.Fatalf("two images: texel %d: %g %g, want %g %g", i, s.Texels[i], s.Texels[3*n+i], a.Pix[i], b.Pix[i])
+		}
+	}
+	for i := range n {
+		if s.Texels[6*n+i] != a.Alpha[i] {
+			t.Fatalf("two images: alpha %d: %g, want %g", i, s.Texels[6*n+i], a.Alpha[i])
 		}
 	}
 }
@@ -123,23 +130,29 @@ func TestCompileKeepsTexels(t *testing.T) {
 // TestCompileImageMemory checks what compiling a scene with one
 // 1024×1024 image allocates besides its 12 MiB of texels: less than
 // 1 MiB with the image textured (the texels are not copied), and less
-// than 24 bytes a texel with it as the background (the new array of
-// colours and distribution, 16 bytes a texel, and the luminances, 4;
-// float64 luminances and weights for every texel took it to 35, and a
-// copy of the colours before them to 47).
+// than 17 bytes a texel with it as the background (the new array of
+// colours and distribution, 16 bytes a texel, and a few rows; float32
+// luminances for every texel took it to 20, float64 luminances and
+// weights to 35, and a copy of the colours before them to 47). Two such
+// images, the first's alpha read, are copied into one array of 28 bytes
+// (a texel of the first), where the colours' array and a larger one for
+// them and the alpha took 54.
 func TestCompileImageMemory(t *testing.T) {
 	const side = 1024
 	img := rampImage(side, side, false)
 	textured := texelScene(Material{Kind: MaterialDiffuse, Texture: 0}, img)
 	sky := texelScene(Material{Kind: MaterialDiffuse, Texture: NoTexture, Color: mgl32.Vec3{1, 1, 1}}, img)
 	sky.Background = Background{Kind: BackgroundImage, Texture: 0}
+	two := texelScene(Material{Kind: MaterialDiffuse, Texture: 0, AlphaMode: AlphaMask, Alpha: 1, AlphaCutoff: 0.5},
+		rampImage(side, side, true), rampImage(side, side, false))
 	for _, tt := range []struct {
 		name  string
 		d     *SceneDesc
 		bytes uint64
 	}{
 		{"textured", textured, 1 << 20},
-		{"background", sky, 24 * side * side},
+		{"background", sky, 17 * side * side},
+		{"two images, one's alpha read", two, 28*side*side + 1<<20},
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
