@@ -8,9 +8,11 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/tracerender/trace/tracer"
 	"golang.org/x/image/tiff"
 )
 
@@ -214,5 +216,36 @@ func TestDecodeImageAlphaMemory(t *testing.T) {
 		if n := after.TotalAlloc - before.TotalAlloc; n > tt.bytes*w*h+1<<20 {
 			t.Errorf("%s: decoding %d×%d pixels allocated %d bytes, %.1f a texel; want at most %d a texel and 1 MiB", tt.name, w, h, n, float64(n)/(w*h), tt.bytes)
 		}
+	}
+}
+
+// TestLoadPacksImages: a scene of several images loads with their texels
+// in one array (tracer.PackImages), which the compiled scene keeps
+// rather than copying them.
+func TestLoadPacksImages(t *testing.T) {
+	ims := bitsImages(40, 24)
+	dir := writeFiles(t, map[string]string{
+		"a.png": string(encode(t, func(b *bytes.Buffer) error { return png.Encode(b, ims["RGBA opaque"]) })),
+		"b.png": string(encode(t, func(b *bytes.Buffer) error { return png.Encode(b, ims["NRGBA"]) })),
+		"scene.json": `{"version": 1, "render": {"width": 4, "height": 4, "samples": 1},
+  "camera": {"position": [0, 0, -3], "look_at": [0, 0, 0], "fov": 40},
+  "materials": {"a": {"type": "diffuse", "texture": {"type": "image", "file": "a.png"}},
+                "b": {"type": "diffuse", "texture": {"type": "image", "file": "b.png"}, "alpha_mode": "mask"}},
+  "objects": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "a"},
+              {"type": "sphere", "center": [0, 2, 0], "radius": 1, "material": "b"}]}`,
+	})
+	s, err := Load(filepath.Join(dir, "scene.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Images) != 2 || s.Images[1].Alpha == nil {
+		t.Fatalf("%d images, the second's alpha %v", len(s.Images), s.Images[1].Alpha != nil)
+	}
+	sc, err := tracer.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := 40 * 24; len(sc.Texels) != 7*n || &sc.Texels[0] != &s.Images[0].Pix[0] || &sc.Texels[3*n] != &s.Images[1].Pix[0] || &sc.Texels[6*n] != &s.Images[1].Alpha[0] {
+		t.Errorf("the compiled scene's %d texels are not the loaded images' (%d)", len(sc.Texels), 7*n)
 	}
 }

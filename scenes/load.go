@@ -74,6 +74,9 @@ func parse(name string, data []byte, opt Options) (*tracer.SceneDesc, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	// The decoder's caches of images are garbage now: the images can be
+	// moved into the array that the compiled scene keeps.
+	tracer.PackImages(s)
 	return s, nil
 }
 

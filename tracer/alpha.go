@@ -295,23 +295,6 @@ func alphaTextures(materials []Material, f func(ti int32)) {
 	}
 }
 
-// alphaTexels returns how many alpha values compileAlpha stores: those of
-// the images with alpha that a material reads it from, each once.
-func alphaTexels(d *SceneDesc) int {
-	n := 0
-	counted := make([]bool, len(d.Images))
-	alphaTextures(d.Materials, func(ti int32) {
-		if ti < 0 || int(ti) >= len(d.Textures) || d.Textures[ti].Kind != TextureImage {
-			return
-		}
-		if i := d.Textures[ti].Image; !counted[i] && len(d.Images[i].Alpha) != 0 {
-			counted[i] = true
-			n += d.Images[i].Width * d.Images[i].Height
-		}
-	})
-	return n
-}
-
 // checkAlpha checks a material's alpha fields, ntex being the number of
 // textures.
 func checkAlpha(m *Material, ntex int) error {

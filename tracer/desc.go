@@ -230,12 +230,13 @@ type Texture struct {
 // texel, row-major, top row first. Colour images are decoded from sRGB
 // when loaded; the tracer only filters and wraps.
 //
-// Compile does not copy the texels of a scene whose images all have the
-// same Pix (one image, or one image and copies of it without alpha): the
+// Compile does not copy the texels of a scene whose images lie in one
+// array as the compiled scene lays them out (one image, images that
+// PackImages laid out, or one image and copies of it without alpha): the
 // compiled scene's Texels are then that memory, Alpha included when it
-// lies right after Pix in the same array (as the scene loader decodes
-// it), so neither may change while the scene is in use. Compile never
-// writes to an image's memory.
+// lies in place (right after a lone image's Pix, as the scene loader
+// decodes it), so neither may change while the scene is in use. Compile
+// never writes to an image's memory.
 type Image struct {
 	Width, Height int
 	Pix           []float32

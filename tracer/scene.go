@@ -428,35 +428,19 @@ func (s *Scene) meanEmissionLuminance(m *Material, means map[uint32][3]float64) 
 }
 
 // compileTextures copies the textures and lays the images' texels out in
-// one array: the images' own when they all share one Pix (a lone image,
-// or an image and its copies without alpha), so that the scene's largest
-// array is not copied; else a copy, one allocation however many images.
-// Images that share their Pix are laid out once.
+// one array (texelLayout): the images' own when they lie in one array so
+// laid out (one image, or images that PackImages laid out), so that the
+// scene's largest array is not copied; else a copy, one allocation with
+// room for the alpha that compileAlpha appends.
 func (s *Scene) compileTextures(d *SceneDesc) {
-	offsets := make([]uint32, len(d.Images))
-	same := make([]int, len(d.Images)) // the first image with the same texels
-	first := map[*float32]int{}        // by the address of Pix
-	n, distinct := 0, 0
-	for i, img := range d.Images {
-		same[i] = i
-		if j, ok := first[&img.Pix[0]]; ok && sameTexels(&d.Images[j], &img) {
-			same[i] = j
-		} else if !ok {
-			first[&img.Pix[0]] = i
-		}
-		if same[i] == i {
-			n += 3 * img.Width * img.Height
-			distinct++
-		}
-	}
-	if distinct == 1 {
-		s.Texels = d.Images[0].Pix[:n] // its capacity kept for compileAlpha
+	l := layoutTexels(d)
+	if l.inPlace(d) {
+		s.Texels = d.Images[0].Pix[:l.n] // its capacity kept for compileAlpha
 	} else {
-		s.Texels = make([]float32, 0, n+alphaTexels(d)) // room for compileAlpha
+		s.Texels = make([]float32, l.n, l.total)
 		for i, img := range d.Images {
-			if same[i] == i {
-				offsets[i] = uint32(len(s.Texels))
-				s.Texels = append(s.Texels, img.Pix[:3*img.Width*img.Height]...)
+			if l.same[i] == i {
+				copy(s.Texels[l.colours[i]:], img.Pix[:3*img.Width*img.Height])
 			}
 		}
 	}
@@ -465,18 +449,12 @@ func (s *Scene) compileTextures(d *SceneDesc) {
 		t := &s.Textures[i]
 		if t.Kind == TextureImage {
 			img := &d.Images[t.Image]
-			t.Width, t.Height, t.Offset = uint32(img.Width), uint32(img.Height), offsets[same[t.Image]]
+			t.Width, t.Height, t.Offset = uint32(img.Width), uint32(img.Height), uint32(l.colours[t.Image])
 			if t.Even == (vec3{}) {
 				t.Even = vec3{1, 1, 1} // no tint
 			}
 		}
 	}
-}
-
-// sameTexels reports whether images a and b are the same texels: the same
-// size, and Pix at the same address.
-func sameTexels(a, b *Image) bool {
-	return a.Width == b.Width && a.Height == b.Height && len(a.Pix) > 0 && len(b.Pix) > 0 && &a.Pix[0] == &b.Pix[0]
 }
 
 // appendTexels is append(texels, a...), except that it never writes past

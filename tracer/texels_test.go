@@ -240,3 +240,82 @@ func oldEnvironmentDistribution(pix []float32, W, H int) []float32 {
 	}
 	return cdf
 }
+
+// TestPackImages checks that PackImages lays several images out as
+// Compile does, so that Compile keeps the array: the compiled scene's
+// texels and textures are those of the same scene unpacked, bit for bit,
+// and they are the packed images' memory; an alpha no material reads is
+// dropped; a lone image is left as it is.
+func TestPackImages(t *testing.T) {
+	const w, h = 8, 4
+	n := w * h
+	masked := Material{Kind: MaterialDiffuse, Texture: 2, AlphaMode: AlphaBlend, Alpha: 1, AlphaMap: 1}
+	scene := func() *SceneDesc {
+		a, b, c := rampImage(w, h, true), rampImage(h, w, true), rampImage(w, h, true)
+		for i := range b.Pix {
+			b.Pix[i] += 2
+			c.Pix[i] += 4
+			c.Alpha[i%n] = float32(i%n) / 32
+		}
+		opaque := Image{Width: w, Height: h, Pix: c.Pix}
+		// Images: a (alpha read by the AlphaMap), b (alpha unread), c's
+		// colours without alpha (the material's texture), c (alpha read).
+		d := texelScene(masked, a, b, opaque, c)
+		d.Materials = append(d.Materials, Material{Kind: MaterialDiffuse, Texture: 3, AlphaMode: AlphaMask, Alpha: 1, AlphaCutoff: 0.5})
+		return d
+	}
+	want := compileTest(t, scene())
+	d := scene()
+	PackImages(d)
+	if d.Images[1].Alpha != nil {
+		t.Error("image 1's alpha, which no material reads, is kept")
+	}
+	if &d.Images[2].Pix[0] != &d.Images[3].Pix[0] {
+		t.Error("images 2 and 3 no longer share their colours")
+	}
+	got := compileTest(t, d)
+	if &got.Texels[0] != &d.Images[0].Pix[0] {
+		t.Error("Compile copied the packed images")
+	}
+	if len(got.Texels) != 9*n+2*n || !bitsEqual(got.Texels, want.Texels) {
+		t.Errorf("%d texels, want %d, the same as unpacked", len(got.Texels), len(want.Texels))
+	}
+	for i := range want.Textures {
+		if got.Textures[i] != want.Textures[i] {
+			t.Errorf("texture %d: %+v, want %+v", i, got.Textures[i], want.Textures[i])
+		}
+	}
+
+	// A lone image is not moved.
+	img := rampImage(w, h, false)
+	d = texelScene(masked, img)
+	d.Materials[0].Texture, d.Materials[0].AlphaMap = 0, 0
+	PackImages(d)
+	if &d.Images[0].Pix[0] != &img.Pix[0] {
+		t.Error("a lone image was moved")
+	}
+
+	// A lone image whose alpha, read, is an array of its own: packed
+	// with it.
+	img = rampImage(w, h, false)
+	img.Alpha = make([]float32, n)
+	d = texelScene(Material{Kind: MaterialDiffuse, Texture: 0, AlphaMode: AlphaBlend, Alpha: 1}, img)
+	PackImages(d)
+	got = compileTest(t, d)
+	if &got.Texels[0] != &d.Images[0].Pix[0] || len(got.Texels) != 4*n || &got.Texels[3*n] != &d.Images[0].Alpha[0] {
+		t.Error("a lone image and its alpha were not packed into the compiled scene's texels")
+	}
+}
+
+// bitsEqual reports whether a and b hold the same float32 bits.
+func bitsEqual(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
