@@ -230,6 +230,8 @@ func check(s *tracer.Scene) error {
 		return fmt.Errorf("image size %d×%d", st.Width, st.Height)
 	case s.Camera.Width != uint32(st.Width) || s.Camera.Height != uint32(st.Height):
 		return fmt.Errorf("camera compiled for %d×%d, image %d×%d", s.Camera.Width, s.Camera.Height, st.Width, st.Height)
+	case st.Adaptive():
+		return fmt.Errorf("adaptive sampling (noise threshold %g)", st.NoiseThreshold)
 	}
 	for _, a := range []struct {
 		name string

@@ -100,7 +100,9 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"wide",          // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
 			"glassBSDFOnly", // set only by tracer's tests (a reference without light sampling at rough glass)
 		}},
-		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed"}},
+		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed",
+			"NoiseThreshold", "MinSamples", // refused (check) until the kernel samples adaptively
+		}},
 	} {
 		rt := reflect.TypeOf(c.v)
 		for i := 0; i < rt.NumField(); i++ {
@@ -121,6 +123,7 @@ func TestPackRefuses(t *testing.T) {
 		{"integrator", func(s *tracer.Scene) { s.Settings.Integrator = tracer.NumIntegrators }},
 		{"depth", func(s *tracer.Scene) { s.Settings.MaxDepth = MaxDepth + 1 }},
 		{"samples", func(s *tracer.Scene) { s.Settings.Samples = 0 }},
+		{"adaptive sampling", func(s *tracer.Scene) { s.Settings.NoiseThreshold = 0.01 }},
 		{"camera size", func(s *tracer.Scene) { s.Settings.Width = 9 }},
 		{"material kind", func(s *tracer.Scene) { s.Materials[0].Kind = tracer.NumMaterialKinds }},
 		{"material texture", func(s *tracer.Scene) { s.Materials[0].Texture = 2 }},

@@ -25,7 +25,15 @@ var (
 	samplesSetting = intSetting{"samples", 16, 1, tracer.MaxSamples, ""}
 	depthSetting   = intSetting{"max_depth", 8, 0, tracer.MaxDepth, ""}
 	seedSetting    = intSetting{"seed", 1, 0, maxSeed, "2^53"}
+	// minSamplesSetting is render.min_samples: 0 derives it from the
+	// noise threshold (tracer.Settings.AdaptiveMinSamples).
+	minSamplesSetting = intSetting{"min_samples", 0, 0, tracer.MaxSamples, ""}
 )
+
+// maxNoiseThreshold bounds render.noise_threshold, as Cycles' Noise
+// Threshold is bounded: an error of 5 (the threshold's scale, adaptive.go)
+// in every pixel.
+const maxNoiseThreshold = 1
 
 // integrators are the accepted values of render.integrator.
 var integrators = []option[tracer.Integrator]{
@@ -34,7 +42,7 @@ var integrators = []option[tracer.Integrator]{
 }
 
 // renderFields are the members of the render section.
-var renderFields = []string{"width", "height", "samples", "max_depth", "integrator", "seed"}
+var renderFields = []string{"width", "height", "samples", "max_depth", "integrator", "seed", "noise_threshold", "min_samples"}
 
 // read returns the setting from the render section f.
 func (s intSetting) read(f fields) int64 {
@@ -51,13 +59,17 @@ func (d *decoder) settings(f fields) tracer.Settings {
 		MaxDepth:   int(depthSetting.read(f)),
 		Integrator: choose(f, "integrator", "path", "integrator", integrators),
 		Seed:       uint64(seedSetting.read(f)),
+		// 0 (the default) is off: every pixel takes its samples.
+		NoiseThreshold: f.float("noise_threshold", 0, within(0, maxNoiseThreshold)),
+		MinSamples:     int(minSamplesSetting.read(f)),
 	}
 }
 
 // ValidateSettings checks render settings against the same bounds as the
 // scene file's render section: width and height in [1, tracer.MaxImageSide],
 // samples in [1, tracer.MaxSamples], max_depth in [0, tracer.MaxDepth], a
-// known integrator and a seed of at most 2^53. Use it after changing the
+// known integrator, a seed of at most 2^53, noise_threshold in [0, 1] and
+// min_samples in [0, tracer.MaxSamples]. Use it after changing the
 // settings of a loaded scene (a command line override, say). The error is
 // an *Error whose Path names the setting as the scene file does
 // (render.width).
@@ -70,10 +82,14 @@ func ValidateSettings(s tracer.Settings) error {
 		{heightSetting, s.Height},
 		{samplesSetting, s.Samples},
 		{depthSetting, s.MaxDepth},
+		{minSamplesSetting, s.MinSamples},
 	} {
 		if msg := rangeMessage(int64(c.n), c.setting.min, c.setting.max, c.setting.maxSource); msg != "" {
 			return &Error{Path: "render." + c.setting.key, Msg: fmt.Sprintf("%s, found %d", msg, c.n)}
 		}
+	}
+	if !(s.NoiseThreshold >= 0 && s.NoiseThreshold <= maxNoiseThreshold) {
+		return &Error{Path: "render.noise_threshold", Msg: fmt.Sprintf("must be in [0, %d], found %g", maxNoiseThreshold, s.NoiseThreshold)}
 	}
 	if s.Seed > maxSeed {
 		return &Error{Path: "render.seed", Msg: fmt.Sprintf("must be at most %d (2^53), found %d", uint64(maxSeed), s.Seed)}

@@ -65,10 +65,30 @@ func TestTiles(t *testing.T) {
 // TestDeterminism: the determinism contract says a pixel depends only on
 // the scene and its coordinates, so tile size and thread count must not
 // change one byte of the PNG.
+//
+// Under adaptive sampling (tracer/adaptive.go) too: each pixel stops on
+// its own samples alone, so the "adaptive" cases must give the same bytes
+// with pixels that stopped early and pixels that did not.
 func TestDeterminism(t *testing.T) {
-	for _, name := range []string{"cornell-box", "whitted", "materials"} {
+	for _, name := range []string{"cornell-box", "whitted", "materials", "cornell-box adaptive", "materials adaptive"} {
 		t.Run(name, func(t *testing.T) {
-			s := loadScene(t, name, 48, 40, 4)
+			scene, adaptive := strings.CutSuffix(name, " adaptive")
+			samples := 4
+			if adaptive {
+				samples = 40
+			}
+			s := loadScene(t, scene, 48, 40, samples)
+			if adaptive {
+				s.Settings.NoiseThreshold, s.Settings.MinSamples = 0.05, 8
+				res, err := Render(context.Background(), s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				most, least := uint64(48*40*samples), uint64(48*40*8)
+				if got := res.Progress.Stats.Samples; got >= most || got <= least {
+					t.Fatalf("%d samples taken: want fewer than %d (some pixels stopped early) and more than %d (some did not)", got, most, least)
+				}
+			}
 			ref := renderPNG(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}}})
 			for _, opt := range []Options{
 				{TileSize: 64, Workers: []Worker{&CPUWorker{N: 1}}},

@@ -126,6 +126,15 @@ type Settings struct {
 	MaxDepth      int        // bounces (path) or hits (whitted) after the camera ray
 	Integrator    Integrator // light transport algorithm
 	Seed          uint64     // seed of the counter-based random numbers
+	// NoiseThreshold turns on adaptive sampling (adaptive.go) when
+	// positive: a pixel stops taking samples once its error estimate is
+	// below it (Cycles' Noise Threshold, in [0, 1]); Samples stays the
+	// most a pixel takes. 0 takes Samples samples in every pixel.
+	NoiseThreshold float32
+	// MinSamples is the samples a pixel takes before adaptive sampling
+	// first tests it; 0 derives it from NoiseThreshold as Cycles does
+	// (AdaptiveMinSamples). Unused when NoiseThreshold is 0.
+	MinSamples int
 }
 
 // CameraDesc describes a pinhole or thin-lens camera.

@@ -23,17 +23,32 @@ func (f *Framebuffer) At(x, y int) [3]float32 {
 	return [3]float32{f.Pix[i], f.Pix[i+1], f.Pix[i+2]}
 }
 
-// RenderPixel returns the radiance of pixel (x, y): the mean of its samples.
-// It depends only on the scene and (x, y), per the determinism contract.
+// RenderPixel returns the radiance of pixel (x, y): the mean of its samples,
+// Settings.Samples of them, or under adaptive sampling (adaptive.go) as
+// many as the pixel takes until it has converged. It depends only on the
+// scene and (x, y), per the determinism contract.
 func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 	n := s.Settings.Samples
-	var sum vec3
+	test := s.Settings.adaptiveTest()
+	var sum, half vec3
+	taken := n
 	for i := 0; i < n; i++ {
 		rng, r := s.cameraSample(x, y, i)
-		sum = sum.Add(s.sampleRadiance(r, s.Intersect(r), &rng, st))
+		c := s.sampleRadiance(r, s.Intersect(r), &rng, st)
+		sum = sum.Add(c)
+		if test.first == 0 {
+			continue
+		}
+		if sampleClassA(i) {
+			half = half.Add(c)
+		}
+		if test.due(i+1) && i+1 < n && converged(sum, half, i+1, test.limit) {
+			taken = i + 1
+			break
+		}
 	}
-	st.Samples += uint64(n)
-	inv := float32(n)
+	st.Samples += uint64(taken)
+	inv := float32(taken)
 	return vec3{sum[0] / inv, sum[1] / inv, sum[2] / inv}
 }
 
@@ -108,9 +123,10 @@ const (
 // layout, as RenderBlock's): sample by sample, the camera rays of all its
 // pixels are traced together (IntersectPacket), in quads of 2×2 pixels
 // where run has them, then each ray's path on its own. A pixel's samples
-// are summed in their order, so its value is RenderPixel's, bit for bit.
-// It checks ctx before each sample and returns its error, having counted
-// in st the samples it rendered, if it was cancelled.
+// are summed in their order, and under adaptive sampling a pixel that
+// has converged leaves the run, so its value is RenderPixel's, bit for
+// bit. It checks ctx before each sample and returns its error, having
+// counted in st the samples it rendered, if it was cancelled.
 func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix []float32, st *Stats) error {
 	var at [runW * runH]image.Point
 	n := 0
@@ -125,31 +141,54 @@ func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix [
 		}
 	}
 	var (
-		rngs [runW * runH]Sampler
-		rays [runW * runH]Ray
-		hits [runW * runH]Hit
-		sums [runW * runH]vec3
+		rngs  [runW * runH]Sampler
+		rays  [runW * runH]Ray
+		hits  [runW * runH]Hit
+		sums  [runW * runH]vec3
+		halfs [runW * runH]vec3
 	)
+	w := block.Dx()
+	put := func(p image.Point, sum vec3, taken int) {
+		inv := float32(taken)
+		i := 3 * ((p.Y-block.Min.Y)*w + p.X - block.Min.X)
+		pix[i], pix[i+1], pix[i+2] = sum[0]/inv, sum[1]/inv, sum[2]/inv
+	}
 	ns := s.Settings.Samples
-	for i := 0; i < ns; i++ {
+	test := s.Settings.adaptiveTest()
+	for i := 0; i < ns && n > 0; i++ {
 		if err := ctx.Err(); err != nil {
-			st.Samples += uint64(i * n)
 			return err
 		}
 		for k, p := range at[:n] {
 			rngs[k], rays[k] = s.cameraSample(p.X, p.Y, i)
 		}
 		s.IntersectPacket(rays[:n], hits[:n])
+		classA := test.first > 0 && sampleClassA(i)
 		for k := range at[:n] {
-			sums[k] = sums[k].Add(s.sampleRadiance(rays[k], hits[k], &rngs[k], st))
+			c := s.sampleRadiance(rays[k], hits[k], &rngs[k], st)
+			sums[k] = sums[k].Add(c)
+			if classA {
+				halfs[k] = halfs[k].Add(c)
+			}
+		}
+		st.Samples += uint64(n)
+		if test.due(i+1) && i+1 < ns {
+			// The pixels that have converged are done; the others keep
+			// their order (and their quads, where both stay).
+			m := 0
+			for k := range at[:n] {
+				if converged(sums[k], halfs[k], i+1, test.limit) {
+					put(at[k], sums[k], i+1)
+					continue
+				}
+				at[m], sums[m], halfs[m] = at[k], sums[k], halfs[k]
+				m++
+			}
+			n = m
 		}
 	}
-	st.Samples += uint64(ns * n)
-	inv := float32(ns)
-	w := block.Dx()
 	for k, p := range at[:n] {
-		i := 3 * ((p.Y-block.Min.Y)*w + p.X - block.Min.X)
-		pix[i], pix[i+1], pix[i+2] = sums[k][0]/inv, sums[k][1]/inv, sums[k][2]/inv
+		put(p, sums[k], ns)
 	}
 	return nil
 }

@@ -48,32 +48,38 @@ func TestRenderBlockCancelsPerSample(t *testing.T) {
 	}
 }
 
+// adaptiveTestScene is renderTestScene under adaptive sampling, whose
+// pixels stop at different counts (some at the minimum of 4, some at
+// 4 + 16k, some at 40), so that runs of RenderBlock lose pixels on the
+// way.
+func adaptiveTestScene(t *testing.T, integ Integrator) *Scene {
+	d := renderTestScene(integ, 40, 0)
+	d.Settings.NoiseThreshold, d.Settings.MinSamples = 0.02, 4
+	s := compileTest(t, d)
+	seen := map[uint64]bool{}
+	for y := 0; y < s.Settings.Height; y++ {
+		for x := 0; x < s.Settings.Width; x++ {
+			var st Stats
+			s.RenderPixel(x, y, &st)
+			seen[st.Samples] = true
+		}
+	}
+	if len(seen) < 3 {
+		t.Fatalf("integrator %d: the pixels took %v samples: want three counts or more", integ, seen)
+	}
+	return s
+}
+
 // TestRenderBlockMatchesRenderPixel: RenderBlock, which traces the camera
 // rays of a run of pixels in packets, gives every pixel RenderPixel's
 // value, bit for bit, on blocks of every shape (one pixel, one row, one
 // column, odd sizes, a run's size and more) and on scenes that take every
 // path of the packets: a mesh with spheres, quads and planes under the
-// path tracer and the Whitted one, a lens (origins that differ), a
+// path tracer and the Whitted one, both under adaptive sampling too, a lens (origins that differ), a
 // see-through cut-out (hits passed on from the packet's), one sample per
 // pixel (rays through the centres) and several.
 func TestRenderBlockMatchesRenderPixel(t *testing.T) {
-	mesh := sphereMesh(12)
-	base := func(integ Integrator, spp int, aperture float32) *SceneDesc {
-		return &SceneDesc{
-			Settings: Settings{Width: 13, Height: 11, Samples: spp, MaxDepth: 3, Integrator: integ, Seed: 7},
-			Camera:   CameraDesc{Position: vec3{0.3, 0.4, -3}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 50, Aperture: aperture},
-			Materials: []Material{
-				{Kind: MaterialDiffuse, Color: vec3{0.7, 0.6, 0.5}, Texture: NoTexture},
-				{Kind: MaterialPhong, Color: vec3{0.2, 0.5, 0.9}, Texture: NoTexture, Ambient: 0.05, Diffuse: 1, Specular: 1, Shininess: 20, Reflection: 0.3},
-				{Kind: MaterialEmissive, Color: vec3{1, 1, 1}, Intensity: 4, Texture: NoTexture},
-			},
-			Lights:  []PointLight{{Position: vec3{2, 3, -2}, Color: vec3{1, 1, 1}, Intensity: 10}},
-			Meshes:  []MeshDesc{mesh},
-			Spheres: []SphereDesc{{Center: vec3{-0.9, 0.2, 0.3}, Radius: 0.35, Material: 1}},
-			Quads:   []QuadDesc{{Corner: vec3{-1, 1.5, -1}, Edge1: vec3{2, 0, 0}, Edge2: vec3{0, 0, 2}, Material: 2}},
-			Planes:  []PlaneDesc{{Point: vec3{0, -1, 0}, Normal: vec3{0, 1, 0}}},
-		}
-	}
+	base := renderTestScene
 	cutout := Material{Kind: MaterialDiffuse, Texture: 0, AlphaMode: AlphaMask, Alpha: 1, AlphaCutoff: 0.5}
 	cases := []struct {
 		name string
@@ -83,16 +89,20 @@ func TestRenderBlockMatchesRenderPixel(t *testing.T) {
 		{"path, one sample", compileTest(t, base(IntegratorPath, 1, 0))},
 		{"whitted", compileTest(t, base(IntegratorWhitted, 2, 0))},
 		{"lens", compileTest(t, base(IntegratorPath, 2, 0.4))},
+		{"path, adaptive", adaptiveTestScene(t, IntegratorPath)},
+		{"whitted, adaptive", adaptiveTestScene(t, IntegratorWhitted)},
 		{"cut-out", alphaScene(t, cutout, mgl32.Vec3{2, 0, 0}, mgl32.Vec3{0, 0, 2}, mgl32.Vec3{-1, 1, -1})},
 	}
 	for _, tc := range cases {
 		s := tc.s
 		w, h := s.Settings.Width, s.Settings.Height
-		var st Stats
 		want := make([]vec3, w*h)
+		taken := make([]uint64, w*h) // the samples each pixel took
 		for y := 0; y < h; y++ {
 			for x := 0; x < w; x++ {
+				var st Stats
 				want[y*w+x] = s.RenderPixel(x, y, &st)
+				taken[y*w+x] = st.Samples
 			}
 		}
 		for _, rect := range []image.Rectangle{
@@ -107,8 +117,14 @@ func TestRenderBlockMatchesRenderPixel(t *testing.T) {
 			if err := s.RenderBlock(context.Background(), rect, pix, &bst); err != nil {
 				t.Fatal(err)
 			}
-			if bst.Samples != uint64(rect.Dx()*rect.Dy()*s.Settings.Samples) {
-				t.Errorf("%s %v: %d samples counted, want %d", tc.name, rect, bst.Samples, rect.Dx()*rect.Dy()*s.Settings.Samples)
+			var wantSamples uint64
+			for y := rect.Min.Y; y < rect.Max.Y; y++ {
+				for x := rect.Min.X; x < rect.Max.X; x++ {
+					wantSamples += taken[y*w+x]
+				}
+			}
+			if bst.Samples != wantSamples {
+				t.Errorf("%s %v: %d samples counted, want %d", tc.name, rect, bst.Samples, wantSamples)
 			}
 			for y := rect.Min.Y; y < rect.Max.Y; y++ {
 				for x := rect.Min.X; x < rect.Max.X; x++ {
@@ -122,5 +138,26 @@ func TestRenderBlockMatchesRenderPixel(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// renderTestScene is a small scene that takes every path of the
+// renderers: a mesh with spheres, quads and planes, an area light and a
+// point light, diffuse and phong surfaces; 13×11 pixels.
+func renderTestScene(integ Integrator, spp int, aperture float32) *SceneDesc {
+	mesh := sphereMesh(12)
+	return &SceneDesc{
+		Settings: Settings{Width: 13, Height: 11, Samples: spp, MaxDepth: 3, Integrator: integ, Seed: 7},
+		Camera:   CameraDesc{Position: vec3{0.3, 0.4, -3}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 50, Aperture: aperture},
+		Materials: []Material{
+			{Kind: MaterialDiffuse, Color: vec3{0.7, 0.6, 0.5}, Texture: NoTexture},
+			{Kind: MaterialPhong, Color: vec3{0.2, 0.5, 0.9}, Texture: NoTexture, Ambient: 0.05, Diffuse: 1, Specular: 1, Shininess: 20, Reflection: 0.3},
+			{Kind: MaterialEmissive, Color: vec3{1, 1, 1}, Intensity: 4, Texture: NoTexture},
+		},
+		Lights:  []PointLight{{Position: vec3{2, 3, -2}, Color: vec3{1, 1, 1}, Intensity: 10}},
+		Meshes:  []MeshDesc{mesh},
+		Spheres: []SphereDesc{{Center: vec3{-0.9, 0.2, 0.3}, Radius: 0.35, Material: 1}},
+		Quads:   []QuadDesc{{Corner: vec3{-1, 1.5, -1}, Edge1: vec3{2, 0, 0}, Edge2: vec3{0, 0, 2}, Material: 2}},
+		Planes:  []PlaneDesc{{Point: vec3{0, -1, 0}, Normal: vec3{0, 1, 0}}},
 	}
 }

@@ -3,17 +3,19 @@ package tracer
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // SettingsSize is the length in bytes of Settings' binary encoding.
-const SettingsSize = 4*8 + 4 + 8
+const SettingsSize = 4*8 + 4 + 8 + 4 + 8
 
 // The binary encoding of Settings is the one form in which render
 // settings leave a process: the worker protocol carries it (pb.Open), a
 // worker keys its compiled scenes by it, and a checkpoint's header holds
 // it. It is SettingsSize bytes, little-endian, the fields in declaration
 // order: Width, Height, Samples and MaxDepth as int64 (so that any int
-// round-trips), Integrator as uint32, Seed as uint64. A field added to
+// round-trips), Integrator as uint32, Seed as uint64, NoiseThreshold as
+// its float32 bits (uint32), MinSamples as int64. A field added to
 // Settings is added here too, at the end, and SettingsSize grows:
 // TestSettingsEncodingCarriesEveryField fails until it is.
 
@@ -25,7 +27,9 @@ func (s Settings) AppendBinary(b []byte) ([]byte, error) {
 		b = le.AppendUint64(b, uint64(int64(v)))
 	}
 	b = le.AppendUint32(b, uint32(s.Integrator))
-	return le.AppendUint64(b, s.Seed), nil
+	b = le.AppendUint64(b, s.Seed)
+	b = le.AppendUint32(b, math.Float32bits(s.NoiseThreshold))
+	return le.AppendUint64(b, uint64(int64(s.MinSamples))), nil
 }
 
 // MarshalBinary implements encoding.BinaryMarshaler: the SettingsSize
@@ -46,8 +50,10 @@ func (s *Settings) UnmarshalBinary(data []byte) error {
 	i := func(k int) int { return int(int64(le.Uint64(data[8*k:]))) }
 	*s = Settings{
 		Width: i(0), Height: i(1), Samples: i(2), MaxDepth: i(3),
-		Integrator: Integrator(le.Uint32(data[32:])),
-		Seed:       le.Uint64(data[36:]),
+		Integrator:     Integrator(le.Uint32(data[32:])),
+		Seed:           le.Uint64(data[36:]),
+		NoiseThreshold: math.Float32frombits(le.Uint32(data[44:])),
+		MinSamples:     int(int64(le.Uint64(data[48:]))),
 	}
 	return nil
 }

@@ -84,6 +84,8 @@ func TestEverySettingChecked(t *testing.T) {
 			f.SetInt(f.Int() + 1)
 		case f.CanUint():
 			f.SetUint(f.Uint() + 1)
+		case f.CanFloat():
+			f.SetFloat(f.Float() + 0.5)
 		default:
 			t.Fatalf("tracer.Settings.%s is a %s: teach this test to change it", typ.Field(i).Name, f.Type())
 		}

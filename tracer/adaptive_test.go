@@ -1,0 +1,224 @@
+package tracer
+
+import (
+	"context"
+	"image"
+	"math"
+	"testing"
+)
+
+// wallScene is a diffuse quad facing the camera, filling the view, under
+// a point light, on a black background: a camera sample sees the wall
+// and the light's direct light, without noise (one bounce, nothing else
+// to see). A checker texture of checks far smaller than a pixel
+// (checker > 0) makes each sample's colour the one or the other at
+// random: a noisy pixel.
+func wallScene(t *testing.T, spp int, threshold float32, checker float32) *Scene {
+	d := &SceneDesc{
+		Settings: Settings{Width: 8, Height: 6, Samples: spp, MaxDepth: 2, Seed: 3, NoiseThreshold: threshold},
+		Camera:   CameraDesc{Position: vec3{0, 0, -2}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+		Materials: []Material{
+			{Kind: MaterialDiffuse, Color: vec3{0.6, 0.6, 0.6}, Texture: NoTexture},
+		},
+		Lights: []PointLight{{Position: vec3{0.3, 0.5, -1.5}, Color: vec3{1, 1, 1}, Intensity: 7}},
+		Quads:  []QuadDesc{{Corner: vec3{-3, -3, 0}, Edge1: vec3{6, 0, 0}, Edge2: vec3{0, 6, 0}}},
+	}
+	if checker > 0 {
+		// Under a sky of black to white as well: the samples' values
+		// spread over a range, not two.
+		d.Background = Background{Kind: BackgroundGradient, Top: vec3{4, 4, 4}}
+		d.Textures = []Texture{{Kind: TextureChecker, Scale: checker, Even: vec3{1, 1, 1}, Odd: vec3{0, 0, 0}}}
+		d.Materials[0].Texture = 0
+	}
+	return compileTest(t, d)
+}
+
+// samplesTaken renders every pixel of s with RenderPixel and returns the
+// samples each took.
+func samplesTaken(s *Scene) []uint64 {
+	w, h := s.Settings.Width, s.Settings.Height
+	n := make([]uint64, w*h)
+	for y := range h {
+		for x := range w {
+			var st Stats
+			s.RenderPixel(x, y, &st)
+			n[y*w+x] = st.Samples
+		}
+	}
+	return n
+}
+
+// Converged pixels stop at the minimum, noisy ones go on: a flat
+// background, and a wall under a point light (noise-free direct light),
+// stop at the automatic minimum of the threshold Cycles uses by default
+// (0.01: 64 samples of 1024), every pixel; with the threshold 0 (off)
+// every pixel takes all 1024. The wall under a checker of checks far
+// below a pixel (each sample 0 or bright at random) goes on past the
+// minimum: the test is one draw of |I − A|, which is 0 whenever the two
+// halves saw the same count of bright checks (about one test in seven
+// at 64 samples) or small by chance, so some pixels stop early (Cycles,
+// which widens the unconverged region to the neighbours, would take them
+// on): here 20 of 48 take all 192, 134 a pixel; the test asks for a
+// quarter and 96 a pixel.
+func TestAdaptiveStopsConvergedPixels(t *testing.T) {
+	background := compileTest(t, &SceneDesc{
+		Settings:   Settings{Width: 5, Height: 4, Samples: 1024, MaxDepth: 2, NoiseThreshold: 0.01},
+		Camera:     CameraDesc{Position: vec3{0, 0, -2}, LookAt: vec3{0, 0, 0}, Up: vec3{0, 1, 0}, FOV: 40},
+		Background: Background{Color: vec3{0.2, 0.4, 0.8}},
+	})
+	if m := background.Settings.AdaptiveMinSamples(); m != 64 {
+		t.Fatalf("automatic min samples at threshold 0.01: %d, want Cycles' 64", m)
+	}
+	for _, c := range []struct {
+		name string
+		s    *Scene
+		want uint64
+	}{
+		{"background", background, 64},
+		{"wall", wallScene(t, 1024, 0.01, 0), 64},
+		{"wall, threshold 0", wallScene(t, 1024, 0, 0), 1024},
+	} {
+		for i, n := range samplesTaken(c.s) {
+			if n != c.want {
+				t.Errorf("%s: pixel %d took %d samples, want %d", c.name, i, n, c.want)
+			}
+		}
+	}
+	var all, sum uint64
+	taken := samplesTaken(wallScene(t, 192, 0.01, 4000))
+	for _, n := range taken {
+		sum += n
+		if n == 192 {
+			all++
+		}
+	}
+	if 4*all < uint64(len(taken)) || sum < 96*uint64(len(taken)) {
+		t.Errorf("checker wall: %d of %d pixels took all 192 samples, %.1f a pixel: want a quarter or more, and 96 (1.5 times the minimum) or more a pixel (%v)",
+			all, len(taken), float64(sum)/float64(len(taken)), taken)
+	}
+}
+
+// TestConverged: Cycles' error against hand-computed values, on both
+// sides of the normalisation's switch (√i below an intensity of 1, i
+// above) and of the limit.
+func TestConverged(t *testing.T) {
+	for _, c := range []struct {
+		sum, half vec3
+		n         int
+		limit     float32
+		want      bool
+	}{
+		// i = 2/8 = 0.25, √i = 0.5; A = (0.9, 0.5, 0.5), |I − A|/n =
+		// 0.1/8: error 0.0125/0.5001 = 0.025.
+		{vec3{1, 0.5, 0.5}, vec3{0.45, 0.25, 0.25}, 8, 0.026, true},
+		{vec3{1, 0.5, 0.5}, vec3{0.45, 0.25, 0.25}, 8, 0.024, false},
+		// i = 32/8 = 4 (linear); A = (8, 10, 10), |I − A|/n = 4/8:
+		// error 0.5/4.0001 = 0.125.
+		{vec3{12, 10, 10}, vec3{4, 5, 5}, 8, 0.126, true},
+		{vec3{12, 10, 10}, vec3{4, 5, 5}, 8, 0.124, false},
+		// Black: 0 / 0.0001, below any limit.
+		{vec3{}, vec3{}, 16, 1e-6, true},
+	} {
+		if got := converged(c.sum, c.half, c.n, c.limit); got != c.want {
+			t.Errorf("converged(%v, %v, %d, %g) = %v", c.sum, c.half, c.n, c.limit, got)
+		}
+	}
+}
+
+// TestAdaptiveMinSamples: Cycles' automatic minimum (0.1: 32, 0.01: 64,
+// 0.001: 128), a set one, and the floor of 4.
+func TestAdaptiveMinSamples(t *testing.T) {
+	for _, c := range []struct {
+		threshold float32
+		min, want int
+	}{
+		{0.1, 0, 32}, {0.01, 0, 64}, {0.001, 0, 128}, {1, 0, 16}, {0.01, 20, 20}, {0.01, 1, 4}, {0, 20, 0},
+	} {
+		s := Settings{NoiseThreshold: c.threshold, MinSamples: c.min}
+		if got := s.AdaptiveMinSamples(); got != c.want {
+			t.Errorf("threshold %g, min_samples %d: %d, want %d", c.threshold, c.min, got, c.want)
+		}
+	}
+}
+
+// TestAdaptiveTestsAtFixedCounts: a pixel is tested at the minimum and
+// every AdaptiveStep samples after, never between, and stops at one of
+// those counts or at Samples: a pixel that converges at the minimum
+// (min_samples 8) takes 8, a noisy one stops at 8 + 16k.
+func TestAdaptiveTestsAtFixedCounts(t *testing.T) {
+	s := wallScene(t, 100, 0.02, 4000)
+	s.Settings.MinSamples = 8
+	seen := map[uint64]bool{}
+	for _, n := range samplesTaken(s) {
+		seen[n] = true
+		if n != 100 && (n < 8 || (n-8)%AdaptiveStep != 0) {
+			t.Errorf("a pixel took %d samples: not 8 + 16k nor 100", n)
+		}
+	}
+	if len(seen) < 2 {
+		t.Errorf("every pixel took the same samples (%v): the test does not see a pixel stop later than another", seen)
+	}
+}
+
+// TestAdaptiveMeanUnbiased: over the pixels of a scene with noise of
+// every kind (renderTestScene: area and point lights, glossy and
+// diffuse surfaces, a mesh), an adaptive render's mean differs from a
+// reference's of 16 times the samples by less than three standard errors
+// of the per-pixel differences, while it takes fewer samples than the
+// fixed-count render of its Samples; the fixed-count render is held to
+// the same bound, for scale.
+func TestAdaptiveMeanUnbiased(t *testing.T) {
+	render := func(spp int, threshold float32, seed uint64) ([]vec3, uint64) {
+		d := renderTestScene(IntegratorPath, spp, 0)
+		d.Settings.Width, d.Settings.Height = 24, 20
+		d.Settings.NoiseThreshold, d.Settings.Seed = threshold, seed
+		s := compileTest(t, d)
+		var st Stats
+		out := make([]vec3, 24*20)
+		for i := range out {
+			out[i] = s.RenderPixel(i%24, i/24, &st)
+		}
+		return out, st.Samples
+	}
+	ref, _ := render(2048, 0, 99)
+	check := func(name string, img []vec3) float64 {
+		var sum, sum2 float64
+		for i, c := range img {
+			d := float64(c[0]+c[1]+c[2]) - float64(ref[i][0]+ref[i][1]+ref[i][2])
+			sum += d
+			sum2 += d * d
+		}
+		n := float64(len(img))
+		mean := sum / n
+		se := math.Sqrt((sum2/n - mean*mean) / n)
+		if math.Abs(mean) > 3*se {
+			t.Errorf("%s: mean difference from the reference %.5f, more than 3 standard errors (%.5f)", name, mean, se)
+		}
+		return mean
+	}
+	adaptive, taken := render(128, 0.01, 1)
+	fixed, all := render(128, 0, 1)
+	if taken >= all {
+		t.Errorf("adaptive render took %d samples, the fixed-count one %d", taken, all)
+	}
+	t.Logf("samples %d of %d; mean differences %.5f (adaptive), %.5f (fixed)", taken, all, check("adaptive", adaptive), check("fixed", fixed))
+}
+
+// TestRenderBlockAdaptiveCounts: RenderBlock counts the samples its
+// pixels took under adaptive sampling, RenderPixel's, and a render
+// cancelled at its first check counts none.
+func TestRenderBlockAdaptiveCounts(t *testing.T) {
+	s := wallScene(t, 200, 0.05, 0)
+	var want uint64
+	for _, n := range samplesTaken(s) {
+		want += n
+	}
+	var st Stats
+	pix := make([]float32, 3*8*6)
+	if err := s.RenderBlock(context.Background(), image.Rect(0, 0, 8, 6), pix, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != want || want >= 200*8*6 {
+		t.Errorf("RenderBlock counted %d samples, RenderPixel %d (of %d)", st.Samples, want, 200*8*6)
+	}
+}
