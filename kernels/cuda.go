@@ -626,7 +626,7 @@ func (d *cudaDevice) probe(ctx context.Context, pixels []uint32, out []float32, 
 		// Too few pixels, but perhaps enough items once split: half
 		// the batch on each kernel, in parts.
 		half := n / 2 / ProbeRun * ProbeRun
-		parts := BatchParts(d.parts, half, int(int32(d.header.Samples)), 2*d.probeWave)
+		parts := BatchParts(d.parts, half, d.header.SplitSamples(), 2*d.probeWave)
 		if m = ProbeSplitPixels(n, parts, d.probeWave); m == 0 {
 			return d.traceOn(ctx, false, pixels, out, rays, nonfinite)
 		}
@@ -702,7 +702,8 @@ func (d *cudaDevice) bindLanes(useWave bool, pixels []uint32, out []float32, ray
 	// A batch too small to fill the device has its pixels' samples
 	// split into parts, each lane's its own (trace.cu).
 	samples := int(int32(d.header.Samples))
-	parts := BatchParts(d.parts, len(pixels)/2, samples, target)
+	// Never under adaptive sampling (SplitSamples).
+	parts := BatchParts(d.parts, len(pixels)/2, d.header.SplitSamples(), target)
 	sizes := LaneSizes(len(pixels)/2, d.nlanes, d.block) // lanes past nlanes stay empty
 	lo := 0
 	for i, size := range sizes {

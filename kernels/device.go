@@ -20,8 +20,9 @@ type Device interface {
 	// AppendPixels) with one kernel launch, as tracer.Scene.RenderPixel
 	// would: out receives three float32 of linear RGB radiance per pixel,
 	// rays and nonfinite one count per pixel (tracer.Stats' Rays and
-	// NonFinite). out, rays and nonfinite must hold at least that many
-	// values.
+	// NonFinite; under adaptive sampling nonfinite's high 32 bits hold
+	// the samples the pixel took: PixelCounts). out, rays and nonfinite
+	// must hold at least that many values.
 	TracePixels(ctx context.Context, pixels []uint32, out []float32, rays, nonfinite []uint64) error
 	// Close releases the device's memory and context.
 	Close() error

@@ -54,6 +54,43 @@ type TraceScene struct {
 	// TriangleRecords is the device address of the triangles as the
 	// traversals read them (Packed.TriangleRecords), NumTriangles of them.
 	TriangleRecords uint64
+
+	// Adaptive sampling (tracer/adaptive.go): MinSamples is the samples
+	// of a pixel's first convergence test
+	// (tracer.Settings.AdaptiveMinSamples), 0 when the scene samples
+	// every pixel Samples times; NoiseLimit the error a pixel must fall
+	// below, 5·tracer.Settings.NoiseThreshold in float32.
+	MinSamples uint32
+	NoiseLimit float32
+}
+
+// Adaptive reports whether the header's scene samples adaptively: then
+// its pixels' counts carry the samples each took (PixelCounts), and a
+// batch of them is never split into parts (SplitSamples).
+func (h *TraceScene) Adaptive() bool { return h.MinSamples > 0 }
+
+// SplitSamples is the samples a pixel of the header's scene shares out
+// among the parts of a split batch (SampleParts, BatchParts): Samples, or
+// 1 (so never split) under adaptive sampling, where a pixel's later
+// samples depend on its earlier ones' sum.
+func (h *TraceScene) SplitSamples() int {
+	if h.Adaptive() {
+		return 1
+	}
+	return int(int32(h.Samples))
+}
+
+// PixelCounts splits a pixel's nonfinite word, as Device.TracePixels
+// writes it, into its samples whose radiance was replaced by black, and
+// the samples it took: under adaptive sampling the kernel writes those in
+// the word's high 32 bits (pixel_counts, trace.cu); otherwise they are 0
+// there and the pixel took samples, the scene's Samples.
+func PixelCounts(word uint64, samples int) (nonfinite, taken uint64) {
+	nonfinite, taken = word&(1<<32-1), word>>32
+	if taken == 0 {
+		taken = uint64(max(samples, 0))
+	}
+	return nonfinite, taken
 }
 
 // Bytes returns the header's memory, to be copied to the device as it is.
@@ -203,6 +240,10 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 	if s.SeeThrough {
 		p.Scene.SeeThrough = 1
 	}
+	if st.Adaptive() {
+		p.Scene.MinSamples = uint32(st.AdaptiveMinSamples())
+		p.Scene.NoiseLimit = float32(5 * st.NoiseThreshold)
+	}
 	return p, nil
 }
 
@@ -230,8 +271,6 @@ func check(s *tracer.Scene) error {
 		return fmt.Errorf("image size %d×%d", st.Width, st.Height)
 	case s.Camera.Width != uint32(st.Width) || s.Camera.Height != uint32(st.Height):
 		return fmt.Errorf("camera compiled for %d×%d, image %d×%d", s.Camera.Width, s.Camera.Height, st.Width, st.Height)
-	case st.Adaptive():
-		return fmt.Errorf("adaptive sampling (noise threshold %g)", st.NoiseThreshold)
 	}
 	for _, a := range []struct {
 		name string

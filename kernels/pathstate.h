@@ -103,12 +103,14 @@ typedef struct {
 typedef struct {
     vec3 sum; /* the radiance of the pixel's finished samples, in order (unused when split: SampleParts) */
     u32 end;  /* the sample after the slot's last: the scene's samples, or its part's end */
+    vec3 half; /* the sum of its class-A samples, for adaptive sampling (sample_done) */
+    u32 pad;
     u64 rays, nonfinite;
     u32 x, y;
-    u32 sample; /* the sample in flight */
+    u32 sample; /* the sample in flight; once the slot is dead, the samples it took */
     u32 live;   /* 1 while a sample is in flight */
 } SlotHead;
-PORT_STATIC_ASSERT(sizeof(SlotHead) == 48, "a slot's head is three 16-byte words");
+PORT_STATIC_ASSERT(sizeof(SlotHead) == 64, "a slot's head is four 16-byte words");
 
 /* PathSlot is one pixel of a wavefront batch: its head and its path in
  * flight (a PathState or, for Whitted scenes, a WhittedState). A path
@@ -143,8 +145,8 @@ PORT_STATIC_ASSERT(sizeof(SlotHead) % 16 == 0, "a slot's head is whole 16-byte w
  * allocates n slots' bytes). */
 #define TR_PATH_SLOT_BYTES TR_SLOT_BYTES(sizeof(PathOnlySlot))
 #define TR_WHITTED_SLOT_BYTES TR_SLOT_BYTES(sizeof(PathSlot))
-PORT_STATIC_ASSERT(TR_PATH_SLOT_BYTES == 448 && sizeof(PathOnlySlot) == 448, "a path scene's slot is kernels.PathSlotSize bytes");
-PORT_STATIC_ASSERT(TR_WHITTED_SLOT_BYTES == 3248, "a Whitted scene's slot is kernels.WhittedSlotSize bytes");
+PORT_STATIC_ASSERT(TR_PATH_SLOT_BYTES == 464 && sizeof(PathOnlySlot) == 464, "a path scene's slot is kernels.PathSlotSize bytes");
+PORT_STATIC_ASSERT(TR_WHITTED_SLOT_BYTES == 3264, "a Whitted scene's slot is kernels.WhittedSlotSize bytes");
 /* TR_PATH_SLOT_WORDS: a path scene's slot in 16-byte words; TR_HEAD_WORDS
  * its head; TR_QUERY_WORD the word its query (either integrator's)
  * starts at. */

@@ -379,7 +379,7 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 1360 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 1368 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -416,8 +416,10 @@ typedef struct {
     u32 NumTangents;
     u32 Stop;
     const float* TriangleRecords;
+    u32 MinSamples;
+    float NoiseLimit;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 1360, "TraceScene: 1360 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1368, "TraceScene: 1368 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -453,6 +455,8 @@ SCENE_FIELD(TraceScene, Tangents, 1336, 8);
 SCENE_FIELD(TraceScene, NumTangents, 1344, 4);
 SCENE_FIELD(TraceScene, Stop, 1348, 4);
 SCENE_FIELD(TraceScene, TriangleRecords, 1352, 8);
+SCENE_FIELD(TraceScene, MinSamples, 1360, 4);
+SCENE_FIELD(TraceScene, NoiseLimit, 1364, 4);
 
 #undef SCENE_FIELD
 

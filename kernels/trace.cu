@@ -18,7 +18,8 @@
  *       unsigned int npixels,
  *       float* out,                    // 3·npixels: linear RGB radiance
  *       unsigned long long* rays,      // npixels: ray-scene queries
- *       unsigned long long* nonfinite, // npixels: samples replaced by black
+ *       unsigned long long* nonfinite, // npixels: samples replaced by black (adaptive
+ *                                      // sampling: the samples taken in the high 32 bits)
  *       unsigned int* next,            // the next item to take: the threads launched
  *       unsigned int parts)            // 1 (or 0): an item a pixel; more: the batch split
  *
@@ -38,7 +39,8 @@
  * A 1-D grid of 1-D blocks of any size, of up to npixels threads: thread
  * i = blockIdx.x·blockDim.x + threadIdx.x renders pixel i, (pixels[2i],
  * pixels[2i+1]), as tracer.Scene.RenderPixel does (the mean of
- * scene->Samples samples) and writes out[3i..3i+2], rays[i] and
+ * scene->Samples samples, or under adaptive sampling of those the pixel
+ * took: wavefront.h, pixel_stops) and writes out[3i..3i+2], rays[i] and
  * nonfinite[i]; then, at once, the pixel *next hands out (an atomic add),
  * until it is past the batch (pixel regeneration: a lane whose pixel is
  * done does not wait for its warp's). The host sets *next to the threads
@@ -71,7 +73,7 @@
  *       const TraceScene* scene,
  *       const unsigned int* pixels,    // 2·n: x0, y0, x1, y1, ...
  *       unsigned int n,                // slots, one per pixel
- *       PathSlot* slots,               // n · slot_bytes(scene) bytes of device memory (448, Whitted 3248): a path
+ *       PathSlot* slots,               // n · slot_bytes(scene) bytes of device memory (464, Whitted 3264): a path
  *                                      // scene's word by word, a Whitted scene's whole (pathstate.h, SlotArray)
  *       unsigned int* qin,             // 2 + n: the queue the entry works through
  *       unsigned int* qout,            // 2 + n: the queue wf_init and wf_shade fill
@@ -159,12 +161,13 @@ DEVFN void put_empty(const TraceScene* s, u32 i, unsigned int npixels, float* ou
 /* PixelRun is a megakernel thread's pixel in flight, or its part of
  * the pixel's samples in a batch split into parts (wavefront.h): the
  * item's index in the batch, its pixel's, the pixel's coordinates, the
- * sample in flight and the item's end, its samples' sum so far (unsplit)
- * and its counts. */
+ * sample in flight (once the item is done, the samples it took) and the
+ * item's end, its samples' sum so far (unsplit) and its class-A samples'
+ * (adaptive sampling, wavefront.h), and its counts. */
 typedef struct {
     u32 i, p, x, y;
     u32 k, end;
-    vec3 sum;
+    vec3 sum, half;
     u64 rays, bad;
 } PixelRun;
 
@@ -196,29 +199,40 @@ DEVFN void pixel_begin(PixelRun* px, const Batch* b, int n, u32 i) {
     px->k = part_first(c, n, b->parts);
     px->end = part_end(c, n, b->parts);
     px->sum = v3(0.0f, 0.0f, 0.0f);
+    px->half = px->sum;
     px->rays = px->bad = 0;
 }
 
-/* pixel_sample_done: *px's sample, of radiance c, has ended: summed, or
- * in a split batch written out (put_sample). */
-DEVFN void pixel_sample_done(PixelRun* px, const Batch* b, vec3 c) {
+/* pixel_sample_done: *px's sample, of radiance c, has ended: summed (a
+ * class-A sample into the half sum too), or in a split batch written out
+ * (put_sample); the item moves on to its next sample. 0 when that is its
+ * end, or when its pixel stops there (pixel_stops: adaptive sampling). */
+DEVFN int pixel_sample_done(const TraceScene* s, PixelRun* px, const Batch* b, vec3 c) {
     if (b->parts > 1u) {
         put_sample(b->out, b->npixels, px->p, px->k, sample_value(c, &px->bad));
     } else {
-        px->sum = add_sample(px->sum, c, &px->bad);
+        vec3 v = sample_value(c, &px->bad);
+        px->sum = vadd(px->sum, v);
+        if (sample_class_a(px->k)) {
+            px->half = vadd(px->half, v);
+        }
     }
+    px->k++;
+    return px->k < px->end && !pixel_stops(s, b->parts, px->sum, px->half, px->k);
 }
 
-/* pixel_next writes *px's item, its pixel's mean of n samples (or, split,
- * its counts, for trace_reduce), and makes *px the next item with samples
+/* pixel_next writes *px's item, its pixel's mean of the px->k samples it
+ * took (n, but under adaptive sampling) and its counts (or, split, its
+ * counts, for trace_reduce), and makes *px the next item with samples
  * that *next hands out; 0 when that is past the batch. */
-DEVFN int pixel_next(PixelRun* px, const Batch* b, int n) {
+DEVFN int pixel_next(const TraceScene* s, PixelRun* px, const Batch* b, int n) {
     for (;;) {
         if (b->parts > 1u) {
             b->rays[px->i] = px->rays;
             b->nonfinite[px->i] = px->bad;
         } else {
-            put_pixel(b->out, b->rays, b->nonfinite, px->i, pixel_mean(px->sum, n), px->rays, px->bad);
+            put_pixel(b->out, b->rays, b->nonfinite, px->i, pixel_mean(px->sum, (int)px->k), px->rays,
+                      pixel_counts(s, px->bad, px->k));
         }
         u32 i = wave_reserve(b->next);
         if (i >= batch_items(b)) {
@@ -233,9 +247,9 @@ DEVFN int pixel_next(PixelRun* px, const Batch* b, int n) {
 
 /* pixel_first makes *px item i of batch b, or, if it has no samples (more
  * parts than samples), the next that has; 0 when none is left. */
-DEVFN int pixel_first(PixelRun* px, const Batch* b, int n, u32 i) {
+DEVFN int pixel_first(const TraceScene* s, PixelRun* px, const Batch* b, int n, u32 i) {
     pixel_begin(px, b, n, i);
-    return px->k < px->end || pixel_next(px, b, n);
+    return px->k < px->end || pixel_next(s, px, b, n);
 }
 
 /* render_pixels_path and render_pixels_whitted: a megakernel thread's
@@ -278,7 +292,7 @@ DEVFN void render_pixels_path(const TraceScene* s, const Batch* b, u32 i) {
         return;
     }
     PixelRun px;
-    if (!pixel_first(&px, b, n, i)) {
+    if (!pixel_first(s, &px, b, n, i)) {
         return;
     }
     PathState p;
@@ -290,11 +304,11 @@ DEVFN void render_pixels_path(const TraceScene* s, const Batch* b, u32 i) {
             continue;
         }
         while (!path_step(s, &p, &px.rays)) {
-            pixel_sample_done(&px, b, p.radiance);
+            int more = pixel_sample_done(s, &px, b, p.radiance);
             if (stop_asked(s)) {
                 return;
             }
-            if (++px.k >= px.end && !pixel_next(&px, b, n)) {
+            if (!more && !pixel_next(s, &px, b, n)) {
                 return;
             }
             path_start(s, px.x, px.y, (int)px.k, n, &p);
@@ -312,7 +326,7 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const Batch* b, u32 i) {
         return;
     }
     PixelRun px;
-    if (!pixel_first(&px, b, n, i)) {
+    if (!pixel_first(s, &px, b, n, i)) {
         return;
     }
     WhittedState w;
@@ -325,11 +339,11 @@ DEVFN void render_pixels_whitted(const TraceScene* s, const Batch* b, u32 i) {
             continue;
         }
         while (!whitted_step(s, &w, &px.rays)) {
-            pixel_sample_done(&px, b, w.radiance);
+            int more = pixel_sample_done(s, &px, b, w.radiance);
             if (stop_asked(s)) {
                 return;
             }
-            if (++px.k >= px.end && !pixel_next(&px, b, n)) {
+            if (!more && !pixel_next(s, &px, b, n)) {
                 return;
             }
             whitted_begin(&w, pixel_ray(s, px.x, px.y, px.k, n, &rng), &rng);
@@ -353,15 +367,14 @@ DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const Batch* b, u32 
         return;
     }
     PixelRun px;
-    if (!pixel_first(&px, b, n, i)) {
+    if (!pixel_first(s, &px, b, n, i)) {
         return;
     }
     do {
-        for (u32 k = px.k; k < px.end; k++) {
+        for (u32 k = px.k;; k = px.k) {
             if (stop_asked(s)) {
                 return;
             }
-            px.k = k;
             vec3 radiance;
             if (integrator == IntegratorWhitted) {
                 WhittedState w;
@@ -379,9 +392,11 @@ DEVFN_FLAT void render_pixels_lockstep(const TraceScene* s, const Batch* b, u32 
                 }
                 radiance = p.radiance;
             }
-            pixel_sample_done(&px, b, radiance);
+            if (!pixel_sample_done(s, &px, b, radiance)) {
+                break;
+            }
         }
-    } while (pixel_next(&px, b, n));
+    } while (pixel_next(s, &px, b, n));
 }
 #endif
 
@@ -526,6 +541,10 @@ PORT_EXTERN_C __global__ void wf_finish(WAVE_ARGS) {
             h.nonfinite += hc.nonfinite;
         }
         h.sum = parts_sum(out, np, i, samples);
+        h.sample = (u32)samples;
     }
-    put_pixel(out, rays, nonfinite, i, pixel_mean(h.sum, samples), h.rays, h.nonfinite);
+    /* h.sample: the samples the pixel took (all, but under adaptive
+     * sampling) */
+    put_pixel(out, rays, nonfinite, i, pixel_mean(h.sum, (int)h.sample), h.rays,
+              pixel_counts(scene, h.nonfinite, h.sample));
 }

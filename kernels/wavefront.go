@@ -66,8 +66,8 @@ type Queries struct{ Closest, Any int }
 // only a Whitted scene's holds the branch stack. The kernel asserts both
 // for every compiler; the emulator's tests check them too.
 const (
-	PathSlotSize    = 448
-	WhittedSlotSize = 3248
+	PathSlotSize    = 464
+	WhittedSlotSize = 3264
 )
 
 // SlotBytes is the distance between two wavefront slots of scenes of

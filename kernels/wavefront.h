@@ -100,6 +100,56 @@ DEVFN vec3 pixel_mean(vec3 sum, int n) {
     return v3(sum.x / inv, sum.y / inv, sum.z / inv);
 }
 
+/* Adaptive sampling (tracer/adaptive.go; s->MinSamples > 0): a pixel
+ * sums its class-A samples apart too (sample_class_a, into its half sum),
+ * is tested after s->MinSamples samples and every TR_ADAPTIVE_STEP after
+ * (adaptive_due), on its own sums alone (pixel_converged), and when it
+ * has converged takes no more samples: its value is the mean of those it
+ * took (the slot's or the thread's sample count), and its nonfinite word
+ * carries that count in its high 32 bits (pixel_counts;
+ * kernels.PixelCounts). Never in a batch split into parts (the host does
+ * not split one: kernels.TraceScene.SplitSamples). */
+#define TR_ADAPTIVE_STEP 16u /* tracer.AdaptiveStep */
+
+/* sample_class_a: tracer.sampleClassA, whether sample i joins the half
+ * sum: an odd count of the odd bits of i (Cycles' class A). */
+DEVFN int sample_class_a(u32 i) { return __builtin_popcount(i & 0xaaaaaaaau) & 1; }
+
+/* adaptive_due: whether a pixel of scene s that has taken n of its
+ * samples, more to come, is tested now (tracer's adaptiveTest.due). */
+DEVFN int adaptive_due(const TraceScene* s, u32 n) {
+    u32 first = s->MinSamples;
+    return first > 0u && n >= first && n < s->Samples && (n - first) % TR_ADAPTIVE_STEP == 0u;
+}
+
+/* pixel_converged: tracer.converged, the same float operations: whether
+ * a pixel whose n samples sum to sum, its class-A ones to half, has an
+ * error below limit (Cycles' Σ|I − A|/n over √i, or i from 1 up). */
+DEVFN int pixel_converged(vec3 sum, vec3 half, u32 n, float limit) {
+    float scale = 1.0f / (float)n;
+    float a0 = half.x * 2.0f, a1 = half.y * 2.0f, a2 = half.z * 2.0f;
+    float d = absf(sum.x - a0) + absf(sum.y - a1) + absf(sum.z - a2);
+    float diff = d * scale;
+    float i = (sum.x + sum.y + sum.z) * scale;
+    float norm = i;
+    if (i < 1.0f) {
+        norm = fm_sqrt(i);
+    }
+    return diff / (0.0001f + norm) < limit;
+}
+
+/* pixel_stops: whether a pixel of scene s, unsplit (parts ≤ 1), that has
+ * taken n samples of sums sum and half stops there (adaptive sampling). */
+DEVFN int pixel_stops(const TraceScene* s, u32 parts, vec3 sum, vec3 half, u32 n) {
+    return parts <= 1u && adaptive_due(s, n) && pixel_converged(sum, half, n, s->NoiseLimit);
+}
+
+/* pixel_counts: a pixel's nonfinite word: its samples replaced by black,
+ * and under adaptive sampling, in the high 32 bits, the samples it took. */
+DEVFN u64 pixel_counts(const TraceScene* s, u64 nonfinite, u32 taken) {
+    return s->MinSamples > 0u ? nonfinite | ((u64)taken << 32) : nonfinite;
+}
+
 /* The wavefront's queues. A lane of n slots has two queues of
  * WAVE_QUEUE_WORDS(n) words each, in turn the one a round of wf_shade
  * works through and the one it fills: words 0 and 1 count the slots that
@@ -213,6 +263,8 @@ DEVFN SlotRef shade_slot_ref(const TraceScene* s, ShadeSlot w) {
 DEVFN SlotHead wave_head(u32 x, u32 y, u32 first, u32 end) {
     SlotHead h;
     h.sum = v3(0.0f, 0.0f, 0.0f);
+    h.half = h.sum;
+    h.pad = 0;
     h.end = end;
     h.rays = 0;
     h.nonfinite = 0;
@@ -227,17 +279,30 @@ DEVFN SlotHead wave_head(u32 x, u32 y, u32 first, u32 end) {
 DEVFN u32 wave_parts(unsigned int parts) { return parts > 1u ? parts : 1u; }
 
 /* wave_sample_done: a slot's sample, of radiance c, has ended: summed
- * into its head, or, in a batch split into parts (parts > 1), written out
- * (put_sample) for thread t of the round over queue q of the lane's n
- * slots (wave_shaded finds the slot again, so that its index need not be
- * kept across the path). */
-DEVFN void wave_sample_done(SlotHead* h, vec3 c, float* out, u32 parts, const u32* q, u32 n, u32 t) {
+ * into its head (a class-A sample into its half sum too), or, in a batch
+ * split into parts (parts > 1), written out (put_sample) for thread t of
+ * the round over queue q of the lane's n slots (wave_shaded finds the
+ * slot again, so that its index need not be kept across the path). Then
+ * the slot moves on to its next sample, or is dead (not live) after its
+ * last, or when it stops (pixel_stops: adaptive sampling); 0 then. */
+DEVFN int wave_sample_done(const TraceScene* s, SlotHead* h, vec3 c, float* out, u32 parts, const u32* q, u32 n,
+                           u32 t) {
     if (parts > 1u) {
         u32 npixels = n / parts;
         put_sample(out, npixels, wave_shaded(q, n, t) % npixels, h->sample, sample_value(c, &h->nonfinite));
     } else {
-        h->sum = add_sample(h->sum, c, &h->nonfinite);
+        vec3 v = sample_value(c, &h->nonfinite);
+        h->sum = vadd(h->sum, v);
+        if (sample_class_a(h->sample)) {
+            h->half = vadd(h->half, v);
+        }
     }
+    h->sample++;
+    if (h->sample >= h->end || pixel_stops(s, parts, h->sum, h->half, h->sample)) {
+        h->live = 0;
+        return 0;
+    }
+    return 1;
 }
 
 /* wave_start_whitted: starts a Whitted scene's slot's sample
@@ -280,10 +345,7 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot, float* out, u3
         if (whitted_step(s, &slot->whitted, &slot->h.rays)) {
             return slot->whitted.q.kind;
         }
-        wave_sample_done(&slot->h, slot->whitted.radiance, out, parts, w.q, w.n, w.t);
-        slot->h.sample++;
-        if (slot->h.sample >= slot->h.end) {
-            slot->h.live = 0;
+        if (!wave_sample_done(s, &slot->h, slot->whitted.radiance, out, parts, w.q, w.n, w.t)) {
             return QueryNone;
         }
         wave_start_whitted(s, slot);
@@ -324,10 +386,7 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u3
             kind = p.path.q.kind;
             break;
         }
-        wave_sample_done(&p.h, p.path.radiance, out, parts, w.q, w.n, w.t);
-        p.h.sample++;
-        if (p.h.sample >= p.h.end) {
-            p.h.live = 0;
+        if (!wave_sample_done(s, &p.h, p.path.radiance, out, parts, w.q, w.n, w.t)) {
             break;
         }
         path_start(s, p.h.x, p.h.y, (int)p.h.sample, (int)s->Samples, &p.path);
@@ -344,7 +403,10 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u3
  * spills 100). The entries that shade, wf_shade and trace_pixels_path,
  * are bound to 3 blocks, 12 warps, 168 registers (they take 167 and 161;
  * 165 and 167 unbound), so that code that needs more spills, which CI
- * refuses, rather than dropping them to 8 warps unseen. trace_pixels_whitted
+ * refuses, rather than dropping them to 8 warps unseen. wf_finish, a
+ * thread a pixel once a batch, is not bound: it takes 40 registers (48
+ * warps) since slot heads hold a half sum (adaptive sampling); bound to
+ * 32 (64 warps, its count before) it spills 12 bytes. trace_pixels_whitted
  * is bound to 4 blocks, 16 warps, 128 registers: it takes 123 there
  * without spilling (137 unbound, 12 warps). */
 #if defined(PORT_CUDA)

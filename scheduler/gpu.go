@@ -271,10 +271,12 @@ func (b *gpuBatch) complete(q Leases, samples int) {
 	off := 0
 	for _, l := range b.leases {
 		np := l.Tile.Rect.Dx() * l.Tile.Rect.Dy()
-		st := tracer.Stats{Samples: uint64(np) * uint64(samples)}
+		var st tracer.Stats
 		for i := off; i < off+np; i++ {
+			bad, taken := kernels.PixelCounts(b.bad[i], samples)
 			st.Rays += b.rays[i]
-			st.NonFinite += b.bad[i]
+			st.NonFinite += bad
+			st.Samples += taken
 		}
 		q.Complete(l, b.out[3*off:3*(off+np)], st)
 		off += np

@@ -27,37 +27,58 @@ func TestGPUWorkerMatchesCPU(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		t.Run(name, func(t *testing.T) {
-			s := loadScene(t, name, 48, 40, 4)
-			ref, refProg := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 2}}})
-
-			gpu := &GPUWorker{Device: newEmulator(t), BatchPixels: 6 * 64}
-			got, prog := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{gpu}})
-			if !bytes.Equal(got, ref) {
-				t.Error("GPU-only frame differs from the CPU frame")
-			}
-			if prog.Stats != refProg.Stats {
-				t.Errorf("GPU-only work %+v, CPU %+v", prog.Stats, refProg.Stats)
-			}
-
-			gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 3 * 64}
-			got, prog = renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}, gpu}})
-			if !bytes.Equal(got, ref) {
-				t.Error("CPU+GPU frame differs from the CPU frame")
-			}
-			if prog.Stats != refProg.Stats {
-				t.Errorf("CPU+GPU work %+v, CPU %+v", prog.Stats, refProg.Stats)
-			}
-			t.Logf("tiles: cpu %d, gpu %d", prog.Workers[0].Tiles, prog.Workers[1].Tiles)
-
-			// With duplicate leases of the last tiles, the GPU may take a
-			// copy of a tile the CPU is rendering, or the other way round.
-			gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 5 * 64}
-			got, _ = renderProgress(t, s, Options{TileSize: 8, Duplicates: true, Workers: []Worker{gpu, &CPUWorker{N: 2}}})
-			if !bytes.Equal(got, ref) {
-				t.Error("CPU+GPU frame with duplicate leases differs from the CPU frame")
+			checkGPUWorkerMatchesCPU(t, loadScene(t, name, 48, 40, 4))
+		})
+	}
+	// Under adaptive sampling (tracer/adaptive.go), which the GPU worker
+	// counts from the kernel's per-pixel sample counts: fewer samples
+	// than the frame's pixels' Samples, the CPU's count.
+	for _, name := range []string{"cornell-box", "whitted"} {
+		t.Run(name+" adaptive", func(t *testing.T) {
+			s := loadScene(t, name, 48, 40, 40)
+			s.Settings.NoiseThreshold, s.Settings.MinSamples = 0.05, 8
+			if prog := checkGPUWorkerMatchesCPU(t, s); prog.Stats.Samples >= 48*40*40 {
+				t.Errorf("%d samples taken, all the pixels' %d: nothing stopped early", prog.Stats.Samples, 48*40*40)
 			}
 		})
 	}
+}
+
+// checkGPUWorkerMatchesCPU renders s on the CPU, on a GPU worker on the
+// emulator, on both, and on both with duplicate leases, and fails unless
+// the frames are the CPU's byte for byte and the counts of work the
+// CPU's; it returns the CPU's progress.
+func checkGPUWorkerMatchesCPU(t *testing.T, s *tracer.Scene) Progress {
+	t.Helper()
+	ref, refProg := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 2}}})
+
+	gpu := &GPUWorker{Device: newEmulator(t), BatchPixels: 6 * 64}
+	got, prog := renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{gpu}})
+	if !bytes.Equal(got, ref) {
+		t.Error("GPU-only frame differs from the CPU frame")
+	}
+	if prog.Stats != refProg.Stats {
+		t.Errorf("GPU-only work %+v, CPU %+v", prog.Stats, refProg.Stats)
+	}
+
+	gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 3 * 64}
+	got, prog = renderProgress(t, s, Options{TileSize: 8, Workers: []Worker{&CPUWorker{N: 1}, gpu}})
+	if !bytes.Equal(got, ref) {
+		t.Error("CPU+GPU frame differs from the CPU frame")
+	}
+	if prog.Stats != refProg.Stats {
+		t.Errorf("CPU+GPU work %+v, CPU %+v", prog.Stats, refProg.Stats)
+	}
+	t.Logf("tiles: cpu %d, gpu %d", prog.Workers[0].Tiles, prog.Workers[1].Tiles)
+
+	// With duplicate leases of the last tiles, the GPU may take a
+	// copy of a tile the CPU is rendering, or the other way round.
+	gpu = &GPUWorker{Device: newEmulator(t), BatchPixels: 5 * 64}
+	got, _ = renderProgress(t, s, Options{TileSize: 8, Duplicates: true, Workers: []Worker{gpu, &CPUWorker{N: 2}}})
+	if !bytes.Equal(got, ref) {
+		t.Error("CPU+GPU frame with duplicate leases differs from the CPU frame")
+	}
+	return refProg
 }
 
 // newEmulator returns a kernel emulator that is closed when the test ends.

@@ -171,7 +171,7 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 	pr := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(rays)))
 	pn := (*C.ulonglong)(unsafe.Pointer(unsafe.SliceData(nonfinite)))
 	samples := int(int32(d.header.Samples))
-	parts := d.parts(n, samples)
+	parts := d.parts(n, d.header.SplitSamples())
 	if d.Kernel == kernels.KernelMegakernel {
 		if parts > 1 {
 			// A split batch's sample values and its items' counts, in
@@ -288,13 +288,15 @@ func (d *Device) TracePixels(ctx context.Context, pixels []uint32, out []float32
 }
 
 // parts is how many parts d splits a batch of n pixels of samples
-// samples each into (Device.Parts).
+// samples each into (Device.Parts): samples is the scene's
+// TraceScene.SplitSamples, 1 (never split, whatever Parts asks) under
+// adaptive sampling.
 func (d *Device) parts(n, samples int) int {
 	switch {
 	case d.Parts < 0:
 		return 1
 	case d.Parts > 0:
-		if samples <= 0 {
+		if samples <= 1 {
 			return 1
 		}
 		return d.Parts

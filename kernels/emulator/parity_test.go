@@ -107,8 +107,8 @@ func pngPSNR(t testing.TB, a, b *tracer.Framebuffer, film *tracer.Film) float64 
 }
 
 // checkParity renders s both ways and fails unless the images are
-// identical (or, for a scene in notIdentical, close) and the ray counts
-// equal.
+// identical (or, for a scene in notIdentical, close) and the ray, non-finite
+// and sample counts equal.
 func checkParity(t *testing.T, name string, s *tracer.Scene) {
 	t.Helper()
 	checkParityWith(t, name, s, kernels.KernelWavefront)
@@ -126,15 +126,18 @@ func checkParityWith(t *testing.T, name string, s *tracer.Scene, k kernels.Kerne
 	}
 	got, rays, nonfinite := emulateWith(t, s, k)
 	differ, maxDiff := compare(got.Pix, want.Pix)
-	var sumRays, sumNonFinite uint64
+	var sumRays, sumNonFinite, sumSamples uint64
 	for i := range rays {
+		bad, taken := kernels.PixelCounts(nonfinite[i], s.Settings.Samples)
 		sumRays += rays[i]
-		sumNonFinite += nonfinite[i]
+		sumNonFinite += bad
+		sumSamples += taken
 	}
-	t.Logf("%s: %d of %d values differ (max |Δ| %g); rays %d (Go %d), non-finite samples %d (Go %d)",
-		name, differ, len(want.Pix), maxDiff, sumRays, st.Rays, sumNonFinite, st.NonFinite)
-	if sumRays != st.Rays || sumNonFinite != st.NonFinite {
-		t.Errorf("%s: kernel counted %d rays and %d non-finite samples, Go %d and %d", name, sumRays, sumNonFinite, st.Rays, st.NonFinite)
+	t.Logf("%s: %d of %d values differ (max |Δ| %g); rays %d (Go %d), non-finite samples %d (Go %d), samples %d (Go %d)",
+		name, differ, len(want.Pix), maxDiff, sumRays, st.Rays, sumNonFinite, st.NonFinite, sumSamples, st.Samples)
+	if sumRays != st.Rays || sumNonFinite != st.NonFinite || sumSamples != st.Samples {
+		t.Errorf("%s: kernel counted %d rays, %d non-finite samples and %d samples, Go %d, %d and %d",
+			name, sumRays, sumNonFinite, sumSamples, st.Rays, st.NonFinite, st.Samples)
 	}
 	if differ == 0 {
 		return
@@ -406,7 +409,23 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	randomSamplers(rng, d)
 	addNormalMaps(d, rng, f, v)
 	addPBREmitters(d, rng, f, v)
+	addAdaptive(d, seed)
 	return d
+}
+
+// addAdaptive turns adaptive sampling on in some random scenes, from the
+// seed (the RNG's numbers stay the other scenes'): seed 1 at the
+// threshold Cycles uses by default, 0.01, and its automatic minimum (64
+// samples, then tests at 80 and 96, of 100), seed 5 at 0.02 from 4
+// samples (tests at 4, 20 and 36, of 40), so that their pixels stop at
+// several counts (TestRandomScenesUseAdaptive).
+func addAdaptive(d *tracer.SceneDesc, seed uint64) {
+	switch seed {
+	case 1:
+		d.Settings.Samples, d.Settings.NoiseThreshold = 100, 0.01
+	case 5:
+		d.Settings.Samples, d.Settings.NoiseThreshold, d.Settings.MinSamples = 40, 0.02, 4
+	}
 }
 
 // addPBREmitters gives d pbr materials with an emission, which next-event
@@ -845,6 +864,76 @@ func TestRandomScenesUseClearcoat(t *testing.T) {
 	}
 	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
 		t.Errorf("%d of 12 random scenes have a clear coat, %d of them changed by it, mirror and rough coats %v: want at least 8 and 6, and both", coated, changed, roughness)
+	}
+}
+
+// TestRandomScenesUseAdaptive: some random scenes, of both integrators,
+// sample adaptively (addAdaptive), and their pixels stop at several
+// counts: some at a test before the last sample, some not; the kernel
+// takes each pixel's samples as the Go tracer does, pixel by pixel, on
+// the wavefront and on the megakernel, also when asked to split the batch
+// into parts (it must not: a pixel's later samples depend on its earlier
+// ones), which then renders the same bits.
+func TestRandomScenesUseAdaptive(t *testing.T) {
+	n := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+			d := randomScene(seed, integ)
+			if !d.Settings.Adaptive() {
+				continue
+			}
+			n++
+			s, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, h := s.Settings.Width, s.Settings.Height
+			want := make([]uint64, w*h)
+			early, all := 0, 0
+			for i := range want {
+				var st tracer.Stats
+				s.RenderPixel(i%w, i/w, &st)
+				want[i] = st.Samples
+				if st.Samples < uint64(s.Settings.Samples) {
+					early++
+				} else {
+					all++
+				}
+			}
+			if early == 0 || all == 0 {
+				t.Errorf("seed %d, integrator %d: %d pixels stopped early, %d took all %d samples: want some of each", seed, integ, early, all, s.Settings.Samples)
+			}
+			p, err := kernels.Pack(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pixels := kernels.AppendPixels(nil, image.Rect(0, 0, w, h))
+			var ref []float32
+			for _, c := range []struct {
+				name string
+				d    *Device
+			}{
+				{"wavefront", &Device{}},
+				{"megakernel", &Device{Kernel: kernels.KernelMegakernel}},
+				{"wavefront asked for 3 parts", &Device{Parts: 3}},
+				{"megakernel asked for 3 parts", &Device{Kernel: kernels.KernelMegakernel, Parts: 3}},
+			} {
+				out, _, nonfinite := traceWith(t, c.d, p, pixels)
+				for i := range want {
+					if _, taken := kernels.PixelCounts(nonfinite[i], s.Settings.Samples); taken != want[i] {
+						t.Fatalf("seed %d, integrator %d, %s: pixel %d took %d samples, Go %d", seed, integ, c.name, i, taken, want[i])
+					}
+				}
+				if ref == nil {
+					ref = out
+				} else if differ, _ := compare(out, ref); differ != 0 {
+					t.Errorf("seed %d, integrator %d, %s: %d values differ from the wavefront's", seed, integ, c.name, differ)
+				}
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d of 24 random scenes sample adaptively: want at least 4", n)
 	}
 }
 
