@@ -78,7 +78,7 @@ func (c *console) summary(p scheduler.Progress, out *imageio.Output, set tracer.
 		return
 	}
 	if c.rec == nil {
-		fmt.Fprintln(c.display, summary(p, out.Path(), scene))
+		fmt.Fprintln(c.display, summary(p, out.Path(), set, scene))
 		return
 	}
 	secs := max(p.Elapsed.Seconds(), 1e-9)
@@ -103,7 +103,7 @@ func (c *console) summary(p scheduler.Progress, out *imageio.Output, set tracer.
 	c.rec.Info("rendered", "output", out.Path(), "format", out.Format(),
 		"width", set.Width, "height", set.Height, "samples_per_pixel", set.Samples,
 		"seconds", roundTo(p.Elapsed.Seconds(), 3), "threads", threads,
-		"samples", p.Stats.Samples, "rays", p.Stats.Rays,
+		"samples", p.Stats.Samples, "rays", p.Stats.Rays, "noise_threshold", set.NoiseThreshold,
 		"samples_per_second", roundTo(float64(p.Stats.Samples)/secs, 0), "rays_per_second", roundTo(float64(p.Stats.Rays)/secs, 0),
 		"tiles", p.TilesTotal, "tiles_resumed", p.TilesResumed, "non_finite_samples", p.Stats.NonFinite,
 		"triangles", triangles, "workers", workers)

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,6 +67,46 @@ func TestRenderPNG(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 1 {
 		t.Errorf("output folder holds %d files, want only out.png", len(entries))
+	}
+}
+
+// TestRenderSummaryAdaptive: under adaptive sampling the summary says
+// the samples a pixel took on average, fewer than the scene's samples;
+// without it, it says nothing of them.
+func TestRenderSummaryAdaptive(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(cornell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene := strings.Replace(string(b), `"render": {`, `"render": {"noise_threshold": 0.05, "min_samples": 8, `, 1)
+	if scene == string(b) {
+		t.Fatal("the Cornell box has no render section to add the threshold to")
+	}
+	adaptive := filepath.Join(dir, "adaptive.json") // the Cornell box has no assets to find
+	if err := os.WriteFile(adaptive, []byte(scene), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		want bool
+	}{{adaptive, true}, {cornell, false}} {
+		code, _, stderr := runCLI("render", c.file, "-o", filepath.Join(dir, "out.png"), "--width", "32", "--height", "24", "--samples", "40")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var mean float64
+		i := strings.Index(stderr, " of 40 samples a pixel (noise threshold 0.05)")
+		if i >= 0 {
+			j := strings.LastIndex(stderr[:i], ", ")
+			mean, err = strconv.ParseFloat(stderr[j+2:i], 64)
+		}
+		switch {
+		case c.want && (i < 0 || err != nil || mean < 8 || mean >= 40):
+			t.Errorf("%s: summary %q: want the mean samples a pixel, from 8 to under 40", c.file, stderr)
+		case !c.want && i >= 0:
+			t.Errorf("%s: summary %q speaks of samples a pixel without adaptive sampling", c.file, stderr)
+		}
 	}
 }
 

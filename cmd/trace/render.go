@@ -620,9 +620,11 @@ func overflowWritten(enc imageio.Encoding) string {
 	return "white"
 }
 
-// summary is the one line printed after a render; scene is the scene as
-// compiled here, or nil if it was not (the workers compiled it).
-func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
+// summary is the one line printed after a render of settings set; scene
+// is the scene as compiled here, or nil if it was not (the workers
+// compiled it). Under adaptive sampling it says the samples a pixel took,
+// on average over the pixels rendered here.
+func summary(p scheduler.Progress, output string, set tracer.Settings, scene *tracer.Scene) string {
 	secs := p.Elapsed.Seconds()
 	cpuThreads := 0
 	var shares []string
@@ -647,6 +649,10 @@ func summary(p scheduler.Progress, output string, scene *tracer.Scene) string {
 	line := fmt.Sprintf("%s: %s, %s, %s samples/s, %s rays/s",
 		output, roundTime(p.Elapsed), plural(cpuThreads, "thread"),
 		si(float64(p.Stats.Samples)/secs), si(float64(p.Stats.Rays)/secs))
+	if rendered := p.PixelsDone - p.PixelsResumed; set.Adaptive() && rendered > 0 {
+		line += fmt.Sprintf(", %.1f of %d samples a pixel (noise threshold %g)",
+			float64(p.Stats.Samples)/float64(rendered), set.Samples, set.NoiseThreshold)
+	}
 	if len(shares) > 0 {
 		line += " [frame by " + strings.Join(shares, ", ") + "]"
 	}
