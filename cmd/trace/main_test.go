@@ -70,9 +70,10 @@ func TestRenderPNG(t *testing.T) {
 	}
 }
 
-// TestRenderSummaryAdaptive: under adaptive sampling the summary says
-// the samples a pixel took on average, fewer than the scene's samples;
-// without it, it says nothing of them.
+// TestRenderSummaryAdaptive: under adaptive sampling, from the scene
+// file or from --noise-threshold, the summary says the samples a pixel
+// took on average, fewer than the scene's samples; without it, it says
+// nothing of them.
 func TestRenderSummaryAdaptive(t *testing.T) {
 	dir := t.TempDir()
 	b, err := os.ReadFile(cornell)
@@ -88,10 +89,16 @@ func TestRenderSummaryAdaptive(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		file string
-		want bool
-	}{{adaptive, true}, {cornell, false}} {
-		code, _, stderr := runCLI("render", c.file, "-o", filepath.Join(dir, "out.png"), "--width", "32", "--height", "24", "--samples", "40")
+		file  string
+		flags []string
+		want  bool
+	}{
+		{adaptive, nil, true},
+		{cornell, nil, false},
+		{cornell, []string{"--noise-threshold", "0.05", "--min-samples", "8"}, true},
+	} {
+		args := []string{"render", c.file, "-o", filepath.Join(dir, "out.png"), "--width", "32", "--height", "24", "--samples", "40"}
+		code, _, stderr := runCLI(append(args, c.flags...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -103,9 +110,9 @@ func TestRenderSummaryAdaptive(t *testing.T) {
 		}
 		switch {
 		case c.want && (i < 0 || err != nil || mean < 8 || mean >= 40):
-			t.Errorf("%s: summary %q: want the mean samples a pixel, from 8 to under 40", c.file, stderr)
+			t.Errorf("%s %v: summary %q: want the mean samples a pixel, from 8 to under 40", c.file, c.flags, stderr)
 		case !c.want && i >= 0:
-			t.Errorf("%s: summary %q speaks of samples a pixel without adaptive sampling", c.file, stderr)
+			t.Errorf("%s %v: summary %q speaks of samples a pixel without adaptive sampling", c.file, c.flags, stderr)
 		}
 	}
 }

@@ -32,6 +32,8 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"render", cornell, "-o", "x.png", "--width", "0"}, "trace: --width 0: must be 1 to 16384"},
 		{[]string{"render", cornell, "-o", "x.png", "--height", "20000"}, "trace: --height 20000: must be 1 to 16384"},
 		{[]string{"render", cornell, "-o", "x.png", "--samples", "0"}, "trace: --samples 0: must be 1 to 65536"},
+		{[]string{"render", cornell, "-o", "x.png", "--noise-threshold", "1.5"}, "trace: --noise-threshold 1.5: must be 0 to 1"},
+		{[]string{"render", cornell, "-o", "x.png", "--min-samples", "-1"}, "trace: --min-samples -1: must be 0 to 65536"},
 		{[]string{"render", cornell, "-o", "x.png", "--seed", "-1"}, "trace: --seed -1: must be 0 to 2^53"},
 		{[]string{"render", cornell, "-o", "x.png", "--width", "wide"}, `trace: --width "wide": want a whole number`},
 		{[]string{"render", cornell, "-o", "x.png", "--serve-linger", "soon"}, `trace: --serve-linger "soon": want a duration such as 30s or 5m`},

@@ -78,6 +78,8 @@ type renderFlags struct {
 	threads     int
 	tile        int
 	samples     int
+	noise       float64 // --noise-threshold
+	minSamples  int
 	width       int
 	height      int
 	seed        int64
@@ -266,7 +268,9 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	fs.IntVar(&f.quality, "quality", 0, "JPEG quality, 1 to 100 (default 90)")
 	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "CPU threads rendering tiles (0: the GPUs alone)")
 	fs.IntVar(&f.tile, "tile", scheduler.DefaultTileSize, "tile side in pixels")
-	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file)")
+	fs.IntVar(&f.samples, "samples", 0, "samples per pixel (overrides the scene file); under adaptive sampling the most a pixel takes")
+	fs.Float64Var(&f.noise, "noise-threshold", 0, "adaptive sampling: a pixel stops once its noise estimate is below this, 0 to 1 (0: off; overrides the scene file's render.noise_threshold)")
+	fs.IntVar(&f.minSamples, "min-samples", 0, "adaptive sampling: samples a pixel takes before its first test (0: from the threshold, as Cycles; overrides the scene file's render.min_samples)")
 	fs.IntVar(&f.width, "width", 0, "image width in pixels (overrides the scene file)")
 	fs.IntVar(&f.height, "height", 0, "image height in pixels (overrides the scene file)")
 	fs.Int64Var(&f.seed, "seed", 0, "random seed, 0 to 2^53 (overrides the scene file)")
@@ -540,6 +544,7 @@ func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error
 		{"width", int64(f.width), 1, tracer.MaxImageSide, &s.Width},
 		{"height", int64(f.height), 1, tracer.MaxImageSide, &s.Height},
 		{"samples", int64(f.samples), 1, tracer.MaxSamples, &s.Samples},
+		{"min-samples", int64(f.minSamples), 0, tracer.MaxSamples, &s.MinSamples},
 	} {
 		if !fs.Changed(o.flag) {
 			continue
@@ -548,6 +553,12 @@ func applyOverrides(fs *pflag.FlagSet, f *renderFlags, s *tracer.Settings) error
 			return usagef("--%s %d: must be %d to %d", o.flag, o.value, o.lo, o.hi)
 		}
 		*o.setting = int(o.value)
+	}
+	if fs.Changed("noise-threshold") {
+		if !(f.noise >= 0 && f.noise <= 1) {
+			return usagef("--noise-threshold %g: must be 0 to 1", f.noise)
+		}
+		s.NoiseThreshold = float32(f.noise)
 	}
 	if fs.Changed("seed") {
 		if f.seed < 0 || f.seed > 1<<53 {
