@@ -70,7 +70,8 @@ func newProgressDisplay(stderr io.Writer, quiet bool, rec *slog.Logger) *progres
 	return d
 }
 
-// start shows the display of a render of spp samples per pixel.
+// start shows the display of a render of spp samples per pixel (0:
+// adaptive sampling, as many as each pixel takes).
 func (d *progressDisplay) start(spp int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -190,7 +191,9 @@ func (s speed) etaText() string {
 }
 
 // measure counts the pixels finished inside tiles still rendering as done:
-// a frame of a few big tiles moves as its pixels finish.
+// a frame of a few big tiles moves as its pixels finish, each of spp
+// samples; spp 0 (adaptive sampling, where a pixel takes what it needs)
+// counts them at the finished tiles' samples a pixel.
 func measure(p scheduler.Progress, spp int) speed {
 	total := max(p.Pixels, 1)
 	inside := min(p.PixelsInFlight, max(p.Pixels-p.PixelsDone, 0))
@@ -198,8 +201,12 @@ func measure(p scheduler.Progress, spp int) speed {
 	rendered := done - p.PixelsResumed
 	secs := p.Elapsed.Seconds()
 	s := speed{frac: min(float64(done)/float64(total), 1), eta: -1}
+	perPixel := float64(spp)
+	if finished := p.PixelsDone - p.PixelsResumed; spp <= 0 && finished > 0 {
+		perPixel = float64(p.Stats.Samples) / float64(finished)
+	}
 	if secs > 0 {
-		s.rate = (float64(p.Stats.Samples) + float64(inside)*float64(spp)) / secs
+		s.rate = (float64(p.Stats.Samples) + float64(inside)*perPixel) / secs
 	}
 	if rendered > 0 && secs > 0 {
 		s.eta = time.Duration(float64(p.Elapsed) * float64(total-done) / float64(rendered))

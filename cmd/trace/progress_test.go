@@ -283,6 +283,11 @@ func TestProgressLine(t *testing.T) {
 	if l := progressLine(p, 16, 200); !strings.Contains(l, "163.76k samples/s") {
 		t.Errorf("line %q", l)
 	}
+	// Under adaptive sampling (spp 0) the pixels inside take the finished
+	// tiles' samples a pixel: (123456789 + 1000·123456789/45000) in 754 s.
+	if l := progressLine(p, 0, 200); !strings.Contains(l, "167.37k samples/s") {
+		t.Errorf("adaptive: line %q", l)
+	}
 	if l := progressLine(scheduler.Progress{TilesTotal: 4, Pixels: 100}, 16, 80); !strings.Contains(l, "  0%  0/4 tiles  0s elapsed  ETA ?  0 samples/s") {
 		t.Errorf("before any pixel: %q", l)
 	}

@@ -162,7 +162,11 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	if job.dark {
 		con.warn(fmt.Sprintf("%s: %s", job.path, noLightWarning))
 	}
-	bar.start(set.Samples)
+	spp := set.Samples
+	if set.Adaptive() {
+		spp = 0 // each pixel takes what it needs: measure counts the tiles done
+	}
+	bar.start(spp)
 	res, err := scheduler.RenderLazy(ctx, job.scene, opt)
 	bar.finish()
 	if ck != nil {
