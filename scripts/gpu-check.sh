@@ -42,6 +42,10 @@
 #   gpu-tests-wavefront    the same on the wavefront (TRACE_GPU_KERNEL)
 #   same-SCENE        every gallery scene rendered by trace on the CPU, on
 #                     the GPU alone and on both: the same PFM bytes
+#   same-adaptive-megakernel, same-adaptive-wavefront   the same for the
+#                     Cornell box and the Whitted scene under adaptive
+#                     sampling (--noise-threshold 0.01, 64 samples at most),
+#                     on each kernel
 #   bench-gpu, bench-cpu   rays/s on the gallery and the 1.3M-triangle mesh,
 #                     GPU and the same machine's cores
 #   bench-gpu-wavefront    the GPU's on the wavefront (bench-gpu: megakernels)
@@ -660,6 +664,16 @@ if [ $HAVE_TRACE = 1 ] && [ -x "$PSNR" ]; then
 		step "same-$n" 90 bash -c 'same_scene "$1"' _ "$scene"
 		r=$(grep -h 'rays/s' "$REPORT/log/same-$n.log" | sed 's/^[^:]*: //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
 		[ -n "$r" ] && figure "$n (cpu; gpu; gpu+cpu): $r"
+	done
+	# Adaptive sampling (render.noise_threshold): the Cornell box and the
+	# Whitted scene at Cycles' default threshold, on each kernel, the
+	# same bytes as the CPU's (each pixel takes the samples it takes on
+	# the CPU).
+	for k in megakernel wavefront; do
+		step "same-adaptive-$k" 120 bash -c 'for scene in scenes/examples/cornell-box.json scenes/examples/whitted.json; do
+			GPU_CHECK_GALLERY_ARGS="$GPU_CHECK_GALLERY_ARGS --samples 64 --noise-threshold 0.01" TRACE_GPU_KERNEL=$1 \
+				same_scene "$scene" || exit 1
+		done' _ "$k"
 	done
 else
 	skip same-gallery "no trace binary or psnr tool (see build, build-psnr)"

@@ -254,6 +254,14 @@ func TestValidate(t *testing.T) {
 	if code != 0 || strings.Count(stdout, ": ok") != 2 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	// Under adaptive sampling it says the range of samples a pixel takes.
+	adaptive := filepath.Join(dir, "adaptive.json")
+	os.WriteFile(adaptive, []byte(strings.Replace(okScene, `"samples": 1}`, `"samples": 100, "noise_threshold": 0.01}`, 1)), 0o644)
+	code, stdout, stderr = runCLI("validate", adaptive, good)
+	if code != 0 || !strings.Contains(stdout, "adaptive.json: ok (8×8, 64 to 100 samples (noise threshold 0.01), ") ||
+		!strings.Contains(stdout, "ok (8×8, 1 samples, ") {
+		t.Errorf("adaptive: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"version": 2}`), 0o644)
 	code, _, stderr = runCLI("validate", good, bad)

@@ -50,8 +50,12 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			ntri += len(m.Indices) / 3
 		}
 		lights := countLights(desc, scene)
-		fmt.Fprintf(stdout, "%s: ok (%d×%d, %d samples, %s, %s, %s, %s, %s)\n",
-			path, s.Width, s.Height, s.Samples,
+		samples := fmt.Sprintf("%d samples", s.Samples)
+		if s.Adaptive() && s.AdaptiveMinSamples() < s.Samples {
+			samples = fmt.Sprintf("%d to %d samples (noise threshold %g)", s.AdaptiveMinSamples(), s.Samples, s.NoiseThreshold)
+		}
+		fmt.Fprintf(stdout, "%s: ok (%d×%d, %s, %s, %s, %s, %s, %s)\n",
+			path, s.Width, s.Height, samples,
 			plural(len(desc.Spheres)+len(desc.Planes)+len(desc.Quads), "shape"), plural(ntri, "triangle"),
 			plural(len(desc.Materials), "material"), lights, plural(len(desc.Images), "image"))
 		if *stats {
