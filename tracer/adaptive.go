@@ -76,7 +76,9 @@ func (a adaptiveTest) due(n int) bool {
 
 // sampleClassA reports whether sample i joins the half sum A of the
 // convergence test: Cycles' class A, an odd count of the odd bits of i
-// (after Christensen et al., progressive multi-jittered sequences, 10.2.1).
+// (after Christensen et al., progressive multi-jittered sequences, 10.2.1;
+// Cycles uses it for its shuffled Owen-scrambled Sobol points too, which
+// are rng.go's).
 func sampleClassA(i int) bool { return bits.OnesCount32(uint32(i)&0xaaaaaaaa)&1 == 1 }
 
 // converged reports whether a pixel whose n samples sum to sum, and

@@ -1,0 +1,75 @@
+#!/bin/sh
+# adaptive-noise.sh: noise at equal CPU time with and without adaptive
+# sampling (render.noise_threshold, tracer/adaptive.go), on gallery scenes.
+#
+#   scripts/adaptive-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-t "T1 T2"] [SCENE...]
+#
+# For each scene (default: cornell-box materials pbr, from scenes/examples)
+# it renders a SIDE×SIDE reference of REFSPP samples (default 96, 4096) with
+# another seed, then SPP samples (default 256) with no threshold and with
+# each threshold T (default 0.01, Cycles' default, and 0.05), all on every
+# core, into linear PFMs, and prints for each: CPU seconds (user + system,
+# /usr/bin/time), the samples a pixel took, RMSE² against the reference
+# (over every pixel and channel) and RMSE² × CPU seconds, the lower the
+# better, and that against the render without a threshold. The reference's
+# own noise adds its variance (1/16 of the test's at the defaults) to every
+# RMSE². Work files go to ${TMPDIR:-/tmp}/adaptive-noise.
+set -eu
+side=96 ref=4096 spp=256 thresholds="0.01 0.05"
+while getopts s:r:n:t: o; do
+	case $o in
+	s) side=$OPTARG ;; r) ref=$OPTARG ;; n) spp=$OPTARG ;; t) thresholds=$OPTARG ;;
+	*) sed -n 2,20p "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- cornell-box materials pbr
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${TMPDIR:-/tmp}/adaptive-noise
+mkdir -p "$work"
+trace=$work/trace
+(cd "$root" && go build -o "$trace" ./cmd/trace)
+
+# render NAME OUT [FLAGS...]: renders, prints "cpu-seconds mean-samples".
+render() {
+	name=$1 out=$2
+	shift 2
+	/usr/bin/time -f "%U %S" -o "$work/time" "$trace" render "$root/scenes/examples/$name.json" -o "$out" \
+		--width "$side" --height "$side" "$@" 2>"$work/log"
+	mean=$(sed -n 's/.*, \([0-9.]*\) of [0-9]* samples a pixel.*/\1/p' "$work/log")
+	awk -v m="${mean:-}" '{printf "%.3f %s\n", $1 + $2, m}' "$work/time"
+}
+
+# rmse2 A B: the mean squared difference of two PFMs.
+rmse2() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+def pfm(path):
+    with open(path, "rb") as f:
+        assert f.readline().strip() == b"PF"
+        w, h = map(int, f.readline().split())
+        scale = float(f.readline())
+        data = f.read()
+    fmt = ("<" if scale < 0 else ">") + "%df" % (3 * w * h)
+    return struct.unpack(fmt, data[: 12 * w * h])
+a, b = pfm(sys.argv[1]), pfm(sys.argv[2])
+print("%.6g" % (sum((x - y) ** 2 for x, y in zip(a, b)) / len(a)))
+PY
+}
+
+printf '%-12s %-10s %8s %10s %12s %14s %8s\n' scene threshold cpu-s spp/pixel RMSE² RMSE²×cpu-s ratio
+for name in "$@"; do
+	refpfm=$work/$name-ref-$side-$ref.pfm
+	[ -f "$refpfm" ] || render "$name" "$refpfm" --samples "$ref" --seed 777 >/dev/null
+	base=
+	for t in 0 $thresholds; do
+		out=$work/$name-$t.pfm
+		set -- $(render "$name" "$out" --samples "$spp" --noise-threshold "$t")
+		cpu=$1 mean=${2:-$spp}
+		e=$(rmse2 "$out" "$refpfm")
+		p=$(awk -v e="$e" -v c="$cpu" 'BEGIN {printf "%.6g", e * c}')
+		[ -n "$base" ] || base=$p
+		printf '%-12s %-10s %8s %10s %12s %14s %8s\n' "$name" "$t" "$cpu" "$mean" "$e" "$p" \
+			"$(awk -v p="$p" -v b="$base" 'BEGIN {printf "%.3f", p / b}')"
+	done
+done
