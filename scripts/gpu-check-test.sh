@@ -195,7 +195,7 @@ if [ "$rc" = 0 ]; then ok "stub: exit 0"; else bad "stub: exit $rc"; fi
 outfiles stub "$tmp/stub/out"
 want stub '^gpu-check: PASS after [0-9]+s of a 240s deadline' "$s"
 want stub '^PASS  find-driver .*stub/libcuda.so.1; linking against the driver' "$s"
-for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront bench-gpu bench-gpu-wavefront bench-gpu-unsplit bench-gpu-wavefront-unsplit frame-gpu frame-gpu-auto frame-mixed-auto frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane frame-scenes ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
+for st in stub-driver build-cu build build-tests build-psnr driver-jit gpu-tests gpu-tests-wavefront same-adaptive-megakernel same-adaptive-wavefront bench-gpu bench-gpu-wavefront bench-gpu-unsplit bench-gpu-wavefront-unsplit frame-gpu frame-gpu-auto frame-mixed-auto frame-mixed frame-mixed-spare frame-mixed-wavefront frame-mixed-wavefront-procs frame-gpu-wavefront frame-gpu-one-lane frame-scenes ncu ncu-megakernel ncu-stalls ncu-source ptx-variants memcheck shade-regs mega-regs; do
 	want stub "^PASS  $st " "$s"
 done
 for scene in "${gallery[@]}"; do
