@@ -62,18 +62,166 @@ DEVFN vec3 sample_sun_disk(vec3 w, float omc, float u1, float u2) {
 /* sun_radiance_scale: sunRadianceScale. */
 DEVFN float sun_radiance_scale(float omc) { return 2.0f / (2.0f - omc); }
 
-/* pick_emitter: Scene.pickEmitter. */
-DEVFN int pick_emitter(const TraceScene* s, float u) {
-    int lo = 0, hi = (int)s->NumEmitters - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (u < s->Emitters[mid].CDF) {
-            hi = mid;
+/* The light tree (tracer/lighttree.go): light_importance is
+ * LightNode.importance, child_pick Scene.childPick, pick_light
+ * Scene.pickLight, light_pick Scene.lightPick, emitter_of Scene.emitterOf,
+ * the same operations in the same order. */
+#define TR_LIGHT_ONE_MINUS_EPSILON 0x1.fffffep-1f
+
+/* cos_sub_clamped, sin_sub_clamped: cosSubClamped, sinSubClamped. */
+DEVFN float cos_sub_clamped(float sinA, float cosA, float sinB, float cosB) {
+    if (cosA > cosB) {
+        return 1.0f;
+    }
+    return (cosA * cosB) + (sinA * sinB);
+}
+DEVFN float sin_sub_clamped(float sinA, float cosA, float sinB, float cosB) {
+    if (cosA > cosB) {
+        return 0.0f;
+    }
+    return (sinA * cosB) - (cosA * sinB);
+}
+
+/* safe_sqrt_1m: safeSqrt1m, sqrt(1 - c*c) and 0 below. */
+DEVFN float safe_sqrt_1m(float c) { return fm_sqrt(go_maxf(0.0f, 1.0f - c * c)); }
+
+/* light_importance: LightNode.importance, the estimate of the light the
+ * emitters under node n send to p. */
+DEVFN float light_importance(const LightNode* n, vec3 p) {
+    vec3 c = n->Center;
+    float dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
+    float dist2 = ((dx * dx) + (dy * dy)) + (dz * dz);
+    float radius = n->Radius;
+    float d2 = go_maxf(dist2, radius);
+    float cosW = 1.0f;
+    if (dist2 > 0.0f) {
+        vec3 a = n->Axis;
+        cosW = (((a.x * dx) + (a.y * dy)) + (a.z * dz)) / fm_sqrt(dist2);
+    }
+    if (n->Flags & LightTwoSided) {
+        cosW = absf(cosW);
+    }
+    float sinW = safe_sqrt_1m(cosW);
+    float r2 = radius * radius;
+    float cosB = -1.0f, sinB = 0.0f;
+    if (dist2 > r2) {
+        float sin2 = r2 / dist2;
+        cosB = fm_sqrt(go_maxf(0.0f, 1.0f - sin2));
+        sinB = fm_sqrt(sin2);
+    }
+    float sinT = n->SinTheta, cosT = n->CosTheta;
+    float cosX = cos_sub_clamped(sinW, cosW, sinT, cosT);
+    float sinX = sin_sub_clamped(sinW, cosW, sinT, cosT);
+    float cosP = cos_sub_clamped(sinX, cosX, sinB, cosB);
+    if (!(cosP > 0.0f)) {
+        return 0.0f;
+    }
+    return (n->Power * cosP) / d2;
+}
+
+/* child_pick: Scene.childPick, the probability that the inner node i
+ * sends a pick from p to its first child (not in [0, 1]: none). */
+DEVFN float child_pick(const TraceScene* s, u32 i, vec3 p) {
+    float i0 = light_importance(&s->LightNodes[i + 1u], p);
+    float i1 = light_importance(&s->LightNodes[s->LightNodes[i].Ref], p);
+    return i0 / (i0 + i1);
+}
+
+/* LightPick: an emitter (-1: none) and the probability it was picked
+ * with. */
+typedef struct {
+    int k;
+    float pick;
+} LightPick;
+
+/* pick_light: Scene.pickLight, the emitter the light tree picks for *pp
+ * with u in [0, 1), and its probability (0, emitter -1: none). Out of
+ * line: its loop's temporaries do not add to the shading loop's
+ * registers. */
+DEVFN_CALL LightPick pick_light(const TraceScene* s, const vec3* pp, float u) {
+    vec3 p = *pp;
+    u32 i = 0u;
+    float pk = 1.0f;
+    LightPick r;
+    for (;;) {
+        const LightNode* n = &s->LightNodes[i];
+        if (n->Flags & LightLeaf) {
+            r.k = (int)n->Ref;
+            r.pick = pk;
+            return r;
+        }
+        float p0 = child_pick(s, i, p);
+        if (!(p0 >= 0.0f)) {
+            r.k = -1;
+            r.pick = 0.0f;
+            return r;
+        }
+        if (u < p0) {
+            u = go_minf(u / p0, TR_LIGHT_ONE_MINUS_EPSILON);
+            pk = pk * p0;
+            i++;
         } else {
-            lo = mid + 1;
+            u = go_minf((u - p0) / (1.0f - p0), TR_LIGHT_ONE_MINUS_EPSILON);
+            pk = pk * (1.0f - p0);
+            i = n->Ref;
         }
     }
-    return lo;
+}
+
+/* light_pick: Scene.lightPick, the probability that pick_light picks
+ * emitter k at p, following its Trail. */
+DEVFN float light_pick(const TraceScene* s, vec3 p, u32 k) {
+    u32 trail = s->Emitters[k].Trail;
+    u32 i = 0u;
+    float pk = 1.0f;
+    for (;;) {
+        const LightNode* n = &s->LightNodes[i];
+        if (n->Flags & LightLeaf) {
+            return pk;
+        }
+        float p0 = child_pick(s, i, p);
+        if (!(p0 >= 0.0f)) {
+            return 0.0f;
+        }
+        if ((trail & 1u) == 0u) {
+            pk = pk * p0;
+            i++;
+        } else {
+            pk = pk * (1.0f - p0);
+            i = n->Ref;
+        }
+        trail >>= 1;
+    }
+}
+
+/* emitter_of: Scene.emitterOf, the index in Emitters of the triangle or
+ * shape of the kind and index given, or -1. */
+DEVFN int emitter_of(const TraceScene* s, u32 kind, u32 index) {
+    u32 lo = 0u, hi = s->NumEmitters;
+    while (lo < hi) {
+        u32 mid = (lo + hi) >> 1;
+        Emitter e = s->Emitters[mid];
+        if (e.Kind < kind || (e.Kind == kind && e.Index < index)) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo < s->NumEmitters && s->Emitters[lo].Kind == kind && s->Emitters[lo].Index == index) {
+        return (int)lo;
+    }
+    return -1;
+}
+
+/* emitter_pick: Scene.emitterPick, the probability that pick_light at p
+ * picks the triangle or shape of the kind and index given (0: no
+ * emitter). */
+DEVFN float emitter_pick(const TraceScene* s, vec3 p, u32 kind, u32 index) {
+    int k = emitter_of(s, kind, index);
+    if (k < 0) {
+        return 0.0f;
+    }
+    return light_pick(s, p, (u32)k);
 }
 
 /* on_emitter: onEmitter, whether the hit at is on the emitter of the kind
@@ -91,11 +239,12 @@ DEVFN float area_to_solid_angle(float pdf, vec3 p, vec3 q, vec3 n) {
     return (pdf * d2) / cos;
 }
 
-/* sample_emitter: Scene.sampleEmitter, a point of emitter e seen from p
- * (on the surface of hit at), its unit normal, its solid-angle density
- * *pdf, material and surface coordinates. */
-DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at, float u1, float u2, vec3* n,
-                          float* pdf, const Material** m, TexCoords* tc) {
+/* sample_emitter: Scene.sampleEmitter, a point of emitter e (picked with
+ * probability pick) seen from p (on the surface of hit at), its unit
+ * normal, its solid-angle density *pdf, material and surface
+ * coordinates. */
+DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, float pick, vec3 p, const Hit* at, float u1, float u2,
+                          vec3* n, float* pdf, const Material** m, TexCoords* tc) {
     vec3 q;
     float area;
     const Triangle* tr = 0;
@@ -110,6 +259,11 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at,
         *m = &s->Materials[sh->Material];
         *n = sh->N;
         area = sh->Area;
+    }
+    if (!((*m)->LightPDF > 0.0f)) {
+        pick = 0.0f;
+    }
+    if (sh) {
         if (sh->Kind == ShapeSphere) {
             vec3 cq, cn;
             float cpdf;
@@ -118,7 +272,7 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at,
                 shape_surface(sh, cq, 0.0f, 0.0f, &u, &v);
                 *tc = shape_coords(u, v);
                 *n = cn;
-                *pdf = ((*m)->LightPDF * sh->Area) * cpdf;
+                *pdf = pick * cpdf;
                 return cq;
             }
             float b1, b2;
@@ -126,26 +280,31 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at,
             float u, v;
             shape_surface(sh, q, b1, b2, &u, &v);
             *tc = shape_coords(u, v);
-            *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
+            *pdf = area_to_solid_angle(pick / area, p, q, *n);
             return q;
         }
     }
     /* A triangle or a quad: by solid angle from close by, else by area. */
     float b1, b2, omega, first;
+    /* The pick's share of the density is worked out before the point is
+     * sampled, the same operations as Go's after: pick and area are then
+     * not live across the sampling. */
     if (flat_solid_angle(s, e.Kind, e.Index, area, p, &omega, &first)) {
+        float dens = pick / omega;
         if (!sample_flat_by_solid_angle(s, e, p, omega, first, u1, u2, &q, &b1, &b2)) {
             *pdf = 0.0f;
             *tc = shape_coords(0.0f, 0.0f);
             return q;
         }
-        *pdf = ((*m)->LightPDF * area) / omega;
+        *pdf = dens;
     } else {
+        float dens = pick / area;
         if (tr) {
             q = triangle_sample_point(tr, u1, u2, &b1, &b2);
         } else {
             q = shape_sample_point(sh, u1, u2, n, &b1, &b2);
         }
-        *pdf = area_to_solid_angle((*m)->LightPDF, p, q, *n);
+        *pdf = area_to_solid_angle(dens, p, q, *n);
     }
     if (tr) {
         /* Scene.triangleCoords, by way of surface_at. */
@@ -162,9 +321,12 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, vec3 p, const Hit* at,
 /* emitter_pdf: Scene.emitterPdf, the density with which emitter_light from
  * p (on the surface of hit at) picks the point of the emissive surface sf
  * (hit h). */
-DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const SurfaceHit* sf, const Hit* h) {
-    const Material* m = sf->m;
-    if (!(m->LightPDF > 0.0f)) {
+DEVFN_CALL float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const SurfaceHit* sf, const Hit* h) {
+    if (!(sf->m->LightPDF > 0.0f)) {
+        return 0.0f;
+    }
+    float pick = emitter_pick(s, p, h->Kind, h->Index);
+    if (!(pick > 0.0f)) {
         return 0.0f;
     }
     float area;
@@ -173,11 +335,11 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const Surfac
         if (sh->Kind == ShapeSphere) {
             float cpdf;
             if (sphere_cone_pdf(sh->P0, sh->P1.x, p, &cpdf) && !on_emitter(at, h->Kind, h->Index)) {
-                return (m->LightPDF * sh->Area) * cpdf;
+                return pick * cpdf;
             }
             /* Seen from inside or from itself, sampled by area
              * (sample_emitter). */
-            return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
+            return area_to_solid_angle(pick / sh->Area, p, sf->p, sf->ng);
         }
         area = sh->Area;
     } else {
@@ -185,9 +347,9 @@ DEVFN float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const Surfac
     }
     float omega, first;
     if (flat_solid_angle(s, h->Kind, h->Index, area, p, &omega, &first)) {
-        return (m->LightPDF * area) / omega;
+        return pick / omega;
     }
-    return area_to_solid_angle(m->LightPDF, p, sf->p, sf->ng);
+    return area_to_solid_angle(pick / area, p, sf->p, sf->ng);
 }
 
 /* emitter_radiance: Scene.emitterRadiance, the radiance a surface of the
@@ -200,19 +362,25 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
     return emitted(s, m, tc);
 }
 
-/* emitter_light_prepare: Scene.emitterLight up to its shadow ray. It
+/* emitter_light_prepare: Scene.emitterLight up to its shadow ray, for the
+ * emitter lp that pick_light picked (direct_step calls it first: so
+ * called, no register of the shading loop spills). It
  * returns 1 when the contribution *value counts only if the shadow ray
  * *shadow (Scene.occludedSeen, fromLight 1) is not occluded, and 0 when *value
  * is the contribution (black) without one. */
-DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, float u0,
+DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, LightPick lp,
                                 float u1, float u2, Ray* shadow, vec3* value) {
     *value = v3(0.0f, 0.0f, 0.0f);
-    Emitter e = s->Emitters[pick_emitter(s, u0)];
+    float pick = lp.pick;
+    if (!(pick > 0.0f)) {
+        return 0;
+    }
+    Emitter e = s->Emitters[lp.k];
     vec3 nl;
     float pdf;
     const Material* m;
     TexCoords etc;
-    vec3 q = sample_emitter(s, e, sf->p, at, u1, u2, &nl, &pdf, &m, &etc);
+    vec3 q = sample_emitter(s, e, pick, sf->p, at, u1, u2, &nl, &pdf, &m, &etc);
     if (!(pdf > 0.0f)) {
         return 0;
     }
@@ -324,12 +492,12 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
             p->dlBase = rng->dim;
             p->dlStage = TR_DIRECT_ENV;
             if (s->NumEmitters > 0) {
-                float u0 = sampler_float(rng);
+                LightPick lp = pick_light(s, &sf->p, sampler_float(rng));
                 float u1, u2;
                 sampler_float2(rng, &u1, &u2);
                 Ray r;
                 vec3 value;
-                if (emitter_light_prepare(s, sf, &p->h, d, p->c, u0, u1, u2, &r, &value)) {
+                if (emitter_light_prepare(s, sf, &p->h, d, p->c, lp, u1, u2, &r, &value)) {
                     (*rays)++;
                     p->li = value;
                     occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_EMITTER), 1, &p->q);

@@ -55,6 +55,11 @@ type TraceScene struct {
 	// traversals read them (Packed.TriangleRecords), NumTriangles of them.
 	TriangleRecords uint64
 
+	// LightNodes is the device address of tracer.Scene.LightNodes, the
+	// light tree over the emitters (2·NumEmitters − 1 nodes; zero
+	// without emitters).
+	LightNodes uint64
+
 	// Adaptive sampling (tracer/adaptive.go): MinSamples is the samples
 	// of a pixel's first convergence test
 	// (tracer.Settings.AdaptiveMinSamples), 0 when the scene samples
@@ -103,7 +108,7 @@ func (h *TraceScene) Bytes() []byte {
 func (h *TraceScene) Addrs() []*uint64 {
 	return []*uint64{&h.Nodes, &h.Triangles, &h.TriangleAttrs, &h.Vertices, &h.Shapes,
 		&h.Materials, &h.Textures, &h.Texels, &h.Lights, &h.Emitters, &h.UV1, &h.Colors, &h.Tangents,
-		&h.TriangleRecords}
+		&h.TriangleRecords, &h.LightNodes}
 }
 
 // Packed is a compiled scene as the kernel reads it: the header and the
@@ -125,6 +130,7 @@ type Packed struct {
 	UV1           [][2]float32
 	Colors        []mgl32.Vec3
 	Tangents      []tracer.Tangent
+	LightNodes    []tracer.LightNode
 	// TriangleRecords are the triangles again, as the BVH traversals read
 	// them: TriangleRecord, 48 bytes each.
 	TriangleRecords []TriangleRecord
@@ -173,6 +179,7 @@ func (p *Packed) Arrays() []Array {
 		{"Colors", bytesOf(p.Colors)},
 		{"Tangents", bytesOf(p.Tangents)},
 		{"TriangleRecords", bytesOf(p.TriangleRecords)},
+		{"LightNodes", bytesOf(p.LightNodes)},
 	}
 }
 
@@ -221,6 +228,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 		Nodes: s.Nodes, Triangles: s.Triangles, TriangleAttrs: s.TriangleAttrs, Vertices: s.Vertices,
 		Shapes: s.Shapes, Materials: s.Materials, Textures: s.Textures, Texels: s.Texels,
 		Lights: s.Lights, Emitters: s.Emitters, UV1: s.UV1, Colors: s.Colors, Tangents: s.Tangents,
+		LightNodes: s.LightNodes,
 	}
 	if err := Check(s); err != nil {
 		return nil, err
@@ -390,7 +398,50 @@ func check(s *tracer.Scene) error {
 			return fmt.Errorf("emitters[%d]: kind %d index %d", i, e.Kind, e.Index)
 		}
 	}
+	if err := checkLightTree(s); err != nil {
+		return err
+	}
 	return checkBVH(s)
+}
+
+// checkLightTree checks that the light tree has a node per emitter and
+// one fewer inner nodes, laid out as the kernel walks it (an inner node's
+// first child next to it), each leaf's emitter in range and reached by
+// that emitter's Trail, within the Trail's bits.
+func checkLightTree(s *tracer.Scene) error {
+	nodes, ne := s.LightNodes, len(s.Emitters)
+	if ne == 0 && len(nodes) == 0 {
+		return nil
+	}
+	if len(nodes) != 2*ne-1 {
+		return fmt.Errorf("light tree of %d nodes for %d emitters", len(nodes), ne)
+	}
+	type item struct {
+		node, trail uint32
+		depth       int
+	}
+	stack := []item{{0, 0, 0}}
+	seen := make([]bool, ne)
+	for visited := 0; len(stack) > 0; visited++ {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if visited >= len(nodes) {
+			return errors.New("light tree: not a tree")
+		}
+		n := &nodes[it.node]
+		if n.Flags&tracer.LightLeaf != 0 {
+			if int(n.Ref) >= ne || seen[n.Ref] || s.Emitters[n.Ref].Trail != it.trail {
+				return fmt.Errorf("light tree node %d: emitter %d of %d, or its trail", it.node, n.Ref, ne)
+			}
+			seen[n.Ref] = true
+			continue
+		}
+		if it.depth >= 32 || uint64(it.node)+1 >= uint64(len(nodes)) || n.Ref <= it.node+1 || int(n.Ref) >= len(nodes) {
+			return fmt.Errorf("light tree node %d: children at %d and %d of %d nodes, depth %d", it.node, it.node+1, n.Ref, len(nodes), it.depth)
+		}
+		stack = append(stack, item{it.node + 1, it.trail, it.depth + 1}, item{n.Ref, it.trail | 1<<it.depth, it.depth + 1})
+	}
+	return nil
 }
 
 // checkBVH checks that every node's children and primitives are in range,

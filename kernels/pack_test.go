@@ -99,6 +99,8 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"Tangents",
 			"wide",          // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
 			"glassBSDFOnly", // set only by tracer's tests (a reference without light sampling at rough glass)
+			"LightNodes",
+			"powerPicks", // set only by tracer's tests (a reference that picks emitters by power alone)
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed",
 			"NoiseThreshold", "MinSamples", // TraceScene.NoiseLimit and MinSamples
@@ -142,6 +144,8 @@ func TestPackRefuses(t *testing.T) {
 		{"texture coordinate set", func(s *tracer.Scene) { s.Textures[1].TexCoord = 2 }},
 		{"triangle vertex", func(s *tracer.Scene) { s.TriangleAttrs[0].V[2] = 99 }},
 		{"emitter", func(s *tracer.Scene) { s.Emitters[0].Kind = tracer.HitNone }},
+		{"light tree size", func(s *tracer.Scene) { s.LightNodes = append(s.LightNodes, s.LightNodes[0]) }},
+		{"light trail", func(s *tracer.Scene) { s.Emitters[0].Trail ^= 1 }},
 		{"leaf kind", func(s *tracer.Scene) {
 			for i := range s.Nodes {
 				if s.Nodes[i].Count > 0 {

@@ -103,6 +103,12 @@ enum {
     TriangleTangent = 16
 };
 
+/* tracer.LightLeaf and the constants declared with it (tracer/lighttree.go) */
+enum {
+    LightLeaf = 1,
+    LightTwoSided = 2
+};
+
 /* tracer.NoTexture and the constants declared with it (tracer/desc.go) */
 enum {
     NoTexture = -1
@@ -307,16 +313,18 @@ SCENE_FIELD(PointLight, SpotScale, 44, 4);
 SCENE_FIELD(PointLight, SpotOffset, 48, 4);
 SCENE_FIELD(PointLight, DiskOneMinusCos, 52, 4);
 
-/* tracer.Emitter (tracer/scene.go), 12 bytes. */
+/* tracer.Emitter (tracer/scene.go), 16 bytes. */
 typedef struct {
     u32 Kind;
     u32 Index;
     float CDF;
+    u32 Trail;
 } Emitter;
-PORT_STATIC_ASSERT(sizeof(Emitter) == 12, "Emitter: 12 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Emitter) == 16, "Emitter: 16 bytes, as in Go");
 SCENE_FIELD(Emitter, Kind, 0, 4);
 SCENE_FIELD(Emitter, Index, 4, 4);
 SCENE_FIELD(Emitter, CDF, 8, 4);
+SCENE_FIELD(Emitter, Trail, 12, 4);
 
 /* tracer.Camera (tracer/camera.go), 1116 bytes. */
 typedef struct {
@@ -379,7 +387,28 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 1368 bytes. */
+/* tracer.LightNode (tracer/lighttree.go), 48 bytes. */
+typedef struct {
+    vec3 Center;
+    float Radius;
+    vec3 Axis;
+    float CosTheta;
+    float SinTheta;
+    float Power;
+    u32 Ref;
+    u32 Flags;
+} LightNode;
+PORT_STATIC_ASSERT(sizeof(LightNode) == 48, "LightNode: 48 bytes, as in Go");
+SCENE_FIELD(LightNode, Center, 0, 12);
+SCENE_FIELD(LightNode, Radius, 12, 4);
+SCENE_FIELD(LightNode, Axis, 16, 12);
+SCENE_FIELD(LightNode, CosTheta, 28, 4);
+SCENE_FIELD(LightNode, SinTheta, 32, 4);
+SCENE_FIELD(LightNode, Power, 36, 4);
+SCENE_FIELD(LightNode, Ref, 40, 4);
+SCENE_FIELD(LightNode, Flags, 44, 4);
+
+/* kernels.TraceScene (kernels/pack.go), 1376 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -416,10 +445,11 @@ typedef struct {
     u32 NumTangents;
     u32 Stop;
     const float* TriangleRecords;
+    const LightNode* LightNodes;
     u32 MinSamples;
     float NoiseLimit;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 1368, "TraceScene: 1368 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1376, "TraceScene: 1376 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -455,8 +485,9 @@ SCENE_FIELD(TraceScene, Tangents, 1336, 8);
 SCENE_FIELD(TraceScene, NumTangents, 1344, 4);
 SCENE_FIELD(TraceScene, Stop, 1348, 4);
 SCENE_FIELD(TraceScene, TriangleRecords, 1352, 8);
-SCENE_FIELD(TraceScene, MinSamples, 1360, 4);
-SCENE_FIELD(TraceScene, NoiseLimit, 1364, 4);
+SCENE_FIELD(TraceScene, LightNodes, 1360, 8);
+SCENE_FIELD(TraceScene, MinSamples, 1368, 4);
+SCENE_FIELD(TraceScene, NoiseLimit, 1372, 4);
 
 #undef SCENE_FIELD
 

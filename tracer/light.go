@@ -157,8 +157,12 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 // emitterLight is directLight's sample of the emitters; its
 // shadow ray takes alpha stream stream.
 func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
+	k, pick := s.pickEmitterAt(sf.p, u0)
+	if !(pick > 0) {
+		return vec3{}
+	}
 	var es emitterSample
-	s.sampleEmitter(s.Emitters[s.pickEmitter(u0)], sf.p, at, u1, u2, &es)
+	s.sampleEmitter(s.Emitters[k], pick, sf.p, at, u1, u2, &es)
 	if !(es.pdf > 0) {
 		return vec3{}
 	}
@@ -195,6 +199,43 @@ func (s *Scene) emitterRadiance(m *Material, tc *texCoords) vec3 {
 	return s.emitted(m, tc)
 }
 
+// pickEmitterAt returns the emitter that next-event estimation at p
+// samples, picked with the number u in [0, 1), and the probability of
+// that pick (0: none): the light tree's (pickLight), or with powerPicks
+// the power's (pickEmitter).
+func (s *Scene) pickEmitterAt(p vec3, u float32) (int, float32) {
+	if s.powerPicks {
+		k := s.pickEmitter(u)
+		return k, s.powerPick(k)
+	}
+	return s.pickLight(p, u)
+}
+
+// emitterPick returns the probability with which pickEmitterAt at p picks
+// the emitter that is the triangle or shape of the kind and index given
+// (0 for one that is no emitter).
+func (s *Scene) emitterPick(p vec3, kind HitKind, index uint32) float32 {
+	k := s.emitterOf(kind, index)
+	if k < 0 {
+		return 0
+	}
+	if s.powerPicks {
+		return s.powerPick(k)
+	}
+	return s.lightPick(p, k)
+}
+
+// powerPick returns the probability with which pickEmitter picks emitter
+// k: its material's LightPDF × its area.
+func (s *Scene) powerPick(k int) float32 {
+	e := s.Emitters[k]
+	if e.Kind == HitTriangle {
+		return float32(s.Materials[s.TriangleAttrs[e.Index].Material].LightPDF * s.Triangles[e.Index].area())
+	}
+	sh := &s.Shapes[e.Index]
+	return float32(s.Materials[sh.Material].LightPDF * sh.Area)
+}
+
 // pickEmitter returns the index of the emitter whose slice of the
 // cumulative distribution holds u in [0, 1): the first with u < CDF.
 func (s *Scene) pickEmitter(u float32) int {
@@ -220,8 +261,9 @@ type emitterSample struct {
 
 // sampleEmitter sets *es to a point q of emitter e as seen from p, which
 // lies on the surface of hit at, its unit normal, the solid-angle density
-// at p of picking it (the emitter's pick probability included; 0 if the
-// sample is unusable), and its material and surface coordinates. A sphere
+// at p of picking it (the emitter's pick probability pick included; 0 if
+// the sample is unusable, or the material has no LightPDF), and its
+// material and surface coordinates. A sphere
 // seen from outside is sampled uniformly in the cone it subtends; a
 // triangle or quad that subtends a solid angle in [minSphericalArea,
 // maxSphericalArea] uniformly in it (spherical.go); others, a sphere
@@ -230,7 +272,7 @@ type emitterSample struct {
 // uniformly by area. It fills the caller's emitterSample rather than
 // returning one, as surfaceAt does: a result this large is copied
 // through the stack.
-func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32, es *emitterSample) {
+func (s *Scene) sampleEmitter(e Emitter, pick float32, p vec3, at *Hit, u1, u2 float32, es *emitterSample) {
 	var area float32
 	var tr *Triangle
 	var sh *Shape
@@ -240,16 +282,21 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32, es *em
 	} else {
 		sh = &s.Shapes[e.Index]
 		es.m, es.n, area = &s.Materials[sh.Material], sh.N, sh.Area
+	}
+	if !(es.m.LightPDF > 0) {
+		pick = 0 // nothing emits, or the total power is not finite
+	}
+	if sh != nil {
 		if sh.Kind == ShapeSphere {
 			if cq, cn, cpdf, ok := sampleSphereCone(sh.P0, sh.P1[0], p, u1, u2); ok && !onEmitter(at, e.Kind, e.Index) {
 				_, _, _, u, v := sh.surface(cq[0], cq[1], cq[2], 0, 0)
-				es.q, es.n, es.pdf, es.tc = cq, cn, float32(float32(es.m.LightPDF*sh.Area)*cpdf), shapeCoords(u, v)
+				es.q, es.n, es.pdf, es.tc = cq, cn, float32(pick*cpdf), shapeCoords(u, v)
 				return
 			}
 			var b1, b2 float32
 			es.q, es.n, b1, b2 = sh.samplePoint(u1, u2)
 			_, _, _, u, v := sh.surface(es.q[0], es.q[1], es.q[2], b1, b2)
-			es.pdf, es.tc = areaToSolidAngle(es.m.LightPDF, &p, &es.q, &es.n), shapeCoords(u, v)
+			es.pdf, es.tc = areaToSolidAngle(pick/area, &p, &es.q, &es.n), shapeCoords(u, v)
 			return
 		}
 	}
@@ -260,14 +307,14 @@ func (s *Scene) sampleEmitter(e Emitter, p vec3, at *Hit, u1, u2 float32, es *em
 			es.pdf, es.tc = 0, shapeCoords(0, 0)
 			return
 		}
-		es.pdf = float32(es.m.LightPDF*area) / omega
+		es.pdf = pick / omega
 	} else {
 		if tr != nil {
 			es.q, b1, b2 = tr.samplePoint(u1, u2)
 		} else {
 			es.q, es.n, b1, b2 = sh.samplePoint(u1, u2)
 		}
-		es.pdf = areaToSolidAngle(es.m.LightPDF, &p, &es.q, &es.n)
+		es.pdf = areaToSolidAngle(pick/area, &p, &es.q, &es.n)
 	}
 	if tr != nil {
 		es.tc = s.triangleCoords(&s.TriangleAttrs[e.Index], b1, b2)
@@ -299,10 +346,14 @@ func areaToSolidAngle(pdf float32, p, q, n *vec3) float32 {
 // emitterPdf returns the solid-angle density with which emitterLight,
 // from point p on the surface of hit at, picks the point q of the
 // emissive surface a ray from p hit (sf, with the hit's shape or triangle
-// h).
+// h): the emitter's pick probability at p (emitterPick) over its area,
+// turned to solid angle as sampleEmitter samples it.
 func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
-	m := sf.m
-	if !(m.LightPDF > 0) {
+	if !(sf.m.LightPDF > 0) {
+		return 0
+	}
+	pick := s.emitterPick(p, h.Kind, h.Index)
+	if !(pick > 0) {
 		return 0
 	}
 	var area float32
@@ -310,18 +361,18 @@ func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
 		sh := &s.Shapes[h.Index]
 		if sh.Kind == ShapeSphere {
 			if cpdf, ok := sphereConePdf(sh.P0, sh.P1[0], p); ok && !onEmitter(at, h.Kind, h.Index) {
-				return float32(float32(m.LightPDF*sh.Area) * cpdf)
+				return float32(pick * cpdf)
 			}
 			// Seen from inside or from itself, sampled by area
 			// (sampleEmitter).
-			return areaToSolidAngle(m.LightPDF, &p, &sf.p, &sf.ng)
+			return areaToSolidAngle(pick/sh.Area, &p, &sf.p, &sf.ng)
 		}
 		area = sh.Area
 	} else {
 		area = s.Triangles[h.Index].area()
 	}
 	if omega, _, ok := s.flatSolidAngle(h.Kind, h.Index, area, p); ok {
-		return float32(m.LightPDF*area) / omega
+		return pick / omega
 	}
-	return areaToSolidAngle(m.LightPDF, &p, &sf.p, &sf.ng)
+	return areaToSolidAngle(pick/area, &p, &sf.p, &sf.ng)
 }

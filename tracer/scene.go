@@ -41,6 +41,15 @@ type Scene struct {
 	// emits (an emissive material, or a pbr material with an Emission;
 	// see isEmitter): the area lights that next-event estimation samples.
 	Emitters []Emitter
+	// LightNodes is the light tree over Emitters (lighttree.go), from
+	// which next-event estimation picks an emitter as seen from the
+	// shading point; empty without emitters.
+	LightNodes []LightNode
+	// powerPicks makes the Go tracer pick emitters as it did before the
+	// light tree, in proportion to their power alone (Emitter.CDF).
+	// Tests set it to render the reference that the tree must agree
+	// with; the kernel has no such switch.
+	powerPicks bool
 	// BVHBuildTime is how long building the BVH took.
 	BVHBuildTime time.Duration
 	// SeeThrough is set by Compile when some material may let rays
@@ -70,12 +79,16 @@ type Scene struct {
 
 // Emitter is an emissive triangle (Kind HitTriangle) or bounded shape
 // (HitShape): its material is emissive, or pbr with an Emission.
-// Next-event estimation picks emitter k with probability CDF[k] −
-// CDF[k−1], in proportion to its power (mean luminance × area).
+// Next-event estimation picks one from the light tree (LightNodes); CDF
+// is the pick by power alone that it replaced (Go's powerPicks).
 type Emitter struct {
 	Kind  HitKind
 	Index uint32
-	CDF   float32 // the emitters' cumulative pick probability up to this one; the last is 1
+	CDF   float32 // the emitters' cumulative power up to this one, over the total; the last is 1
+	// Trail is the emitter's path from the light tree's root to its
+	// leaf: bit d is 1 where the inner node at depth d leads to its
+	// second child.
+	Trail uint32
 }
 
 // Bytes returns the memory the compiled scene's arrays take.
@@ -90,6 +103,7 @@ func (s *Scene) Bytes() int {
 		len(s.Texels)*4 +
 		len(s.Lights)*int(unsafe.Sizeof(PointLight{})) +
 		len(s.Emitters)*int(unsafe.Sizeof(Emitter{})) +
+		len(s.LightNodes)*int(unsafe.Sizeof(LightNode{})) +
 		len(s.UV1)*8 + len(s.Colors)*12 +
 		len(s.Tangents)*int(unsafe.Sizeof(Tangent{})) +
 		s.wideBytes()
@@ -219,7 +233,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 			s.Emitters = append(s.Emitters, Emitter{Kind: HitShape, Index: uint32(i)})
 		}
 	}
-	s.compileLightPicks()
+	s.buildLightTree(s.compileLightPicks())
 	s.compileEnvironment()
 	return s, nil
 }
@@ -313,12 +327,14 @@ func (s *Scene) addTangentTriangle(t *TriangleDesc) {
 	s.Tangents = append(s.Tangents, ComputeTangents(&m)...)
 }
 
-// compileLightPicks sets the emitters' cumulative pick probabilities and
-// the emitting materials' LightPDF: an emitter is picked in proportion to
-// its material's mean emitted luminance times its area, so a point of it
-// is picked with density luminance / (total power), the same for every
-// emitter of one material.
-func (s *Scene) compileLightPicks() {
+// compileLightPicks sets the emitters' cumulative power (CDF) and the
+// emitting materials' LightPDF, and returns the emitters' powers: an
+// emitter's power is its material's mean emitted luminance times its
+// area; LightPDF is luminance / (total power), the density of a point of
+// an emitter of the material picked by power alone (powerPicks). Where
+// nothing emits, or the total is not finite, LightPDF is 0 and no emitter
+// is sampled.
+func (s *Scene) compileLightPicks() []float64 {
 	lum := make([]float64, len(s.Materials))
 	texelMeans := map[uint32][3]float64{} // by image texture, for the pbr emitters
 	for i := range s.Materials {
@@ -345,7 +361,7 @@ func (s *Scene) compileLightPicks() {
 		for k := range s.Emitters {
 			s.Emitters[k].CDF = float32(k+1) / float32(len(s.Emitters))
 		}
-		return
+		return power
 	}
 	var sum float64
 	for k := range s.Emitters {
@@ -356,6 +372,7 @@ func (s *Scene) compileLightPicks() {
 	for i := range s.Materials {
 		s.Materials[i].LightPDF = float32(lum[i] / total)
 	}
+	return power
 }
 
 // meanLuminance returns the mean luminance of a material's colour over its

@@ -410,6 +410,9 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	addNormalMaps(d, rng, f, v)
 	addPBREmitters(d, rng, f, v)
 	addAdaptive(d, seed)
+	if seed%3 != 2 {
+		addManyEmitters(d, seed)
+	}
 	return d
 }
 
@@ -425,6 +428,38 @@ func addAdaptive(d *tracer.SceneDesc, seed uint64) {
 		d.Settings.Samples, d.Settings.NoiseThreshold = 100, 0.01
 	case 5:
 		d.Settings.Samples, d.Settings.NoiseThreshold, d.Settings.MinSamples = 40, 0.02, 4
+	}
+}
+
+// addManyEmitters gives d, from the seed (the random numbers stay as
+// they were), many small emitters for the light tree to choose among: a
+// row of lamps (quads) high up, some facing down, some up (away from the
+// scene), some single-sided, some dim and one black; small emissive
+// spheres; and, in seeds 1 and 4 and so on, a dense emissive mesh.
+func addManyEmitters(d *tracer.SceneDesc, seed uint64) {
+	base := len(d.Materials)
+	for i := 0; i < 3; i++ {
+		d.Materials = append(d.Materials, tracer.Material{Kind: tracer.MaterialEmissive, Texture: tracer.NoTexture,
+			Color: mgl32.Vec3{1, 0.9 - 0.2*float32(i), 0.6 + 0.2*float32(i)}, Intensity: []float32{8, 0.5, 0}[i],
+			SingleSided: uint32(i % 2)})
+	}
+	n := 12 + int(seed%4)*6
+	for i := 0; i < n; i++ {
+		x := -3 + 6*float32(i)/float32(n)
+		z := float32(i%3) - 1.5
+		e1, e2 := mgl32.Vec3{0.2, 0, 0}, mgl32.Vec3{0, 0, 0.15}
+		if (uint64(i)+seed)%3 == 0 {
+			e1, e2 = e2, e1 // facing up, away from the scene below
+		}
+		d.Quads = append(d.Quads, tracer.QuadDesc{Corner: mgl32.Vec3{x, 2.5 + 0.1*float32(i%2), z}, Edge1: e1, Edge2: e2,
+			Material: base + []int{0, 0, 1, 2}[(uint64(i)+seed)%4]})
+	}
+	for i := 0; i < 4; i++ {
+		d.Spheres = append(d.Spheres, tracer.SphereDesc{Center: mgl32.Vec3{-2 + 1.3*float32(i), -0.3 + 0.4*float32(i%2), 1.5},
+			Radius: 0.05 + 0.03*float32(i), Material: base + i%2})
+	}
+	if seed%3 == 1 {
+		d.Meshes = append(d.Meshes, sphereMesh(mgl32.Vec3{1.5, 0.2, 2}, 0.4, 10, base, false, false))
 	}
 }
 
@@ -731,6 +766,53 @@ func TestRandomScenesUsePBREmitters(t *testing.T) {
 		if kinds[tracer.HitTriangle] == 0 || kinds[tracer.HitShape] == 0 {
 			t.Errorf("seed %d: %d pbr triangle emitters and %d pbr shape emitters sampled: want some of each", seed, kinds[tracer.HitTriangle], kinds[tracer.HitShape])
 		}
+	}
+}
+
+// TestRandomScenesUseLightTree: most random scenes that
+// TestRandomSceneParity compares have many emitting shapes beside their
+// hundreds of emitting triangles (lamps facing toward the scene and away
+// from it, single-sided ones, a black one that the tree never picks), in
+// a deep light tree, so parity covers the tree's descent and its pdf at
+// many levels and in its corner cases.
+func TestRandomScenesUseLightTree(t *testing.T) {
+	many := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		s, err := tracer.Compile(randomScene(seed, tracer.IntegratorPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.LightNodes) != 2*len(s.Emitters)-1 {
+			t.Fatalf("seed %d: %d light nodes for %d emitters", seed, len(s.LightNodes), len(s.Emitters))
+		}
+		var shapes, oneSided, black int
+		for _, n := range s.LightNodes {
+			if n.Flags&tracer.LightLeaf == 0 || s.Emitters[n.Ref].Kind != tracer.HitShape {
+				continue
+			}
+			shapes++
+			if n.Flags&tracer.LightTwoSided == 0 && n.CosTheta == 1 {
+				oneSided++
+			}
+			if n.Power == 0 {
+				black++
+			}
+		}
+		var depth func(i uint32) int
+		depth = func(i uint32) int {
+			if n := s.LightNodes[i]; n.Flags&tracer.LightLeaf == 0 {
+				return 1 + max(depth(i+1), depth(n.Ref))
+			}
+			return 0
+		}
+		t.Logf("seed %d: %d emitters, %d of them shapes (%d single-sided, %d black), light tree %d deep",
+			seed, len(s.Emitters), shapes, oneSided, black, depth(0))
+		if shapes >= 16 && oneSided > 0 && black > 0 && depth(0) >= 8 {
+			many++
+		}
+	}
+	if many < 8 {
+		t.Errorf("%d of 12 random scenes have 16 emitting shapes or more, single-sided and black ones among them, in a light tree 8 deep or more: want at least 8", many)
 	}
 }
 

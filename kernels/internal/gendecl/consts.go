@@ -57,6 +57,7 @@ var enumTypes = []goName{
 var constGroups = []goName{
 	{tracerPath, "LeafTriangles"},  // BVHNode.Info of a leaf
 	{tracerPath, "TriangleSmooth"}, // TriangleAttr.Flags bits
+	{tracerPath, "LightLeaf"},      // LightNode.Flags bits
 	{tracerPath, "NoTexture"},
 	{tracerPath, "MaxAlphaPasses"},
 	{kernelsPath, "MaxDepth"}, // and BVHStackSize
