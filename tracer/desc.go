@@ -293,9 +293,11 @@ type Material struct {
 	Ambient, Diffuse, Specular, Shininess, Reflection float32
 	// LightPDF is filled in by Compile for an emissive material and a
 	// pbr material with an Emission: the density per unit area with
-	// which next-event estimation picks a point on any shape of this
-	// material (their share of the scene's emitted power, divided by
-	// their area), 0 when it emits nothing.
+	// which a pick by power alone would pick a point on any shape of
+	// this material (their share of the scene's emitted power, divided
+	// by their area); 0 when it emits nothing, and then next-event
+	// estimation never samples it. The light tree (LightNodes) picks
+	// by more than power.
 	LightPDF float32
 	// AlphaMode says how alpha decides where the surface is; the zero
 	// value, AlphaOpaque, ignores Alpha, AlphaCutoff and AlphaMap. The
