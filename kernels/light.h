@@ -86,17 +86,20 @@ DEVFN float sin_sub_clamped(float sinA, float cosA, float sinB, float cosB) {
 DEVFN float safe_sqrt_1m(float c) { return fm_sqrt(go_maxf(0.0f, 1.0f - c * c)); }
 
 /* light_importance: LightNode.importance, the estimate of the light the
- * emitters under node n send to p. */
-DEVFN float light_importance(const LightNode* n, vec3 p) {
+ * emitters under node n send to p, on a surface of unit normal nrm (zero:
+ * none). Out of line: inline, its temporaries made wf_shade and
+ * trace_pixels_path spill 4 to 8 B at 168 registers. */
+DEVFN_CALL float light_importance(const LightNode* n, vec3 p, vec3 nrm) {
     vec3 c = n->Center;
     float dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
     float dist2 = ((dx * dx) + (dy * dy)) + (dz * dz);
     float radius = n->Radius;
     float d2 = go_maxf(dist2, radius);
-    float cosW = 1.0f;
+    float dist = 0.0f, cosW = 1.0f;
     if (dist2 > 0.0f) {
+        dist = fm_sqrt(dist2);
         vec3 a = n->Axis;
-        cosW = (((a.x * dx) + (a.y * dy)) + (a.z * dz)) / fm_sqrt(dist2);
+        cosW = (((a.x * dx) + (a.y * dy)) + (a.z * dz)) / dist;
     }
     if (n->Flags & LightTwoSided) {
         cosW = absf(cosW);
@@ -116,14 +119,24 @@ DEVFN float light_importance(const LightNode* n, vec3 p) {
     if (!(cosP > 0.0f)) {
         return 0.0f;
     }
-    return (n->Power * cosP) / d2;
+    float imp = (n->Power * cosP) / d2;
+    if (dist > 0.0f && !vzero(nrm)) {
+        float cosI = absf((((nrm.x * dx) + (nrm.y * dy)) + (nrm.z * dz)) / dist);
+        float cosPI = cos_sub_clamped(safe_sqrt_1m(cosI), cosI, sinB, cosB);
+        if (!(cosPI > 0.0f)) {
+            return 0.0f;
+        }
+        imp = imp * cosPI;
+    }
+    return imp;
 }
 
 /* child_pick: Scene.childPick, the probability that the inner node i
- * sends a pick from p to its first child (not in [0, 1]: none). */
-DEVFN float child_pick(const TraceScene* s, u32 i, vec3 p) {
-    float i0 = light_importance(&s->LightNodes[i + 1u], p);
-    float i1 = light_importance(&s->LightNodes[s->LightNodes[i].Ref], p);
+ * sends a pick from p (normal nrm) to its first child (not in [0, 1]:
+ * none). */
+DEVFN float child_pick(const TraceScene* s, u32 i, vec3 p, vec3 nrm) {
+    float i0 = light_importance(&s->LightNodes[i + 1u], p, nrm);
+    float i1 = light_importance(&s->LightNodes[s->LightNodes[i].Ref], p, nrm);
     return i0 / (i0 + i1);
 }
 
@@ -134,12 +147,12 @@ typedef struct {
     float pick;
 } LightPick;
 
-/* pick_light: Scene.pickLight, the emitter the light tree picks for *pp
- * with u in [0, 1), and its probability (0, emitter -1: none). Out of
+/* pick_light: Scene.pickLight, the emitter the light tree picks for the
+ * point sf->p (normal sf->ng) with u in [0, 1), and its probability (0, emitter -1: none). Out of
  * line: its loop's temporaries do not add to the shading loop's
  * registers. */
-DEVFN_CALL LightPick pick_light(const TraceScene* s, const vec3* pp, float u) {
-    vec3 p = *pp;
+DEVFN_CALL LightPick pick_light(const TraceScene* s, const SurfaceHit* sf, float u) {
+    vec3 p = sf->p, nrm = sf->ng;
     u32 i = 0u;
     float pk = 1.0f;
     LightPick r;
@@ -150,7 +163,7 @@ DEVFN_CALL LightPick pick_light(const TraceScene* s, const vec3* pp, float u) {
             r.pick = pk;
             return r;
         }
-        float p0 = child_pick(s, i, p);
+        float p0 = child_pick(s, i, p, nrm);
         if (!(p0 >= 0.0f)) {
             r.k = -1;
             r.pick = 0.0f;
@@ -169,8 +182,8 @@ DEVFN_CALL LightPick pick_light(const TraceScene* s, const vec3* pp, float u) {
 }
 
 /* light_pick: Scene.lightPick, the probability that pick_light picks
- * emitter k at p, following its Trail. */
-DEVFN float light_pick(const TraceScene* s, vec3 p, u32 k) {
+ * emitter k at p (normal nrm), following its Trail. */
+DEVFN float light_pick(const TraceScene* s, vec3 p, vec3 nrm, u32 k) {
     u32 trail = s->Emitters[k].Trail;
     u32 i = 0u;
     float pk = 1.0f;
@@ -179,7 +192,7 @@ DEVFN float light_pick(const TraceScene* s, vec3 p, u32 k) {
         if (n->Flags & LightLeaf) {
             return pk;
         }
-        float p0 = child_pick(s, i, p);
+        float p0 = child_pick(s, i, p, nrm);
         if (!(p0 >= 0.0f)) {
             return 0.0f;
         }
@@ -214,14 +227,14 @@ DEVFN int emitter_of(const TraceScene* s, u32 kind, u32 index) {
 }
 
 /* emitter_pick: Scene.emitterPick, the probability that pick_light at p
- * picks the triangle or shape of the kind and index given (0: no
+ * (normal nrm) picks the triangle or shape of the kind and index given (0: no
  * emitter). */
-DEVFN float emitter_pick(const TraceScene* s, vec3 p, u32 kind, u32 index) {
+DEVFN float emitter_pick(const TraceScene* s, vec3 p, vec3 nrm, u32 kind, u32 index) {
     int k = emitter_of(s, kind, index);
     if (k < 0) {
         return 0.0f;
     }
-    return light_pick(s, p, (u32)k);
+    return light_pick(s, p, nrm, (u32)k);
 }
 
 /* on_emitter: onEmitter, whether the hit at is on the emitter of the kind
@@ -319,13 +332,14 @@ DEVFN vec3 sample_emitter(const TraceScene* s, Emitter e, float pick, vec3 p, co
 }
 
 /* emitter_pdf: Scene.emitterPdf, the density with which emitter_light from
- * p (on the surface of hit at) picks the point of the emissive surface sf
+ * p (on the surface of hit at, geometric normal nrm) picks the point of the emissive surface sf
  * (hit h). */
-DEVFN_CALL float emitter_pdf(const TraceScene* s, vec3 p, const Hit* at, const SurfaceHit* sf, const Hit* h) {
+DEVFN_CALL float emitter_pdf(const TraceScene* s, vec3 p, vec3 nrm, const Hit* at, const SurfaceHit* sf,
+                             const Hit* h) {
     if (!(sf->m->LightPDF > 0.0f)) {
         return 0.0f;
     }
-    float pick = emitter_pick(s, p, h->Kind, h->Index);
+    float pick = emitter_pick(s, p, nrm, h->Kind, h->Index);
     if (!(pick > 0.0f)) {
         return 0.0f;
     }
@@ -492,7 +506,7 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
             p->dlBase = rng->dim;
             p->dlStage = TR_DIRECT_ENV;
             if (s->NumEmitters > 0) {
-                LightPick lp = pick_light(s, &sf->p, sampler_float(rng));
+                LightPick lp = pick_light(s, sf, sampler_float(rng));
                 float u1, u2;
                 sampler_float2(rng, &u1, &u2);
                 Ray r;

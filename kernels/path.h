@@ -33,6 +33,7 @@ DEVFN void path_begin(PathState* p, Ray r, const Sampler* rng) {
     p->beta = v3(1.0f, 1.0f, 1.0f);
     p->lastPdf = 0.0f;
     p->lastP = v3(0.0f, 0.0f, 0.0f);
+    p->lastN = v3(0.0f, 0.0f, 0.0f);
     p->lastAt = hit(0.0f, HitNone, 0u, 0.0f, 0.0f);
     p->rng = *rng;
     p->depth = 0;
@@ -62,7 +63,7 @@ DEVFN void path_shade(const TraceScene* s, PathState* p, vec3 from) {
     if (m->Kind == MaterialEmissive) {
         vec3 le = emitted(s, m, &sf->tc);
         if (p->lastPdf > 0.0f) {
-            le = scale(le, power_heuristic(p->lastPdf, emitter_pdf(s, p->lastP, &p->lastAt, sf, h)));
+            le = scale(le, power_heuristic(p->lastPdf, emitter_pdf(s, p->lastP, p->lastN, &p->lastAt, sf, h)));
         }
         p->radiance = maddv(p->radiance, p->beta, le);
         p->stage = TR_PATH_DONE;
@@ -72,7 +73,7 @@ DEVFN void path_shade(const TraceScene* s, PathState* p, vec3 from) {
         /* An emitter that also scatters: weighed as an emissive one. */
         vec3 le = emission(s, m, &sf->tc);
         if (p->lastPdf > 0.0f) {
-            le = scale(le, power_heuristic(p->lastPdf, emitter_pdf(s, p->lastP, &p->lastAt, sf, h)));
+            le = scale(le, power_heuristic(p->lastPdf, emitter_pdf(s, p->lastP, p->lastN, &p->lastAt, sf, h)));
         }
         p->radiance = maddv(p->radiance, p->beta, le);
     }
@@ -127,6 +128,7 @@ DEVFN void path_scatter(const TraceScene* s, PathState* p) {
         p->beta = mul(p->beta, w);
         p->lastPdf = pdf;
         p->lastP = sf->p;
+        p->lastN = sf->ng;
         p->lastAt = p->h;
     } else if (m->Kind == MaterialDielectric) {
         float alpha = ggx_alpha(clamp01(m->Roughness));
@@ -151,6 +153,7 @@ DEVFN void path_scatter(const TraceScene* s, PathState* p) {
         if (rough) {
             p->lastPdf = pdf;
             p->lastP = sf->p;
+            p->lastN = sf->ng;
             p->lastAt = p->h;
         }
     }

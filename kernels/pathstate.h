@@ -51,7 +51,7 @@ typedef struct {
     Ray r; /* the path's ray */
     vec3 radiance, beta;
     float lastPdf;
-    vec3 lastP;
+    vec3 lastP, lastN; /* the last vertex and its geometric normal */
     Hit lastAt;
     Hit h;         /* the hit being shaded */
     SurfaceHit sf; /* its surface */
@@ -65,6 +65,7 @@ typedef struct {
     vec3 sum;    /* direct_light's sum so far */
     vec3 fcos;   /* the pending shadow ray's terms: sum = maddv(sum, fcos, */
     vec3 li;     /* li) for a light, vadd(sum, li) for the others */
+    u32 pad;     /* to whole 16-byte words in a slot (PathOnlySlot) */
 } PathState;
 
 /* WhittedBranch is tracer's whittedBranch: a ray waiting to be traced with
@@ -145,7 +146,7 @@ PORT_STATIC_ASSERT(sizeof(SlotHead) % 16 == 0, "a slot's head is whole 16-byte w
  * allocates n slots' bytes). */
 #define TR_PATH_SLOT_BYTES TR_SLOT_BYTES(sizeof(PathOnlySlot))
 #define TR_WHITTED_SLOT_BYTES TR_SLOT_BYTES(sizeof(PathSlot))
-PORT_STATIC_ASSERT(TR_PATH_SLOT_BYTES == 464 && sizeof(PathOnlySlot) == 464, "a path scene's slot is kernels.PathSlotSize bytes");
+PORT_STATIC_ASSERT(TR_PATH_SLOT_BYTES == 480 && sizeof(PathOnlySlot) == 480, "a path scene's slot is kernels.PathSlotSize bytes");
 PORT_STATIC_ASSERT(TR_WHITTED_SLOT_BYTES == 3264, "a Whitted scene's slot is kernels.WhittedSlotSize bytes");
 /* TR_PATH_SLOT_WORDS: a path scene's slot in 16-byte words; TR_HEAD_WORDS
  * its head; TR_QUERY_WORD the word its query (either integrator's)

@@ -66,7 +66,7 @@ type Queries struct{ Closest, Any int }
 // only a Whitted scene's holds the branch stack. The kernel asserts both
 // for every compiler; the emulator's tests check them too.
 const (
-	PathSlotSize    = 464
+	PathSlotSize    = 480
 	WhittedSlotSize = 3264
 )
 

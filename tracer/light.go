@@ -157,7 +157,7 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 // emitterLight is directLight's sample of the emitters; its
 // shadow ray takes alpha stream stream.
 func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
-	k, pick := s.pickEmitterAt(sf.p, u0)
+	k, pick := s.pickEmitterAt(sf.p, sf.ng, u0)
 	if !(pick > 0) {
 		return vec3{}
 	}
@@ -199,22 +199,22 @@ func (s *Scene) emitterRadiance(m *Material, tc *texCoords) vec3 {
 	return s.emitted(m, tc)
 }
 
-// pickEmitterAt returns the emitter that next-event estimation at p
-// samples, picked with the number u in [0, 1), and the probability of
-// that pick (0: none): the light tree's (pickLight), or with powerPicks
-// the power's (pickEmitter).
-func (s *Scene) pickEmitterAt(p vec3, u float32) (int, float32) {
+// pickEmitterAt returns the emitter that next-event estimation at p (on a
+// surface of unit normal n) samples, picked with the number u in [0, 1),
+// and the probability of that pick (0: none): the light tree's
+// (pickLight), or with powerPicks the power's (pickEmitter).
+func (s *Scene) pickEmitterAt(p, n vec3, u float32) (int, float32) {
 	if s.powerPicks {
 		k := s.pickEmitter(u)
 		return k, s.powerPick(k)
 	}
-	return s.pickLight(p, u)
+	return s.pickLight(p, n, u)
 }
 
-// emitterPick returns the probability with which pickEmitterAt at p picks
-// the emitter that is the triangle or shape of the kind and index given
-// (0 for one that is no emitter).
-func (s *Scene) emitterPick(p vec3, kind HitKind, index uint32) float32 {
+// emitterPick returns the probability with which pickEmitterAt at p
+// (normal n) picks the emitter that is the triangle or shape of the kind
+// and index given (0 for one that is no emitter).
+func (s *Scene) emitterPick(p, n vec3, kind HitKind, index uint32) float32 {
 	k := s.emitterOf(kind, index)
 	if k < 0 {
 		return 0
@@ -222,7 +222,7 @@ func (s *Scene) emitterPick(p vec3, kind HitKind, index uint32) float32 {
 	if s.powerPicks {
 		return s.powerPick(k)
 	}
-	return s.lightPick(p, k)
+	return s.lightPick(p, n, k)
 }
 
 // powerPick returns the probability with which pickEmitter picks emitter
@@ -344,15 +344,16 @@ func areaToSolidAngle(pdf float32, p, q, n *vec3) float32 {
 }
 
 // emitterPdf returns the solid-angle density with which emitterLight,
-// from point p on the surface of hit at, picks the point q of the
-// emissive surface a ray from p hit (sf, with the hit's shape or triangle
-// h): the emitter's pick probability at p (emitterPick) over its area,
-// turned to solid angle as sampleEmitter samples it.
-func (s *Scene) emitterPdf(p vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
+// from point p on the surface of hit at (geometric normal n), picks the
+// point q of the emissive surface a ray from p hit (sf, with the hit's
+// shape or triangle h): the emitter's pick probability at p
+// (emitterPick) over its area, turned to solid angle as sampleEmitter
+// samples it.
+func (s *Scene) emitterPdf(p, n vec3, at *Hit, sf *surfaceHit, h *Hit) float32 {
 	if !(sf.m.LightPDF > 0) {
 		return 0
 	}
-	pick := s.emitterPick(p, h.Kind, h.Index)
+	pick := s.emitterPick(p, n, h.Kind, h.Index)
 	if !(pick > 0) {
 		return 0
 	}

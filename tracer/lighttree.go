@@ -66,17 +66,19 @@ func sinSubClamped(sinA, cosA, sinB, cosB float32) float32 {
 func safeSqrt1m(c float32) float32 { return sqrt32(max(0, 1-float32(c*c))) }
 
 // importance returns the light tree's estimate of the light the emitters
-// under n send to the point p (pbrt-v4's LightBounds::Importance without
-// the receiver's normal): 0 where none can reach it.
-func (n *LightNode) importance(p vec3) float32 {
+// under n send to the point p whose surface has the unit normal nrm
+// (pbrt-v4's LightBounds::Importance; zero nrm: a point of no surface):
+// 0 where none can reach it.
+func (n *LightNode) importance(p, nrm vec3) float32 {
 	dx, dy, dz := p[0]-n.Center[0], p[1]-n.Center[1], p[2]-n.Center[2]
 	dist2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 	d2 := max(dist2, n.Radius)
 	// The angle between the axis and the direction from the centre to p,
 	// and the angle the bounding sphere subtends from p.
-	var cosW float32 = 1
+	var dist, cosW float32 = 0, 1
 	if dist2 > 0 {
-		cosW = dotXYZ(n.Axis[0], n.Axis[1], n.Axis[2], dx, dy, dz) / sqrt32(dist2)
+		dist = sqrt32(dist2)
+		cosW = dotXYZ(n.Axis[0], n.Axis[1], n.Axis[2], dx, dy, dz) / dist
 	}
 	if n.Flags&LightTwoSided != 0 {
 		cosW = absf(cosW)
@@ -95,23 +97,36 @@ func (n *LightNode) importance(p vec3) float32 {
 	if !(cosP > 0) {
 		return 0
 	}
-	return float32(n.Power*cosP) / d2
+	imp := float32(n.Power*cosP) / d2
+	if dist > 0 && nrm != (vec3{}) {
+		// The receiver's cosine, max(0, θi − θb) from its normal, on
+		// either side (it may transmit).
+		cosI := absf(dotXYZ(nrm[0], nrm[1], nrm[2], dx, dy, dz) / dist)
+		cosPI := cosSubClamped(safeSqrt1m(cosI), cosI, sinB, cosB)
+		if !(cosPI > 0) {
+			return 0
+		}
+		imp = float32(imp * cosPI)
+	}
+	return imp
 }
 
 // childPick returns the probability with which the light tree's inner
-// node at index i sends a pick seen from p to its first child: its
-// importance over both children's; a value that is not in [0, 1] (NaN:
-// both children unimportant, or of infinite importance) ends the pick.
-func (s *Scene) childPick(i uint32, p vec3) float32 {
-	i0 := s.LightNodes[i+1].importance(p)
-	i1 := s.LightNodes[s.LightNodes[i].Ref].importance(p)
+// node at index i sends a pick seen from p (normal nrm) to its first
+// child: its importance over both children's; a value that is not in
+// [0, 1] (NaN: both children unimportant, or of infinite importance)
+// ends the pick.
+func (s *Scene) childPick(i uint32, p, nrm vec3) float32 {
+	i0 := s.LightNodes[i+1].importance(p, nrm)
+	i1 := s.LightNodes[s.LightNodes[i].Ref].importance(p, nrm)
 	return i0 / (i0 + i1)
 }
 
 // pickLight returns the emitter that the light tree picks for the point p
-// with the number u in [0, 1), and the probability of that pick; a
-// probability of 0 (emitter −1) when every emitter is unimportant at p.
-func (s *Scene) pickLight(p vec3, u float32) (int, float32) {
+// of unit normal nrm with the number u in [0, 1), and the probability of
+// that pick; a probability of 0 (emitter −1) when every emitter is
+// unimportant at p.
+func (s *Scene) pickLight(p, nrm vec3, u float32) (int, float32) {
 	var i uint32
 	var pick float32 = 1
 	for {
@@ -119,7 +134,7 @@ func (s *Scene) pickLight(p vec3, u float32) (int, float32) {
 		if n.Flags&LightLeaf != 0 {
 			return int(n.Ref), pick
 		}
-		p0 := s.childPick(i, p)
+		p0 := s.childPick(i, p, nrm)
 		if !(p0 >= 0) {
 			return -1, 0
 		}
@@ -136,8 +151,9 @@ func (s *Scene) pickLight(p vec3, u float32) (int, float32) {
 }
 
 // lightPick returns the probability with which pickLight picks emitter k
-// at p: its Trail followed down the tree, with pickLight's operations.
-func (s *Scene) lightPick(p vec3, k int) float32 {
+// at p (normal nrm): its Trail followed down the tree, with pickLight's
+// operations.
+func (s *Scene) lightPick(p, nrm vec3, k int) float32 {
 	trail := s.Emitters[k].Trail
 	var i uint32
 	var pick float32 = 1
@@ -146,7 +162,7 @@ func (s *Scene) lightPick(p vec3, k int) float32 {
 		if n.Flags&LightLeaf != 0 {
 			return pick
 		}
-		p0 := s.childPick(i, p)
+		p0 := s.childPick(i, p, nrm)
 		if !(p0 >= 0) {
 			return 0
 		}

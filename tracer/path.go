@@ -26,9 +26,10 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 	var radiance vec3
 	beta := vec3{1, 1, 1}
 	// The last bounce's density (0 after a mirror or the camera: emission
-	// then counts in full), the vertex it left from and that vertex's hit.
+	// then counts in full), the vertex it left from, its geometric normal
+	// and its hit.
 	var lastPdf float32
-	var lastP vec3
+	var lastP, lastN vec3
 	var lastAt Hit
 	for depth := 0; ; depth++ {
 		var h Hit
@@ -56,7 +57,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 		if m.Kind == MaterialEmissive {
 			le := s.emitted(m, &sf.texCoords)
 			if lastPdf > 0 {
-				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &lastAt, &sf, &h)))
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, lastN, &lastAt, &sf, &h)))
 			}
 			radiance = maddv(radiance, beta, le)
 			break
@@ -66,7 +67,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			// an emissive material's, and the path goes on.
 			le := s.emission(m, &sf.texCoords)
 			if lastPdf > 0 {
-				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, &lastAt, &sf, &h)))
+				le = scale(le, powerHeuristic(lastPdf, s.emitterPdf(lastP, lastN, &lastAt, &sf, &h)))
 			}
 			radiance = maddv(radiance, beta, le)
 		}
@@ -92,7 +93,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			if !ok {
 				return radiance
 			}
-			dir, beta, lastPdf, lastP, lastAt = d, mul(beta, w), pdf, sf.p, h
+			dir, beta, lastPdf, lastP, lastN, lastAt = d, mul(beta, w), pdf, sf.p, sf.ng, h
 		case MaterialDielectric:
 			c := s.color(m, &sf.texCoords)
 			alpha := ggxAlpha(clamp01(m.Roughness))
@@ -116,7 +117,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 				beta = mul(beta, c)
 			}
 			if rough {
-				lastPdf, lastP, lastAt = pdf, sf.p, h
+				lastPdf, lastP, lastN, lastAt = pdf, sf.p, sf.ng, h
 			}
 		}
 		if (!(dot(dir, ns) > 0) || sf.mapped && !(dot(dir, sf.ng) > 0)) && m.Kind != MaterialDielectric {
