@@ -367,8 +367,16 @@ func splitSmall(ps []lightPrim, w vec3) int {
 }
 
 // bucket returns the split bucket of the centroid coordinate c in the
-// extent lo to lo + w.
+// extent lo to lo + w. It clamps before converting: Go leaves the integer
+// of an infinite or NaN float to the machine (an extent that overflows
+// float32), and the tree must be the same on every machine.
 func bucket(c, lo, w float32) int {
-	j := int(float32(lightBuckets*(c-lo)) / w)
-	return max(0, min(lightBuckets-1, j))
+	f := float32(lightBuckets*(c-lo)) / w
+	if !(f > 0) {
+		return 0
+	}
+	if f >= lightBuckets-1 {
+		return lightBuckets - 1
+	}
+	return int(f)
 }
