@@ -284,9 +284,13 @@ DEVFN u32 wave_parts(unsigned int parts) { return parts > 1u ? parts : 1u; }
  * the round over queue q of the lane's n slots (wave_shaded finds the
  * slot again, so that its index need not be kept across the path). Then
  * the slot moves on to its next sample, or is dead (not live) after its
- * last, or when it stops (pixel_stops: adaptive sampling); 0 then. */
-DEVFN int wave_sample_done(const TraceScene* s, SlotHead* h, vec3 c, float* out, u32 parts, const u32* q, u32 n,
-                           u32 t) {
+ * last, or when it stops (pixel_stops: adaptive sampling); 0 then. Out
+ * of line, as its megakernel twin pixel_next: a sample's end is rare in
+ * wf_shade's loop, and inline, its adaptive test spilled 4 B at
+ * SHADE_BOUNDS once the light tree's lastN joined the slot (168
+ * registers, 928 B; out of line 167, 912 B, no spills). */
+DEVFN_CALL int wave_sample_done(const TraceScene* s, SlotHead* h, vec3 c, float* out, u32 parts, const u32* q, u32 n,
+                                u32 t) {
     if (parts > 1u) {
         u32 npixels = n / parts;
         put_sample(out, npixels, wave_shaded(q, n, t) % npixels, h->sample, sample_value(c, &h->nonfinite));
