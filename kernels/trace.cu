@@ -245,6 +245,19 @@ DEVFN int pixel_next(const TraceScene* s, PixelRun* px, const Batch* b, int n) {
     }
 }
 
+/* pixel_next_call: pixel_next out of line for render_pixels_path, the
+ * batch's fields as arguments (a pointer to the thread's Batch would put
+ * it on the stack: 1040 B). A pixel's end is rare in the path loop;
+ * inline, it and the adaptive test (pixel_stops, out of line too) spilled
+ * 12 B at SHADE_BOUNDS once adaptive sampling's half sums and the light
+ * tree's lastN met (168 registers, 1008 B; now 168, 992 B, no spills). */
+DEVFN_CALL int pixel_next_call(const TraceScene* s, PixelRun* px, const unsigned int* pixels, u32 npixels, u32 parts,
+                               float* out, unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next,
+                               int n) {
+    Batch b = {pixels, npixels, parts, out, rays, nonfinite, next};
+    return pixel_next(s, px, &b, n);
+}
+
 /* pixel_first makes *px item i of batch b, or, if it has no samples (more
  * parts than samples), the next that has; 0 when none is left. */
 DEVFN int pixel_first(const TraceScene* s, PixelRun* px, const Batch* b, int n, u32 i) {
@@ -308,7 +321,8 @@ DEVFN void render_pixels_path(const TraceScene* s, const Batch* b, u32 i) {
             if (stop_asked(s)) {
                 return;
             }
-            if (!more && !pixel_next(s, &px, b, n)) {
+            if (!more && !pixel_next_call(s, &px, b->pixels, b->npixels, b->parts, b->out, b->rays, b->nonfinite,
+                                          b->next, n)) {
                 return;
             }
             path_start(s, px.x, px.y, (int)px.k, n, &p);

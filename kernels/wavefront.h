@@ -139,8 +139,10 @@ DEVFN int pixel_converged(vec3 sum, vec3 half, u32 n, float limit) {
 }
 
 /* pixel_stops: whether a pixel of scene s, unsplit (parts ≤ 1), that has
- * taken n samples of sums sum and half stops there (adaptive sampling). */
-DEVFN int pixel_stops(const TraceScene* s, u32 parts, vec3 sum, vec3 half, u32 n) {
+ * taken n samples of sums sum and half stops there (adaptive sampling).
+ * Out of line: tested once a sample, it kept its temporaries out of the
+ * megakernels' path loop (trace.cu, pixel_next_call). */
+DEVFN_CALL int pixel_stops(const TraceScene* s, u32 parts, vec3 sum, vec3 half, u32 n) {
     return parts <= 1u && adaptive_due(s, n) && pixel_converged(sum, half, n, s->NoiseLimit);
 }
 
@@ -405,7 +407,7 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u3
  * 9 blocks, 36 warps of 64, hold wf_intersect to 56 registers (at 48 it
  * spills 12 bytes), 12 blocks, 48 warps, wf_occluded to 40 (at 32 it
  * spills 100). The entries that shade, wf_shade and trace_pixels_path,
- * are bound to 3 blocks, 12 warps, 168 registers (they take 167 and 161;
+ * are bound to 3 blocks, 12 warps, 168 registers (they take 167 and 168;
  * 165 and 167 unbound), so that code that needs more spills, which CI
  * refuses, rather than dropping them to 8 warps unseen. wf_finish, a
  * thread a pixel once a batch, is not bound: it takes 40 registers (48
