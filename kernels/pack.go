@@ -63,8 +63,8 @@ type TraceScene struct {
 	// Adaptive sampling (tracer/adaptive.go): MinSamples is the samples
 	// of a pixel's first convergence test
 	// (tracer.Settings.AdaptiveMinSamples), 0 when the scene samples
-	// every pixel Samples times; NoiseLimit the error a pixel must fall
-	// below, 5·tracer.Settings.NoiseThreshold in float32.
+	// every pixel Samples times; NoiseLimit what a pixel's error (over
+	// √(2/π)) must fall below, tracer.Settings.NoiseLimit.
 	MinSamples uint32
 	NoiseLimit float32
 }
@@ -250,7 +250,7 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 	}
 	if st.Adaptive() {
 		p.Scene.MinSamples = uint32(st.AdaptiveMinSamples())
-		p.Scene.NoiseLimit = float32(5 * st.NoiseThreshold)
+		p.Scene.NoiseLimit = st.NoiseLimit()
 	}
 	return p, nil
 }

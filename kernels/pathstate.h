@@ -104,7 +104,7 @@ typedef struct {
 typedef struct {
     vec3 sum; /* the radiance of the pixel's finished samples, in order (unused when split: SampleParts) */
     u32 end;  /* the sample after the slot's last: the scene's samples, or its part's end */
-    vec3 half; /* the sum of its class-A samples, for adaptive sampling (sample_done) */
+    vec3 sq;  /* the sum of its samples' squares, for adaptive sampling (pixel_converged) */
     u32 pad;
     u64 rays, nonfinite;
     u32 x, y;

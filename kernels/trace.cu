@@ -162,12 +162,12 @@ DEVFN void put_empty(const TraceScene* s, u32 i, unsigned int npixels, float* ou
  * the pixel's samples in a batch split into parts (wavefront.h): the
  * item's index in the batch, its pixel's, the pixel's coordinates, the
  * sample in flight (once the item is done, the samples it took) and the
- * item's end, its samples' sum so far (unsplit) and its class-A samples'
+ * item's end, its samples' sum so far (unsplit) and their squares'
  * (adaptive sampling, wavefront.h), and its counts. */
 typedef struct {
     u32 i, p, x, y;
     u32 k, end;
-    vec3 sum, half;
+    vec3 sum, sq;
     u64 rays, bad;
 } PixelRun;
 
@@ -199,12 +199,12 @@ DEVFN void pixel_begin(PixelRun* px, const Batch* b, int n, u32 i) {
     px->k = part_first(c, n, b->parts);
     px->end = part_end(c, n, b->parts);
     px->sum = v3(0.0f, 0.0f, 0.0f);
-    px->half = px->sum;
+    px->sq = px->sum;
     px->rays = px->bad = 0;
 }
 
-/* pixel_sample_done: *px's sample, of radiance c, has ended: summed (a
- * class-A sample into the half sum too), or in a split batch written out
+/* pixel_sample_done: *px's sample, of radiance c, has ended: summed (its
+ * square into the sq sum too), or in a split batch written out
  * (put_sample); the item moves on to its next sample. 0 when that is its
  * end, or when its pixel stops there (pixel_stops: adaptive sampling). */
 DEVFN int pixel_sample_done(const TraceScene* s, PixelRun* px, const Batch* b, vec3 c) {
@@ -213,12 +213,12 @@ DEVFN int pixel_sample_done(const TraceScene* s, PixelRun* px, const Batch* b, v
     } else {
         vec3 v = sample_value(c, &px->bad);
         px->sum = vadd(px->sum, v);
-        if (sample_class_a(px->k)) {
-            px->half = vadd(px->half, v);
+        if (s->MinSamples > 0u) {
+            px->sq = sq_add(px->sq, v);
         }
     }
     px->k++;
-    return px->k < px->end && !pixel_stops(s, b->parts, px->sum, px->half, px->k);
+    return px->k < px->end && !pixel_stops(s, b->parts, px->sum, px->sq, px->k);
 }
 
 /* pixel_next writes *px's item, its pixel's mean of the px->k samples it

@@ -101,19 +101,15 @@ DEVFN vec3 pixel_mean(vec3 sum, int n) {
 }
 
 /* Adaptive sampling (tracer/adaptive.go; s->MinSamples > 0): a pixel
- * sums its class-A samples apart too (sample_class_a, into its half sum),
- * is tested after s->MinSamples samples and every TR_ADAPTIVE_STEP after
- * (adaptive_due), on its own sums alone (pixel_converged), and when it
- * has converged takes no more samples: its value is the mean of those it
- * took (the slot's or the thread's sample count), and its nonfinite word
- * carries that count in its high 32 bits (pixel_counts;
- * kernels.PixelCounts). Never in a batch split into parts (the host does
- * not split one: kernels.TraceScene.SplitSamples). */
+ * sums its samples' squares too (into its sq sum), is tested after
+ * s->MinSamples samples and every TR_ADAPTIVE_STEP after (adaptive_due),
+ * on its own sums alone (pixel_converged), and when it has converged
+ * takes no more samples: its value is the mean of those it took (the
+ * slot's or the thread's sample count), and its nonfinite word carries
+ * that count in its high 32 bits (pixel_counts; kernels.PixelCounts).
+ * Never in a batch split into parts (the host does not split one:
+ * kernels.TraceScene.SplitSamples). */
 #define TR_ADAPTIVE_STEP 16u /* tracer.AdaptiveStep */
-
-/* sample_class_a: tracer.sampleClassA, whether sample i joins the half
- * sum: an odd count of the odd bits of i (Cycles' class A). */
-DEVFN int sample_class_a(u32 i) { return __builtin_popcount(i & 0xaaaaaaaau) & 1; }
 
 /* adaptive_due: whether a pixel of scene s that has taken n of its
  * samples, more to come, is tested now (tracer's adaptiveTest.due). */
@@ -122,28 +118,45 @@ DEVFN int adaptive_due(const TraceScene* s, u32 n) {
     return first > 0u && n >= first && n < s->Samples && (n - first) % TR_ADAPTIVE_STEP == 0u;
 }
 
+/* sq_add: a pixel's sum of squares sq with sample v's added
+ * (tracer.maddv(sq, v, v)). */
+DEVFN vec3 sq_add(vec3 sq, vec3 v) { return v3(sq.x + v.x * v.x, sq.y + v.y * v.y, sq.z + v.z * v.z); }
+
+/* sample_se: tracer.stdErr, the standard error of the mean of n samples
+ * of sum s and sum of squares q, scale 1/n and dof n − 1:
+ * √((q − s²/n)/(n − 1)/n), 0 where rounding leaves q − s²/n at or below
+ * 0 (or not a number). */
+DEVFN float sample_se(float s, float q, float scale, float dof) {
+    float v = q - (s * s) * scale;
+    if (!(v > 0.0f)) {
+        v = 0.0f;
+    }
+    return fm_sqrt((v / dof) * scale);
+}
+
 /* pixel_converged: tracer.converged, the same float operations: whether
- * a pixel whose n samples sum to sum, its class-A ones to half, has an
- * error below limit (Cycles' Σ|I − A|/n over √i, or i from 1 up). */
-DEVFN int pixel_converged(vec3 sum, vec3 half, u32 n, float limit) {
+ * a pixel whose n samples sum to sum, their squares to sq, has
+ * Σ_c SE_c/(0.0001 + N) below limit (TraceScene.NoiseLimit: 5 times the
+ * threshold over √(2/π), the factor that makes it Cycles' expected
+ * Σ|I − A|/n over √i, or i from 1 up). */
+DEVFN int pixel_converged(vec3 sum, vec3 sq, u32 n, float limit) {
     float scale = 1.0f / (float)n;
-    float a0 = half.x * 2.0f, a1 = half.y * 2.0f, a2 = half.z * 2.0f;
-    float d = absf(sum.x - a0) + absf(sum.y - a1) + absf(sum.z - a2);
-    float diff = d * scale;
+    float dof = (float)(n - 1u);
+    float d = sample_se(sum.x, sq.x, scale, dof) + sample_se(sum.y, sq.y, scale, dof) + sample_se(sum.z, sq.z, scale, dof);
     float i = (sum.x + sum.y + sum.z) * scale;
     float norm = i;
     if (i < 1.0f) {
         norm = fm_sqrt(i);
     }
-    return diff / (0.0001f + norm) < limit;
+    return d / (0.0001f + norm) < limit;
 }
 
 /* pixel_stops: whether a pixel of scene s, unsplit (parts ≤ 1), that has
- * taken n samples of sums sum and half stops there (adaptive sampling).
+ * taken n samples of sums sum and sq stops there (adaptive sampling).
  * Out of line: tested once a sample, it kept its temporaries out of the
  * megakernels' path loop (trace.cu, pixel_next_call). */
-DEVFN_CALL int pixel_stops(const TraceScene* s, u32 parts, vec3 sum, vec3 half, u32 n) {
-    return parts <= 1u && adaptive_due(s, n) && pixel_converged(sum, half, n, s->NoiseLimit);
+DEVFN_CALL int pixel_stops(const TraceScene* s, u32 parts, vec3 sum, vec3 sq, u32 n) {
+    return parts <= 1u && adaptive_due(s, n) && pixel_converged(sum, sq, n, s->NoiseLimit);
 }
 
 /* pixel_counts: a pixel's nonfinite word: its samples replaced by black,
@@ -265,7 +278,7 @@ DEVFN SlotRef shade_slot_ref(const TraceScene* s, ShadeSlot w) {
 DEVFN SlotHead wave_head(u32 x, u32 y, u32 first, u32 end) {
     SlotHead h;
     h.sum = v3(0.0f, 0.0f, 0.0f);
-    h.half = h.sum;
+    h.sq = h.sum;
     h.pad = 0;
     h.end = end;
     h.rays = 0;
@@ -281,7 +294,7 @@ DEVFN SlotHead wave_head(u32 x, u32 y, u32 first, u32 end) {
 DEVFN u32 wave_parts(unsigned int parts) { return parts > 1u ? parts : 1u; }
 
 /* wave_sample_done: a slot's sample, of radiance c, has ended: summed
- * into its head (a class-A sample into its half sum too), or, in a batch
+ * into its head (its square into the sq sum), or, in a batch
  * split into parts (parts > 1), written out (put_sample) for thread t of
  * the round over queue q of the lane's n slots (wave_shaded finds the
  * slot again, so that its index need not be kept across the path). Then
@@ -299,12 +312,12 @@ DEVFN_CALL int wave_sample_done(const TraceScene* s, SlotHead* h, vec3 c, float*
     } else {
         vec3 v = sample_value(c, &h->nonfinite);
         h->sum = vadd(h->sum, v);
-        if (sample_class_a(h->sample)) {
-            h->half = vadd(h->half, v);
+        if (s->MinSamples > 0u) {
+            h->sq = sq_add(h->sq, v);
         }
     }
     h->sample++;
-    if (h->sample >= h->end || pixel_stops(s, parts, h->sum, h->half, h->sample)) {
+    if (h->sample >= h->end || pixel_stops(s, parts, h->sum, h->sq, h->sample)) {
         h->live = 0;
         return 0;
     }
@@ -411,7 +424,7 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u3
  * 165 and 167 unbound), so that code that needs more spills, which CI
  * refuses, rather than dropping them to 8 warps unseen. wf_finish, a
  * thread a pixel once a batch, is not bound: it takes 40 registers (48
- * warps) since slot heads hold a half sum (adaptive sampling); bound to
+ * warps) since slot heads hold a second sum (adaptive sampling); bound to
  * 32 (64 warps, its count before) it spills 12 bytes. trace_pixels_whitted
  * is bound to 4 blocks, 16 warps, 128 registers: it takes 123 there
  * without spilling (137 unbound, 12 warps). */

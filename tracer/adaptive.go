@@ -2,30 +2,39 @@ package tracer
 
 import (
 	"math"
-	"math/bits"
 )
 
 // Adaptive sampling (Settings.NoiseThreshold, Cycles' "Noise Threshold"):
 // a pixel stops taking samples once its own samples say it has
-// converged. The test is Cycles' (kernel/film/adaptive_sampling.h, the
-// per-pixel error of "A hierarchical automatic stopping condition for
-// Monte Carlo global illumination"): with I the sum of the pixel's n
-// samples and A twice the sum of its class-A half (sampleClassA), both
-// linear RGB,
+// converged. Cycles (kernel/film/adaptive_sampling.h, after "A
+// hierarchical automatic stopping condition for Monte Carlo global
+// illumination") takes as a pixel's error Σ_c |I_c − A_c|/n over
+// (0.0001 + N), with I the sum of its n samples, A twice the sum of a
+// half of them and N = √i where i = (Ir + Ig + Ib)/n < 1, else i: a
+// single draw of |I − A|, which is often near 0 for a noisy pixel (two
+// colours a sample: exactly 0 one test in seven at 64 samples), and which
+// Cycles steadies by widening the unconverged region by a pixel around,
+// what would make a pixel depend on its tile here. trace estimates the
+// same quantity from the samples' variance instead: per channel the
+// standard error of the mean,
 //
-//	error = (|Ir − Ar| + |Ig − Ag| + |Ib − Ab|)/n / (0.0001 + N),
-//	N = √i where i = (Ir + Ig + Ib)/n < 1, else i,
+//	SE_c = √(max(0, (Q_c − I_c²/n)/(n − 1)))/n,  Q_c = Σ x_c²,
 //
-// and the pixel has converged when error < 5·NoiseThreshold (Cycles
-// scales the user's threshold by 5). Unlike Cycles, the test looks at the
-// pixel alone (Cycles then widens the unconverged region by a pixel
-// around, which would make a pixel depend on its tile), at fixed sample
-// counts (Settings.adaptiveCheck: first at the minimum, then every
-// AdaptiveStep samples), and without the film's exposure (Cycles scales
-// i by it): so a pixel's samples, and its value, the mean of the
-// samples it took, depend only on the scene, the pixel and the settings,
-// as the determinism contract asks. The kernel (wavefront.h,
-// pixel_converged) does the same float32 operations.
+// and since |I_c − A_c|/n has the expectation √(2/π)·SE_c for normal
+// noise,
+//
+//	error = √(2/π)·(SE_r + SE_g + SE_b)/(0.0001 + N),
+//
+// so that a threshold means on average what it means in Cycles, but the
+// test no longer stops a noisy pixel by chance. The pixel has converged
+// when error < 5·NoiseThreshold (Cycles scales the user's threshold by
+// 5). The test looks at the pixel alone, at fixed sample counts
+// (Settings.adaptiveCheck: first at the minimum, then every AdaptiveStep
+// samples), and without the film's exposure (Cycles scales i by it): so a
+// pixel's samples, and its value, the mean of the samples it took, depend
+// only on the scene, the pixel and the settings, as the determinism
+// contract asks. The kernel (wavefront.h, pixel_converged) does the same
+// float32 operations.
 
 // AdaptiveStep is the samples between two convergence tests of a pixel:
 // Cycles' adaptive_step.
@@ -65,7 +74,15 @@ func (s Settings) adaptiveTest() adaptiveTest {
 	if !s.Adaptive() {
 		return adaptiveTest{}
 	}
-	return adaptiveTest{first: s.AdaptiveMinSamples(), limit: float32(5 * s.NoiseThreshold)}
+	return adaptiveTest{first: s.AdaptiveMinSamples(), limit: s.NoiseLimit()}
+}
+
+// NoiseLimit is what converged holds a pixel's Σ_c SE_c/(0.0001 + N)
+// below: 5·NoiseThreshold (Cycles' scale) over √(2/π) (the error's
+// factor, moved to this side), in float32; the kernel's
+// TraceScene.NoiseLimit.
+func (s Settings) NoiseLimit() float32 {
+	return float32(5 * float64(s.NoiseThreshold) / math.Sqrt(2/math.Pi))
 }
 
 // due reports whether a pixel that has taken n samples is tested now:
@@ -74,25 +91,30 @@ func (a adaptiveTest) due(n int) bool {
 	return a.first > 0 && n >= a.first && (n-a.first)%AdaptiveStep == 0
 }
 
-// sampleClassA reports whether sample i joins the half sum A of the
-// convergence test: Cycles' class A, an odd count of the odd bits of i
-// (after Christensen et al., progressive multi-jittered sequences, 10.2.1;
-// Cycles uses it for its shuffled Owen-scrambled Sobol points too, which
-// are rng.go's).
-func sampleClassA(i int) bool { return bits.OnesCount32(uint32(i)&0xaaaaaaaa)&1 == 1 }
-
-// converged reports whether a pixel whose n samples sum to sum, and
-// whose class-A samples to half, has converged below limit (5 times the
-// noise threshold), in float32, as the kernel's pixel_converged.
-func converged(sum, half vec3, n int, limit float32) bool {
+// converged reports whether a pixel whose n samples (n ≥ 2) sum to sum,
+// and whose squares to sq, has converged: whether Σ_c SE_c/(0.0001 + N)
+// is below limit (Settings.NoiseLimit: the error's √(2/π) is on its
+// side), in float32, as the kernel's pixel_converged.
+func converged(sum, sq vec3, n int, limit float32) bool {
 	scale := 1 / float32(n)
-	a0, a1, a2 := float32(half[0]*2), float32(half[1]*2), float32(half[2]*2)
-	d := absf(sum[0]-a0) + absf(sum[1]-a1) + absf(sum[2]-a2)
-	diff := float32(d * scale)
+	dof := float32(n - 1)
+	d := stdErr(sum[0], sq[0], scale, dof) + stdErr(sum[1], sq[1], scale, dof) + stdErr(sum[2], sq[2], scale, dof)
 	i := float32((sum[0] + sum[1] + sum[2]) * scale)
 	norm := i
 	if i < 1 {
 		norm = sqrt32(i)
 	}
-	return diff/(0.0001+norm) < limit
+	return d/(0.0001+norm) < limit
+}
+
+// stdErr returns the standard error of the mean of n samples of sum s
+// and sum of squares q, scale 1/n and dof n − 1: √((q − s²/n)/(n − 1)/n),
+// 0 where rounding leaves q − s²/n at or below 0 (or not a number: a
+// constant bright pixel's q and s²/n cancel), as the kernel's sample_se.
+func stdErr(s, q, scale, dof float32) float32 {
+	v := q - float32(float32(s*s)*scale)
+	if !(v > 0) {
+		v = 0
+	}
+	return sqrt32(float32(v/dof) * scale)
 }

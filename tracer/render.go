@@ -30,7 +30,7 @@ func (f *Framebuffer) At(x, y int) [3]float32 {
 func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 	n := s.Settings.Samples
 	test := s.Settings.adaptiveTest()
-	var sum, half vec3
+	var sum, sq vec3
 	taken := n
 	for i := 0; i < n; i++ {
 		rng, r := s.cameraSample(x, y, i)
@@ -39,10 +39,8 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 		if test.first == 0 {
 			continue
 		}
-		if sampleClassA(i) {
-			half = half.Add(c)
-		}
-		if test.due(i+1) && i+1 < n && converged(sum, half, i+1, test.limit) {
+		sq = maddv(sq, c, c)
+		if test.due(i+1) && i+1 < n && converged(sum, sq, i+1, test.limit) {
 			taken = i + 1
 			break
 		}
@@ -141,11 +139,11 @@ func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix [
 		}
 	}
 	var (
-		rngs  [runW * runH]Sampler
-		rays  [runW * runH]Ray
-		hits  [runW * runH]Hit
-		sums  [runW * runH]vec3
-		halfs [runW * runH]vec3
+		rngs [runW * runH]Sampler
+		rays [runW * runH]Ray
+		hits [runW * runH]Hit
+		sums [runW * runH]vec3
+		sqs  [runW * runH]vec3
 	)
 	w := block.Dx()
 	put := func(p image.Point, sum vec3, taken int) {
@@ -163,12 +161,11 @@ func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix [
 			rngs[k], rays[k] = s.cameraSample(p.X, p.Y, i)
 		}
 		s.IntersectPacket(rays[:n], hits[:n])
-		classA := test.first > 0 && sampleClassA(i)
 		for k := range at[:n] {
 			c := s.sampleRadiance(rays[k], hits[k], &rngs[k], st)
 			sums[k] = sums[k].Add(c)
-			if classA {
-				halfs[k] = halfs[k].Add(c)
+			if test.first > 0 {
+				sqs[k] = maddv(sqs[k], c, c)
 			}
 		}
 		st.Samples += uint64(n)
@@ -177,11 +174,11 @@ func (s *Scene) renderRun(ctx context.Context, run, block image.Rectangle, pix [
 			// their order (and their quads, where both stay).
 			m := 0
 			for k := range at[:n] {
-				if converged(sums[k], halfs[k], i+1, test.limit) {
+				if converged(sums[k], sqs[k], i+1, test.limit) {
 					put(at[k], sums[k], i+1)
 					continue
 				}
-				at[m], sums[m], halfs[m] = at[k], sums[k], halfs[k]
+				at[m], sums[m], sqs[m] = at[k], sums[k], sqs[k]
 				m++
 			}
 			n = m
