@@ -249,7 +249,7 @@ DEVFN int pixel_next(const TraceScene* s, PixelRun* px, const Batch* b, int n) {
  * batch's fields as arguments (a pointer to the thread's Batch would put
  * it on the stack: 1040 B). A pixel's end is rare in the path loop;
  * inline, it and the adaptive test (pixel_stops, out of line too) spilled
- * 12 B at SHADE_BOUNDS once adaptive sampling's half sums and the light
+ * 12 B at SHADE_BOUNDS once adaptive sampling's sums and the light
  * tree's lastN met (168 registers, 1008 B; now 168, 992 B, no spills). */
 DEVFN_CALL int pixel_next_call(const TraceScene* s, PixelRun* px, const unsigned int* pixels, u32 npixels, u32 parts,
                                float* out, unsigned long long* rays, unsigned long long* nonfinite, unsigned int* next,
