@@ -170,7 +170,7 @@ func TestMTLColourAndAlphaMap(t *testing.T) {
 		}
 	}
 	want := []float32{1, float32(128.0 / 255), 0}
-	if !bitsEqual(alphas[0], want) || !bitsEqual(alphas[1], want) {
+	if !slicesEqual(alphas[0], want) || !slicesEqual(alphas[1], want) {
 		t.Errorf("alpha %v (same file), %v (a copy), want %v", alphas[0], alphas[1], want)
 	}
 }

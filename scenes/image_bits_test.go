@@ -7,7 +7,6 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
-	"math"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -46,19 +45,6 @@ func oldLinear(m image.Image, srgb bool) (pix, alpha []float32) {
 		alpha = nil
 	}
 	return pix, alpha
-}
-
-// bitsEqual reports whether a and b hold the same float32 bits.
-func bitsEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // testPixel is the colour of pixel (x, y) of bitsImages' images: every
@@ -122,10 +108,10 @@ func TestToLinearBits(t *testing.T) {
 			for _, srgb := range []bool{false, true} {
 				got := toLinear(m, srgb)
 				pix, alpha := oldLinear(m, srgb)
-				if !bitsEqual(got.Pix, pix) {
+				if !slicesEqual(got.Pix, pix) {
 					t.Errorf("%s %v (srgb %v): colours differ from the old conversion", name, m.Bounds(), srgb)
 				}
-				if !bitsEqual(got.Alpha, alpha) || (got.Alpha == nil) != (alpha == nil) {
+				if !slicesEqual(got.Alpha, alpha) || (got.Alpha == nil) != (alpha == nil) {
 					t.Errorf("%s %v (srgb %v): %d alpha values (nil %v) differ from the old conversion's %d (nil %v)",
 						name, m.Bounds(), srgb, len(got.Alpha), got.Alpha == nil, len(alpha), alpha == nil)
 				}
@@ -173,7 +159,7 @@ func TestDecodeImageBits(t *testing.T) {
 				t.Fatal(err)
 			}
 			pix, alpha := oldLinear(m, srgb)
-			if !bitsEqual(img.Pix, pix) || !bitsEqual(img.Alpha, alpha) || (img.Alpha == nil) != (alpha == nil) {
+			if !slicesEqual(img.Pix, pix) || !slicesEqual(img.Alpha, alpha) || (img.Alpha == nil) != (alpha == nil) {
 				t.Errorf("%s (%T, srgb %v): texels differ from the old conversion", f.name, m, srgb)
 			}
 		}
