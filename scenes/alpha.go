@@ -48,7 +48,7 @@ func (d *decoder) alpha(f fields, m *tracer.Material, s *tracer.SceneDesc) {
 		m.AlphaCutoff = 0
 	}
 	if f.lookup("alpha_texture") != nil {
-		ti := d.addTexture(f, "alpha_texture", "linear", s)
+		ti := d.addTexture(f, "alpha_texture", "linear", true, s)
 		if ti < 0 {
 			return
 		}

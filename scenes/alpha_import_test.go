@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -172,5 +173,65 @@ func TestMTLColourAndAlphaMap(t *testing.T) {
 	want := []float32{1, float32(128.0 / 255), 0}
 	if !slicesEqual(alphas[0], want) || !slicesEqual(alphas[1], want) {
 		t.Errorf("alpha %v (same file), %v (a copy), want %v", alphas[0], alphas[1], want)
+	}
+}
+
+// TestJSONColourAndAlphaTexture: a scene material whose texture and
+// alpha_texture name the same RGBA image decodes it once: the alpha
+// texture's image is the colour texture's (sRGB) one, whose alpha is the
+// one a copy of the file, decoded linear on its own, gives, so the scene
+// holds one image and the compiled scene its texels once with their alpha
+// (4 values a texel, not 3 + 1 + 3 + 1); the rendered pixels are the same
+// bits either way.
+func TestJSONColourAndAlphaTexture(t *testing.T) {
+	m := image.NewNRGBA(image.Rect(0, 0, 4, 2))
+	for i := range 8 {
+		m.SetNRGBA(i%4, i/4, color.NRGBA{200, uint8(30 * i), 30, uint8(255 - 36*i)})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	var alphas, pixels [2][]float32
+	for k, alphaFile := range []string{"leaf.png", "copy.png"} {
+		dir := writeFiles(t, map[string]string{"leaf.png": buf.String(), "copy.png": buf.String()})
+		writeFile(t, dir, "scene.json", []byte(`{"version": 1,
+			"camera": {"position": [0, 0, -4], "look_at": [0, 0, 0], "fov": 40},
+			"render": {"width": 12, "height": 10, "samples": 4, "max_depth": 4, "seed": 3},
+			"background": {"type": "color", "color": [0.3, 0.5, 0.7]},
+			"materials": {"leaf": {"type": "diffuse", "alpha_mode": "blend",
+				"texture": {"type": "image", "file": "leaf.png"},
+				"alpha_texture": {"type": "image", "file": "`+alphaFile+`"}}},
+			"objects": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "leaf"}]}`))
+		s, pix := renderSceneFile(t, filepath.Join(dir, "scene.json"))
+		pixels[k] = pix
+		mat := s.Materials[0]
+		col, alpha := s.Images[s.Textures[mat.Texture].Image], s.Images[s.Textures[mat.AlphaMap-1].Image]
+		alphas[k] = alpha.Alpha
+		wantImages := map[bool]int{true: 1, false: 2}[alphaFile == "leaf.png"]
+		if len(s.Images) != wantImages {
+			t.Errorf("alpha_texture %s: %d images, want %d", alphaFile, len(s.Images), wantImages)
+		}
+		sc, err := tracer.Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := &col.Pix[0] == &alpha.Pix[0]
+		if want := alphaFile == "leaf.png"; shared != want {
+			t.Errorf("alpha_texture %s: the alpha texture's image is the colour texture's: %v, want %v", alphaFile, shared, want)
+		}
+		if want := map[bool]int{true: 4 * 8, false: 8 * 8}[shared]; len(sc.Texels) != want {
+			t.Errorf("alpha_texture %s: %d texels stored, want %d", alphaFile, len(sc.Texels), want)
+		}
+	}
+	want := make([]float32, 8)
+	for i := range want {
+		want[i] = float32(float64(255-36*i) / 255)
+	}
+	if !slicesEqual(alphas[0], want) || !slicesEqual(alphas[1], want) {
+		t.Errorf("alpha %v (same file), %v (a copy), want %v", alphas[0], alphas[1], want)
+	}
+	if !slicesEqual(pixels[0], pixels[1]) {
+		t.Errorf("the same file as colour and alpha renders other pixels than a copy as alpha")
 	}
 }

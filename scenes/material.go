@@ -210,15 +210,16 @@ func (d *decoder) mapTexture(f fields, key, colorspace string, s *tracer.SceneDe
 	if tv == nil || d.failed() {
 		return 0
 	}
-	return uint32(d.addTexture(f, key, colorspace, s) + 1)
+	return uint32(d.addTexture(f, key, colorspace, false, s) + 1)
 }
 
 // addTexture decodes the texture in member key (image values in the
-// colorspace given by default), appends it to s.Textures and returns its
-// index, or −1 after a failure.
-func (d *decoder) addTexture(f fields, key, colorspace string, s *tracer.SceneDesc) int32 {
+// colorspace given by default; alphaOnly: only its alpha is read, see
+// textureIn), appends it to s.Textures and returns its index, or −1 after
+// a failure.
+func (d *decoder) addTexture(f fields, key, colorspace string, alphaOnly bool, s *tracer.SceneDesc) int32 {
 	tv := f.lookup(key)
-	tex := d.textureIn(d.object(tv, f.at(key)), s, colorspace)
+	tex := d.textureIn(d.object(tv, f.at(key)), s, colorspace, alphaOnly)
 	if d.failed() {
 		return -1
 	}
@@ -250,7 +251,7 @@ func (d *decoder) surfaceColorKey(f fields, key string, m *tracer.Material, s *t
 		d.fail(tv, at(f.path), "give either %q or %q, not both", key, "texture")
 		return
 	}
-	if i := d.addTexture(f, "texture", "srgb", s); i >= 0 {
+	if i := d.addTexture(f, "texture", "srgb", false, s); i >= 0 {
 		m.Texture = i
 	}
 }

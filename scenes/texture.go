@@ -19,8 +19,9 @@ var colorspaces = []option[bool]{{"srgb", true}, {"linear", false}}
 // textureIn decodes a material's texture member, an image's colorspace
 // defaulting to colorspace ("srgb" for colours, "linear" for data such as
 // a metallic-roughness map). An image texture's image is added to
-// s.Images (once per file; see imageFile).
-func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string) tracer.Texture {
+// s.Images (once per file; see imageFile). alphaOnly says that only the
+// image's alpha channel is read (an alpha_texture): see imageFileOf.
+func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string, alphaOnly bool) tracer.Texture {
 	switch f.choice("type", "", "texture type", textureTypes) {
 	case "checker":
 		f.known("type", "scale", "even", "odd", "offset", "rotation")
@@ -35,7 +36,7 @@ func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string) tr
 		f.known("type", "file", "colorspace", "scale", "offset", "rotation", "wrap", "wrap_s", "wrap_t", "filter")
 		srgb := choose(f, "colorspace", colorspace, "colorspace", colorspaces)
 		uv := d.uvTransform(f, true)
-		t := tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFile(f, srgb, 1, s), UV: uv}
+		t := tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFileOf(f, srgb, 1, alphaOnly, s), UV: uv}
 		t.WrapS, t.WrapT, t.Filter = samplerIn(f)
 		return t
 	}
@@ -111,6 +112,18 @@ type imageKey struct {
 // tracer.MaxImageTexels texels (assets.decodeImage). Errors are at the file
 // member and start with the file's name.
 func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneDesc) int32 {
+	return d.imageFileOf(f, srgb, scale, false, s)
+}
+
+// imageFileOf is imageFile for an image of which only the alpha channel
+// is read when alphaOnly is set: the file decoded already, unscaled, in
+// the other colourspace, with an alpha channel (a material whose texture
+// and alpha_texture name one RGBA image) is that image, whose alpha is the
+// same whatever the colours' decoding (toLinear), rather than a second
+// decoding storing 3 more floats a texel. The other colourspace's image
+// does not stand for this one's colours: a texture reading them decodes
+// the file again.
+func (d *decoder) imageFileOf(f fields, srgb bool, scale float32, alphaOnly bool, s *tracer.SceneDesc) int32 {
 	fv := f.required("file")
 	if d.failed() {
 		return 0
@@ -134,6 +147,9 @@ func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneD
 	}
 	key := imageKey{p, srgb, scale}
 	if i, ok := d.imageFiles[key]; ok {
+		return i
+	}
+	if i, ok := d.imageFiles[imageKey{p, !srgb, 1}]; ok && alphaOnly && scale == 1 && s.Images[i].Alpha != nil {
 		return i
 	}
 	var img *tracer.Image
