@@ -34,7 +34,7 @@ func (d *decoder) background(f fields, s *tracer.SceneDesc) tracer.Background {
 		f.known("type", "file", "colorspace", "intensity")
 		srgb := choose(f, "colorspace", "srgb", "colorspace", colorspaces)
 		intensity := f.float("intensity", 1, atLeast(0))
-		img := d.imageFile(f, srgb, intensity, s)
+		img := d.imageFileOf(f, srgb, intensity, useBackground, s)
 		if d.failed() {
 			return tracer.Background{}
 		}

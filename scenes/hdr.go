@@ -29,8 +29,8 @@ func isHDR(data []byte) bool { return bytes.HasPrefix(data, []byte("#?")) }
 // Walter's rgbe.c and stb_image, without Radiance's +0.5 per component, so
 // that 1 reads back as 1). EXPOSURE and other header lines are ignored.
 // RGBE cannot hold a negative, infinite or NaN value.
-func decodeHDR(data []byte, texels int64) (*tracer.Image, error) {
-	img, err := readHDR(data, texels)
+func decodeHDR(data []byte, texels int64, background bool) (*tracer.Image, error) {
+	img, err := readHDR(data, texels, background)
 	if err != nil {
 		return nil, fmt.Errorf("Radiance HDR: %w", err)
 	}
@@ -38,7 +38,7 @@ func decodeHDR(data []byte, texels int64) (*tracer.Image, error) {
 }
 
 // readHDR is decodeHDR without the format's name in errors.
-func readHDR(data []byte, texels int64) (*tracer.Image, error) {
+func readHDR(data []byte, texels int64, background bool) (*tracer.Image, error) {
 	rest := data
 	line := func() (string, bool) {
 		i := bytes.IndexByte(rest, '\n')
@@ -78,7 +78,7 @@ func readHDR(data []byte, texels int64) (*tracer.Image, error) {
 	if err := checkSize(w, h, texels); err != nil {
 		return nil, err
 	}
-	img := &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
+	img := newFloatImage(w, h, background)
 	scan := make([]byte, 4*w)
 	for y := range h {
 		var err error
@@ -209,8 +209,8 @@ func isPFMSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c ==
 // to top. A negative scale means little-endian floats, a positive one
 // big-endian; its magnitude is ignored (the values are radiance as they
 // are). A NaN, infinite or negative value is an error.
-func decodePFM(data []byte, texels int64) (*tracer.Image, error) {
-	img, err := readPFM(data, texels)
+func decodePFM(data []byte, texels int64, background bool) (*tracer.Image, error) {
+	img, err := readPFM(data, texels, background)
 	if err != nil {
 		return nil, fmt.Errorf("PFM: %w", err)
 	}
@@ -218,7 +218,7 @@ func decodePFM(data []byte, texels int64) (*tracer.Image, error) {
 }
 
 // readPFM is decodePFM without the format's name in errors.
-func readPFM(data []byte, texels int64) (*tracer.Image, error) {
+func readPFM(data []byte, texels int64, background bool) (*tracer.Image, error) {
 	channels := 3
 	if data[1] == 'f' {
 		channels = 1
@@ -258,7 +258,7 @@ func readPFM(data []byte, texels int64) (*tracer.Image, error) {
 	if need := int64(w) * int64(h) * int64(channels) * 4; int64(len(px)) < need {
 		return nil, fmt.Errorf("%d bytes of pixels, %d×%d needs %d", len(px), w, h, need)
 	}
-	img := &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
+	img := newFloatImage(w, h, background)
 	for r := range h {
 		y := h - 1 - r // the file's first row is the bottom one
 		out := img.Pix[3*w*y : 3*w*(y+1)]
@@ -280,4 +280,15 @@ func readPFM(data []byte, texels int64) (*tracer.Image, error) {
 		}
 	}
 	return img, nil
+}
+
+// newFloatImage returns a w×h image for an HDR or PFM file's pixels, with
+// room after them for an image background's sampling table when
+// background says so (decodeImageWithin).
+func newFloatImage(w, h int, background bool) *tracer.Image {
+	room := 0
+	if background {
+		room = tracer.EnvironmentTableSize(w, h)
+	}
+	return &tracer.Image{Width: w, Height: h, Pix: make([]float32, 3*w*h, 3*w*h+room)}
 }

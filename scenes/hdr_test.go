@@ -252,7 +252,7 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Add(tgaFile(tgaTrueColorRLE, 2, 2, 24, 0, []byte{0x01, 255, 0, 0, 255, 255, 255, 0x80, 0, 0, 255, 0x80, 0, 255, 0}))
 	f.Add(tgaFile(tgaTrueColor, 2, 2, 32, 0x28, make([]byte, 16)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		img, err := decodeImageWithin(data, "f", true, 1<<16)
+		img, err := decodeImageWithin(data, "f", true, 1<<16, false)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f: ") {
 				t.Errorf("error %q does not start with the name", err)

@@ -47,6 +47,13 @@ var errNotImage = errors.New("not an image in a supported format")
 // (see assets.resolve), and decodes it as assets.decodeImage does. Its
 // errors start with file as written, quoted.
 func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
+	return loadImageRoom(a, base, file, srgb, false)
+}
+
+// loadImageRoom is loadImage for an image background too: background
+// says to leave room after an HDR or PFM image's colours for its sampling
+// table (decodeImageWithin).
+func loadImageRoom(a *assets, base, file string, srgb, background bool) (*tracer.Image, error) {
 	p, err := a.resolve(base, file)
 	if err != nil {
 		return nil, fileErr(file, err)
@@ -55,7 +62,7 @@ func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
 	if err != nil {
 		return nil, fileErr(file, err)
 	}
-	return a.decodeImage(data, quoteFile(file), srgb)
+	return a.decodeImageRoom(data, quoteFile(file), srgb, background)
 }
 
 // decodeImage decodes data as decodeImage does, refusing from its header
@@ -64,7 +71,13 @@ func loadImage(a *assets, base, file string, srgb bool) (*tracer.Image, error) {
 // a scene and of its mesh files together, those decoded and not used
 // included, hold at most tracer.MaxImageTexels texels.
 func (a *assets) decodeImage(data []byte, name string, srgb bool) (*tracer.Image, error) {
-	img, err := decodeImageWithin(data, name, srgb, a.texelsLeft())
+	return a.decodeImageRoom(data, name, srgb, false)
+}
+
+// decodeImageRoom is assets.decodeImage, leaving room for an image
+// background's sampling table when background says so.
+func (a *assets) decodeImageRoom(data []byte, name string, srgb, background bool) (*tracer.Image, error) {
+	img, err := decodeImageWithin(data, name, srgb, a.texelsLeft(), background)
 	if err != nil {
 		return nil, err
 	}
@@ -93,20 +106,25 @@ func fileErr(file string, err error) error {
 // tracer.MaxImageSide and tracer.MaxImageTexels from its header, before its
 // pixels are decoded. Every error starts with name.
 func decodeImage(data []byte, name string, srgb bool) (*tracer.Image, error) {
-	return decodeImageWithin(data, name, srgb, tracer.MaxImageTexels)
+	return decodeImageWithin(data, name, srgb, tracer.MaxImageTexels, false)
 }
 
 // decodeImageWithin is decodeImage for an image of at most texels texels.
-func decodeImageWithin(data []byte, name string, srgb bool, texels int64) (*tracer.Image, error) {
+// background says that the image is an image background's: an HDR or PFM
+// image, decoded straight into its texels, is given room after its colours
+// for the background's sampling table (tracer.EnvironmentTableSize), which
+// tracer.PackImages fills, so that Compile keeps the texels rather than
+// copy them into an array with room for it.
+func decodeImageWithin(data []byte, name string, srgb bool, texels int64, background bool) (*tracer.Image, error) {
 	var (
 		img *tracer.Image
 		err error
 	)
 	switch {
 	case isHDR(data):
-		img, err = decodeHDR(data, texels)
+		img, err = decodeHDR(data, texels, background)
 	case isPFM(data):
-		img, err = decodePFM(data, texels)
+		img, err = decodePFM(data, texels, background)
 	default:
 		img, err = decodeStd(data, srgb, texels)
 		if errors.Is(err, errNotImage) && looksTGA(data) {

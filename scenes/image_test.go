@@ -346,7 +346,7 @@ func TestDecodeImageLimits(t *testing.T) {
 	for _, tt := range tests {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := decodeImageWithin(tt.data, tt.name, true, tt.texels)
+		_, err := decodeImageWithin(tt.data, tt.name, true, tt.texels, false)
 		runtime.ReadMemStats(&after)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)

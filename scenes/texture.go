@@ -36,7 +36,11 @@ func (d *decoder) textureIn(f fields, s *tracer.SceneDesc, colorspace string, al
 		f.known("type", "file", "colorspace", "scale", "offset", "rotation", "wrap", "wrap_s", "wrap_t", "filter")
 		srgb := choose(f, "colorspace", colorspace, "colorspace", colorspaces)
 		uv := d.uvTransform(f, true)
-		t := tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFileOf(f, srgb, 1, alphaOnly, s), UV: uv}
+		use := useColours
+		if alphaOnly {
+			use = useAlpha
+		}
+		t := tracer.Texture{Kind: tracer.TextureImage, Image: d.imageFileOf(f, srgb, 1, use, s), UV: uv}
 		t.WrapS, t.WrapT, t.Filter = samplerIn(f)
 		return t
 	}
@@ -112,18 +116,28 @@ type imageKey struct {
 // tracer.MaxImageTexels texels (assets.decodeImage). Errors are at the file
 // member and start with the file's name.
 func (d *decoder) imageFile(f fields, srgb bool, scale float32, s *tracer.SceneDesc) int32 {
-	return d.imageFileOf(f, srgb, scale, false, s)
+	return d.imageFileOf(f, srgb, scale, useColours, s)
 }
 
-// imageFileOf is imageFile for an image of which only the alpha channel
-// is read when alphaOnly is set: the file decoded already, unscaled, in
-// the other colourspace, with an alpha channel (a material whose texture
-// and alpha_texture name one RGBA image) is that image, whose alpha is the
-// same whatever the colours' decoding (toLinear), rather than a second
-// decoding storing 3 more floats a texel. The other colourspace's image
-// does not stand for this one's colours: a texture reading them decodes
-// the file again.
-func (d *decoder) imageFileOf(f fields, srgb bool, scale float32, alphaOnly bool, s *tracer.SceneDesc) int32 {
+// imageUse is what a scene reads of an image.
+type imageUse int
+
+const (
+	useColours    imageUse = iota // a texture's colours (and alpha)
+	useAlpha                      // an alpha_texture's alpha channel
+	useBackground                 // an image background's colours
+)
+
+// imageFileOf is imageFile for an image used as use says. Of an image
+// whose alpha channel only is read (useAlpha), the file decoded already,
+// unscaled, in the other colourspace, with an alpha channel (a material
+// whose texture and alpha_texture name one RGBA image) is that image,
+// whose alpha is the same whatever the colours' decoding (toLinear),
+// rather than a second decoding storing 3 more floats a texel; the other
+// colourspace's image does not stand for this one's colours: a texture
+// reading them decodes the file again. An image background's file is
+// decoded with room for its sampling table (decodeImageWithin).
+func (d *decoder) imageFileOf(f fields, srgb bool, scale float32, use imageUse, s *tracer.SceneDesc) int32 {
 	fv := f.required("file")
 	if d.failed() {
 		return 0
@@ -149,7 +163,7 @@ func (d *decoder) imageFileOf(f fields, srgb bool, scale float32, alphaOnly bool
 	if i, ok := d.imageFiles[key]; ok {
 		return i
 	}
-	if i, ok := d.imageFiles[imageKey{p, !srgb, 1}]; ok && alphaOnly && scale == 1 && s.Images[i].Alpha != nil {
+	if i, ok := d.imageFiles[imageKey{p, !srgb, 1}]; ok && use == useAlpha && scale == 1 && s.Images[i].Alpha != nil {
 		return i
 	}
 	var img *tracer.Image
@@ -162,7 +176,7 @@ func (d *decoder) imageFileOf(f fields, srgb bool, scale float32, alphaOnly bool
 		}
 		a.texels += int64(src.Width) * int64(src.Height)
 		img = &tracer.Image{Width: src.Width, Height: src.Height, Pix: append([]float32(nil), src.Pix...), Alpha: src.Alpha}
-	} else if img, err = loadImage(a, a.dir, file, srgb); err != nil {
+	} else if img, err = loadImageRoom(a, a.dir, file, srgb, use == useBackground); err != nil {
 		return fail(err)
 	}
 	if scale != 1 {

@@ -211,3 +211,48 @@ func TestImageTexelLimit(t *testing.T) {
 		t.Errorf("error %v, want %q", d.err, want)
 	}
 }
+
+// TestLoadBackgroundTableRoom: an HDR or PFM image background is decoded
+// with room after its colours for its sampling table, which the loader
+// fills, so that the compiled scene keeps the background's texels and its
+// table where they are rather than copying them; the same file as a
+// texture is decoded without that room.
+func TestLoadBackgroundTableRoom(t *testing.T) {
+	const w, h = 16, 8
+	px, _ := hdrPixels(w * h)
+	vals := make([]float32, 3*w*h)
+	for i := range vals {
+		vals[i] = float32(i%7) / 4
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "sky.hdr", hdrFile(w, h, px, true))
+	writeFile(t, dir, "sky.pfm", pfmFile(w, h, 3, true, vals))
+	for _, file := range []string{"sky.hdr", "sky.pfm"} {
+		for _, background := range []bool{true, false} {
+			scene := imageScene(`{"type": "color", "color": [1, 1, 1]}`, `{"a": {"type": "diffuse", "texture": {"type": "image", "file": "`+file+`"}}}`)
+			if background {
+				scene = imageScene(`{"type": "image", "file": "`+file+`"}`, `{"a": {"type": "diffuse"}}`)
+			}
+			writeFile(t, dir, "scene.json", []byte(scene))
+			s, err := Load(filepath.Join(dir, "scene.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pix := s.Images[0].Pix
+			room := 0
+			if background {
+				room = tracer.EnvironmentTableSize(w, h)
+			}
+			if cap(pix) != 3*w*h+room {
+				t.Errorf("%s, background %v: room for %d values after the colours, want %d", file, background, cap(pix)-3*w*h, room)
+			}
+			sc, err := tracer.Compile(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if &sc.Texels[0] != &pix[0] || len(sc.Texels) != 3*w*h+room || (sc.Background.Distribution != 0) != background {
+				t.Errorf("%s, background %v: the compiled scene's %d texels, table at %d, are not the image's %d and its table", file, background, len(sc.Texels), sc.Background.Distribution, 3*w*h+room)
+			}
+		}
+	}
+}

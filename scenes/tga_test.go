@@ -35,7 +35,7 @@ func TestDecodeTGA(t *testing.T) {
 		{"16-bit", tgaFile(tgaTrueColor, 2, 2, 16, 0, bottomUp16)},
 		{"24-bit RLE", tgaFile(tgaTrueColorRLE, 2, 2, 24, 0, rle24)},
 	} {
-		img, err := decodeImageWithin(tc.data, "t.tga", false, 1<<20)
+		img, err := decodeImageWithin(tc.data, "t.tga", false, 1<<20, false)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -51,7 +51,7 @@ func TestDecodeTGA(t *testing.T) {
 		{"grey", tgaFile(tgaGrey, 2, 1, 8, 0, []byte{0, 255})},
 		{"grey RLE", tgaFile(tgaGreyRLE, 2, 1, 8, 0, []byte{0x00, 0, 0x00, 255})},
 	} {
-		img, err := decodeImageWithin(tc.data, "g.tga", false, 1<<20)
+		img, err := decodeImageWithin(tc.data, "g.tga", false, 1<<20, false)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -61,7 +61,7 @@ func TestDecodeTGA(t *testing.T) {
 		}
 	}
 	// sRGB decoding applies as for the other 8-bit formats.
-	img, err := decodeImageWithin(tgaFile(tgaGrey, 1, 1, 8, 0, []byte{128}), "s.tga", true, 1<<20)
+	img, err := decodeImageWithin(tgaFile(tgaGrey, 1, 1, 8, 0, []byte{128}), "s.tga", true, 1<<20, false)
 	if err != nil || img.Pix[0] != srgb8[128] {
 		t.Errorf("sRGB grey 128: %v, %v; want %g", img, err, srgb8[128])
 	}
@@ -82,13 +82,13 @@ func TestDecodeTGAErrors(t *testing.T) {
 		{"huge", tgaFile(tgaTrueColor, 65535, 65535, 24, 0, nil), "a side is longer than the limit"},
 		{"over the budget", tgaFile(tgaTrueColor, 1000, 1000, 24, 0, nil), "would pass the limit of 268435456"},
 	} {
-		_, err := decodeImageWithin(tc.data, "x.tga", false, 1<<16)
+		_, err := decodeImageWithin(tc.data, "x.tga", false, 1<<16, false)
 		if err == nil || !strings.HasPrefix(err.Error(), "x.tga: TGA: ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want x.tga: TGA: …%s…", tc.name, err, tc.want)
 		}
 	}
 	// Data that is no TGA either is still "not an image".
-	if _, err := decodeImageWithin([]byte("hello, world, this is text"), "n.txt", false, 1<<16); err == nil || !strings.Contains(err.Error(), "not an image in a supported format") {
+	if _, err := decodeImageWithin([]byte("hello, world, this is text"), "n.txt", false, 1<<16, false); err == nil || !strings.Contains(err.Error(), "not an image in a supported format") {
 		t.Errorf("text: %v", err)
 	}
 }

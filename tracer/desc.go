@@ -244,8 +244,10 @@ type Texture struct {
 // PackImages laid out, or one image and copies of it without alpha): the
 // compiled scene's Texels are then that memory, Alpha included when it
 // lies in place (right after a lone image's Pix, as the scene loader
-// decodes it), so neither may change while the scene is in use. Compile
-// never writes to an image's memory.
+// decodes it), so neither may change while the scene is in use; so is an
+// image background's sampling table when PackImages wrote it in the room
+// after them (EnvironmentTableSize) and Compile finds it the same bits as
+// it computes. Compile never writes to an image's memory.
 type Image struct {
 	Width, Height int
 	Pix           []float32

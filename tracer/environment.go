@@ -25,10 +25,22 @@ func luminance(c vec3) float32 {
 	return float32(0.2126*c[0]) + float32(0.7152*c[1]) + float32(0.0722*c[2])
 }
 
+// EnvironmentTableSize returns the floats of the sampling table of an
+// image background of width × height texels, which the compiled scene
+// stores right after its texels (and alpha). A loader may decode the
+// background with that much room after its colours, for PackImages to
+// fill, so that Compile keeps the texels where it would copy them into a
+// larger array.
+func EnvironmentTableSize(width, height int) int { return height + width*height }
+
 // compileEnvironment appends the distribution of an image background to
 // s.Texels and sets s.Background.Distribution (left 0 when the background
-// is black, or not an image).
-func (s *Scene) compileEnvironment() {
+// is black, or not an image). Where the texels are d's images' own array
+// (compileTextures) and PackImages wrote the table right after them, in
+// that array's room, the table is kept as it is once found the same bits
+// as computed here; Compile writes nothing there, and otherwise copies the
+// texels into a new array with the table.
+func (s *Scene) compileEnvironment(d *SceneDesc) {
 	b := &s.Background
 	b.Distribution = 0
 	if b.Kind != BackgroundImage {
@@ -36,59 +48,122 @@ func (s *Scene) compileEnvironment() {
 	}
 	t := &s.Textures[b.Texture]
 	W, H := int(t.Width), int(t.Height)
-	// The weights one row at a time, from the luminances of that row and
-	// its neighbours, computed again for the rows' tables: a few rows
-	// beside the scene's texels, where whole float64 tables of
-	// luminances and weights took 16 bytes a texel.
-	lum := make([]float32, 3*W) // rows j−1, j and j+1 (clamped)
-	w := make([]float64, W)
-	weights := func(j int) (row float64) {
-		for dj := -1; dj <= 1; dj++ {
-			jj := min(max(j+dj, 0), H-1)
-			for i := 0; i < W; i++ {
-				k := int(t.Offset) + 3*(jj*W+i)
-				lum[(dj+1)*W+i] = max(0, luminance(vec3{s.Texels[k], s.Texels[k+1], s.Texels[k+2]}))
-			}
-		}
-		sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
-		for i := 0; i < W; i++ {
-			m := 0.0
-			for dj := 0; dj < 3; dj++ {
-				for di := -1; di <= 1; di++ {
-					m = max(m, float64(lum[dj*W+(i+di+W)%W]))
-				}
-			}
-			w[i] = float64(m * sin) // rounded: no fused multiply-add
-			row += w[i]
-		}
-		return row
-	}
-	rows := make([]float64, H)
-	var total float64
-	for j := 0; j < H; j++ {
-		rows[j] = weights(j)
-		total += rows[j]
-	}
-	if !(total > 0) || math.IsInf(total, 0) {
+	pix := s.Texels[t.Offset : int(t.Offset)+3*W*H]
+	rows, total, ok := environmentRows(pix, W, H)
+	if !ok {
 		return
 	}
-	off := len(s.Texels)
-	texels := make([]float32, off+H+W*H) // a new array: s.Texels may be an image's
-	copy(texels, s.Texels)
-	s.Texels = texels
-	cdf := s.Texels[off:]
-	cumulate(cdf[:H], rows, total)
-	for j := 0; j < H; j++ {
-		if rows[j] > 0 {
-			weights(j)
-			cumulate(cdf[H+j*W:H+(j+1)*W], w, rows[j])
-		} else {
-			for i := 0; i < W; i++ { // never picked; any distribution will do
-				cdf[H+j*W+i] = float32(i+1) / float32(W)
-			}
+	off, n := len(s.Texels), EnvironmentTableSize(W, H)
+	if len(d.Images) > 0 && len(s.Texels) > 0 && &s.Texels[0] == &d.Images[0].Pix[0] && cap(d.Images[0].Pix) >= off+n {
+		room := d.Images[0].Pix[:off+n]
+		if environmentCDFs(pix, W, H, rows, total, func(at int, cdf []float32) bool {
+			return bitsEqual(room[off+at:off+at+len(cdf)], cdf)
+		}) {
+			s.Texels = room[: off+n : off+n]
+			b.Distribution = uint32(off)
+			return
 		}
 	}
+	texels := make([]float32, off+n) // a new array: s.Texels may be an image's
+	copy(texels, s.Texels)
+	environmentCDFs(pix, W, H, rows, total, func(at int, cdf []float32) bool {
+		copy(texels[off+at:], cdf)
+		return true
+	})
+	s.Texels = texels
 	b.Distribution = uint32(off)
+}
+
+// environmentRows returns the weights of the rows of an image background
+// of colours pix (W × H texels, linear RGB) and their total; false when
+// the background is black (or its total not finite): no table.
+func environmentRows(pix []float32, W, H int) (rows []float64, total float64, ok bool) {
+	rows = make([]float64, H)
+	e := newEnvironmentWeights(pix, W, H)
+	for j := 0; j < H; j++ {
+		rows[j] = e.row(j)
+		total += rows[j]
+	}
+	return rows, total, total > 0 && !math.IsInf(total, 0)
+}
+
+// environmentCDFs computes the sampling table of an image background
+// (environmentRows' rows and total) and gives it to put in order: the rows'
+// cumulative distribution at 0, then row j's at H + j·W, each in a slice
+// that put must not keep. It stops, returning false, when put does.
+func environmentCDFs(pix []float32, W, H int, rows []float64, total float64, put func(at int, cdf []float32) bool) bool {
+	cdf := make([]float32, max(H, W))
+	cumulate(cdf[:H], rows, total)
+	if !put(0, cdf[:H]) {
+		return false
+	}
+	e := newEnvironmentWeights(pix, W, H)
+	for j := 0; j < H; j++ {
+		if rows[j] > 0 {
+			e.row(j)
+			cumulate(cdf[:W], e.w, rows[j])
+		} else {
+			for i := 0; i < W; i++ { // never picked; any distribution will do
+				cdf[i] = float32(i+1) / float32(W)
+			}
+		}
+		if !put(H+j*W, cdf[:W]) {
+			return false
+		}
+	}
+	return true
+}
+
+// environmentWeights computes an image background's texel weights one row
+// at a time, from the luminances of that row and its neighbours: a few
+// rows beside the scene's texels, where whole float64 tables of
+// luminances and weights took 16 bytes a texel.
+type environmentWeights struct {
+	pix  []float32
+	W, H int
+	lum  []float32 // rows j−1, j and j+1 (clamped)
+	w    []float64 // row j's weights
+}
+
+func newEnvironmentWeights(pix []float32, W, H int) *environmentWeights {
+	return &environmentWeights{pix: pix, W: W, H: H, lum: make([]float32, 3*W), w: make([]float64, W)}
+}
+
+// row computes row j's weights into e.w and returns their sum.
+func (e *environmentWeights) row(j int) (row float64) {
+	W, H, lum, w := e.W, e.H, e.lum, e.w
+	for dj := -1; dj <= 1; dj++ {
+		jj := min(max(j+dj, 0), H-1)
+		for i := 0; i < W; i++ {
+			k := 3 * (jj*W + i)
+			lum[(dj+1)*W+i] = max(0, luminance(vec3{e.pix[k], e.pix[k+1], e.pix[k+2]}))
+		}
+	}
+	sin := math.Sin(math.Pi * (float64(j) + 0.5) / float64(H))
+	for i := 0; i < W; i++ {
+		m := 0.0
+		for dj := 0; dj < 3; dj++ {
+			for di := -1; di <= 1; di++ {
+				m = max(m, float64(lum[dj*W+(i+di+W)%W]))
+			}
+		}
+		w[i] = float64(m * sin) // rounded: no fused multiply-add
+		row += w[i]
+	}
+	return row
+}
+
+// bitsEqual reports whether a and b hold the same float32 bits.
+func bitsEqual(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // cumulate writes the cumulative sums of w, divided by total, to cdf,

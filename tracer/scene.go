@@ -234,7 +234,7 @@ func Compile(d *SceneDesc) (*Scene, error) {
 		}
 	}
 	s.buildLightTree(s.compileLightPicks())
-	s.compileEnvironment()
+	s.compileEnvironment(d)
 	return s, nil
 }
 

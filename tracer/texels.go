@@ -96,7 +96,10 @@ func (l *texelLayout) allInPlace(d *SceneDesc) bool {
 // twice their texels; the caller must hold no other reference to them for
 // that (a scene loader calls it once the scene is read). Images already so
 // laid out (a lone image, with its alpha right after it) are left as
-// they are. The texels' values do not
+// they are. The sampling table of an image background is written after
+// the texels, in the new array or in the room that the images' array has
+// there (EnvironmentTableSize), where Compile keeps it rather than copying
+// the texels into an array with room for it. The texels' values do not
 // change: the scene renders with the same bits.
 func PackImages(d *SceneDesc) {
 	for _, img := range d.Images {
@@ -115,17 +118,30 @@ func PackImages(d *SceneDesc) {
 			d.Images[i].Alpha = nil
 		}
 	}
-	if len(d.Images) == 0 || l.allInPlace(d) {
+	if len(d.Images) == 0 {
 		return
 	}
-	texels := make([]float32, l.total) // its pages untouched until copied into
+	env := newEnvironmentRoom(d)
+	if l.allInPlace(d) {
+		if base := d.Images[0].Pix; env != nil && cap(base) >= l.total+env.n && env.weigh(d) {
+			env.fill(base[:l.total+env.n], l)
+		}
+		return
+	}
+	room := 0
+	if env != nil && env.weigh(d) {
+		room = env.n
+	} else {
+		env = nil // black: no table
+	}
+	texels := make([]float32, l.total+room) // its pages untouched until copied into
 	for i := range d.Images {
 		if l.same[i] != i {
 			continue
 		}
 		img := d.Images[i]
 		w, h := img.Width, img.Height
-		pix := texels[l.colours[i] : l.colours[i]+3*w*h : l.total]
+		pix := texels[l.colours[i] : l.colours[i]+3*w*h : len(texels)]
 		copy(pix, img.Pix)
 		var alpha []float32
 		if l.alpha[i] >= 0 {
@@ -150,4 +166,48 @@ func PackImages(d *SceneDesc) {
 			debug.FreeOSMemory() // the image's arrays, now unreachable
 		}
 	}
+	if env != nil {
+		env.fill(texels, l)
+	}
+}
+
+// environmentRoom is the sampling table of d's image background that
+// PackImages writes after the texels, where Compile finds it
+// (compileEnvironment).
+type environmentRoom struct {
+	image, w, h int
+	rows        []float64
+	total       float64
+	n           int // EnvironmentTableSize
+}
+
+// newEnvironmentRoom returns the table of d's image background, or nil
+// when d has none.
+func newEnvironmentRoom(d *SceneDesc) *environmentRoom {
+	b := d.Background
+	if b.Kind != BackgroundImage || b.Texture < 0 || int(b.Texture) >= len(d.Textures) || d.Textures[b.Texture].Kind != TextureImage {
+		return nil
+	}
+	i := int(d.Textures[b.Texture].Image)
+	img := d.Images[i]
+	return &environmentRoom{image: i, w: img.Width, h: img.Height, n: EnvironmentTableSize(img.Width, img.Height)}
+}
+
+// weigh computes the rows' weights from the background's colours in d,
+// reporting false when it is black (Compile stores no table).
+func (e *environmentRoom) weigh(d *SceneDesc) bool {
+	var ok bool
+	e.rows, e.total, ok = environmentRows(d.Images[e.image].Pix[:3*e.w*e.h], e.w, e.h)
+	return ok
+}
+
+// fill writes the table into texels[l.total:], texels being the images'
+// array as l lays it out.
+func (e *environmentRoom) fill(texels []float32, l *texelLayout) {
+	pix := texels[l.colours[e.image] : l.colours[e.image]+3*e.w*e.h]
+	table := texels[l.total : l.total+e.n]
+	environmentCDFs(pix, e.w, e.h, e.rows, e.total, func(at int, cdf []float32) bool {
+		copy(table[at:], cdf)
+		return true
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -307,15 +308,87 @@ func TestPackImages(t *testing.T) {
 	}
 }
 
-// bitsEqual reports whether a and b hold the same float32 bits.
-func bitsEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
+// roomyBackground returns a scene whose background is a side×side image,
+// with imgs after it, its array having room for the background's sampling
+// table after its colours, as a scene loader decodes it.
+func roomyBackground(side int, imgs ...Image) *SceneDesc {
+	sky := rampImage(side, side, false)
+	pix := make([]float32, len(sky.Pix), len(sky.Pix)+EnvironmentTableSize(side, side))
+	copy(pix, sky.Pix)
+	sky.Pix = pix
+	d := texelScene(Material{Kind: MaterialDiffuse, Texture: NoTexture, Color: mgl32.Vec3{1, 1, 1}}, append([]Image{sky}, imgs...)...)
+	d.Background = Background{Kind: BackgroundImage, Texture: 0}
+	return d
+}
+
+// TestCompileKeepsEnvironmentTable: the sampling table that PackImages
+// writes after a background's texels, in the room its array has there (a
+// lone image) or in the array it packs several images into, is kept by
+// Compile as it is, with the texels: compiling a 1024×1024 background
+// allocates under 1 MiB (16 bytes a texel when the texels were copied into
+// an array with the table), twice as once, and the table has the bits
+// that Compile computes for a copy of the scene without room for it.
+func TestCompileKeepsEnvironmentTable(t *testing.T) {
+	const side = 1024
+	for _, tt := range []struct {
+		name string
+		d    *SceneDesc
+	}{
+		{"lone background", roomyBackground(side)},
+		{"background and a texture", roomyBackground(side, rampImage(64, 32, false))},
+	} {
+		fresh := *tt.d
+		fresh.Images = nil
+		for _, img := range tt.d.Images {
+			fresh.Images = append(fresh.Images, Image{Width: img.Width, Height: img.Height, Pix: slices.Clone(img.Pix)})
+		}
+		want := compileTest(t, &fresh)
+		PackImages(tt.d)
+		for compile := range 2 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s, err := Compile(tt.d)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+				t.Errorf("%s, compile %d: compiling a %d×%d background allocated %d bytes (%.1f a texel), want at most 1 MiB", tt.name, compile+1, side, side, n, float64(n)/(side*side))
+			}
+			if &s.Texels[0] != &tt.d.Images[0].Pix[0] {
+				t.Errorf("%s, compile %d: the texels were copied", tt.name, compile+1)
+			}
+			if s.Background.Distribution != want.Background.Distribution || !bitsEqual(s.Texels, want.Texels) {
+				t.Errorf("%s, compile %d: distribution at %d, texels equal %v; want at %d, equal", tt.name, compile+1, s.Background.Distribution, bitsEqual(s.Texels, want.Texels), want.Background.Distribution)
+			}
 		}
 	}
-	return true
+}
+
+// TestCompileChecksEnvironmentTable: a table in the room after the
+// texels that is not the background's (its colours changed after
+// PackImages, or room never filled) is not kept, nor written over: Compile
+// copies the texels into an array of its own with the right table.
+func TestCompileChecksEnvironmentTable(t *testing.T) {
+	const side = 16
+	stale := roomyBackground(side)
+	PackImages(stale)
+	stale.Images[0].Pix[5] += 1 // after PackImages: its table is another image's
+	unfilled := roomyBackground(side)
+	for _, d := range []*SceneDesc{stale, unfilled} {
+		room := slices.Clone(d.Images[0].Pix[:cap(d.Images[0].Pix)])
+		s := compileTest(t, d)
+		fresh := *d
+		fresh.Images = []Image{{Width: side, Height: side, Pix: slices.Clone(d.Images[0].Pix)}}
+		want := compileTest(t, &fresh)
+		if &s.Texels[0] == &d.Images[0].Pix[0] {
+			t.Error("a table that is not the background's was kept")
+		}
+		if !bitsEqual(s.Texels, want.Texels) {
+			t.Error("the table is not the background's")
+		}
+		if !bitsEqual(d.Images[0].Pix[:cap(d.Images[0].Pix)], room) {
+			t.Error("Compile wrote into the image's array")
+		}
+	}
 }
