@@ -140,8 +140,8 @@ DEVFN float child_pick(const TraceScene* s, u32 i, vec3 p, vec3 nrm) {
     return i0 / (i0 + i1);
 }
 
-/* LightPick: an emitter (-1: none) and the probability it was picked
- * with. */
+/* LightPick: an emitter (-1: none; NumEmitters + i: light i, a point or
+ * spot light in the tree) and the probability it was picked with. */
 typedef struct {
     int k;
     float pick;
@@ -159,7 +159,7 @@ DEVFN_CALL LightPick pick_light(const TraceScene* s, const SurfaceHit* sf, float
     for (;;) {
         const LightNode* n = &s->LightNodes[i];
         if (n->Flags & LightLeaf) {
-            r.k = (int)n->Ref;
+            r.k = (n->Flags & LightPoint) ? (int)(s->NumEmitters + n->Ref) : (int)n->Ref;
             r.pick = pk;
             return r;
         }
@@ -376,11 +376,37 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
     return emitted(s, m, tc);
 }
 
+/* tree_light_prepare: Scene.treeLight up to its shadow ray, for the
+ * point or spot light l that pick_light picked with probability pick:
+ * emitter_light_prepare's answer, 2 for a shadow ray from the point to the
+ * light (fromLight 0, the lights' alpha stream). Out of line: rarely run
+ * beside the emitters' code. */
+DEVFN_CALL int tree_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, float pick, Ray* shadow,
+                                  vec3* value) {
+    vec3 dir;
+    float dist;
+    Ray r = light_ray(l, sf->p, sf->ng, sf->eps, &dir, &dist);
+    float spot = spot_factor(l, dir);
+    if (!(spot > 0.0f)) {
+        return 0;
+    }
+    float pdf;
+    vec3 fcos = eval_scatter(sf, d, dir, c, &pdf);
+    if (vzero(fcos)) {
+        return 0;
+    }
+    *shadow = r;
+    vec3 li = point_light_radiance(l, dist, spot);
+    *value = mul(fcos, v3(li.x / pick, li.y / pick, li.z / pick));
+    return 2;
+}
+
 /* emitter_light_prepare: Scene.emitterLight up to its shadow ray, for the
  * emitter lp that pick_light picked (direct_step calls it first: so
  * called, no register of the shading loop spills). It
  * returns 1 when the contribution *value counts only if the shadow ray
- * *shadow (Scene.occludedSeen, fromLight 1) is not occluded, and 0 when *value
+ * *shadow (Scene.occludedSeen, fromLight 1) is not occluded, 2 the same
+ * for a light in the tree (tree_light_prepare), and 0 when *value
  * is the contribution (black) without one. */
 DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const Hit* at, vec3 d, vec3 c, LightPick lp,
                                 float u1, float u2, Ray* shadow, vec3* value) {
@@ -388,6 +414,9 @@ DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const
     float pick = lp.pick;
     if (!(pick > 0.0f)) {
         return 0;
+    }
+    if ((u32)lp.k >= s->NumEmitters) {
+        return tree_light_prepare(sf, d, c, &s->Lights[(u32)lp.k - s->NumEmitters], pick, shadow, value);
     }
     Emitter e = s->Emitters[lp.k];
     vec3 nl;
@@ -455,6 +484,9 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
             for (; p->light < s->NumLights; p->light++) {
                 u32 i = p->light;
                 const PointLight* l = &s->Lights[i];
+                if (s->TreeLights && l->Falloff == FalloffInverseSquare) {
+                    continue; /* picked from the light tree below */
+                }
                 vec3 dir;
                 float dist;
                 Ray r = light_ray(l, pp, n, sf->eps, &dir, &dist);
@@ -505,16 +537,20 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
         case TR_DIRECT_EMITTER:
             p->dlBase = rng->dim;
             p->dlStage = TR_DIRECT_ENV;
-            if (s->NumEmitters > 0) {
+            if (s->NumEmitters > 0 || s->TreeLights) {
                 LightPick lp = pick_light(s, sf, sampler_float(rng));
                 float u1, u2;
                 sampler_float2(rng, &u1, &u2);
                 Ray r;
                 vec3 value;
-                if (emitter_light_prepare(s, sf, &p->h, d, p->c, lp, u1, u2, &r, &value)) {
+                int kind = emitter_light_prepare(s, sf, &p->h, d, p->c, lp, u1, u2, &r, &value);
+                if (kind) {
                     (*rays)++;
                     p->li = value;
-                    occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_EMITTER), 1, &p->q);
+                    /* An emitter's shadow ray runs from the light, a tree light's to it. */
+                    int fromLight = kind == 1;
+                    occluded_begin(&p->seen, r, alpha_stream(depth, fromLight ? TR_ALPHA_RAY_EMITTER : TR_ALPHA_RAY_LIGHT),
+                                   fromLight, &p->q);
                     p->dlStage = TR_DIRECT_EMITTER_WAIT;
                     return 1;
                 }

@@ -56,8 +56,8 @@ type TraceScene struct {
 	TriangleRecords uint64
 
 	// LightNodes is the device address of tracer.Scene.LightNodes, the
-	// light tree over the emitters (2·NumEmitters − 1 nodes; zero
-	// without emitters).
+	// light tree over the emitters and the lights in it (2·(NumEmitters
+	// + those lights) − 1 nodes; zero without any).
 	LightNodes uint64
 
 	// Adaptive sampling (tracer/adaptive.go): MinSamples is the samples
@@ -67,6 +67,13 @@ type TraceScene struct {
 	// √(2/π)) must fall below, tracer.Settings.NoiseLimit.
 	MinSamples uint32
 	NoiseLimit float32
+
+	// TreeLights is 1 when tracer.Scene.TreeLights: the light tree
+	// (LightNodes) holds the point and spot lights of inverse-square
+	// falloff beside the emitters, and the path integrator samples the
+	// others alone at every vertex.
+	TreeLights uint32
+	_          uint32
 }
 
 // Adaptive reports whether the header's scene samples adaptively: then
@@ -248,6 +255,9 @@ func Pack(s *tracer.Scene) (*Packed, error) {
 	if s.SeeThrough {
 		p.Scene.SeeThrough = 1
 	}
+	if s.TreeLights {
+		p.Scene.TreeLights = 1
+	}
 	if st.Adaptive() {
 		p.Scene.MinSamples = uint32(st.AdaptiveMinSamples())
 		p.Scene.NoiseLimit = st.NoiseLimit()
@@ -405,16 +415,29 @@ func check(s *tracer.Scene) error {
 }
 
 // checkLightTree checks that the light tree has a node per emitter and
+// per light in it (with TreeLights, those of inverse-square falloff) and
 // one fewer inner nodes, laid out as the kernel walks it (an inner node's
-// first child next to it), each leaf's emitter in range and reached by
-// that emitter's Trail, within the Trail's bits.
+// first child next to it), each leaf's emitter or light in range, once,
+// an emitter reached by its Trail, within the Trail's bits; and that
+// TreeLights puts a light in it.
 func checkLightTree(s *tracer.Scene) error {
 	nodes, ne := s.LightNodes, len(s.Emitters)
-	if ne == 0 && len(nodes) == 0 {
+	nl := 0
+	inTree := make([]bool, len(s.Lights))
+	for i := range s.Lights {
+		if s.TreeLights && s.Lights[i].Falloff == tracer.FalloffInverseSquare {
+			inTree[i] = true
+			nl++
+		}
+	}
+	if s.TreeLights && nl == 0 {
+		return errors.New("tree lights without a light of inverse-square falloff")
+	}
+	if ne+nl == 0 && len(nodes) == 0 {
 		return nil
 	}
-	if len(nodes) != 2*ne-1 {
-		return fmt.Errorf("light tree of %d nodes for %d emitters", len(nodes), ne)
+	if len(nodes) != 2*(ne+nl)-1 {
+		return fmt.Errorf("light tree of %d nodes for %d emitters and %d lights", len(nodes), ne, nl)
 	}
 	type item struct {
 		node, trail uint32
@@ -422,6 +445,7 @@ func checkLightTree(s *tracer.Scene) error {
 	}
 	stack := []item{{0, 0, 0}}
 	seen := make([]bool, ne)
+	seenLight := make([]bool, len(s.Lights))
 	for visited := 0; len(stack) > 0; visited++ {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -430,6 +454,13 @@ func checkLightTree(s *tracer.Scene) error {
 		}
 		n := &nodes[it.node]
 		if n.Flags&tracer.LightLeaf != 0 {
+			if n.Flags&tracer.LightPoint != 0 {
+				if int(n.Ref) >= len(s.Lights) || !inTree[n.Ref] || seenLight[n.Ref] {
+					return fmt.Errorf("light tree node %d: light %d of %d, not in the tree or twice", it.node, n.Ref, len(s.Lights))
+				}
+				seenLight[n.Ref] = true
+				continue
+			}
 			if int(n.Ref) >= ne || seen[n.Ref] || s.Emitters[n.Ref].Trail != it.trail {
 				return fmt.Errorf("light tree node %d: emitter %d of %d, or its trail", it.node, n.Ref, ne)
 			}

@@ -76,8 +76,8 @@ func TestPack(t *testing.T) {
 			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
 		}
 	}
-	if len(h.Bytes()) != 1376 {
-		t.Errorf("header is %d bytes, want 1376 (scene.h)", len(h.Bytes()))
+	if len(h.Bytes()) != 1384 {
+		t.Errorf("header is %d bytes, want 1384 (scene.h)", len(h.Bytes()))
 	}
 }
 
@@ -100,10 +100,12 @@ func TestPackKnowsTheScene(t *testing.T) {
 			"wide",          // the CPU's 4-wide BVH, collapsed from Nodes, which the kernel reads
 			"glassBSDFOnly", // set only by tracer's tests (a reference without light sampling at rough glass)
 			"LightNodes",
+			"TreeLights", // TraceScene.TreeLights
 			"powerPicks", // set only by tracer's tests (a reference that picks emitters by power alone)
 		}},
 		{tracer.Settings{}, []string{"Width", "Height", "Samples", "MaxDepth", "Integrator", "Seed",
 			"NoiseThreshold", "MinSamples", // TraceScene.NoiseLimit and MinSamples
+			"PointLightTree", // Compile's choice, TraceScene.TreeLights
 		}},
 	} {
 		rt := reflect.TypeOf(c.v)
@@ -146,6 +148,8 @@ func TestPackRefuses(t *testing.T) {
 		{"emitter", func(s *tracer.Scene) { s.Emitters[0].Kind = tracer.HitNone }},
 		{"light tree size", func(s *tracer.Scene) { s.LightNodes = append(s.LightNodes, s.LightNodes[0]) }},
 		{"light trail", func(s *tracer.Scene) { s.Emitters[0].Trail ^= 1 }},
+		{"tree lights not in the tree", func(s *tracer.Scene) { s.TreeLights = true }},
+		{"tree lights without any", func(s *tracer.Scene) { s.TreeLights, s.Lights = true, nil }},
 		{"leaf kind", func(s *tracer.Scene) {
 			for i := range s.Nodes {
 				if s.Nodes[i].Count > 0 {

@@ -106,7 +106,8 @@ enum {
 /* tracer.LightLeaf and the constants declared with it (tracer/lighttree.go) */
 enum {
     LightLeaf = 1,
-    LightTwoSided = 2
+    LightTwoSided = 2,
+    LightPoint = 4
 };
 
 /* tracer.NoTexture and the constants declared with it (tracer/desc.go) */
@@ -408,7 +409,7 @@ SCENE_FIELD(LightNode, Power, 36, 4);
 SCENE_FIELD(LightNode, Ref, 40, 4);
 SCENE_FIELD(LightNode, Flags, 44, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 1376 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 1384 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -448,8 +449,10 @@ typedef struct {
     const LightNode* LightNodes;
     u32 MinSamples;
     float NoiseLimit;
+    u32 TreeLights;
+    u32 _;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 1376, "TraceScene: 1376 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1384, "TraceScene: 1384 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -488,6 +491,8 @@ SCENE_FIELD(TraceScene, TriangleRecords, 1352, 8);
 SCENE_FIELD(TraceScene, LightNodes, 1360, 8);
 SCENE_FIELD(TraceScene, MinSamples, 1368, 4);
 SCENE_FIELD(TraceScene, NoiseLimit, 1372, 4);
+SCENE_FIELD(TraceScene, TreeLights, 1376, 4);
+SCENE_FIELD(TraceScene, _, 1380, 4);
 
 #undef SCENE_FIELD
 

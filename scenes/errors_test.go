@@ -157,6 +157,7 @@ var parseErrorTests = []struct {
 	{"seed past float32", sceneWith(`"render": {"seed": ` + mark + `1e300}`), "render.seed: must be at most 9007199254740992 (2^53), found 1e300"},
 	{"width past float32", sceneWith(`"render": {"width": ` + mark + `1e39}`), "render.width: must be at most"},
 	{"unknown integrator", sceneWith(`"render": {"integrator": ` + mark + `"pth"}`), `render.integrator: unknown integrator "pth"; did you mean "path"? (accepted: "path", "whitted")`},
+	{"unknown light_tree_points", sceneWith(`"render": {"light_tree_points": ` + mark + `"alway"}`), `render.light_tree_points: unknown value "alway"; did you mean "always"? (accepted: "auto", "always", "never")`},
 	{"integrator not a string", sceneWith(`"render": {"integrator": ` + mark + `1}`), `render.integrator: expected a string, found a number`},
 	{"render not an object", sceneWith(`"render": ` + mark + `[640, 480]`), "render: expected an object, found an array"},
 

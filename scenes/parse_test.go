@@ -67,7 +67,7 @@ func TestLoadValid(t *testing.T) {
 			file: "whitted.json",
 			want: tracer.SceneDesc{
 				Settings: tracer.Settings{Width: 320, Height: 240, Samples: 1, MaxDepth: 5, Integrator: tracer.IntegratorWhitted, Seed: 42,
-					NoiseThreshold: 0.05, MinSamples: 8},
+					NoiseThreshold: 0.05, MinSamples: 8, PointLightTree: tracer.PointLightTreeNever},
 				Camera: tracer.CameraDesc{
 					Position: mgl32.Vec3{0, 2, -6}, LookAt: mgl32.Vec3{0, 1, 0}, Up: mgl32.Vec3{0, 1, 0}, FOV: 50,
 					Shift: [2]float32{0, 0.1}, Aperture: 0.05, FocusDistance: 6,

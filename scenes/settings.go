@@ -41,8 +41,16 @@ var integrators = []option[tracer.Integrator]{
 	{"whitted", tracer.IntegratorWhitted},
 }
 
+// pointLightTrees are the accepted values of render.light_tree_points.
+var pointLightTrees = []option[tracer.PointLightTree]{
+	{"auto", tracer.PointLightTreeAuto},
+	{"always", tracer.PointLightTreeAlways},
+	{"never", tracer.PointLightTreeNever},
+}
+
 // renderFields are the members of the render section.
-var renderFields = []string{"width", "height", "samples", "max_depth", "integrator", "seed", "noise_threshold", "min_samples"}
+var renderFields = []string{"width", "height", "samples", "max_depth", "integrator", "seed", "noise_threshold", "min_samples",
+	"light_tree_points"}
 
 // read returns the setting from the render section f.
 func (s intSetting) read(f fields) int64 {
@@ -62,6 +70,7 @@ func (d *decoder) settings(f fields) tracer.Settings {
 		// 0 (the default) is off: every pixel takes its samples.
 		NoiseThreshold: f.float("noise_threshold", 0, within(0, maxNoiseThreshold)),
 		MinSamples:     int(minSamplesSetting.read(f)),
+		PointLightTree: choose(f, "light_tree_points", "auto", "value", pointLightTrees),
 	}
 }
 
@@ -93,6 +102,9 @@ func ValidateSettings(s tracer.Settings) error {
 	}
 	if s.Seed > maxSeed {
 		return &Error{Path: "render.seed", Msg: fmt.Sprintf("must be at most %d (2^53), found %d", uint64(maxSeed), s.Seed)}
+	}
+	if s.PointLightTree >= tracer.NumPointLightTrees {
+		return &Error{Path: "render.light_tree_points", Msg: fmt.Sprintf("unknown choice %d", s.PointLightTree)}
 	}
 	for _, o := range integrators {
 		if o.val == s.Integrator {

@@ -31,6 +31,7 @@ func TestValidateSettings(t *testing.T) {
 		{"seed past 2^53", func(s *tracer.Settings) { s.Seed = 1<<53 + 1 }, "render.seed: must be at most 9007199254740992 (2^53), found 9007199254740993"},
 		{"seed huge", func(s *tracer.Settings) { s.Seed = 1<<64 - 1 }, "render.seed: must be at most 9007199254740992 (2^53), found 18446744073709551615"},
 		{"integrator", func(s *tracer.Settings) { s.Integrator = 7 }, "render.integrator: unknown integrator 7"},
+		{"light_tree_points", func(s *tracer.Settings) { s.PointLightTree = tracer.NumPointLightTrees }, "render.light_tree_points: unknown choice 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

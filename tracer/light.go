@@ -95,10 +95,11 @@ func pointLightRadiance(l *PointLight, dist, spot float32) vec3 {
 // reflects (rough glass: or transmits) back along the incoming direction
 // d straight from the lights: every point and directional light (within
 // its cone, for a spot light; toward one direction of its disk, for a sun
-// with a DiskOneMinusCos),
-// one point on one emitter (a shape or triangle of an emissive material,
-// or of a pbr material with an Emission) picked in proportion to its
-// power, and (for an image background) one direction of the environment
+// with a DiskOneMinusCos) but those inTree,
+// one light picked from the light tree, one point on an emitter (a shape
+// or triangle of an emissive material, or of a pbr material with an
+// Emission) or one of the point and spot lights inTree, and (for an image
+// background) one direction of the environment
 // picked in proportion to its brightness. The emitter and environment
 // samples are weighted against BSDF sampling by the power heuristic;
 // tracePath weighs the emission its bounces find the other way.
@@ -111,6 +112,9 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 	var sum vec3
 	for i := range s.Lights {
 		l := &s.Lights[i]
+		if s.inTree(l) {
+			continue // picked from the light tree below
+		}
 		r, dir, dist := lightRay(l, p, n, sf.eps)
 		sun := l.Falloff == FalloffDirectional && l.DiskOneMinusCos > 0
 		if sun {
@@ -140,10 +144,10 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 		sum = maddv(sum, vec3{f0, f1, f2}, li)
 	}
 	base := smp.dim
-	if len(s.Emitters) > 0 {
+	if len(s.LightNodes) > 0 {
 		u0 := smp.Float()
 		u1, u2 := smp.Float2()
-		sum = sum.Add(s.emitterLight(sf, at, d, c, u0, u1, u2, smp, alphaStream(depth, alphaRayEmitter), st))
+		sum = sum.Add(s.emitterLight(sf, at, d, c, u0, u1, u2, smp, depth, st))
 	}
 	if s.Background.Kind == BackgroundImage && s.Background.Distribution != 0 {
 		smp.SetDimension(base + 3)
@@ -154,13 +158,18 @@ func (s *Scene) directLight(sf *surfaceHit, at *Hit, d, c vec3, smp *Sampler, de
 	return sum
 }
 
-// emitterLight is directLight's sample of the emitters; its
-// shadow ray takes alpha stream stream.
-func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, stream uint32, st *Stats) vec3 {
+// emitterLight is directLight's sample of the light tree, for the
+// vertex at depth: an emitter's, whose shadow ray takes the emitters'
+// alpha stream, or a point or spot light's (treeLight).
+func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 float32, smp *Sampler, depth int, st *Stats) vec3 {
 	k, pick := s.pickEmitterAt(sf.p, sf.ng, u0)
 	if !(pick > 0) {
 		return vec3{}
 	}
+	if k >= len(s.Emitters) {
+		return s.treeLight(sf, d, c, &s.Lights[k-len(s.Emitters)], pick, smp, depth, st)
+	}
+	stream := alphaStream(depth, alphaRayEmitter)
 	var es emitterSample
 	s.sampleEmitter(s.Emitters[k], pick, sf.p, at, u1, u2, &es)
 	if !(es.pdf > 0) {
@@ -189,6 +198,27 @@ func (s *Scene) emitterLight(sf *surfaceHit, at *Hit, d, c vec3, u0, u1, u2 floa
 	return mul(vec3{f0, f1, f2}, scale(s.emitterRadiance(es.m, &es.tc), w))
 }
 
+// treeLight is emitterLight's term for the point or spot light l that the
+// light tree picked with probability pick: directLight's term for it when
+// it samples every light, over pick (a delta light: no MIS weight).
+func (s *Scene) treeLight(sf *surfaceHit, d, c vec3, l *PointLight, pick float32, smp *Sampler, depth int, st *Stats) vec3 {
+	r, dir, dist := lightRay(l, sf.p, sf.ng, sf.eps)
+	spot := spotFactor(l, dir)
+	if !(spot > 0) {
+		return vec3{}
+	}
+	f0, f1, f2, _ := evalScatter(sf, &d, &c, dir[0], dir[1], dir[2])
+	if f0 == 0 && f1 == 0 && f2 == 0 {
+		return vec3{}
+	}
+	st.Rays++
+	if s.occludedSeen(r, smp, alphaStream(depth, alphaRayLight), false, st) {
+		return vec3{}
+	}
+	li := pointLightRadiance(l, dist, spot)
+	return mul(vec3{f0, f1, f2}, vec3{li[0] / pick, li[1] / pick, li[2] / pick})
+}
+
 // emitterRadiance returns the radiance that a surface of the emitting
 // material m (isEmitter) sends out at tc, toward either side: an emissive
 // material's colour × intensity, a pbr material's Emission × EmissionMap.
@@ -200,11 +230,15 @@ func (s *Scene) emitterRadiance(m *Material, tc *texCoords) vec3 {
 }
 
 // pickEmitterAt returns the emitter that next-event estimation at p (on a
-// surface of unit normal n) samples, picked with the number u in [0, 1),
-// and the probability of that pick (0: none): the light tree's
-// (pickLight), or with powerPicks the power's (pickEmitter).
+// surface of unit normal n) samples (or a light inTree, as pickLight
+// returns it), picked with the number u in [0, 1), and the probability of
+// that pick (0: none): the light tree's (pickLight), or with powerPicks
+// the power's (pickEmitter), which never picks a light inTree.
 func (s *Scene) pickEmitterAt(p, n vec3, u float32) (int, float32) {
 	if s.powerPicks {
+		if len(s.Emitters) == 0 {
+			return -1, 0
+		}
 		k := s.pickEmitter(u)
 		return k, s.powerPick(k)
 	}

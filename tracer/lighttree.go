@@ -1,7 +1,8 @@
 package tracer
 
 // The light tree: next-event estimation picks an emitter by descending a
-// binary tree over Scene.Emitters from the shading point, choosing each
+// binary tree over Scene.Emitters (and, with Scene.TreeLights, the point
+// and spot lights of inverse-square falloff) from the shading point, choosing each
 // child in proportion to an estimate of the light it sends there (pbrt-v4's
 // BVHLightSampler and LightBounds::Importance, Cycles' light tree): the
 // children's power over the squared distance to their bounds, times the
@@ -26,15 +27,17 @@ type LightNode struct {
 	SinTheta float32 // sin θo, ≥ 0
 	Power    float32 // the emitters' power: luminance × area, summed
 	// Ref is, for a leaf (LightLeaf), its emitter's index in
-	// Scene.Emitters; for an inner node, its second child's index.
+	// Scene.Emitters, or with LightPoint its light's in Scene.Lights;
+	// for an inner node, its second child's index.
 	Ref   uint32
-	Flags uint32 // LightLeaf, LightTwoSided
+	Flags uint32 // LightLeaf, LightTwoSided, LightPoint
 }
 
 // LightNode.Flags.
 const (
 	LightLeaf     = 1 // a leaf: Ref is an emitter
 	LightTwoSided = 2 // some emitter under the node emits toward both sides
+	LightPoint    = 4 // a leaf whose Ref is a point or spot light (Scene.TreeLights)
 )
 
 // maxLightDepth is the most inner nodes on a path from the light tree's
@@ -124,14 +127,18 @@ func (s *Scene) childPick(i uint32, p, nrm vec3) float32 {
 
 // pickLight returns the emitter that the light tree picks for the point p
 // of unit normal nrm with the number u in [0, 1), and the probability of
-// that pick; a probability of 0 (emitter −1) when every emitter is
-// unimportant at p.
+// that pick; a probability of 0 (emitter −1) when every light is
+// unimportant at p. A point or spot light i (TreeLights) is returned as
+// len(Emitters) + i.
 func (s *Scene) pickLight(p, nrm vec3, u float32) (int, float32) {
 	var i uint32
 	var pick float32 = 1
 	for {
 		n := &s.LightNodes[i]
 		if n.Flags&LightLeaf != 0 {
+			if n.Flags&LightPoint != 0 {
+				return len(s.Emitters) + int(n.Ref), pick
+			}
 			return int(n.Ref), pick
 		}
 		p0 := s.childPick(i, p, nrm)
@@ -152,7 +159,7 @@ func (s *Scene) pickLight(p, nrm vec3, u float32) (int, float32) {
 
 // lightPick returns the probability with which pickLight picks emitter k
 // at p (normal nrm): its Trail followed down the tree, with pickLight's
-// operations.
+// operations (the point lights' share of each node it passes included).
 func (s *Scene) lightPick(p, nrm vec3, k int) float32 {
 	trail := s.Emitters[k].Trail
 	var i uint32

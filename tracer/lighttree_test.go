@@ -117,16 +117,21 @@ func lightTestPoints(s *Scene, n int) []vec3 {
 }
 
 // treeMass walks s's light tree from p as pickLight descends it, in
-// float64, and returns each emitter's probability of being picked and
+// float64, and returns each emitter's (and light's, after them)
+// probability of being picked and
 // the probability that the pick ends on the way, at a node both of
 // whose children are unimportant at p (none of their emitters can light
 // p: their importance bounds what they send there).
 func treeMass(s *Scene, p, nrm vec3) (picks []float64, lost float64) {
-	picks = make([]float64, len(s.Emitters))
+	picks = make([]float64, len(s.Emitters)+len(s.Lights)) // a light in the tree as pickLight returns it
 	var walk func(i uint32, mass float64)
 	walk = func(i uint32, mass float64) {
 		n := &s.LightNodes[i]
 		if n.Flags&LightLeaf != 0 {
+			if n.Flags&LightPoint != 0 {
+				picks[len(s.Emitters)+int(n.Ref)] = mass
+				return
+			}
 			picks[n.Ref] = mass
 			return
 		}
@@ -246,6 +251,11 @@ func TestLightTreeSamplesItsPdf(t *testing.T) {
 // returns the means and the variances per sample.
 func floorStats(s *Scene, grid int, extent float64, n int) (mean, variance []float64) {
 	var st Stats
+	return floorStatsCounting(s, grid, extent, n, &st)
+}
+
+// floorStatsCounting is floorStats, counting the rays in st.
+func floorStatsCounting(s *Scene, grid int, extent float64, n int, st *Stats) (mean, variance []float64) {
 	for j := 0; j < grid; j++ {
 		for i := 0; i < grid; i++ {
 			x := extent * (2*(float64(i)+0.5)/float64(grid) - 1)
@@ -257,7 +267,7 @@ func floorStats(s *Scene, grid int, extent float64, n int) (mean, variance []flo
 			for k := 0; k < n; k++ {
 				smp := NewSampler(9, uint32(i), uint32(j), uint32(k))
 				smp.SetDimension(cameraDims)
-				v := float64(s.tracePath(r, s.Intersect(r), &smp, &st)[0])
+				v := float64(s.tracePath(r, s.Intersect(r), &smp, st)[0])
 				sum, sum2 = sum+v, sum2+v*v
 			}
 			m := sum / float64(n)

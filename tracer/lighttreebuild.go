@@ -14,7 +14,8 @@ import (
 
 // lightPrim is an emitter as the light tree's build sees it.
 type lightPrim struct {
-	k        uint32 // the emitter's index in Scene.Emitters
+	k        uint32 // the emitter's index in Scene.Emitters, or (point) the light's in Scene.Lights
+	point    bool   // a point or spot light
 	lo, hi   vec3
 	c        vec3 // the middle of lo–hi
 	axis     vec3
@@ -125,28 +126,60 @@ const lightBuckets = 12
 const lightParallelMin = 1 << 14
 
 // buildLightTree builds Scene.LightNodes over s.Emitters, power[k] the
-// power of emitter k, and sets the emitters' Trails. Splits are chosen as
+// power of emitter k, and (TreeLights) the lights inTree, and sets the
+// emitters' Trails. Splits are chosen as
 // pbrt-v4's BVHLightSampler chooses them (EvaluateCost: power × M_Ω ×
 // surface area, over 12 buckets per axis; M_Ω of an estimate of the
 // normals' spread); the tree is the same whatever the number of cores.
 func (s *Scene) buildLightTree(power []float64) {
 	s.LightNodes = nil
-	n := len(s.Emitters)
+	ne := len(s.Emitters)
+	var lights []uint32
+	for i := range s.Lights {
+		if s.inTree(&s.Lights[i]) {
+			lights = append(lights, uint32(i))
+		}
+	}
+	n := ne + len(lights)
 	if n == 0 {
 		return
 	}
 	b := &lightBuilder{prims: make([]lightPrim, n), nodes: make([]LightNode, 2*n-1),
-		trails: make([]uint32, n)}
-	parallelFor(n, func(lo, hi int) {
+		trails: make([]uint32, ne)}
+	parallelFor(ne, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			b.prims[k] = s.lightPrim(k, power[k])
 		}
 	})
+	for j, i := range lights {
+		b.prims[ne+j] = pointLightPrim(&s.Lights[i], i)
+	}
 	b.build(0, b.prims, 0, 0)
 	s.LightNodes = b.nodes
 	for k := range s.Emitters {
 		s.Emitters[k].Trail = b.trails[k]
 	}
+}
+
+// pointLightPrim returns light i, l, a point or spot light, as the build
+// sees it (pbrt-v4's PointLight::Bounds and SpotLight::Bounds): a point,
+// its power the intensity's luminance, so that its importance I/d² and an
+// emitter's, L·A·cos/d² (luminance × area: compileLightPicks), weigh
+// irradiance alike; a point light emits every way (cosTheta −1), a spot
+// light about its axis at full intensity within its inner angle (cos
+// inner = (1 − SpotOffset)/SpotScale), which the importance's θo + π/2
+// takes past the outer angle (at most π/2 past the inner).
+func pointLightPrim(l *PointLight, i uint32) lightPrim {
+	p := lightPrim{k: i, point: true, lo: l.Position, hi: l.Position, c: l.Position, axis: vec3{0, 0, 1}, cosTheta: -1,
+		power: float32(float64(l.Intensity) * float64(luminance(l.Color)))}
+	if !(p.power >= 0 && p.power <= math.MaxFloat32) {
+		p.power = 0 // negative or not finite: never picked
+	}
+	if l.SpotDir != (vec3{}) {
+		p.axis = l.SpotDir
+		p.cosTheta = float32(math.Max(-1, math.Min(1, (1-float64(l.SpotOffset))/float64(l.SpotScale))))
+	}
+	return p
 }
 
 // lightPrim returns emitter k as the build sees it.
@@ -188,7 +221,9 @@ func (b *lightBuilder) build(i int, ps []lightPrim, depth int, trail uint32) lig
 	if len(ps) == 1 {
 		p := &ps[0]
 		b.nodes[i] = leafNode(p)
-		b.trails[p.k] = trail
+		if !p.point {
+			b.trails[p.k] = trail
+		}
 		lb := emptyLightBounds()
 		lb.add(p)
 		lb.axis, lb.cosTheta = p.axis, p.cosTheta
@@ -225,10 +260,13 @@ func (b *lightBuilder) build(i int, ps []lightPrim, depth int, trail uint32) lig
 	return all
 }
 
-// leafNode returns the leaf of emitter p.
+// leafNode returns the leaf of emitter or light p.
 func leafNode(p *lightPrim) LightNode {
 	n := LightNode{Axis: p.axis, CosTheta: p.cosTheta, SinTheta: safeSqrt1m(p.cosTheta), Power: p.power,
 		Ref: p.k, Flags: LightLeaf}
+	if p.point {
+		n.Flags |= LightPoint
+	}
 	n.Center, n.Radius = centerRadius(p.lo, p.hi)
 	if p.twoSided {
 		n.Flags |= LightTwoSided

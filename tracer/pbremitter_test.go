@@ -20,7 +20,7 @@ import (
 // left is hit-only path tracing, unbiased on its own.
 func hitOnly(s *Scene) *Scene {
 	o := *s
-	o.Emitters = nil
+	o.Emitters, o.LightNodes = nil, nil
 	o.Materials = append([]Material(nil), s.Materials...)
 	for i := range o.Materials {
 		o.Materials[i].LightPDF = 0

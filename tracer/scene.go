@@ -41,10 +41,16 @@ type Scene struct {
 	// emits (an emissive material, or a pbr material with an Emission;
 	// see isEmitter): the area lights that next-event estimation samples.
 	Emitters []Emitter
-	// LightNodes is the light tree over Emitters (lighttree.go), from
-	// which next-event estimation picks an emitter as seen from the
-	// shading point; empty without emitters.
+	// LightNodes is the light tree over Emitters (lighttree.go), and with
+	// TreeLights over the point and spot lights of inverse-square falloff
+	// too, from which next-event estimation picks one light as seen from
+	// the shading point; empty without any.
 	LightNodes []LightNode
+	// TreeLights is set by Compile when the path integrator picks the
+	// point and spot lights of inverse-square falloff from the light tree
+	// (Settings.PointLightTree) rather than sampling every one at every
+	// vertex (inTree); the other lights are sampled all the same.
+	TreeLights bool
 	// powerPicks makes the Go tracer pick emitters as it did before the
 	// light tree, in proportion to their power alone (Emitter.CDF).
 	// Tests set it to render the reference that the tree must agree
@@ -233,9 +239,33 @@ func Compile(d *SceneDesc) (*Scene, error) {
 			s.Emitters = append(s.Emitters, Emitter{Kind: HitShape, Index: uint32(i)})
 		}
 	}
+	s.TreeLights = treeLights(&d.Settings, s.Lights)
 	s.buildLightTree(s.compileLightPicks())
 	s.compileEnvironment(d)
 	return s, nil
+}
+
+// treeLights reports whether a path-traced scene of the settings st and
+// the lights ls picks its point and spot lights of inverse-square falloff
+// from the light tree: Settings.PointLightTree's choice, by default with
+// more than PointLightTreeMin of them.
+func treeLights(st *Settings, ls []PointLight) bool {
+	if st.Integrator != IntegratorPath || st.PointLightTree == PointLightTreeNever {
+		return false
+	}
+	n := 0
+	for i := range ls {
+		if ls[i].Falloff == FalloffInverseSquare {
+			n++
+		}
+	}
+	return n > 0 && (st.PointLightTree == PointLightTreeAlways || n > PointLightTreeMin)
+}
+
+// inTree reports whether light l is a leaf of the light tree (TreeLights),
+// picked there rather than sampled at every vertex.
+func (s *Scene) inTree(l *PointLight) bool {
+	return s.TreeLights && l.Falloff == FalloffInverseSquare
 }
 
 // collectMinTriangles is the size of scene from which Compile first
@@ -502,6 +532,8 @@ func checkDesc(d *SceneDesc) error {
 		return fmt.Errorf("max depth %d: must be in [0, %d]", st.MaxDepth, MaxDepth)
 	case st.Integrator >= NumIntegrators:
 		return fmt.Errorf("unknown integrator %d", st.Integrator)
+	case st.PointLightTree >= NumPointLightTrees:
+		return fmt.Errorf("unknown point light tree choice %d", st.PointLightTree)
 	}
 	if f := d.Film; f.Filter >= NumPixelFilters {
 		return fmt.Errorf("film: unknown filter %d", f.Filter)

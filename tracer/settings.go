@@ -7,7 +7,7 @@ import (
 )
 
 // SettingsSize is the length in bytes of Settings' binary encoding.
-const SettingsSize = 4*8 + 4 + 8 + 4 + 8
+const SettingsSize = 4*8 + 4 + 8 + 4 + 8 + 4
 
 // The binary encoding of Settings is the one form in which render
 // settings leave a process: the worker protocol carries it (pb.Open), a
@@ -15,7 +15,8 @@ const SettingsSize = 4*8 + 4 + 8 + 4 + 8
 // it. It is SettingsSize bytes, little-endian, the fields in declaration
 // order: Width, Height, Samples and MaxDepth as int64 (so that any int
 // round-trips), Integrator as uint32, Seed as uint64, NoiseThreshold as
-// its float32 bits (uint32), MinSamples as int64. A field added to
+// its float32 bits (uint32), MinSamples as int64, PointLightTree as
+// uint32. A field added to
 // Settings is added here too, at the end, and SettingsSize grows:
 // TestSettingsEncodingCarriesEveryField fails until it is.
 
@@ -29,7 +30,8 @@ func (s Settings) AppendBinary(b []byte) ([]byte, error) {
 	b = le.AppendUint32(b, uint32(s.Integrator))
 	b = le.AppendUint64(b, s.Seed)
 	b = le.AppendUint32(b, math.Float32bits(s.NoiseThreshold))
-	return le.AppendUint64(b, uint64(int64(s.MinSamples))), nil
+	b = le.AppendUint64(b, uint64(int64(s.MinSamples)))
+	return le.AppendUint32(b, uint32(s.PointLightTree)), nil
 }
 
 // MarshalBinary implements encoding.BinaryMarshaler: the SettingsSize
@@ -54,6 +56,7 @@ func (s *Settings) UnmarshalBinary(data []byte) error {
 		Seed:           le.Uint64(data[36:]),
 		NoiseThreshold: math.Float32frombits(le.Uint32(data[44:])),
 		MinSamples:     int(int64(le.Uint64(data[48:]))),
+		PointLightTree: PointLightTree(le.Uint32(data[56:])),
 	}
 	return nil
 }

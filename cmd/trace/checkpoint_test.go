@@ -17,7 +17,7 @@ import (
 // magic, version and header record, then a record per tile of 8 bytes of
 // frame, 21 of tile ID and rectangle, and 12 per pixel.
 const (
-	ckHeaderBytes = 117
+	ckHeaderBytes = 121
 	ckTile16Bytes = 8 + 21 + 12*16*16
 	ckTile8Bytes  = 8 + 21 + 12*8*8
 )

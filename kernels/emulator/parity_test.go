@@ -413,7 +413,42 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 	if seed%3 != 2 {
 		addManyEmitters(d, seed)
 	}
+	addManyLights(d, seed)
 	return d
+}
+
+// addManyLights gives d, from the seed (the random numbers stay as they
+// were), more point and spot lights than tracer.PointLightTreeMin in seeds
+// 2, 3, 6, 7, 10 and 11, so that the light tree picks them beside the
+// emitters (seed 10 samples them all: render.light_tree_points "never"):
+// a grid of bulbs above the scene, every third a spot aimed down or
+// sideways, one black; and seeds 8 and 9 put two such lights, and their
+// own, in the tree by their setting ("always").
+func addManyLights(d *tracer.SceneDesc, seed uint64) {
+	n := tracer.PointLightTreeMin + 4 + int(seed%5)
+	switch {
+	case seed == 8 || seed == 9:
+		d.Settings.PointLightTree = tracer.PointLightTreeAlways
+		n = 2
+	case seed == 10:
+		d.Settings.PointLightTree = tracer.PointLightTreeNever
+	case seed%4 != 2 && seed%4 != 3:
+		return
+	}
+	for i := 0; i < n; i++ {
+		x := -3 + 6*float32(i)/float32(n)
+		z := float32(i%4) - 2
+		l := tracer.PointLight{Position: mgl32.Vec3{x, 1.8 + 0.5*float32(i%3), z},
+			Color: mgl32.Vec3{1, 0.6 + 0.1*float32(i%4), 0.5 + 0.15*float32(i%3)}, Intensity: 0.5 + 0.4*float32(i%5)}
+		if i == 3 {
+			l.Intensity = 0 // black: never picked
+		}
+		if i%3 == 1 {
+			l.SpotDir = mgl32.Vec3{0.3 * float32(i%2), -1, 0.5 * float32(i%3-1)}.Normalize()
+			l.SpotScale, l.SpotOffset = tracer.SpotCone(0.1*float64(i%4), 0.4+0.2*float64(i%5))
+		}
+		d.Lights = append(d.Lights, l)
+	}
 }
 
 // addAdaptive turns adaptive sampling on in some random scenes, from the
@@ -782,12 +817,12 @@ func TestRandomScenesUseLightTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s.LightNodes) != 2*len(s.Emitters)-1 {
-			t.Fatalf("seed %d: %d light nodes for %d emitters", seed, len(s.LightNodes), len(s.Emitters))
+		if len(s.LightNodes) != 2*(len(s.Emitters)+treeLights(s))-1 {
+			t.Fatalf("seed %d: %d light nodes for %d emitters and %d lights", seed, len(s.LightNodes), len(s.Emitters), treeLights(s))
 		}
 		var shapes, oneSided, black int
 		for _, n := range s.LightNodes {
-			if n.Flags&tracer.LightLeaf == 0 || s.Emitters[n.Ref].Kind != tracer.HitShape {
+			if n.Flags&tracer.LightLeaf == 0 || n.Flags&tracer.LightPoint != 0 || s.Emitters[n.Ref].Kind != tracer.HitShape {
 				continue
 			}
 			shapes++
@@ -813,6 +848,66 @@ func TestRandomScenesUseLightTree(t *testing.T) {
 	}
 	if many < 8 {
 		t.Errorf("%d of 12 random scenes have 16 emitting shapes or more, single-sided and black ones among them, in a light tree 8 deep or more: want at least 8", many)
+	}
+}
+
+// treeLights returns how many of s's lights are leaves of its light tree.
+func treeLights(s *tracer.Scene) int {
+	n := 0
+	for _, l := range s.LightNodes {
+		if l.Flags&tracer.LightLeaf != 0 && l.Flags&tracer.LightPoint != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRandomScenesUseTreeLights: some random scenes that
+// TestRandomSceneParity compares have more point and spot lights than
+// tracer.PointLightTreeMin, which the light tree picks beside the
+// emitters (a black one among them, and spots), one samples as many all
+// at every vertex by its setting, and one puts a few in the tree by its
+// setting, so parity covers the tree lights' picks, their share of the
+// emitters' pdf and the all-sampled loop, with and without lights to skip.
+func TestRandomScenesUseTreeLights(t *testing.T) {
+	many, forced, never := 0, 0, 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, tracer.IntegratorPath)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, inverse := treeLights(s), 0
+		for _, l := range s.Lights {
+			if l.Falloff == tracer.FalloffInverseSquare {
+				inverse++
+			}
+		}
+		var spots, black int
+		for _, l := range s.LightNodes {
+			if l.Flags&tracer.LightPoint != 0 && l.Flags&tracer.LightLeaf != 0 {
+				if s.Lights[l.Ref].SpotDir != (mgl32.Vec3{}) {
+					spots++
+				}
+				if l.Power == 0 {
+					black++
+				}
+			}
+		}
+		t.Logf("seed %d: %d of %d lights in the light tree (%d spots, %d black) beside %d emitters", seed, n, len(s.Lights), spots, black, len(s.Emitters))
+		if n > tracer.PointLightTreeMin && spots > 0 && black > 0 && len(s.Emitters) > 0 {
+			many++
+		}
+		if d.Settings.PointLightTree == tracer.PointLightTreeAlways && n == inverse && n > 0 {
+			forced++
+		}
+		if d.Settings.PointLightTree == tracer.PointLightTreeNever && n == 0 && inverse > tracer.PointLightTreeMin {
+			never++
+		}
+	}
+	if many < 4 || forced < 1 || never < 1 {
+		t.Errorf("%d of 12 random scenes have more than %d lights in the light tree, spots and a black one among them, %d put theirs in the tree by their setting, %d have as many sampled all by theirs: want at least 4, 1 and 1",
+			many, tracer.PointLightTreeMin, forced, never)
 	}
 }
 
