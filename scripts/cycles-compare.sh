@@ -27,7 +27,9 @@
 # Absorption, about 1 minute; --scenes clearcoat --pbr lambert: pbr clear
 # coats built from Cycles nodes, about 2 minutes; --scenes manylamps: 256
 # small lamps and 6 bulbs, which trace samples from its light tree and
-# Cycles 3.4 by power, about 2 minutes.) A scene's film.filter renders with Cycles'
+# Cycles 3.4 by power, about 2 minutes; --scenes bulbhall: 256 point lights
+# and 2 lamps, which trace picks from its light tree and Cycles 3.4 by
+# power, about 2 minutes.) A scene's film.filter renders with Cycles'
 # filter of that name and width (a Box of 1 px by default).
 #
 # Materials are compared at three levels (scripts/cycles/tracescene.py
