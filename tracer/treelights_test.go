@@ -123,18 +123,24 @@ func TestTreeLightsChosen(t *testing.T) {
 // each emitter (emitterPick, what MIS weighs by: its trail through nodes
 // that share with the lights) and each light, and of picking none, sum to
 // 1 against a float64 walk of the whole tree; a pick's probability is the
-// walk's, and an emitter's is emitterPick's bit for bit.
+// walk's, and an emitter's is emitterPick's bit for bit; also at the
+// bulbs' own positions, where a bulb's importance is not finite.
 func TestTreeLightPicksSumToOne(t *testing.T) {
 	s, _ := bulbHallScene(t, PointLightTreeAuto)
 	if !s.TreeLights || len(s.LightNodes) != 2*(len(s.Emitters)+bulbHallN)-1 {
 		t.Fatalf("tree lights %v, %d light nodes for %d emitters and %d lights", s.TreeLights, len(s.LightNodes), len(s.Emitters), bulbHallN)
 	}
 	rng := rand.New(rand.NewPCG(8, 9))
-	lightPicks := 0
-	for j := 0; j < 600; j++ {
+	lightPicks, atLights := 0, 0
+	for j := 0; j < 600+bulbHallN; j++ {
 		p := vec3{20*rng.Float32() - 10, 4 * rng.Float32(), 20*rng.Float32() - 10}
 		if j%3 == 1 {
 			p[1] = 0
+		}
+		if j >= 600 {
+			// At a bulb (the black one too): its importance is infinite
+			// (or 0/0), the pick ends at its parent, on both sides alike.
+			p = s.Lights[j-600].Position
 		}
 		nrm := testNormal(j)
 		want, lost := treeMass(s, p, nrm)
@@ -151,6 +157,9 @@ func TestTreeLightPicksSumToOne(t *testing.T) {
 		}
 		if math.Abs(sum-1) > 1e-5 {
 			t.Errorf("at %v the pick probabilities and the lost share %.3g sum to %.7f", p, lost, sum)
+		}
+		if j >= 600 && lost > 0 {
+			atLights++
 		}
 		k, pick := s.pickLight(p, nrm, rng.Float32())
 		switch {
@@ -173,6 +182,7 @@ func TestTreeLightPicksSumToOne(t *testing.T) {
 	if lightPicks < 300 {
 		t.Errorf("lights picked at %d points of 600: the lamps take the rest", lightPicks)
 	}
+	t.Logf("at %d of the %d bulbs' own positions the walk loses a share", atLights, bulbHallN)
 }
 
 // TestTreeLightsSampleTheirPdf: from points over the floor, under and
