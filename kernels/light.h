@@ -471,7 +471,9 @@ DEVFN void direct_begin(PathState* p) {
 /* direct_step: Scene.directLight as a state machine (pathstate.h): it
  * returns 1 when it has asked p->q a query, and 0 at the end, p->sum then
  * the direct light. The sum's terms are added in Go's order: each light's
- * in light order, then the emitters', then the background's. It uses the
+ * in light order (but those in the light tree: TreeLights), then the
+ * light tree's pick (an emitter or a point or spot light), then the
+ * background's. It uses the
  * next five dimensions of p->rng and leaves it at the sixth. */
 DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
     const SurfaceHit* sf = &p->sf;
