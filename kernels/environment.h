@@ -93,9 +93,11 @@ DEVFN float environment_pdf(const TraceScene* s, vec3 d) {
 /* environment_light_prepare: Scene.environmentLight up to its shadow ray.
  * It returns 1 when the light's contribution *value counts only if the
  * shadow ray *shadow (Scene.occludedSeen, fromLight 0) is not occluded, and 0
- * when *value is the contribution (black) without one. */
-DEVFN int environment_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1, float u2,
-                                    Ray* shadow, vec3* value) {
+ * when *value is the contribution (black) without one. Out of line: with
+ * pbr_eval_at, it keeps the spills of the pbr materials' dielectric
+ * specular (kernels/README.md) small. */
+DEVFN_CALL int environment_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float u1,
+                                         float u2, Ray* shadow, vec3* value) {
     *value = v3(0.0f, 0.0f, 0.0f);
     float pdf;
     vec3 dir = sample_environment(s, u1, u2, &pdf);

@@ -78,13 +78,14 @@ DEVFN float pow5(float x) {
 }
 
 /* schlick: schlick. */
-DEVFN vec3 schlick(vec3 f0, float c5) {
-    return v3(f0.x + ((1.0f - f0.x) * c5), f0.y + ((1.0f - f0.y) * c5), f0.z + ((1.0f - f0.z) * c5));
+DEVFN vec3 schlick(vec3 f0, float f90, float c5) {
+    return v3(f0.x + ((f90 - f0.x) * c5), f0.y + ((f90 - f0.y) * c5), f0.z + ((f90 - f0.z) * c5));
 }
 
 /* PBRLobes: pbrLobes. */
 typedef struct {
     vec3 f0;
+    float f90;
     vec3 kd;
     float alpha;
     float coat;
@@ -104,16 +105,25 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     if (m->Kind == MaterialPBR) {
         metal = clamp01(metallic);
     }
-    float d = 0.04f * (1.0f - metal);
+    /* The dielectric's reflectance (glTF's default, or the material's
+     * SpecularF0 and SpecularF90) and the metal's, mixed by metal. */
+    vec3 f0d = v3(0.04f, 0.04f, 0.04f);
+    float f90d = 1.0f;
+    if (m->Kind == MaterialPBR && m->DielectricSpecular != 0u) {
+        f0d = m->SpecularF0;
+        f90d = m->SpecularF90;
+    }
+    float dm = 1.0f - metal;
     PBRLobes l;
-    l.f0 = v3(d + (c.x * metal), d + (c.y * metal), d + (c.z * metal));
-    l.kd = scale(c, 1.0f - metal);
+    l.f0 = v3((f0d.x * dm) + (c.x * metal), (f0d.y * dm) + (c.y * metal), (f0d.z * dm) + (c.z * metal));
+    l.f90 = 1.0f - ((1.0f - f90d) * dm);
+    l.kd = scale(c, dm);
     l.alpha = ggx_alpha(clamp01(rough));
     float c5 = pow5(1.0f - clamp01(co));
     float fs = ((l.f0.x + l.f0.y) + l.f0.z) * (1.0f / 3.0f);
-    fs += (1.0f - fs) * c5;
-    float fv = clearcoat_f(c5);
-    l.coat = 1.0f - fv;
+    fs += (l.f90 - fs) * c5;
+    vec3 fb = schlick(f0d, f90d, c5);
+    l.coat = 1.0f - max_component(fb);
     float fd = (((l.kd.x + l.kd.y) + l.kd.z) * (1.0f / 3.0f)) * l.coat;
     l.pSpec0 = 1.0f;
     if (fs + fd > 0.0f) {
@@ -126,7 +136,7 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     if (m->Kind == MaterialPBR && m->Clearcoat > 0.0f) {
         l.clear = clamp01(m->Clearcoat);
         l.clearAlpha = ggx_alpha(clamp01(m->ClearcoatRoughness));
-        float fc = l.clear * fv;
+        float fc = l.clear * clearcoat_f(c5);
         l.clearBase = 1.0f - fc;
         l.pClear = fc / (fc + ((fs + fd) * l.clearBase));
     }
@@ -148,7 +158,7 @@ DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
     *pdf = (1.0f - l->pSpec0) * cd;
     if (!(l->alpha < TR_GGX_MIN_ALPHA)) {
         GGXReflection r = ggx_reflection(cnh, co, ci, l->alpha * l->alpha);
-        fcos = maddv(fcos, schlick(l->f0, c5), v3(r.spec, r.spec, r.spec));
+        fcos = maddv(fcos, schlick(l->f0, l->f90, c5), v3(r.spec, r.spec, r.spec));
         *pdf += l->pSpec0 * r.pdf;
     }
     if (!(l->clear > 0.0f)) {
@@ -195,7 +205,7 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
             float f = (l->clear * clearcoat_f(c5)) / l->pClear;
             *weight = v3(f, f, f);
         } else {
-            *weight = scale(schlick(l->f0, c5), 1.0f / l->pSpec0);
+            *weight = scale(schlick(l->f0, l->f90, c5), 1.0f / l->pSpec0);
             if (l->clear > 0.0f) {
                 *weight = scale(*weight, l->clearBase / (1.0f - l->pClear));
             }

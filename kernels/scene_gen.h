@@ -199,7 +199,7 @@ SCENE_FIELD(Shape, P2, 36, 12);
 SCENE_FIELD(Shape, N, 48, 12);
 SCENE_FIELD(Shape, W, 60, 12);
 
-/* tracer.Material (tracer/desc.go), 144 bytes. */
+/* tracer.Material (tracer/desc.go), 164 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -229,8 +229,11 @@ typedef struct {
     vec3 Absorption;
     float Clearcoat;
     float ClearcoatRoughness;
+    vec3 SpecularF0;
+    float SpecularF90;
+    u32 DielectricSpecular;
 } Material;
-PORT_STATIC_ASSERT(sizeof(Material) == 144, "Material: 144 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Material) == 164, "Material: 164 bytes, as in Go");
 SCENE_FIELD(Material, Kind, 0, 4);
 SCENE_FIELD(Material, Texture, 4, 4);
 SCENE_FIELD(Material, Color, 8, 12);
@@ -259,6 +262,9 @@ SCENE_FIELD(Material, AttenuationDistance, 120, 4);
 SCENE_FIELD(Material, Absorption, 124, 12);
 SCENE_FIELD(Material, Clearcoat, 136, 4);
 SCENE_FIELD(Material, ClearcoatRoughness, 140, 4);
+SCENE_FIELD(Material, SpecularF0, 144, 12);
+SCENE_FIELD(Material, SpecularF90, 156, 4);
+SCENE_FIELD(Material, DielectricSpecular, 160, 4);
 
 /* tracer.Texture (tracer/desc.go), 92 bytes. */
 typedef struct {

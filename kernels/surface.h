@@ -292,6 +292,18 @@ DEVFN vec3 eval_rough_glass(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float
     return scale(c, f);
 }
 
+/* pbr_eval_at: eval_scatter of a metal or pbr material (new_pbr_lobes,
+ * pbr_eval). Out of line: inline at next-event estimation's three calls,
+ * the lobes' dielectric F0 and F90 (glTF's KHR_materials_specular) made
+ * ptxas spill more in wf_shade and trace_pixels_path (kernels/README.md);
+ * sample_scatter keeps its own lobes inline (called there too, it
+ * spilled more). */
+DEVFN_CALL vec3 pbr_eval_at(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+    vec3 wo = v3(-d.x, -d.y, -d.z);
+    PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, dot(sf->ns, wo));
+    return pbr_eval(&l, sf->ns, wo, wi, pdf);
+}
+
 /* eval_scatter: evalScatter, f·cos θ toward wi and the density of picking
  * wi (*pdf). */
 DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
@@ -310,9 +322,7 @@ DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pd
         return scale(c, cd);
     }
     if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
-        vec3 wo = v3(-d.x, -d.y, -d.z);
-        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, dot(sf->ns, wo));
-        return pbr_eval(&l, sf->ns, wo, wi, pdf);
+        return pbr_eval_at(sf, d, wi, c, pdf);
     }
     float kd, ks;
     phong_weights(m, &kd, &ks);

@@ -3,6 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -218,6 +219,12 @@ var parseErrorTests = []struct {
 	{"clearcoat above 1", material(`{"type": "pbr", "clearcoat": ` + mark + `1.5}`), "materials.m.clearcoat: must be in [0, 1], found 1.5"},
 	{"clearcoat_roughness below 0", material(`{"type": "pbr", "clearcoat": 1, "clearcoat_roughness": ` + mark + `-0.1}`), "materials.m.clearcoat_roughness: must be in [0, 1], found -0.1"},
 	{"clearcoat not a number", material(`{"type": "pbr", "clearcoat": ` + mark + `"yes"}`), "materials.m.clearcoat: "},
+	{"specular above 1", material(`{"type": "pbr", "specular": ` + mark + `1.5}`), "materials.m.specular: must be in [0, 1], found 1.5"},
+	{"specular_color below 0", material(`{"type": "pbr", "specular_color": [1, ` + mark + `-0.5, 1]}`), "materials.m.specular_color[1]: a colour component must be >= 0, found -0.5"},
+	{"specular_color not a colour", material(`{"type": "pbr", "specular_color": ` + mark + `1}`), "materials.m.specular_color: "},
+	{"pbr ior below 1", material(`{"type": "pbr", "ior": ` + mark + `0.9}`), "materials.m.ior: must be in [1, 4], found 0.9"},
+	{"pbr ior above 4", material(`{"type": "pbr", "specular": 0.5, "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
+	{"specular on a metal", material(`{"type": "metal", ` + mark + `"specular_color": [1, 1, 1]}`), `materials.m: unknown field "specular_color"`},
 	{"clearcoat on a metal", material(`{"type": "metal", ` + mark + `"clearcoat": 1}`), `materials.m: unknown field "clearcoat" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
 	{"ior above 4", material(`{"type": "dielectric", "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
@@ -360,6 +367,38 @@ func TestClearcoatDecode(t *testing.T) {
 		}
 		if m := s.Materials[0]; m.Clearcoat != c.clear || m.ClearcoatRoughness != c.clearRgh {
 			t.Errorf("%s: clearcoat %g, roughness %g; want %g, %g", c.fields, m.Clearcoat, m.ClearcoatRoughness, c.clear, c.clearRgh)
+		}
+	}
+}
+
+// TestPBRSpecularDecode: a pbr material's specular, specular_color and
+// ior (1, [1, 1, 1] and 1.5 by default: glTF's, the material as it was)
+// become the tracer's dielectric F0 and F90 (tracer.PBRSpecular).
+func TestPBRSpecularDecode(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		f0     mgl32.Vec3
+		f90    float32
+		set    uint32
+	}{
+		{``, mgl32.Vec3{}, 0, 0},
+		{`, "specular": 1, "specular_color": [1, 1, 1], "ior": 1.5`, mgl32.Vec3{}, 0, 0},
+		{`, "specular": 0`, mgl32.Vec3{}, 0, 1},
+		{`, "specular": 0.5, "specular_color": [1, 0.5, 0]`, mgl32.Vec3{0.02, 0.01, 0}, 0.5, 1},
+		// (2 − 1)/(2 + 1) squared: 1/9, and a colour of 20 clamps F0 to 1.
+		{`, "ior": 2, "specular_color": [1, 20, 0]`, mgl32.Vec3{1.0 / 9, 1, 0}, 1, 1},
+	} {
+		s, err := Parse("test.json", []byte(material(`{"type": "pbr"`+c.fields+`}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := s.Materials[0]
+		near := true
+		for k := range 3 {
+			near = near && math.Abs(float64(m.SpecularF0[k]-c.f0[k])) < 1e-7
+		}
+		if !near || m.SpecularF90 != c.f90 || m.DielectricSpecular != c.set {
+			t.Errorf("%s: F0 %v, F90 %g, set %d; want %v, %g, %d", c.fields, m.SpecularF0, m.SpecularF90, m.DielectricSpecular, c.f0, c.f90, c.set)
 		}
 	}
 }

@@ -63,7 +63,10 @@ import (
 //     metallicFactor and roughnessFactor (1 and 1 by default) and the
 //     metallicRoughnessTexture, decoded linearly; KHR_materials_clearcoat's
 //     clearcoatFactor and clearcoatRoughnessFactor (gltfclearcoat.go;
-//     its textures are named in the warning, not read); emissiveFactor ×
+//     its textures are named in the warning, not read);
+//     KHR_materials_specular's specularFactor and specularColorFactor
+//     and KHR_materials_ior's ior as the dielectric's F0 and F90
+//     (gltfspecular.go; textures named in the warning); emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's image (its EXT_texture_webp source when it has one, else
 //     its source), KHR_texture_transform, texCoord and sampler (wrapS and
@@ -82,8 +85,8 @@ import (
 //   - Glass: a material of full transmission (KHR_materials_transmission,
 //     with KHR_materials_ior and KHR_materials_volume) becomes trace's
 //     dielectric (gltfglass.go). Other material extensions but
-//     KHR_materials_emissive_strength and KHR_materials_clearcoat (not on
-//     glass), and partial transmission, are not
+//     KHR_materials_emissive_strength, KHR_materials_clearcoat and
+//     KHR_materials_specular (not on glass), and partial transmission, are not
 //     read; importedMaterial.Unsupported names them, for the warning of
 //     the scene that draws such a material (decoder.addMaterials).
 //   - Primitives of points and lines (POINTS, LINES, LINE_LOOP,
@@ -97,7 +100,8 @@ import (
 // with two members of the same key (named by its JSON path); any entry
 // of extensionsRequired but those of gltfSupported (and a material with
 // a required extension that it is drawn without — a glass extension on a
-// material that is not glass, KHR_materials_clearcoat on glass — is
+// material that is not glass, KHR_materials_clearcoat or
+// KHR_materials_specular on glass — is
 // refused where a scene draws it: importedMaterial.Refused); primitive modes that glTF does
 // not define; accessors without a bufferView whose elements would take
 // more bytes than the file's buffers have; POSITION or NORMAL other than FLOAT VEC3, TANGENT other than
@@ -202,13 +206,15 @@ const gltfWebPExt = "EXT_texture_webp"
 // file that requires them is read, and a material it draws whose
 // transmission trace cannot honour (partial, textured, metallic) is an
 // error naming the material, not a warning (importedMaterial.Refused), as
-// is a glass material with KHR_materials_clearcoat in a file that
-// requires it.
+// is a glass material with KHR_materials_clearcoat or
+// KHR_materials_specular in a file that requires it. KHR_materials_ior
+// is read on every material (gltfspecular.go).
 var gltfSupported = map[string]bool{
 	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
 	gltfClearcoatExt:                  true,
+	gltfSpecularExt:                   true,
 	"KHR_mesh_quantization":           true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
@@ -1058,9 +1064,16 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		}
 		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return e == gltfClearcoatExt }), notes...)
 	}
+	if !glass.glass {
+		read, notes, err := l.specular(m, where, &im)
+		if err != nil {
+			return 0, err
+		}
+		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return slices.Contains(read, e) }), notes...)
+	}
 	for _, e := range exts {
 		if slices.Contains(doc.ExtensionsRequired, e) && slices.Contains(im.Unsupported, e) {
-			if e == gltfClearcoatExt {
+			if e == gltfClearcoatExt || e == gltfSpecularExt {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace does not read on glass", where, quote(name), e)
 			} else {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)

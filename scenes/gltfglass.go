@@ -121,8 +121,8 @@ func (l *gltfLoader) glassMaterial(m *gltf.Material, where string) (gltfGlass, e
 	}
 	if factor == 0 && tr.Texture == nil {
 		// No transmission (glTF's default): the material is opaque, as
-		// drawn, and a volume has nothing to fill; only an ior would
-		// change it (its Fresnel), which stays unread.
+		// drawn, and a volume has nothing to fill; its ior is its
+		// dielectric's F0 (gltfspecular.go).
 		g.read = []string{gltfTransmissionExt, gltfVolumeExt}
 		return g, nil
 	}

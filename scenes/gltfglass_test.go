@@ -113,8 +113,11 @@ func TestMeshGLTFGlass(t *testing.T) {
 			name: "ior past the dielectric's",
 			mat: &gltf.Material{PBRMetallicRoughness: pbr([4]float64{1, 1, 1, 1}, 0, 0),
 				Extensions: ext("KHR_materials_transmission", `{"transmissionFactor": 1}`, "KHR_materials_ior", `{"ior": 5}`)},
-			want: tracer.Material{Kind: tracer.MaterialPBR, Color: mgl32.Vec3{1, 1, 1}},
-			warn: "drawn without KHR_materials_ior, KHR_materials_transmission",
+			// Not glass, its metallic-roughness part has the ior's F0
+			// (0.444), which KHR_materials_ior gives every material.
+			want: tracer.Material{Kind: tracer.MaterialPBR, Color: mgl32.Vec3{1, 1, 1},
+				SpecularF0: mgl32.Vec3{4.0 / 9, 4.0 / 9, 4.0 / 9}, SpecularF90: 1, DielectricSpecular: 1},
+			warn: "drawn without KHR_materials_transmission,",
 		},
 		{
 			name: "the scene's material in its place",
@@ -139,7 +142,8 @@ func TestMeshGLTFGlass(t *testing.T) {
 			}
 			m := s.Materials[s.Meshes[0].Material]
 			got := tracer.Material{Kind: m.Kind, IOR: m.IOR, Roughness: m.Roughness, Color: m.Color,
-				AttenuationColor: m.AttenuationColor, AttenuationDistance: m.AttenuationDistance}
+				AttenuationColor: m.AttenuationColor, AttenuationDistance: m.AttenuationDistance,
+				SpecularF0: m.SpecularF0, SpecularF90: m.SpecularF90, DielectricSpecular: m.DielectricSpecular}
 			if got != tc.want {
 				t.Errorf("material %+v, want %+v", got, tc.want)
 			}
@@ -252,10 +256,11 @@ func TestMeshGLTFGlassRequired(t *testing.T) {
 			want: tracer.MaterialPBR,
 		},
 		{
+			// Read as the dielectric F0 it implies (TestGLTFSpecular).
 			name:     "ior without transmission",
 			required: []string{"KHR_materials_ior"},
 			ext:      gltf.Extensions{"KHR_materials_ior": json.RawMessage(`{"ior": 2}`)},
-			err:      `materials[0] ("frosted") needs KHR_materials_ior, which the file requires`,
+			want:     tracer.MaterialPBR,
 		},
 		{
 			name:      "partial transmission, the scene's material in its place",

@@ -29,8 +29,15 @@ type importedMaterial struct {
 	// (tracer.Material's; glTF's KHR_materials_clearcoat, MTL's Pc and
 	// Pcr): 0, no coat.
 	Clearcoat, ClearcoatRoughness float32
-	Emission                      mgl32.Vec3
-	RoughImage, EmissionImage     *tracer.Image
+	// HasSpecular gives the pbr material the dielectric reflectance
+	// SpecularF0 and SpecularF90 (tracer.Material's, DielectricSpecular
+	// 1; glTF's KHR_materials_specular and KHR_materials_ior) in place of
+	// glTF's default, F0 0.04 and F90 1.
+	HasSpecular               bool
+	SpecularF0                mgl32.Vec3
+	SpecularF90               float32
+	Emission                  mgl32.Vec3
+	RoughImage, EmissionImage *tracer.Image
 	// The textures' UV transforms (tracer.Texture.UV; zero for none).
 	ImageUV, RoughUV, EmissionUV [6]float32
 	// The textures' samplers and coordinate sets (the zero value:

@@ -24,7 +24,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -117,12 +117,33 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 		m.Clearcoat = f.float("clearcoat", 0, within(0, 1))
 		m.ClearcoatRoughness = f.float("clearcoat_roughness", 0, within(0, 1))
+		d.pbrSpecular(f, &m)
 	}
 	d.alpha(f, &m, s)
 	if kind != tracer.MaterialEmissive && !d.failed() {
 		d.normalMap(f, &m, s)
 	}
 	return m
+}
+
+// pbrSpecular sets a pbr material's dielectric specular reflectance from
+// the members specular (a factor in [0, 1], default 1), specular_color
+// (linear RGB, each component >= 0, default [1, 1, 1]) and ior (in [1, 4],
+// default 1.5, the dielectric's range), glTF's KHR_materials_specular and
+// KHR_materials_ior: F0 = min(((ior − 1)/(ior + 1))² · specular_color, 1)
+// · specular at normal incidence, specular at grazing incidence
+// (tracer.PBRSpecular). The defaults are glTF's, F0 0.04 and F90 1, and
+// leave the material as it was without them.
+func (d *decoder) pbrSpecular(f fields, m *tracer.Material) {
+	ior := f.float("ior", 1.5, within(1, 4))
+	factor := f.float("specular", 1, within(0, 1))
+	color := f.color("specular_color", white)
+	if d.failed() || ior == 1.5 && factor == 1 && color == white {
+		return
+	}
+	m.SpecularF0, m.SpecularF90 = tracer.PBRSpecular(float64(ior), float64(factor),
+		[3]float64{float64(color[0]), float64(color[1]), float64(color[2])})
+	m.DielectricSpecular = 1
 }
 
 // attenuation sets a dielectric's absorption from the members

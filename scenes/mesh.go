@@ -521,6 +521,9 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		if m.PBR {
 			mat.Kind, mat.Metallic, mat.Roughness, mat.Emission = tracer.MaterialPBR, m.Metallic, m.Roughness, m.Emission
 			mat.Clearcoat, mat.ClearcoatRoughness = m.Clearcoat, m.ClearcoatRoughness
+			if m.HasSpecular {
+				mat.SpecularF0, mat.SpecularF90, mat.DielectricSpecular = m.SpecularF0, m.SpecularF90, 1
+			}
 		}
 		if m.Glass {
 			mat.Kind, mat.IOR, mat.Roughness = tracer.MaterialDielectric, m.IOR, m.Roughness

@@ -375,6 +375,34 @@ type Material struct {
 	// coat). The base below receives what the coat lets through
 	// (microfacet.go).
 	Clearcoat, ClearcoatRoughness float32
+	// SpecularF0 and SpecularF90, when DielectricSpecular is not 0, are
+	// a pbr material's dielectric specular reflectance at normal and at
+	// grazing incidence (glTF's KHR_materials_specular and
+	// KHR_materials_ior: dielectric_f0, linear RGB, and dielectric_f90;
+	// each in [0, 1], F0 ≤ F90), as PBRSpecular computes them from an
+	// index of refraction, a specular factor and a specular colour. Its
+	// diffuse base is weighed by 1 − the largest component of Schlick's
+	// Fresnel between them at the view direction (microfacet.go); the
+	// metallic part is unaffected. DielectricSpecular 0, the zero value,
+	// is glTF's default: F0 0.04 and F90 1 (ior 1.5, specular 1, white).
+	SpecularF0         mgl32.Vec3
+	SpecularF90        float32
+	DielectricSpecular uint32
+}
+
+// PBRSpecular returns a pbr material's dielectric F0 and F90
+// (Material.SpecularF0 and SpecularF90) for an index of refraction ior
+// (≥ 1), a specular factor in [0, 1] and a specular colour (linear RGB,
+// each ≥ 0), glTF's KHR_materials_ior and KHR_materials_specular:
+// F0 = min(((ior − 1)/(ior + 1))² · colour, 1) · factor, per component,
+// and F90 = factor. It computes in float64 and rounds once, so that ior
+// 1.5, factor 1 and white give the default's 0.04 exactly.
+func PBRSpecular(ior, factor float64, color [3]float64) (f0 mgl32.Vec3, f90 float32) {
+	r := (ior - 1) / (ior + 1)
+	for i, c := range color {
+		f0[i] = float32(min(r*r*c, 1) * factor)
+	}
+	return f0, float32(factor)
 }
 
 // PointLight is a light at a point (linear RGB), shining in every

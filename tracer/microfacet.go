@@ -91,13 +91,13 @@ func pow5(x float32) float32 {
 	return float32(float32(x2*x2) * x)
 }
 
-// schlick is Schlick's Fresnel for reflectance f0 at normal incidence and
-// c5 = (1 − cos)⁵.
-func schlick(f0 vec3, c5 float32) vec3 {
+// schlick is Schlick's Fresnel for reflectance f0 at normal incidence,
+// f90 at grazing incidence and c5 = (1 − cos)⁵.
+func schlick(f0 vec3, f90, c5 float32) vec3 {
 	return vec3{
-		f0[0] + float32((1-f0[0])*c5),
-		f0[1] + float32((1-f0[1])*c5),
-		f0[2] + float32((1-f0[2])*c5),
+		f0[0] + float32((f90-f0[0])*c5),
+		f0[1] + float32((f90-f0[1])*c5),
+		f0[2] + float32((f90-f0[2])*c5),
 	}
 }
 
@@ -119,9 +119,10 @@ func fresnelDielectric(cos, eta float32) float32 {
 // pbrLobes are the parameters of a metal or pbr material at one point.
 type pbrLobes struct {
 	f0     vec3    // specular reflectance at normal incidence
+	f90    float32 // and at grazing incidence
 	kd     vec3    // diffuse albedo, (1 − metallic)·base colour
 	alpha  float32 // GGX α; < ggxMinAlpha: a mirror
-	coat   float32 // what the coat lets through to the diffuse base: 1 − F(cos θo)
+	coat   float32 // what the dielectric's specular lets through to the diffuse base: 1 − max F(cos θo)
 	pSpec0 float32 // the probability of sampling the specular lobe (of the base's two)
 	// The clear coat (Material.Clearcoat) over all of that, when clear
 	// > 0; with clear 0 the others are zero and unused.
@@ -158,20 +159,33 @@ func newPBRLobes(m *Material, c vec3, metallic, rough, co float32) pbrLobes {
 	if m.Kind == MaterialPBR {
 		metal = clamp01(metallic)
 	}
-	d := float32(0.04 * (1 - metal))
+	// The dielectric's reflectance (glTF's default, or Material's
+	// SpecularF0 and SpecularF90) and the metal's (the base colour at
+	// normal incidence, 1 at grazing), mixed by metal.
+	f0d, f90d := vec3{0.04, 0.04, 0.04}, float32(1)
+	if m.Kind == MaterialPBR && m.DielectricSpecular != 0 {
+		f0d, f90d = m.SpecularF0, m.SpecularF90
+	}
+	dm := 1 - metal
 	l := pbrLobes{
-		f0:    vec3{d + float32(c[0]*metal), d + float32(c[1]*metal), d + float32(c[2]*metal)},
-		kd:    scale(c, 1-metal),
+		f0: vec3{
+			float32(f0d[0]*dm) + float32(c[0]*metal),
+			float32(f0d[1]*dm) + float32(c[1]*metal),
+			float32(f0d[2]*dm) + float32(c[2]*metal),
+		},
+		f90:   1 - float32((1-f90d)*dm),
+		kd:    scale(c, dm),
 		alpha: ggxAlpha(clamp01(rough)),
 	}
 	// Sample the lobes in proportion to estimates of their albedos seen
 	// from co: Schlick's at the normal for the specular lobe, the diffuse
-	// albedo times what the coat lets through for the diffuse one.
+	// albedo times what the dielectric's specular lets through for the
+	// diffuse one.
 	c5 := pow5(1 - clamp01(co))
 	fs := float32(float32(float32(l.f0[0]+l.f0[1])+l.f0[2]) * (1.0 / 3))
-	fs += float32((1 - fs) * c5)
-	fv := clearcoatF(c5)
-	l.coat = 1 - fv
+	fs += float32((l.f90 - fs) * c5)
+	fb := schlick(f0d, f90d, c5)
+	l.coat = 1 - max(fb[0], fb[1], fb[2])
 	fd := float32(float32(float32(float32(l.kd[0]+l.kd[1])+l.kd[2])*(1.0/3)) * l.coat)
 	l.pSpec0 = 1
 	if fs+fd > 0 {
@@ -182,7 +196,7 @@ func newPBRLobes(m *Material, c vec3, metallic, rough, co float32) pbrLobes {
 		// Schlick's at the normal, against the base's seen through it.
 		l.clear = clamp01(m.Clearcoat)
 		l.clearAlpha = ggxAlpha(clamp01(m.ClearcoatRoughness))
-		fc := float32(l.clear * fv)
+		fc := float32(l.clear * clearcoatF(c5))
 		l.clearBase = 1 - fc
 		l.pClear = fc / (fc + float32((fs+fd)*l.clearBase))
 	}
@@ -200,18 +214,20 @@ func (l *pbrLobes) eval(n, wo, wi vec3) (fcos vec3, pdf float32) {
 	h := normalize(wo.Add(wi))
 	c5 := pow5(1 - clamp01(dot(wo, h)))
 	cnh := dot(n, h)
-	// The diffuse base under the coat, weighed by what the coat (f0 0.04)
-	// lets through: glTF's fresnel_mix takes 1 − F at the half vector,
-	// which at grazing views reflects up to 1.7 times the light received
-	// (a white base at cos θo 0.05); 1 − F at the view direction, as here,
-	// keeps the sum at most 1 (TestPBRFurnace) and differs from glTF's
-	// only toward grazing angles.
+	// The diffuse base weighed by what the dielectric's specular (F0
+	// 0.04 and F90 1 by default, Material.SpecularF0 and SpecularF90)
+	// lets through, 1 − the largest component of its F: glTF's
+	// fresnel_mix takes F at the half vector, which at grazing views
+	// reflects up to 1.7 times the light received (a white base at cos
+	// θo 0.05); F at the view direction, as here, keeps the sum at most 1
+	// (TestPBRFurnace) and differs from glTF's only toward grazing
+	// angles.
 	cd := float32(ci * invPi)
 	fcos = scale(l.kd, float32(l.coat*cd))
 	pdf = float32((1 - l.pSpec0) * cd)
 	if !(l.alpha < ggxMinAlpha) {
 		spec, sp := ggxReflection(cnh, co, ci, float32(l.alpha*l.alpha))
-		fcos = maddv(fcos, schlick(l.f0, c5), vec3{spec, spec, spec})
+		fcos = maddv(fcos, schlick(l.f0, l.f90, c5), vec3{spec, spec, spec})
 		pdf += float32(l.pSpec0 * sp)
 	}
 	if !(l.clear > 0) {
@@ -273,7 +289,7 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 			f := float32(l.clear*clearcoatF(c5)) / l.pClear
 			w = vec3{f, f, f}
 		} else {
-			w = scale(schlick(l.f0, c5), 1/l.pSpec0)
+			w = scale(schlick(l.f0, l.f90, c5), 1/l.pSpec0)
 			if l.clear > 0 {
 				w = scale(w, l.clearBase/(1-l.pClear))
 			}

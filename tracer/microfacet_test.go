@@ -118,21 +118,138 @@ func TestGGXAlbedo(t *testing.T) {
 // TestPBRFurnace: every pbr material with a white base (and a metal of
 // any colour) reflects at most all the light it receives (within 0.1 %),
 // at every roughness and angle.
+// The dielectric's specular (KHR_materials_specular and _ior) varies
+// with it: none, glTF's default, a coloured one clamped to 1 in red,
+// ior 4 (the most the scene format takes) and a weak one.
 func TestPBRFurnace(t *testing.T) {
-	for _, metal := range []float32{0, 0.5, 1} {
-		for _, rough := range []float32{0, 0.05, 0.25, 0.5, 1} {
-			for _, co := range []float64{0.05, 0.3, 0.7, 1} {
-				m := &Material{Kind: MaterialPBR, Color: vec3{1, 1, 1}, Metallic: metal, Roughness: rough}
-				l := newPBRLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
-				got, se := lobeAlbedo(&l, viewDir(co), 100000, 2)
-				for k := 0; k < 3; k++ {
-					// 1e-3: a smooth coat seen at some angles reflects a
-					// little more than Schlick's F(cos θo) it takes from
-					// the base (microfacet.go).
-					if float64(got[k]) > 1+1e-3+4*float64(se[k]) {
-						t.Errorf("metallic %g, roughness %g, cos θo %g: reflects %.4f ± %.4f > 1", metal, rough, co, got[k], se[k])
+	speculars := []struct {
+		name       string
+		ior, f     float64
+		color      [3]float64
+		dielectric uint32
+	}{
+		{"default", 1.5, 1, [3]float64{1, 1, 1}, 0},
+		{"specular 0", 1.5, 0, [3]float64{1, 1, 1}, 1},
+		{"coloured", 1.5, 1, [3]float64{40, 2, 0}, 1},
+		{"ior 4", 4, 1, [3]float64{1, 1, 1}, 1},
+		{"specular 0.3, ior 2.4", 2.4, 0.3, [3]float64{1, 0.5, 1}, 1},
+	}
+	for _, sp := range speculars {
+		f0, f90 := PBRSpecular(sp.ior, sp.f, sp.color)
+		for _, metal := range []float32{0, 0.5, 1} {
+			for _, rough := range []float32{0, 0.05, 0.25, 0.5, 1} {
+				for _, co := range []float64{0.05, 0.3, 0.7, 1} {
+					m := &Material{Kind: MaterialPBR, Color: vec3{1, 1, 1}, Metallic: metal, Roughness: rough,
+						SpecularF0: f0, SpecularF90: f90, DielectricSpecular: sp.dielectric}
+					l := newPBRLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
+					got, se := lobeAlbedo(&l, viewDir(co), 100000, 2)
+					for k := 0; k < 3; k++ {
+						// 1e-3: a smooth coat seen at some angles reflects a
+						// little more than Schlick's F(cos θo) it takes from
+						// the base (microfacet.go).
+						if float64(got[k]) > 1+1e-3+4*float64(se[k]) {
+							t.Errorf("%s, metallic %g, roughness %g, cos θo %g: reflects %.4f ± %.4f > 1", sp.name, metal, rough, co, got[k], se[k])
+						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestPBRSpecularF0: PBRSpecular against KHR_materials_specular's
+// formulas, dielectric_f0 = min(((ior − 1)/(ior + 1))² ·
+// specularColorFactor, 1) · specularFactor and dielectric_f90 =
+// specularFactor, worked by hand; glTF's defaults give the 0.04 that a pbr
+// material without them has, bit for bit.
+func TestPBRSpecularF0(t *testing.T) {
+	for _, tc := range []struct {
+		ior, factor float64
+		color       [3]float64
+		f0          vec3
+		f90         float32
+	}{
+		{1.5, 1, [3]float64{1, 1, 1}, vec3{0.04, 0.04, 0.04}, 1},
+		// Blender's Specular 0: specularColorFactor [0, 0, 0].
+		{1.45, 1, [3]float64{0, 0, 0}, vec3{0, 0, 0}, 1},
+		// Blender's Specular 1 at its IOR 1.45: colour 0.08/F0(1.45), so
+		// F0 0.08 (F0(1.45) = (0.45/2.45)² = 0.0337359...).
+		{1.45, 1, [3]float64{0.08 / (0.45 * 0.45 / (2.45 * 2.45)), 0.08 / (0.45 * 0.45 / (2.45 * 2.45)), 0.08 / (0.45 * 0.45 / (2.45 * 2.45))}, vec3{0.08, 0.08, 0.08}, 1},
+		// ior 2: (1/3)² = 1/9; a colour past 1/F0 clamps to 1 before the
+		// factor.
+		{2, 0.5, [3]float64{1, 9, 100}, vec3{0.5 / 9, 0.5, 0.5}, 0.5},
+		{1, 1, [3]float64{1, 1, 1}, vec3{0, 0, 0}, 1},
+		{3, 0, [3]float64{1, 1, 1}, vec3{0, 0, 0}, 0},
+	} {
+		f0, f90 := PBRSpecular(tc.ior, tc.factor, tc.color)
+		for k := range 3 {
+			if math.Abs(float64(f0[k]-tc.f0[k])) > 1e-7 {
+				t.Errorf("ior %g, factor %g, colour %v: F0 %v, want %v", tc.ior, tc.factor, tc.color, f0, tc.f0)
+				break
+			}
+		}
+		if f90 != tc.f90 {
+			t.Errorf("ior %g, factor %g: F90 %g, want %g", tc.ior, tc.factor, f90, tc.f90)
+		}
+	}
+	f0, f90 := PBRSpecular(1.5, 1, [3]float64{1, 1, 1})
+	if f0 != (vec3{0.04, 0.04, 0.04}) || f90 != 1 {
+		t.Errorf("glTF's defaults: F0 %v, F90 %g, want float32 0.04 and 1 exactly", f0, f90)
+	}
+	// The same lobes as the default's, bit for bit, through either path.
+	for _, metal := range []float32{0, 0.3, 1} {
+		for _, co := range []float32{0.1, 0.6, 1} {
+			a := &Material{Kind: MaterialPBR, Color: vec3{0.7, 0.2, 0.4}, Metallic: metal, Roughness: 0.4}
+			b := *a
+			b.SpecularF0, b.SpecularF90, b.DielectricSpecular = f0, f90, 1
+			if la, lb := newPBRLobes(a, a.Color, metal, 0.4, co), newPBRLobes(&b, b.Color, metal, 0.4, co); la != lb {
+				t.Errorf("metallic %g, cos θo %g: lobes %+v with glTF's default specular set, %+v without", metal, co, lb, la)
+			}
+		}
+	}
+}
+
+// TestPBRSpecularLambert: a pbr quad of specular 0 (F0 and F90 0, glTF's
+// specularFactor 0) under a uniform white sky is pure Lambert: its
+// radiance is the base colour, ρ·∫ cos/π = ρ, within 4 standard errors
+// of the mean; with the default specular it is not (its base gives up
+// what the 0.04 lobe reflects, which single-scattering GGX loses in
+// part).
+func TestPBRSpecularLambert(t *testing.T) {
+	base := vec3{0.6, 0.4, 0.2}
+	f0, f90 := PBRSpecular(1.5, 0, [3]float64{1, 1, 1})
+	for _, tc := range []struct {
+		name    string
+		dielec  uint32
+		lambert bool
+	}{{"specular 0", 1, true}, {"default", 0, false}} {
+		s := compileTest(t, &SceneDesc{
+			Settings:   Settings{MaxDepth: 1},
+			Camera:     CameraDesc{Position: vec3{0, 1, -1}, LookAt: vec3{0, 0, 0}},
+			Background: Background{Color: vec3{1, 1, 1}},
+			Materials: []Material{{Kind: MaterialPBR, Color: base, Roughness: 0.5,
+				SpecularF0: f0, SpecularF90: f90, DielectricSpecular: tc.dielec}},
+			Quads: []QuadDesc{{Corner: vec3{-10, 0, -10}, Edge1: vec3{0, 0, 20}, Edge2: vec3{20, 0, 0}}},
+		})
+		// A ray at 45° to the quad: one bounce, then the sky.
+		r := Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}
+		const n = 40000
+		var sum, sum2 [3]float64
+		var st Stats
+		for i := range n {
+			rng := NewSampler(3, 1, 2, uint32(i))
+			c := s.tracePath(r, s.Intersect(r), &rng, &st)
+			for k := range 3 {
+				sum[k] += float64(c[k])
+				sum2[k] += float64(c[k]) * float64(c[k])
+			}
+		}
+		for k := range 3 {
+			mean := sum[k] / n
+			se := math.Sqrt(max(0, sum2[k]/n-mean*mean) / n)
+			off := math.Abs(mean-float64(base[k])) > 4*se+1e-6
+			if tc.lambert == off {
+				t.Errorf("%s: channel %d radiance %.5f ± %.5f, base colour %g: want Lambert %v", tc.name, k, mean, se, base[k], tc.lambert)
 			}
 		}
 	}
@@ -144,7 +261,7 @@ func TestPBRFurnace(t *testing.T) {
 func TestGGXSmoothLimit(t *testing.T) {
 	c := vec3{0.9, 0.6, 0.3}
 	for _, co := range []float64{0.2, 0.6, 1} {
-		mirror := schlick(c, pow5(1-float32(co)))
+		mirror := schlick(c, 1, pow5(1-float32(co)))
 		for _, rough := range []float32{0, 0.02, 0.06} {
 			m := &Material{Kind: MaterialMetal, Color: c, Roughness: rough}
 			l := newPBRLobes(m, c, m.Metallic, m.Roughness, float32(co))
@@ -259,6 +376,13 @@ func TestPBRSamplingDensity(t *testing.T) {
 		{Kind: MaterialPBR, Color: vec3{0.9, 0.7, 0.5}, Metallic: 1, Roughness: 0.5, Clearcoat: 0.6, ClearcoatRoughness: 0.8},
 		{Kind: MaterialPBR, Color: vec3{0.9, 0.2, 0.1}, Metallic: 1, Roughness: 0, Clearcoat: 1, ClearcoatRoughness: 0.5},
 		{Kind: MaterialPBR, Color: vec3{0.2, 0.4, 0.8}, Metallic: 0.3, Roughness: 0.5, Clearcoat: 0.7, ClearcoatRoughness: 0},
+		// The dielectric's own specular (KHR_materials_specular and
+		// _ior): none, a strong coloured one, a weak one under a coat.
+		{Kind: MaterialPBR, Color: vec3{0.5, 0.3, 0.2}, Roughness: 0.4, DielectricSpecular: 1},
+		{Kind: MaterialPBR, Color: vec3{0.5, 0.3, 0.2}, Metallic: 0.2, Roughness: 0.5, DielectricSpecular: 1,
+			SpecularF0: vec3{0.5, 0.1, 0.02}, SpecularF90: 0.8},
+		{Kind: MaterialPBR, Color: vec3{0.8, 0.8, 0.8}, Roughness: 0.6, Clearcoat: 0.5, ClearcoatRoughness: 0.3,
+			DielectricSpecular: 1, SpecularF0: vec3{0.01, 0.01, 0.01}, SpecularF90: 0.2},
 	}
 	const nt, np = 16, 32
 	for ci, m := range cases {

@@ -340,6 +340,22 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 			}
 		}
 	}
+	if seed%3 != 2 {
+		// The dielectric's own specular on the pbr materials (glTF's
+		// KHR_materials_specular and _ior), from the seed (the random
+		// numbers stay as they were): none (Blender's Specular 0), a
+		// coloured one clamped to 1 in a channel, a weak one at ior 2.4.
+		for i := range d.Materials {
+			if d.Materials[i].Kind == tracer.MaterialPBR {
+				sp := []struct {
+					ior, f float64
+					c      [3]float64
+				}{{1.45, 1, [3]float64{0, 0, 0}}, {1.5, 1, [3]float64{30, 2, 0.5}}, {2.4, 0.4, [3]float64{1, 0.6, 1}}}[(seed+uint64(i))%3]
+				d.Materials[i].SpecularF0, d.Materials[i].SpecularF90 = tracer.PBRSpecular(sp.ior, sp.f, sp.c)
+				d.Materials[i].DielectricSpecular = 1
+			}
+		}
+	}
 	mat := func() int { return rng.IntN(len(d.Materials)) }
 
 	for i := 0; i < 1+rng.IntN(3); i++ {
@@ -1041,6 +1057,47 @@ func TestRandomScenesUseClearcoat(t *testing.T) {
 	}
 	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
 		t.Errorf("%d of 12 random scenes have a clear coat, %d of them changed by it, mirror and rough coats %v: want at least 8 and 6, and both", coated, changed, roughness)
+	}
+}
+
+// TestRandomScenesUseSpecular: most of the random scenes, of both
+// integrators, have pbr materials with their own dielectric specular
+// (KHR_materials_specular: F90 below 1 among them), which changes their
+// pictures, so parity covers the kernel's F0 and F90.
+func TestRandomScenesUseSpecular(t *testing.T) {
+	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+		specular, changed, weak := 0, 0, false
+		for seed := uint64(1); seed <= 12; seed++ {
+			d := randomScene(seed, integ)
+			s, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has := false
+			for _, m := range s.Materials {
+				if m.DielectricSpecular != 0 {
+					has = true
+					weak = weak || m.SpecularF90 < 1
+				}
+			}
+			if !has {
+				continue
+			}
+			specular++
+			for i := range d.Materials {
+				d.Materials[i].DielectricSpecular = 0
+			}
+			o, err := tracer.Compile(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if picturesDiffer(s, o) {
+				changed++
+			}
+		}
+		if specular < 7 || changed < 6 || !weak {
+			t.Errorf("integrator %d: %d of 12 random scenes have a pbr material's own specular, %d of them changed by it, F90 < 1 %v: want at least 7 and 6, and one", integ, specular, changed, weak)
+		}
 	}
 }
 

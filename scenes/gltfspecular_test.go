@@ -1,0 +1,119 @@
+package scenes
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+	"github.com/tracerender/trace/tracer"
+)
+
+// TestMeshGLTFSpecular: a glTF material's KHR_materials_specular and
+// KHR_materials_ior (Blender's Principled Specular, Specular Tint and
+// IOR) become its pbr material's dielectric F0 and F90, with no warning,
+// also in a file that requires them; an ior alone gives the F0 it
+// implies; textures are named in the warning and the factors still
+// read; ior 0 is drawn as 1.5 and named; values glTF does not allow are
+// errors; on glass the specular is not read, and the warning names it.
+func TestMeshGLTFSpecular(t *testing.T) {
+	// What Blender 3.4 writes for Specular 0 (a colour of 0) and for
+	// Specular 1 (0.08 / F0(1.45) = 2.3714 in each component), with its
+	// IOR 1.45.
+	blender1 := 0.08 / ((0.45 / 2.45) * (0.45 / 2.45))
+	for _, tc := range []struct {
+		name     string
+		spec     string // KHR_materials_specular, or ""
+		ior      string // KHR_materials_ior, or ""
+		glass    bool
+		required bool
+		f0       mgl32.Vec3
+		f90      float32
+		set      uint32
+		warn     string
+		err      string
+	}{
+		{name: "Blender's Specular 0", spec: `{"specularColorFactor": [0, 0, 0]}`, ior: `{"ior": 1.45}`, f90: 1, set: 1},
+		{name: "Blender's Specular 1", spec: `{"specularColorFactor": [` + jsonNum(blender1) + `, ` + jsonNum(blender1) + `, ` + jsonNum(blender1) + `]}`,
+			ior: `{"ior": 1.45}`, f0: mgl32.Vec3{0.08, 0.08, 0.08}, f90: 1, set: 1, required: true},
+		{name: "factor and a colour clamped", spec: `{"specularFactor": 0.5, "specularColorFactor": [1, 50, 0.5]}`,
+			f0: mgl32.Vec3{0.02, 0.5, 0.01}, f90: 0.5, set: 1},
+		{name: "ior alone", ior: `{"ior": 2}`, f0: mgl32.Vec3{1.0 / 9, 1.0 / 9, 1.0 / 9}, f90: 1, set: 1, required: true},
+		{name: "defaults", spec: `{}`, ior: `{}`},
+		{name: "textures", spec: `{"specularFactor": 0.5, "specularTexture": {"index": 0}, "specularColorTexture": {"index": 0}}`,
+			f0: mgl32.Vec3{0.02, 0.02, 0.02}, f90: 0.5, set: 1,
+			warn: `drawn without KHR_materials_specular's specularColorTexture, KHR_materials_specular's specularTexture, which`},
+		{name: "ior 0", ior: `{"ior": 0}`, warn: `drawn without KHR_materials_ior's ior 0 (the specular-glossiness mode), which`},
+		{name: "on glass", spec: `{"specularFactor": 0}`, glass: true, warn: `drawn without KHR_materials_specular,`},
+		{name: "on glass, required", spec: `{"specularFactor": 0}`, glass: true, required: true,
+			err: `needs KHR_materials_specular, which the file requires and trace does not read on glass`},
+		{name: "factor above 1", spec: `{"specularFactor": 1.5}`, err: `KHR_materials_specular: specularFactor 1.5 is outside [0, 1]`},
+		{name: "colour below 0", spec: `{"specularColorFactor": [1, -1, 1]}`, err: `specularColorFactor [1 -1 1] must be finite and >= 0`},
+		{name: "ior below 1", ior: `{"ior": 0.5}`, err: `KHR_materials_ior: ior 0.5 must be 0 or a number >= 1`},
+		{name: "not an object", spec: `[1]`, err: `KHR_materials_specular: `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := newGLTFDoc(gltfTriangle, nil)
+			doc.Meshes[0].Primitives[0].Material = gltf.Index(0)
+			zero, half := 0.0, 0.5
+			exts := gltf.Extensions{}
+			if tc.spec != "" {
+				exts[gltfSpecularExt] = json.RawMessage(tc.spec)
+			}
+			if tc.ior != "" {
+				exts[gltfIORExt] = json.RawMessage(tc.ior)
+			}
+			if tc.glass {
+				exts[gltfTransmissionExt] = json.RawMessage(`{"transmissionFactor": 1}`)
+			}
+			doc.Materials = []*gltf.Material{{Name: "plastic", Extensions: exts,
+				PBRMetallicRoughness: &gltf.PBRMetallicRoughness{MetallicFactor: &zero, RoughnessFactor: &half}}}
+			for e := range exts {
+				doc.ExtensionsUsed = append(doc.ExtensionsUsed, e)
+				if tc.required {
+					doc.ExtensionsRequired = append(doc.ExtensionsRequired, e)
+				}
+			}
+			writeGLTF(t, filepath.Join(dir, "plastic.gltf"), doc)
+			path := writeMeshScene(t, dir, "", `"file": "plastic.gltf"`)
+			log := captureWarnings(t)
+			s, err := Load(path)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := strings.TrimSpace(log.String())
+			if tc.warn == "" && w != "" || tc.warn != "" && !strings.Contains(w, tc.warn) {
+				t.Errorf("warning %q, want %q", w, tc.warn)
+			}
+			m := s.Materials[s.Meshes[0].Material]
+			wantKind := tracer.MaterialPBR
+			if tc.glass {
+				wantKind = tracer.MaterialDielectric
+			}
+			near := true
+			for k := range 3 {
+				near = near && math.Abs(float64(m.SpecularF0[k]-tc.f0[k])) < 1e-6
+			}
+			if m.Kind != wantKind || !near || m.SpecularF90 != tc.f90 || m.DielectricSpecular != tc.set {
+				t.Errorf("material kind %d, F0 %v, F90 %g, set %d; want kind %d, %v, %g, %d",
+					m.Kind, m.SpecularF0, m.SpecularF90, m.DielectricSpecular, wantKind, tc.f0, tc.f90, tc.set)
+			}
+		})
+	}
+}
+
+// jsonNum writes x for a JSON document, all its digits.
+func jsonNum(x float64) string {
+	b, _ := json.Marshal(x)
+	return string(b)
+}
