@@ -32,7 +32,9 @@
 # metallic, normal and emission textures, a Mapping node), attributes
 # (alpha textures in Blend and Clip mode, vertex colours, a second UV
 # map) and instances (linked duplicates, collection instances, a camera
-# with lens shift and a vertical sensor fit).
+# with lens shift and a vertical sensor fit); not run by default,
+# specular (Principled Specular 0, 0.5 and 1 and Specular Tint 1: glTF's
+# KHR_materials_specular and _ior; about 1 minute with --variants gltf).
 #
 # Needs Blender 3.4 (Debian 12's `blender`) and numpy:
 #

@@ -31,6 +31,9 @@ Scenes (Blender's Z-up world):
   Blend mode, one of Clip (Cycles blends both), a Color Attribute (per
   vertex, quadrants split) into the base colour, and a texture read
   through a second UV map (OBJ holds one).
+- specular: Principled spheres of Specular 0, 0.5 and 1 on a dark base
+  and one of Specular Tint 1 on a red base (roughness 0.3), a grey floor,
+  a Sun and a Point: glTF's KHR_materials_specular and _ior.
 - instances: three objects sharing one mesh (Alt-D), a collection (kept
   out of the scene's tree) instanced by two empties, and a camera of
   vertical sensor fit with lens shift (glTF holds no shift: the glTF
@@ -437,6 +440,33 @@ def attributes(out):
     return probes
 
 
+def specular(out):
+    """Principled spheres of Specular 0, 0.5 (the default) and 1 on a dark
+    base, and one of Specular Tint 1 on a red base, roughness 0.3, not
+    metallic, over a grey floor under a Sun and a Point: Blender's glTF
+    exporter writes KHR_materials_specular (and KHR_materials_ior, IOR
+    1.45) for all but the default. Returns the probes."""
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    floor = bpy.context.object
+    floor.name = "Floor"
+    floor.data.materials.append(principled("FloorMat", (0.3, 0.3, 0.3), roughness=1.0))
+    spheres = [("spec0", 0.0, 0.0, (0.05, 0.05, 0.05)), ("spec05", 0.5, 0.0, (0.05, 0.05, 0.05)),
+               ("spec1", 1.0, 0.0, (0.05, 0.05, 0.05)), ("tint", 0.5, 1.0, (0.6, 0.08, 0.05))]
+    probes = []
+    for i, (name, spec, tint, base) in enumerate(spheres):
+        m = principled(name, base, 0.0, 0.3)
+        b = m.node_tree.nodes["Principled BSDF"]
+        b.inputs["Specular"].default_value = spec
+        b.inputs["Specular Tint"].default_value = tint
+        x = -2.25 + 1.5 * i
+        add_sphere(name, (x, 0.0, 0.6), 0.6, m)
+        probes.append((name, (x, 0.0, 0.6), 0.45))
+    add_light("SUN", "Sun", (0, 0, 5), 3.0, rot=(math.radians(35), 0, math.radians(-20)))
+    add_light("POINT", "Point", (1.5, -3.0, 3.0), 600.0)
+    add_camera((0.0, -6.0, 2.2), (0.0, 0.0, 0.5))
+    return probes + [("floor", (0.0, -1.6, 0), 0.5)]
+
+
 def srgb_to_linear(c):
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -634,15 +664,17 @@ def main():
         probes = attributes(opt["out"])
     elif name == "instances":
         probes = instances(opt["out"])
+    elif name == "specular":
+        probes = specular(opt["out"])
     else:
-        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes or instances" % name)
+        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes, instances or specular" % name)
     sc = bpy.context.scene
     world = bpy.data.worlds.new("World")
     world.use_nodes = True
     world.node_tree.nodes["Background"].inputs["Color"].default_value = (BACKGROUND,) * 3 + (1,)
     world.node_tree.nodes["Background"].inputs["Strength"].default_value = 1.0
     sc.world = world
-    render.settings({"render": {"max_depth": MAX_DEPTH}}, {"mask": False, "spp": opt["spp"], "seed": opt["seed"], "threads": opt["threads"],
+    render.settings({"render": {"max_depth": MAX_DEPTH}, "film": {"filter": "box", "filter_width": 1}}, {"mask": False, "spp": opt["spp"], "seed": opt["seed"], "threads": opt["threads"],
                                                            "bounces": None, "size": 1})
     sc.render.resolution_x, sc.render.resolution_y = opt["width"], opt["height"]
     sc.render.threads_mode = "FIXED"
