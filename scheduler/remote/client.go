@@ -78,6 +78,11 @@ type Cluster struct {
 
 	sent, received atomic.Int64 // bytes on the wire, all connections
 	tiles          atomic.Int64
+
+	// streamEnded, if set, runs when a try of the worker at addr has
+	// ended with err, before runWorker looks at it (tests hold it there,
+	// as a loaded machine may).
+	streamEnded func(ctx context.Context, addr string, err error)
 }
 
 // ClusterStats counts a cluster's traffic.
@@ -375,11 +380,20 @@ func (c *Cluster) runWorker(ctx context.Context, scene *scheduler.LazyScene, q *
 	for {
 		progressed, err := w.run(ctx)
 		err = cleanErr(err) // a worker's status messages are its own text
+		if c.streamEnded != nil {
+			c.streamEnded(ctx, addr, err)
+		}
 		if progressed {
 			last = nil
 		}
 		if ctx.Err() != nil {
 			switch {
+			case w.index >= 0 && err != nil && !canceled(err) && !isDrain(err):
+				// It failed, and the others finished the frame before
+				// this goroutine saw it (a loaded machine's scheduling):
+				// the user should hear that it failed, as below.
+				msg, _ := explain(err, &c.opt, askedCert.Load())
+				return fmt.Errorf("worker %s: %w", addr, describedError{msg, err})
 			case last != nil:
 				// The frame was finished without it: the user should
 				// still hear that it failed.
@@ -455,7 +469,7 @@ var ErrNotJoined = errors.New("it had not joined the render when the frame was d
 // the frame was done, err being how its last try ended: the refusal or
 // failure it had answered with, if any, else that it had not answered.
 func notJoined(addr string, err error, opt *ClientOptions, askedCert bool) error {
-	if err == nil || errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled {
+	if err == nil || canceled(err) {
 		return fmt.Errorf("worker %s: %w", addr, ErrNotJoined)
 	}
 	msg, permanent := explain(err, opt, askedCert)
@@ -938,6 +952,13 @@ func sceneTooLarge(err error) (string, bool) {
 		return "", false
 	}
 	return "it refused the scene, which is larger than it takes (" + st.Message() + "): start it with a larger --max-scene-bytes", true
+}
+
+// canceled says whether err is how a call ended because its context was
+// cancelled (the render's, once the frame is done), which says nothing of
+// the worker.
+func canceled(err error) bool {
+	return errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled
 }
 
 // isDrain says whether err is a worker's "shutting down" status.

@@ -117,6 +117,56 @@ func TestWorkerDiesMidRender(t *testing.T) {
 	}
 }
 
+// A worker that dies is named in the result's errors even when the others
+// finish the frame before its goroutine sees the failure, as on a loaded
+// machine (the user heard nothing of it when that goroutine was late).
+func TestWorkerDiesAsFrameEnds(t *testing.T) {
+	n := newTestNet()
+	w1 := n.start(t, "w1:7000", ServerOptions{Threads: 2})
+	w2 := n.start(t, "w2:7000", ServerOptions{Threads: 1})
+	// w1 holds its tiles until w2 has died at its second tile, so that
+	// w2 has tiles to lose; then it renders the rest.
+	died := make(chan struct{})
+	var rendered atomic.Int32
+	var once sync.Once
+	w2.srv.beforeTile = func(ctx context.Context) {
+		if rendered.Add(1) >= 2 {
+			once.Do(func() {
+				close(died)
+				go n.kill(w2)
+			})
+			<-ctx.Done()
+		}
+	}
+	w1.srv.beforeTile = func(ctx context.Context) {
+		select {
+		case <-died:
+		case <-ctx.Done():
+		}
+		time.Sleep(pace)
+	}
+	bundle, scene := testScene(t, 32, 1)
+	c := NewCluster([]string{"w1:7000", "w2:7000"}, bundle, n.options())
+	var failed error
+	c.streamEnded = func(ctx context.Context, addr string, err error) {
+		if addr == "w2:7000" && err != nil && !canceled(err) && failed == nil {
+			failed = err
+			<-ctx.Done() // w1 finishes the frame meanwhile
+		}
+	}
+	res, err := render(t, scene, c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePixels(t, res.Framebuffer.Pix, localRender(t, scene, 8))
+	if failed == nil {
+		t.Fatal("w2's stream did not fail")
+	}
+	if len(res.WorkerErrors) != 1 || !strings.Contains(res.WorkerErrors[0].Error(), "worker w2:7000: ") {
+		t.Errorf("worker errors %v, want one naming w2 (its stream failed: %v)", res.WorkerErrors, failed)
+	}
+}
+
 // A worker that stalls on a tile: once the queue is empty, another worker
 // takes a duplicate lease of it, and the first result wins.
 func TestStalledWorkerDuplicateWins(t *testing.T) {
