@@ -111,6 +111,9 @@ func TestValidateLights(t *testing.T) {
 		{scene("sky.json", point, quad, `"background": {"type": "gradient", "bottom": [1, 1, 1], "top": [0.5, 0.7, 1]},`), "1 point light, 1 emissive shape, a lit background", false},
 		{cornell, "1 emissive shape", false},
 		{scene("sun.json", point+", "+sun+", "+sun, "", ""), "1 point light, 2 directional lights", false},
+		{scene("bulbs.json", strings.Repeat(point+", ", 8)+point, "", ""), "9 point lights (picked from the light tree)", false},
+		{scene("bulbs8.json", strings.Repeat(point+", ", 7)+point, "", ""), "8 point lights", false},
+		{scene("bulbsmixed.json", strings.Repeat(point+", ", 8)+point+`, {"type": "point", "position": [0, 3, 0], "intensity": 10, "falloff": "none"}`, "", ""), "10 point lights (9 picked from the light tree)", false},
 		{scene("darksun.json", `{"type": "directional", "direction": [0, -1, 0], "intensity": 0}`, "", ""), "no light", true},
 	} {
 		code, stdout, stderr := runCLI("validate", tc.file)

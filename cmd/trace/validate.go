@@ -90,6 +90,7 @@ const noLightWarning = "nothing in the scene emits light (no point or directiona
 // lightCount is what lights a scene.
 type lightCount struct {
 	points   int  // point lights with a colour and an intensity
+	tree     int  // of those, the ones the light tree picks from (tracer.Scene.TreeLights)
 	suns     int  // directional lights with a colour and an intensity
 	emissive int  // shapes (a mesh is one) whose material emits
 	sky      bool // a background that is not black
@@ -109,6 +110,9 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 			n.suns++
 		default:
 			n.points++
+			if scene != nil && scene.TreeLights && l.Falloff == tracer.FalloffInverseSquare {
+				n.tree++
+			}
 		}
 	}
 	emits := func(m int) bool {
@@ -188,10 +192,18 @@ func imageLit(desc *tracer.SceneDesc, t int32) bool {
 func (n lightCount) none() bool { return n.points == 0 && n.suns == 0 && n.emissive == 0 && !n.sky }
 
 // String says what lights the scene: "1 point light, 1 directional light,
-// 2 emissive shapes, a lit background", or "no light".
+// 2 emissive shapes, a lit background", or "no light"; point lights the
+// path integrator picks from the light tree rather than sampling each at
+// every vertex are said to be: "12 point lights (picked from the light
+// tree)".
 func (n lightCount) String() string {
 	var parts []string
-	if n.points > 0 {
+	switch {
+	case n.tree == n.points && n.tree > 0:
+		parts = append(parts, plural(n.points, "point light")+" (picked from the light tree)")
+	case n.tree > 0:
+		parts = append(parts, fmt.Sprintf("%s (%d picked from the light tree)", plural(n.points, "point light"), n.tree))
+	case n.points > 0:
 		parts = append(parts, plural(n.points, "point light"))
 	}
 	if n.suns > 0 {
