@@ -223,14 +223,20 @@ func RenderLazy(ctx context.Context, scene *LazyScene, opt Options) (*Result, er
 	res := &Result{Framebuffer: fb, Progress: prog}
 	for i, err := range werrs {
 		switch {
-		case err == nil || errors.Is(err, context.Canceled):
+		case err == nil:
 		case !workers[i].Kind().Renders():
-			// A cluster's errors are its machines', each named already.
+			// A cluster's errors are its machines', each named already;
+			// one machine's cancellation hides no other machine's error.
+			errs := []error{err}
 			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				res.WorkerErrors = append(res.WorkerErrors, j.Unwrap()...)
-			} else {
-				res.WorkerErrors = append(res.WorkerErrors, err)
+				errs = j.Unwrap()
 			}
+			for _, e := range errs {
+				if e != nil && !errors.Is(e, context.Canceled) {
+					res.WorkerErrors = append(res.WorkerErrors, e)
+				}
+			}
+		case errors.Is(err, context.Canceled):
 		default:
 			res.WorkerErrors = append(res.WorkerErrors, fmt.Errorf("worker %s: %w", workers[i].Name(), err))
 		}

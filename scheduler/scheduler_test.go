@@ -251,6 +251,30 @@ func TestWorkerErrorReported(t *testing.T) {
 	}
 }
 
+// clusterWorker stands for a cluster whose machines stopped: one with an
+// error, one cancelled as the frame ended; the CPU renders the frame.
+type clusterWorker struct{}
+
+func (clusterWorker) Name() string     { return "cluster" }
+func (clusterWorker) Kind() WorkerKind { return KindCluster }
+func (clusterWorker) Threads() int     { return 1 }
+func (clusterWorker) Run(ctx context.Context, s *tracer.Scene, q Leases, index int) error {
+	return errors.Join(errors.New("worker m1:7000: device lost"), fmt.Errorf("worker m2:7000: %w", context.Canceled))
+}
+
+// TestClusterErrorBesideCancellation: a cluster's error joins its
+// machines'; one machine's cancellation does not hide another's failure.
+func TestClusterErrorBesideCancellation(t *testing.T) {
+	s := loadScene(t, "whitted", 40, 30, 1)
+	res, err := Render(context.Background(), s, Options{TileSize: 16, Workers: []Worker{clusterWorker{}, &CPUWorker{N: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.WorkerErrors) != 1 || res.WorkerErrors[0].Error() != "worker m1:7000: device lost" {
+		t.Errorf("worker errors %v, want m1's alone", res.WorkerErrors)
+	}
+}
+
 // Options.Tile sees every tile once, with the pixels the framebuffer ends
 // up with, before the progress that counts it.
 func TestTileHook(t *testing.T) {
