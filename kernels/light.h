@@ -401,6 +401,54 @@ DEVFN_CALL int tree_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const Po
     return 2;
 }
 
+/* point_light_prepare: directLight's term for light i, l, at the surface
+ * sf seen along d, of colour c, at the path's vertex depth, up to its
+ * shadow ray: 0 when it casts none (outside a spot light's cone, or the
+ * surface scatters none of it toward the camera), else 1 with the shadow
+ * ray *shadow (fromLight 0, the lights' alpha stream), f·cos θ toward the
+ * light *fcos and its radiance *li, which count when the ray is not
+ * occluded. A sun of finite disk samples its direction at its own
+ * dimensions of rng and leaves rng where it was. Out of line: inline in
+ * direct_step, where the point and spot lights of the light tree
+ * (tree_light_prepare) and the pbr materials' dielectric specular
+ * (pbr_eval_at) met, it took path_step's registers so high that wf_shade
+ * and trace_pixels_path spilled what they keep across the call
+ * (kernels/README.md). */
+DEVFN_CALL int point_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, u32 i, int depth,
+                                   Sampler* rng, Ray* shadow, vec3* fcos, vec3* li) {
+    vec3 pp = sf->p, n = sf->ng;
+    vec3 dir;
+    float dist;
+    Ray r = light_ray(l, pp, n, sf->eps, &dir, &dist);
+    int sun = l->Falloff == FalloffDirectional && l->DiskOneMinusCos > 0.0f;
+    if (sun) {
+        u32 base = rng->dim;
+        sampler_set_dimension(rng, sun_dimension(depth, i));
+        float u1, u2;
+        sampler_float2(rng, &u1, &u2);
+        sampler_set_dimension(rng, base);
+        dir = sample_sun_disk(l->Position, l->DiskOneMinusCos, u1, u2);
+        r = spawn(pp, n, sf->eps, dir);
+    }
+    float spot = spot_factor(l, dir);
+    if (!(spot > 0.0f)) {
+        return 0;
+    }
+    float pdf;
+    vec3 f = eval_scatter(sf, d, dir, c, &pdf);
+    if (vzero(f)) {
+        return 0;
+    }
+    vec3 radiance = point_light_radiance(l, dist, spot);
+    if (sun) {
+        radiance = scale(radiance, sun_radiance_scale(l->DiskOneMinusCos));
+    }
+    *shadow = r;
+    *fcos = f;
+    *li = radiance;
+    return 1;
+}
+
 /* emitter_light_prepare: Scene.emitterLight up to its shadow ray, for the
  * emitter lp that pick_light picked (direct_step calls it first: so
  * called, no register of the shading loop spills). It
@@ -477,7 +525,7 @@ DEVFN void direct_begin(PathState* p) {
  * next five dimensions of p->rng and leaves it at the sixth. */
 DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
     const SurfaceHit* sf = &p->sf;
-    vec3 pp = sf->p, n = sf->ng, d = p->r.Dir;
+    vec3 d = p->r.Dir;
     Sampler* rng = &p->rng;
     int depth = p->depth;
     for (;;) {
@@ -489,33 +537,12 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
                 if (s->TreeLights && l->Falloff == FalloffInverseSquare) {
                     continue; /* picked from the light tree below */
                 }
-                vec3 dir;
-                float dist;
-                Ray r = light_ray(l, pp, n, sf->eps, &dir, &dist);
-                int sun = l->Falloff == FalloffDirectional && l->DiskOneMinusCos > 0.0f;
-                if (sun) {
-                    u32 base = rng->dim;
-                    sampler_set_dimension(rng, sun_dimension(depth, i));
-                    float u1, u2;
-                    sampler_float2(rng, &u1, &u2);
-                    sampler_set_dimension(rng, base);
-                    dir = sample_sun_disk(l->Position, l->DiskOneMinusCos, u1, u2);
-                    r = spawn(pp, n, sf->eps, dir);
-                }
-                float spot = spot_factor(l, dir);
-                if (!(spot > 0.0f)) {
-                    continue; /* outside a spot light's cone: no shadow ray */
-                }
-                float pdf;
-                vec3 fcos = eval_scatter(sf, d, dir, p->c, &pdf);
-                if (vzero(fcos)) {
-                    continue;
+                Ray r;
+                vec3 fcos, li;
+                if (!point_light_prepare(sf, d, p->c, l, i, depth, rng, &r, &fcos, &li)) {
+                    continue; /* outside a spot light's cone, or no scattering toward it: no shadow ray */
                 }
                 (*rays)++;
-                vec3 li = point_light_radiance(l, dist, spot);
-                if (sun) {
-                    li = scale(li, sun_radiance_scale(l->DiskOneMinusCos));
-                }
                 p->fcos = fcos;
                 p->li = li;
                 occluded_begin(&p->seen, r, alpha_stream(depth, TR_ALPHA_RAY_LIGHT), 0, &p->q);
