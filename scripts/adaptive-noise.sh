@@ -41,21 +41,7 @@ render() {
 }
 
 # rmse2 A B: the mean squared difference of two PFMs.
-rmse2() {
-	python3 - "$1" "$2" <<'PY'
-import struct, sys
-def pfm(path):
-    with open(path, "rb") as f:
-        assert f.readline().strip() == b"PF"
-        w, h = map(int, f.readline().split())
-        scale = float(f.readline())
-        data = f.read()
-    fmt = ("<" if scale < 0 else ">") + "%df" % (3 * w * h)
-    return struct.unpack(fmt, data[: 12 * w * h])
-a, b = pfm(sys.argv[1]), pfm(sys.argv[2])
-print("%.6g" % (sum((x - y) ** 2 for x, y in zip(a, b)) / len(a)))
-PY
-}
+rmse2() { python3 "$root/scripts/pfm-rmse2.py" "$1" "$2"; }
 
 printf '%-12s %-10s %8s %10s %12s %14s %8s\n' scene threshold cpu-s spp/pixel RMSE² RMSE²×cpu-s ratio
 for name in "$@"; do
