@@ -53,24 +53,10 @@ func TestMeshGLTFClearcoat(t *testing.T) {
 			if tc.required {
 				doc.ExtensionsRequired = []string{gltfClearcoatExt}
 			}
-			writeGLTF(t, filepath.Join(dir, "coat.gltf"), doc)
-			path := writeMeshScene(t, dir, "", `"file": "coat.gltf"`)
-			log := captureWarnings(t)
-			s, err := Load(path)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want one with %q", err, tc.err)
-				}
+			m, ok := loadGLTFMaterial(t, dir, "coat.gltf", doc, tc.err, tc.warn)
+			if !ok {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := strings.TrimSpace(log.String())
-			if tc.warn == "" && w != "" || tc.warn != "" && !strings.Contains(w, tc.warn) {
-				t.Errorf("warning %q, want %q", w, tc.warn)
-			}
-			m := s.Materials[s.Meshes[0].Material]
 			wantKind := tracer.MaterialPBR
 			if tc.glass {
 				wantKind = tracer.MaterialDielectric
@@ -80,4 +66,30 @@ func TestMeshGLTFClearcoat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadGLTFMaterial writes doc as dir/file, loads a scene that draws it and
+// returns its first mesh's material; with wantErr, it checks that loading
+// fails with it and returns false. The warnings logged must contain
+// wantWarn, or be none when it is "".
+func loadGLTFMaterial(t *testing.T, dir, file string, doc *gltf.Document, wantErr, wantWarn string) (tracer.Material, bool) {
+	t.Helper()
+	writeGLTF(t, filepath.Join(dir, file), doc)
+	path := writeMeshScene(t, dir, "", `"file": "`+file+`"`)
+	log := captureWarnings(t)
+	s, err := Load(path)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error %v, want one with %q", err, wantErr)
+		}
+		return tracer.Material{}, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.TrimSpace(log.String())
+	if wantWarn == "" && w != "" || wantWarn != "" && !strings.Contains(w, wantWarn) {
+		t.Errorf("warning %q, want %q", w, wantWarn)
+	}
+	return s.Materials[s.Meshes[0].Material], true
 }

@@ -3,8 +3,6 @@ package scenes
 import (
 	"encoding/json"
 	"math"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -78,24 +76,10 @@ func TestMeshGLTFSpecular(t *testing.T) {
 					doc.ExtensionsRequired = append(doc.ExtensionsRequired, e)
 				}
 			}
-			writeGLTF(t, filepath.Join(dir, "plastic.gltf"), doc)
-			path := writeMeshScene(t, dir, "", `"file": "plastic.gltf"`)
-			log := captureWarnings(t)
-			s, err := Load(path)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want one with %q", err, tc.err)
-				}
+			m, ok := loadGLTFMaterial(t, dir, "plastic.gltf", doc, tc.err, tc.warn)
+			if !ok {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := strings.TrimSpace(log.String())
-			if tc.warn == "" && w != "" || tc.warn != "" && !strings.Contains(w, tc.warn) {
-				t.Errorf("warning %q, want %q", w, tc.warn)
-			}
-			m := s.Materials[s.Meshes[0].Material]
 			wantKind := tracer.MaterialPBR
 			if tc.glass {
 				wantKind = tracer.MaterialDielectric
