@@ -6,7 +6,8 @@ reference for trace's glTF import (scripts/sample-models.sh --cycles).
 Run inside Blender:
 
     blender -b --factory-startup --python scripts/cycles/gltf_render.py -- \
-        --scene SCENE.json --spp 256 --out x.pfm [--regions regions.json] [--threads 2]
+        --scene SCENE.json --spp 256 --out x.pfm [--regions regions.json] [--threads 2] \
+        [--size N] [--stats x.json] [--noise-threshold T [--min-samples N] [--sample-count n.pfm]]
 
 The scene may hold only what this maps: `render` (width, height,
 max_depth), a camera given by position/look_at/up/fov or by a glTF file's
@@ -16,6 +17,11 @@ it), a colour or image background, and mesh objects that are .gltf/.glb
 files without a transform or a material. Materials are what the importer
 builds (one Principled BSDF per glTF material); the settings, the world
 and the camera conversion are render.py's.
+
+--size N renders N x N pixels in place of the scene's width and height.
+--stats, --noise-threshold, --min-samples and --sample-count
+as render.py's (scripts/cycles/adaptive_compare.py). A film without a
+filter gets trace's default, a Box of 1 px.
 
 --regions writes, for each mesh object, the image position of the centre
 of each of its loose parts (the spheres of a row of EnvironmentTest, say)
@@ -46,11 +52,13 @@ import render  # noqa: E402
 
 def args():
     a = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    opt = {"spp": 64, "threads": 2, "seed": 1, "regions": None, "mask": False, "bounces": None}
+    opt = {"spp": 64, "threads": 2, "seed": 1, "regions": None, "mask": False, "bounces": None,
+           "size": 0, "stats": None, "noise_threshold": 0.0, "min_samples": 0, "sample_count": None}
     for i in range(0, len(a), 2):
-        opt[a[i].lstrip("-")] = a[i + 1]
-    for k in ("spp", "threads", "seed"):
+        opt[a[i].lstrip("-").replace("-", "_")] = a[i + 1]
+    for k in ("spp", "threads", "seed", "size", "min_samples"):
         opt[k] = int(opt[k])
+    opt["noise_threshold"] = float(opt["noise_threshold"])
     return opt
 
 
@@ -169,9 +177,13 @@ def main():
     scene["dir"] = os.path.dirname(os.path.abspath(opt["scene"]))
     rs = scene["render"]
     rs.setdefault("max_depth", 5)
+    if opt["size"]:
+        rs["width"] = rs["height"] = opt["size"]
+    film = scene.setdefault("film", {})
+    film.setdefault("filter", "box")
+    film.setdefault("filter_width", 1)
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    opt["size"] = 1
-    render.settings(scene, opt)
+    render.settings(scene, dict(opt, size=1))
     sc = bpy.context.scene
     sc.render.resolution_x, sc.render.resolution_y = rs["width"], rs["height"]
     for o in scene["objects"]:
@@ -199,16 +211,10 @@ def main():
     if opt["regions"]:
         regions(opt["regions"], (rs["width"], rs["height"]))
 
-    exr = opt["out"] + ".exr"
-    sc.render.filepath = exr
-    bpy.ops.render.render(write_still=True)
-    img = bpy.data.images.load(exr)
-    img.colorspace_settings.name = "Linear"
-    w, h = img.size
-    px = np.empty(w * h * 4, dtype=np.float32)
-    img.pixels.foreach_get(px)
-    render.write_pfm(opt["out"], px.reshape(h, w, 4)[:, :, :3])
-    os.remove(exr)
+    st = render.render_to_pfm(opt)
+    if opt["stats"]:
+        with open(opt["stats"], "w") as f:
+            json.dump({**st, "size": rs["width"], "blender": bpy.app.version_string}, f)
     print("gltf_render.py: %s, %d spp" % (opt["out"], sc.cycles.samples))
 
 

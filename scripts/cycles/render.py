@@ -5,7 +5,8 @@ Run inside Blender:
     blender -b --factory-startup --python scripts/cycles/render.py -- \
         --scene scenes/examples/cornell-box.json --size 128 --spp 64 \
         --out x.pfm [--seed 1] [--scale 1e-3] [--threads 2] [--mask] [--stats x.json] \
-        [--pbr lambert|principled] [--world-mis 0]
+        [--pbr lambert|principled] [--world-mis 0] \
+        [--noise-threshold 0.01 [--min-samples 0] [--sample-count n.pfm]]
 
 It builds a Blender scene from the trace scene (conversion below), renders
 it with Cycles on the CPU and writes the linear radiance as a PFM (rows
@@ -16,7 +17,13 @@ the background 0, no bounces, one sample with a 0.01 px filter, no depth of
 field. --stats writes the CPU seconds (user + sys, all threads) of the
 bpy.ops.render.render call alone. --world-mis 0 turns Cycles' importance
 sampling of the world off (BSDF sampling alone finds the sky), for
-scripts/cycles/ggx_check.py.
+scripts/cycles/ggx_check.py. --noise-threshold T > 0 turns Cycles'
+adaptive sampling on (adaptive_threshold T, adaptive_min_samples
+--min-samples, 0 for Cycles' automatic count; --spp the most a pixel
+takes), for scripts/cycles/adaptive_compare.py. --sample-count writes
+Cycles' Debug Sample Count pass, with or without adaptive sampling, as a
+PFM (the same value in each channel): the samples each pixel took over
+--spp, as Cycles normalises it (1 everywhere without adaptive sampling).
 
 Conversion (trace coordinates (x, y, z), +y up, map to Blender's (x, -z, y),
 a rotation, so handedness and cross products carry over; --scale multiplies
@@ -60,7 +67,7 @@ def args():
     a = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     opt = {"seed": 1, "scale": 1.0, "threads": 2, "mask": False, "stats": None,
            "spp": 16, "size": 128, "bounces": None, "pbr": "lambert",
-           "world_mis": 1}
+           "world_mis": 1, "noise_threshold": 0.0, "min_samples": 0, "sample_count": None}
     i = 0
     while i < len(a):
         k = a[i].lstrip("-")
@@ -70,10 +77,12 @@ def args():
             continue
         opt[k] = a[i + 1]
         i += 2
-    opt["world_mis"] = opt.pop("world-mis", opt["world_mis"])
-    for k in ("seed", "threads", "spp", "size", "world_mis"):
+    for k in ("world_mis", "noise_threshold", "min_samples", "sample_count"):
+        opt[k] = opt.pop(k.replace("_", "-"), opt[k])
+    for k in ("seed", "threads", "spp", "size", "world_mis", "min_samples"):
         opt[k] = int(opt[k])
     opt["scale"] = float(opt["scale"])
+    opt["noise_threshold"] = float(opt["noise_threshold"])
     if opt["bounces"] is not None:
         opt["bounces"] = int(opt["bounces"])
     if opt["pbr"] not in ("lambert", "principled"):
@@ -637,7 +646,8 @@ def camera(scene, scale, mask, size):
 
 
 def settings(scene, opt):
-    """Cycles CPU path tracing, no adaptive sampling, no clamping, no
+    """Cycles CPU path tracing, no adaptive sampling (unless
+    --noise-threshold asks for it), no clamping, no
     denoising, no light threshold, no path guiding (3.4 has no light tree),
     bounces = max_depth - 1 for every kind (trace's max_depth counts the
     shaded hits: 1 is direct light only, which is Cycles' 0 bounces; both
@@ -649,7 +659,9 @@ def settings(scene, opt):
     cy.device = "CPU"
     cy.feature_set = "SUPPORTED"
     cy.samples = 1 if opt["mask"] else opt["spp"]
-    cy.use_adaptive_sampling = False
+    cy.use_adaptive_sampling = opt["noise_threshold"] > 0 and not opt["mask"]
+    cy.adaptive_threshold = opt["noise_threshold"]
+    cy.adaptive_min_samples = opt["min_samples"]
     cy.use_denoising = False
     cy.seed = opt["seed"]
     cy.use_animated_seed = False
@@ -706,6 +718,42 @@ def settings(scene, opt):
     im.exr_codec = "NONE"
 
 
+def sample_count_pass(path):
+    """Turns on the view layer's Debug Sample Count pass and has the
+    compositor write it (the Render Result's passes, and a Viewer node's
+    image, are not readable in background mode) as a float EXR: a File
+    Output node writing path + "####.exr" (the frame number, 0001), the
+    Composite node keeping the combined image for the render's EXR."""
+    sc = bpy.context.scene
+    sc.view_layers[0].cycles.pass_debug_sample_count = True
+    sc.render.use_compositing = True
+    sc.use_nodes = True
+    tree = sc.node_tree
+    tree.nodes.clear()
+    rl = tree.nodes.new("CompositorNodeRLayers")
+    comp = tree.nodes.new("CompositorNodeComposite")
+    comp.use_alpha = False
+    tree.links.new(rl.outputs["Image"], comp.inputs["Image"])
+    out = tree.nodes.new("CompositorNodeOutputFile")
+    out.base_path = os.path.dirname(os.path.abspath(path))
+    out.file_slots[0].path = os.path.basename(path)
+    f = out.format
+    f.file_format, f.color_mode, f.color_depth, f.exr_codec = "OPEN_EXR", "RGB", "32", "NONE"
+    tree.links.new(rl.outputs["Debug Sample Count"], out.inputs[0])
+    return os.path.abspath(path) + "%04d.exr" % sc.frame_current
+
+
+def read_exr(path):
+    """A float EXR's RGB (scene-linear: no view transform is applied to
+    float files): (h, w, 3) float32, first row the bottom one."""
+    img = bpy.data.images.load(path)
+    img.colorspace_settings.name = "Linear"
+    w, h = img.size
+    px = np.empty(w * h * 4, dtype=np.float32)
+    img.pixels.foreach_get(px)
+    return px.reshape(h, w, 4)[:, :, :3]
+
+
 def write_pfm(path, rgb):
     """rgb: (h, w, 3) float32, first row the bottom one (Blender's order and
     PFM's)."""
@@ -741,8 +789,28 @@ def main():
     world(scene, opt["mask"], mis=bool(opt["world_mis"]))
     camera(scene, s, opt["mask"], opt["size"])
 
+    st = render_to_pfm(opt)
+    if opt["stats"]:
+        import json
+        with open(opt["stats"], "w") as f:
+            json.dump({**st, "bounces": bpy.context.scene.cycles.max_bounces, "size": opt["size"],
+                       "scale": s, "mask": opt["mask"], "pbr": opt["pbr"], "blender": bpy.app.version_string}, f)
+    print("render.py: %s %d spp, render %.2f s CPU, %.2f s wall"
+          % (opt["out"], st["spp"], st["render_cpu_s"], st["render_wall_s"]))
+
+
+def render_to_pfm(opt):
+    """Renders the scene built in Blender into the PFM opt["out"] (and,
+    with opt["sample_count"], Cycles' Debug Sample Count pass into that
+    PFM); returns the render's stats: the CPU seconds (user + sys, all
+    threads) and wall seconds of bpy.ops.render.render alone, spp, the
+    adaptive sampling settings and the mean of the sample count pass
+    (with it, the timed call includes the compositor writing the pass: a
+    few milliseconds at 128 x 128). render.py's main and gltf_render.py's."""
+    sc = bpy.context.scene
+    count_exr = sample_count_pass(opt["sample_count"]) if opt.get("sample_count") else None
     exr = opt["out"] + ".exr"
-    bpy.context.scene.render.filepath = exr
+    sc.render.filepath = exr
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     w0 = time.time()
     bpy.ops.render.render(write_still=True)
@@ -750,24 +818,19 @@ def main():
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
-    # Read the float EXR back (scene-linear: no view transform is applied
-    # to float files) and write it as a PFM.
-    img = bpy.data.images.load(exr)
-    img.colorspace_settings.name = "Linear"
-    w, h = img.size
-    px = np.empty(w * h * 4, dtype=np.float32)
-    img.pixels.foreach_get(px)
-    rgb = px.reshape(h, w, 4)[:, :, :3]
-    write_pfm(opt["out"], rgb)
+    # Read the float EXR back and write it as a PFM.
+    write_pfm(opt["out"], read_exr(exr))
     os.remove(exr)
-    if opt["stats"]:
-        import json
-        with open(opt["stats"], "w") as f:
-            json.dump({"render_cpu_s": cpu, "render_wall_s": w1 - w0, "spp": bpy.context.scene.cycles.samples,
-                       "bounces": bpy.context.scene.cycles.max_bounces, "size": opt["size"],
-                       "scale": s, "mask": opt["mask"], "pbr": opt["pbr"],
-                       "blender": bpy.app.version_string}, f)
-    print("render.py: %s %d spp, render %.2f s CPU, %.2f s wall" % (opt["out"], bpy.context.scene.cycles.samples, cpu, w1 - w0))
+    count = None
+    if count_exr:
+        count = read_exr(count_exr)
+        write_pfm(opt["sample_count"], count)
+        os.remove(count_exr)
+    cy = sc.cycles
+    return {"render_cpu_s": cpu, "render_wall_s": w1 - w0, "spp": cy.samples,
+            "noise_threshold": cy.adaptive_threshold if cy.use_adaptive_sampling else 0.0,
+            "min_samples": cy.adaptive_min_samples,
+            "mean_sample_count": None if count is None else float(count.mean())}
 
 
 def run(main, name):
