@@ -2,7 +2,7 @@
 # adaptive-noise.sh: noise at equal CPU time with and without adaptive
 # sampling (render.noise_threshold, tracer/adaptive.go), on gallery scenes.
 #
-#   scripts/adaptive-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-t "T1 T2"] [SCENE...]
+#   scripts/adaptive-noise.sh [-c] [-s SIDE] [-r REFSPP] [-n SPP] [-t "T1 T2"] [SCENE...]
 #
 # For each scene (default: cornell-box materials pbr, from scenes/examples)
 # it renders a SIDE×SIDE reference of REFSPP samples (default 96, 4096) with
@@ -14,12 +14,26 @@
 # better, and that against the render without a threshold. The reference's
 # own noise adds its variance (1/16 of the test's at the defaults) to every
 # RMSE². Work files go to ${TMPDIR:-/tmp}/adaptive-noise.
+#
+# -c compares with Cycles' adaptive sampling instead (Blender 3.4 and
+# numpy, as scripts/cycles-compare.sh): scripts/cycles/adaptive_compare.py
+# renders each scene with both renderers at no threshold and each T, and
+# prints the mean samples a pixel of each (Cycles' from its Debug Sample
+# Count pass, per material region too), their ratio, CPU seconds, RMSE²
+# against each renderer's own REFSPP reference (kept in
+# ${TMPDIR:-/tmp}/adaptive-noise/cycles and reused: remove them after
+# changing a renderer) and the trace threshold that takes Cycles' samples
+# a pixel. README's Adaptive sampling table:
+# scripts/adaptive-noise.sh -c -s 128 -t "0.003 0.01 0.05", about 8
+# minutes on 2 cores (7.6 measured beside a full test run), most of it
+# Cycles' references.
 set -eu
-side=96 ref=4096 spp=256 thresholds="0.01 0.05"
-while getopts s:r:n:t: o; do
+side=96 ref=4096 spp=256 thresholds="0.01 0.05" cycles=
+while getopts cs:r:n:t: o; do
 	case $o in
+	c) cycles=1 ;;
 	s) side=$OPTARG ;; r) ref=$OPTARG ;; n) spp=$OPTARG ;; t) thresholds=$OPTARG ;;
-	*) sed -n 2,20p "$0"; exit 2 ;;
+	*) sed -n 2,29p "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -29,6 +43,10 @@ work=${TMPDIR:-/tmp}/adaptive-noise
 mkdir -p "$work"
 trace=$work/trace
 (cd "$root" && go build -o "$trace" ./cmd/trace)
+if [ -n "$cycles" ]; then
+	exec /usr/bin/python3 "$root/scripts/cycles/adaptive_compare.py" --trace "$trace" --out "$work/cycles" \
+		--size "$side" --spp "$spp" --ref-spp "$ref" --thresholds "$thresholds" --scenes "$*"
+fi
 
 # render NAME OUT [FLAGS...]: renders, prints "cpu-seconds mean-samples".
 render() {
