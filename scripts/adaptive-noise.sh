@@ -22,11 +22,11 @@
 # Count pass, per material region too), their ratio, CPU seconds, RMSE²
 # against each renderer's own REFSPP reference (kept in
 # ${TMPDIR:-/tmp}/adaptive-noise/cycles and reused: remove them after
-# changing a renderer) and the trace threshold that takes Cycles' samples
-# a pixel. README's Adaptive sampling table:
-# scripts/adaptive-noise.sh -c -s 128 -t "0.003 0.01 0.05", about 8
-# minutes on 2 cores (7.6 measured beside a full test run), most of it
-# Cycles' references.
+# changing a renderer), the trace threshold that takes Cycles' samples
+# a pixel, and trace's samples with Cycles' first test. README's Adaptive
+# sampling table: scripts/adaptive-noise.sh -c -s 128 -t "0.003 0.01 0.05",
+# 5 to 8 minutes on 2 cores (4.5 and 7.6 measured beside a full test run),
+# most of it Cycles' references.
 set -eu
 side=96 ref=4096 spp=256 thresholds="0.01 0.05" cycles=
 while getopts cs:r:n:t: o; do

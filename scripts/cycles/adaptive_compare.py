@@ -35,7 +35,10 @@ side), both renderers with the scene converted as compare.py does
    samples a pixel as Cycles at T (bisection, within 2 %), and trace's
    RMSE^2 there over its RMSE^2 at no threshold, beside Cycles' at T: how
    far apart the thresholds are, and whether the same work buys the same
-   noise.
+   noise; and trace's samples a pixel with min_samples at Cycles' fewest
+   (the first test Cycles makes: the multiple of 16 above its minimum),
+   which separates that difference from the others (Cycles' 3x3
+   neighbourhood, its single draw of |I - A|).
 
 --reuse-cycles keeps the Cycles renders already in --out and renders only
 trace. The references are kept in --out and reused whatever the flags:
@@ -102,10 +105,10 @@ def cycles(a, scene, out, spp, threshold=0.0, mask=False, seed=1):
     return st, imgio.read_pfm(count)[:, :, 0] * spp
 
 
-def trace(a, scene, out, spp, threshold=0.0, seed=1):
+def trace(a, scene, out, spp, threshold=0.0, seed=1, min_samples=0):
     """Renders with trace; returns (CPU seconds, mean samples a pixel)."""
     cmd = [a.trace, "render", scene, "--width", str(a.size), "--height", str(a.size),
-           "--samples", str(spp), "--noise-threshold", repr(threshold), "--min-samples", "0",
+           "--samples", str(spp), "--noise-threshold", repr(threshold), "--min-samples", str(min_samples),
            "--threads", str(a.threads), "--seed", str(seed), "-o", out]
     cpu, _ = compare.run_timed(cmd, out + ".log")
     with open(out + ".log") as f:
@@ -233,6 +236,15 @@ def main():
                     r["threshold"], tm, tm / r["threshold"], spp, r["cycles_spp"], e[0] / none["trace"][0],
                     r["cycles_rmse2"] / none["cycles"][0], e[1] / none["trace"][1],
                     r["cycles_median_se"] / none["cycles"][1]))
+            say("    trace with min_samples at Cycles' fewest samples a pixel (its first test): T (min) → "
+                "samples a pixel (trace at min 0 | Cycles)")
+            for r in results[-len(thresholds) + 1:]:
+                first = int(r["cycles_spp_min"])
+                _, spp = trace(a, path, "%s-trace-first-%g.pfm" % (base, r["threshold"]), a.spp,
+                               threshold=r["threshold"], min_samples=first)
+                r.update(first_test=first, first_test_trace_spp=spp)
+                say("    %-6g (%3d) → %6.1f (%6.1f | %6.1f)" % (r["threshold"], first, spp, r["trace_spp"],
+                                                            r["cycles_spp"]))
         # Cycles' samples a pixel per region, at each threshold.
         for n in results[-1]["cycles_regions"]:
             say("    Cycles, %-22s %5d px: %s" % (n, results[-1]["cycles_regions"][n]["pixels"], "  ".join(
