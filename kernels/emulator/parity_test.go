@@ -975,36 +975,50 @@ func TestRandomScenesUseRoughGlass(t *testing.T) {
 // kernel's absorption.
 func TestRandomScenesUseAbsorption(t *testing.T) {
 	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
-		absorbing, changed := 0, 0
-		for seed := uint64(1); seed <= 12; seed++ {
-			d := randomScene(seed, integ)
-			s, err := tracer.Compile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			has := false
-			for _, m := range s.Materials {
-				has = has || m.Absorption != (mgl32.Vec3{})
-			}
-			if !has {
-				continue
-			}
-			absorbing++
-			for i := range d.Materials {
-				d.Materials[i].AttenuationDistance = 0
-			}
-			o, err := tracer.Compile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if picturesDiffer(s, o) {
-				changed++
-			}
-		}
+		absorbing, changed := materialFeatureUse(t, integ,
+			func(m *tracer.Material) bool { return m.Absorption != (mgl32.Vec3{}) },
+			func(m *tracer.Material) { m.AttenuationDistance = 0 })
 		if absorbing < 8 || changed < 6 {
 			t.Errorf("integrator %d: %d of 12 random scenes have absorbing glass, %d of them changed by it: want at least 8 and 6", integ, absorbing, changed)
 		}
 	}
+}
+
+// materialFeatureUse counts the random scenes (seeds 1 to 12) of
+// integrator integ whose compiled materials include one that has a
+// feature (has is asked of every material), and among those the ones
+// whose picture the Go tracer renders differently once strip takes the
+// feature off every material of the scene's description.
+func materialFeatureUse(t *testing.T, integ tracer.Integrator, has func(m *tracer.Material) bool, strip func(m *tracer.Material)) (with, changed int) {
+	t.Helper()
+	for seed := uint64(1); seed <= 12; seed++ {
+		d := randomScene(seed, integ)
+		s, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		any := false
+		for i := range s.Materials {
+			if has(&s.Materials[i]) {
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		with++
+		for i := range d.Materials {
+			strip(&d.Materials[i])
+		}
+		o, err := tracer.Compile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if picturesDiffer(s, o) {
+			changed++
+		}
+	}
+	return with, changed
 }
 
 // picturesDiffer reports whether the Go tracer renders some pixel of
@@ -1025,36 +1039,15 @@ func picturesDiffer(s, o *tracer.Scene) bool {
 // coat (mirror and rough), which changes their pictures, so parity covers
 // the kernel's clear coat.
 func TestRandomScenesUseClearcoat(t *testing.T) {
-	coated, changed := 0, 0
 	roughness := map[bool]bool{}
-	for seed := uint64(1); seed <= 12; seed++ {
-		d := randomScene(seed, tracer.IntegratorPath)
-		s, err := tracer.Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		has := false
-		for _, m := range s.Materials {
+	coated, changed := materialFeatureUse(t, tracer.IntegratorPath,
+		func(m *tracer.Material) bool {
 			if m.Clearcoat > 0 {
-				has = true
 				roughness[m.ClearcoatRoughness > 0] = true
 			}
-		}
-		if !has {
-			continue
-		}
-		coated++
-		for i := range d.Materials {
-			d.Materials[i].Clearcoat = 0
-		}
-		o, err := tracer.Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if picturesDiffer(s, o) {
-			changed++
-		}
-	}
+			return m.Clearcoat > 0
+		},
+		func(m *tracer.Material) { m.Clearcoat = 0 })
 	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
 		t.Errorf("%d of 12 random scenes have a clear coat, %d of them changed by it, mirror and rough coats %v: want at least 8 and 6, and both", coated, changed, roughness)
 	}
@@ -1066,35 +1059,15 @@ func TestRandomScenesUseClearcoat(t *testing.T) {
 // pictures, so parity covers the kernel's F0 and F90.
 func TestRandomScenesUseSpecular(t *testing.T) {
 	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
-		specular, changed, weak := 0, 0, false
-		for seed := uint64(1); seed <= 12; seed++ {
-			d := randomScene(seed, integ)
-			s, err := tracer.Compile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			has := false
-			for _, m := range s.Materials {
+		weak := false
+		specular, changed := materialFeatureUse(t, integ,
+			func(m *tracer.Material) bool {
 				if m.DielectricSpecular != 0 {
-					has = true
 					weak = weak || m.SpecularF90 < 1
 				}
-			}
-			if !has {
-				continue
-			}
-			specular++
-			for i := range d.Materials {
-				d.Materials[i].DielectricSpecular = 0
-			}
-			o, err := tracer.Compile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if picturesDiffer(s, o) {
-				changed++
-			}
-		}
+				return m.DielectricSpecular != 0
+			},
+			func(m *tracer.Material) { m.DielectricSpecular = 0 })
 		if specular < 7 || changed < 6 || !weak {
 			t.Errorf("integrator %d: %d of 12 random scenes have a pbr material's own specular, %d of them changed by it, F90 < 1 %v: want at least 7 and 6, and one", integ, specular, changed, weak)
 		}
