@@ -322,6 +322,38 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
+// TestInterruptWhileLoading: a signal while the scene loads (before the
+// render can be cancelled) ends the command with the interrupted line and
+// status 130, not with the signal's default death. The test signals its
+// own process from inside the load, with the process's exit replaced.
+func TestInterruptWhileLoading(t *testing.T) {
+	exited := make(chan int, 1)
+	exitProcess = func(code int) { exited <- code }
+	loadHook = func() {
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
+		select {
+		case <-exited:
+			exited <- exitInterrupted
+		case <-time.After(10 * time.Second):
+			t.Error("no exit 10 s after SIGTERM")
+		}
+	}
+	defer func() { exitProcess, loadHook = os.Exit, nil }()
+	out := filepath.Join(t.TempDir(), "out.png")
+	code, _, stderr := runCLI("render", cornell, "-o", out, "--width", "8", "--height", "8", "--samples", "1")
+	if code != exitInterrupted || len(exited) != 1 || <-exited != exitInterrupted {
+		t.Errorf("exit %d, want %d from the signal; stderr %q", code, exitInterrupted, stderr)
+	}
+	if n := strings.Count(stderr, "interrupted; no image written"); n != 1 {
+		t.Errorf("stderr says it was interrupted %d times, want once: %q", n, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s: %v, want no file", out, err)
+	}
+}
+
 // TestBenchJSON runs the ray workloads on a user's mesh and checks the
 // JSON lines.
 func TestBenchJSON(t *testing.T) {

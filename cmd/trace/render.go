@@ -125,7 +125,16 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 	con := newConsole(stderr, f.logFormat == "json", f.quiet)
 	defer func() { err = con.reported(err) }()
 	log, _ := newLogger(con.display, f.logFormat, f.logLevel)
+	// Ctrl-C and SIGTERM are caught from here on: while the scene loads
+	// (a large mesh takes seconds) one ends the command at once, with the
+	// same line and exit status as later, when it cancels the render.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	loading := exitOnInterrupt(ctx, con)
 	job, bundle, err := newRenderJob(fs, f, log, func(msg string) { con.info(msg) })
+	if !loading.done() {
+		return reportedError{errInterrupted} // the exit is under way
+	}
 	if err != nil {
 		return err
 	}
@@ -144,8 +153,6 @@ func cmdRender(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opt := scheduler.Options{
 		TileSize:      f.tile,
 		MaxAttempts:   f.maxAttempts,
@@ -370,6 +377,9 @@ func newRenderJob(fs *pflag.FlagSet, f *renderFlags, log *slog.Logger, note func
 	}
 	procsForGPUs(f.threads, f.gpus)
 	path := fs.Arg(0)
+	if loadHook != nil {
+		loadHook()
+	}
 	bundle, desc, err := scenes.ReadBundle(path, scenes.Options{AllowOutsideAssets: f.outside})
 	if err != nil {
 		return nil, nil, usageError{err}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"os"
+	"sync/atomic"
+)
+
+// loadGuard ends a command that is interrupted before it can stop by
+// itself: while trace render loads its scene, which reads files and
+// does not watch for cancellation, Ctrl-C or SIGTERM prints the line an
+// interrupted render prints and exits with status 130 at once (nothing
+// has been written yet). Without it the signal's default action would
+// kill the process without a word, with status 143 for SIGTERM.
+type loadGuard struct {
+	state atomic.Int32 // guardLoading, then guardDone or guardExiting
+}
+
+const (
+	guardLoading int32 = iota
+	guardDone
+	guardExiting
+)
+
+// exitProcess is os.Exit; loadHook, when set, runs as the render starts
+// loading its scene. Tests set both.
+var (
+	exitProcess = os.Exit
+	loadHook    func()
+)
+
+// exitOnInterrupt watches ctx, which a signal cancels, until done is
+// called.
+func exitOnInterrupt(ctx context.Context, con *console) *loadGuard {
+	g := &loadGuard{}
+	go func() {
+		<-ctx.Done() // a signal, or the command's end
+		if g.state.CompareAndSwap(guardLoading, guardExiting) {
+			con.reported(errInterrupted)
+			exitProcess(exitInterrupted)
+		}
+	}()
+	return g
+}
+
+// done ends the watch. It reports false when a signal came first: the
+// process is exiting.
+func (g *loadGuard) done() bool {
+	return g.state.CompareAndSwap(guardLoading, guardDone)
+}
