@@ -194,12 +194,6 @@ func (l *gltfLoader) nodeLight(node int, n *gltf.Node, world mgl64.Mat4) error {
 		return l.errorf(nil, "%s: %s: the position is not finite after the node transforms", where, name)
 	}
 	if g.Type == "spot" {
-		d := world.Mat3().Mul3x1(mgl64.Vec3{0, 0, -1})
-		dl := d.Len()
-		if !(dl > 0) || math.IsInf(dl, 0) {
-			return l.errorf(nil, "%s: %s: the node transforms leave the spot light no direction", where, name)
-		}
-		pl.SpotDir = mgl32.Vec3{float32(d[0] / dl), float32(d[1] / dl), float32(d[2] / dl)}
 		inner, outer := 0.0, math.Pi/4
 		if g.Spot.InnerConeAngle != nil {
 			inner = *g.Spot.InnerConeAngle
@@ -207,7 +201,9 @@ func (l *gltfLoader) nodeLight(node int, n *gltf.Node, world mgl64.Mat4) error {
 		if g.Spot.OuterConeAngle != nil {
 			outer = *g.Spot.OuterConeAngle
 		}
-		pl.SpotScale, pl.SpotOffset = tracer.SpotCone(inner, outer)
+		if !aimSpot(&pl, world.Mat3().Mul3x1(mgl64.Vec3{0, 0, -1}), inner, outer) {
+			return l.errorf(nil, "%s: %s: the node transforms leave the spot light no direction", where, name)
+		}
 	}
 	l.out.lights = append(l.out.lights, pl)
 	return nil

@@ -209,6 +209,10 @@ func TestBadInput(t *testing.T) {
 		{"mesh file missing", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bunny.obj", "material": "white"}`, 1), nil, `objects[0].file: "bunny.obj": no such file or directory`},
 		{"mesh outside the folder", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "`+knotPath+`", "material": "white"}`, 1), nil, "--allow-outside-assets"},
 		{"malformed OBJ", strings.Replace(okScene, `{"type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white"}`, `{"type": "mesh", "file": "bad.obj", "material": "white"}`, 1), nil, "bad.obj:2:"},
+		{"spot without a direction", strings.Replace(okScene, `"objects"`, `"lights": [{"type": "spot", "position": [0, 3, 0]}],
+ "objects"`, 1), nil, `scene.json:5:13: lights[0]: missing required field "direction" (or "look_at")`},
+		{"spot cone inside out", strings.Replace(okScene, `"objects"`, `"lights": [{"type": "spot", "position": [0, 3, 0], "look_at": [0, 0, 0], "inner_angle": 30, "outer_angle": 20}],
+ "objects"`, 1), nil, `scene.json:5:90: lights[0].inner_angle: 30 is more than outer_angle 20`},
 		{"huge width flag", okScene, []string{"--width", "100000"}, "width"},
 		{"zero samples flag", okScene, []string{"--samples", "0"}, "samples"},
 		{"gpus without a CUDA device", okScene, []string{"--gpus", "1"}, "CUDA"}, // no CUDA support, or (cuda build) no device
