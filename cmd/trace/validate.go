@@ -16,7 +16,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: trace validate SCENE...\n\nChecks scene files without rendering: syntax, fields, references, limits.\nPrints one line per file, with what it holds: shapes, triangles, materials,\nits lights (point lights, emissive shapes, a background that gives light)\nand images; warns of a scene in which nothing emits light. With --stats,\na second line gives the time spent loading and compiling it and the\ncompiled scene's size. Exit status 2 if any file is bad.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: trace validate SCENE...\n\nChecks scene files without rendering: syntax, fields, references, limits.\nPrints one line per file, with what it holds: shapes, triangles, materials,\nits lights (point, spot and directional lights, emissive shapes, a background\nthat gives light) and images; warns of a scene in which nothing emits light. With --stats,\na second line gives the time spent loading and compiling it and the\ncompiled scene's size. Exit status 2 if any file is bad.\n\nFlags:\n%s", fs.FlagUsages())
 	}
 	outside := fs.Bool("allow-outside-assets", false, "let scenes read meshes and images outside their folder")
 	stats := fs.Bool("stats", false, "also print the time spent loading (parsing the scene and its mesh files) and compiling (the BVH among it), and the compiled scene's bytes")
@@ -85,19 +85,20 @@ func validateStats(load, compile time.Duration, scene *tracer.Scene, ntri int) s
 }
 
 // noLightWarning is the warning for a scene in which nothing emits light.
-const noLightWarning = "nothing in the scene emits light (no point or directional light, no emissive shape, a black background): the image will be black but for phong ambient terms; see \"Lights and units\" in docs/scene-format.md"
+const noLightWarning = "nothing in the scene emits light (no point, spot or directional light, no emissive shape, a black background): the image will be black but for phong ambient terms; see \"Lights and units\" in docs/scene-format.md"
 
 // lightCount is what lights a scene.
 type lightCount struct {
 	points   int  // point lights with a colour and an intensity
-	tree     int  // of those, the ones the light tree picks from (tracer.Scene.TreeLights)
+	spots    int  // spot lights (point lights that shine in a cone), the same
+	tree     int  // of the points and spots, the ones the light tree picks from (tracer.Scene.TreeLights)
 	suns     int  // directional lights with a colour and an intensity
 	emissive int  // shapes (a mesh is one) whose material emits
 	sky      bool // a background that is not black
 }
 
-// countLights counts what emits light in a scene: point and directional
-// lights, shapes of
+// countLights counts what emits light in a scene: point, spot and
+// directional lights (the scene file's and its glTF files'), shapes of
 // emissive materials (and pbr materials with an emission), and a
 // background that is not black, which lights the scene under "path".
 // scene is desc compiled, or nil when it was not compiled here.
@@ -109,7 +110,11 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 		case l.Falloff == tracer.FalloffDirectional:
 			n.suns++
 		default:
-			n.points++
+			if l.SpotDir != (mgl32.Vec3{}) {
+				n.spots++
+			} else {
+				n.points++
+			}
 			if scene != nil && scene.TreeLights && l.Falloff == tracer.FalloffInverseSquare {
 				n.tree++
 			}
@@ -189,22 +194,29 @@ func imageLit(desc *tracer.SceneDesc, t int32) bool {
 	return false
 }
 
-func (n lightCount) none() bool { return n.points == 0 && n.suns == 0 && n.emissive == 0 && !n.sky }
+func (n lightCount) none() bool {
+	return n.points == 0 && n.spots == 0 && n.suns == 0 && n.emissive == 0 && !n.sky
+}
 
-// String says what lights the scene: "1 point light, 1 directional light,
-// 2 emissive shapes, a lit background", or "no light"; point lights the
-// path integrator picks from the light tree rather than sampling each at
-// every vertex are said to be: "12 point lights (picked from the light
-// tree)".
+// String says what lights the scene: "1 point light, 2 spot lights,
+// 1 directional light, 2 emissive shapes, a lit background", or "no
+// light"; point and spot lights the path integrator picks from the light
+// tree rather than sampling each at every vertex are said to be: "12
+// point lights (picked from the light tree)", "5 point lights, 4 spot
+// lights (8 picked from the light tree)".
 func (n lightCount) String() string {
 	var parts []string
-	switch {
-	case n.tree == n.points && n.tree > 0:
-		parts = append(parts, plural(n.points, "point light")+" (picked from the light tree)")
-	case n.tree > 0:
-		parts = append(parts, fmt.Sprintf("%s (%d picked from the light tree)", plural(n.points, "point light"), n.tree))
-	case n.points > 0:
+	if n.points > 0 {
 		parts = append(parts, plural(n.points, "point light"))
+	}
+	if n.spots > 0 {
+		parts = append(parts, plural(n.spots, "spot light"))
+	}
+	switch last := len(parts) - 1; {
+	case n.tree == n.points+n.spots && n.tree > 0:
+		parts[last] += " (picked from the light tree)"
+	case n.tree > 0:
+		parts[last] += fmt.Sprintf(" (%d picked from the light tree)", n.tree)
 	}
 	if n.suns > 0 {
 		parts = append(parts, plural(n.suns, "directional light"))
