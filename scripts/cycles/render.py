@@ -39,7 +39,8 @@ every position):
   (u, v) is computed in the shader from the object coordinates as trace
   does from the normal.
 - materials: see material() (--pbr chooses how pbr materials are built);
-  backgrounds: see world(); point lights: see point_light() for the units.
+  backgrounds: see world(); point lights: see point_light() for the units;
+  spot lights: spot_light(), Cycles' Spot, whose penumbra differs.
 """
 
 import math
@@ -576,6 +577,41 @@ def world(scene, mask, mis=True):
     w.cycles.sampling_method = "AUTOMATIC" if mis else "NONE"
 
 
+def spot_light(i, l, scale):
+    """trace spot light -> Cycles 3.4 Spot of radius 0, of the power of
+    point_light's (Cycles' spot is its point light masked: P/(4 pi) W/sr
+    along the axis), pointing along the axis (Blender's light shines down
+    its local -Z). spot_size is twice the outer angle, and spot_blend
+    (cos inner - cos outer)/(1 - cos outer) makes Cycles' blend, which runs
+    over spot_blend x (1 - cos(spot_size/2)) of the cosine inward from the
+    edge, end at the inner angle: full light inside it, none past the
+    outer one, as trace. Cycles 3.4 differs in two ways that no setting
+    changes (tracescene.cycles_spot_factor): its blend is a smoothstep of
+    that cosine, t^2 (3 - 2t), where trace's (glTF's) is t^2, so its
+    penumbra is brighter (3x at the outer edge, 2x half way), and it dims
+    the whole cone by cos theta, theta the angle from the axis (1 - cos 15
+    deg = 3.4 %); Cycles 4.0 dropped that factor."""
+    from mathutils import Vector
+    if l["falloff"] != "inverse_square":
+        raise SystemExit("lights[%d]: falloff %s has no Cycles equivalent" % (i, l["falloff"]))
+    ci, co = tracescene.spot_cone(l)
+    ld = bpy.data.lights.new("light%d" % i, "SPOT")
+    ld.shadow_soft_size = 0.0
+    ld.color = tuple(l["color"])
+    ld.energy = float(l["intensity"]) * POINT_LIGHT_WATTS_PER_INTENSITY * scale * scale
+    ld.spot_size = 2 * math.radians(l["outer_angle"])
+    ld.spot_blend = (ci - co) / (1 - co) if co < 1 else 0.0
+    ld.show_cone = False
+    ld.cycles.max_bounces = 1024
+    ld.cycles.cast_shadow = True
+    ld.cycles.use_multiple_importance_sampling = True
+    ob = bpy.data.objects.new("light%d" % i, ld)
+    ob.location = tuple(to_blender(l["position"], scale))
+    ob.rotation_mode = "QUATERNION"
+    ob.rotation_quaternion = Vector(tuple(to_blender(l["direction"]))).to_track_quat("-Z", "Y")
+    bpy.context.scene.collection.objects.link(ob)
+
+
 def point_light(i, l, scale):
     """trace point light -> Cycles point light of radius 0. trace's light
     arriving over distance d is colour x intensity / d^2; Cycles' point
@@ -785,7 +821,12 @@ def main():
         add_sphere("sphere%d %s" % (i, what), to_blender(c, s), r * s, mat(name, "sphere"))
     if not opt["mask"]:
         for i, l in enumerate(scene["lights"]):
-            point_light(i, l, s)
+            if l["type"] == "spot":
+                spot_light(i, l, s)
+            elif l["type"] == "point":
+                point_light(i, l, s)
+            else:
+                raise SystemExit("lights[%d]: type %s is not converted" % (i, l["type"]))
     world(scene, opt["mask"], mis=bool(opt["world_mis"]))
     camera(scene, s, opt["mask"], opt["size"])
 

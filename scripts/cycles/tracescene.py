@@ -54,10 +54,51 @@ def load(path):
         full.update(m)
         mats[name] = full
     s["materials"] = mats
-    s.setdefault("lights", [])
+    s["lights"] = [light_defaults(l) for l in s.get("lights", [])]
     s.setdefault("objects", [])
     s["material_list"] = list(mats)
     return s
+
+
+def light_defaults(l):
+    """A light with its defaults filled in (docs/scene-format.md "lights");
+    a spot's axis as 'direction' (unit) also when the file gives look_at."""
+    full = {"color": [1.0, 1.0, 1.0], "intensity": 1.0}
+    if l["type"] != "directional":
+        full["falloff"] = "inverse_square"
+    if l["type"] == "spot":
+        full.update(inner_angle=0.0, outer_angle=45.0)
+    full.update(l)
+    if l["type"] == "spot":
+        d = np.array(l["direction"] if "direction" in l else np.subtract(l["look_at"], l["position"]), dtype=np.float64)
+        full["direction"] = list(d / np.linalg.norm(d))
+        full.pop("look_at", None)
+    return full
+
+
+def spot_cone(l):
+    """A spot's cos(inner angle) and cos(outer angle)."""
+    return math.cos(math.radians(l["inner_angle"])), math.cos(math.radians(l["outer_angle"]))
+
+
+def spot_factor(l, cos_theta):
+    """trace's spot light (glTF's KHR_lights_punctual): the share of the
+    intensity toward a direction whose cosine to the axis is cos_theta,
+    a^2 with a = clamp((cos - cos outer)/max(0.001, cos inner - cos outer), 0, 1)."""
+    ci, co = spot_cone(l)
+    a = np.clip((cos_theta - co) / max(0.001, ci - co), 0.0, 1.0)
+    return a * a
+
+
+def cycles_spot_factor(l, cos_theta):
+    """Cycles 3.4's spot (kernel/light/light.h spot_attenuation) as
+    render.py sets it up (spot_size 2 outer, spot_blend (cos inner - cos
+    outer)/(1 - cos outer)): cos_theta itself inside the cone, times
+    smoothstep(t) = t^2 (3 - 2t), t the same a as trace's, in the blend;
+    0 past the outer angle."""
+    ci, co = spot_cone(l)
+    t = np.clip((cos_theta - co) / max(1e-9, ci - co), 0.0, 1.0)
+    return np.where(cos_theta > co, cos_theta * t * t * (3 - 2 * t), 0.0)
 
 
 # GGX's alpha below which trace's metal, pbr and dielectric are smooth
