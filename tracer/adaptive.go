@@ -107,6 +107,48 @@ func converged(sum, sq vec3, n int, limit float32) bool {
 	return d/(0.0001+norm) < limit
 }
 
+// SamplesTaken returns how many of a pixel's samples, given in the order
+// it takes them (Scene.PixelSample's, Settings.Samples of them), the
+// pixel takes under s: RenderPixel's count, by the same tests in the same
+// float32 operations; len(samples) when s is not adaptive. It lets a
+// measurement evaluate rules of adaptive sampling offline from samples
+// rendered once (scripts/adaptive-neighbourhood); the renderer does not
+// call it.
+func (s Settings) SamplesTaken(samples [][3]float32) int {
+	test := s.adaptiveTest()
+	n := len(samples)
+	if test.first == 0 {
+		return n
+	}
+	var sum, sq vec3
+	for i, c := range samples {
+		sum = sum.Add(c)
+		sq = maddv(sq, c, c)
+		if test.due(i+1) && i+1 < n && converged(sum, sq, i+1, test.limit) {
+			return i + 1
+		}
+	}
+	return n
+}
+
+// PixelConverged reports whether a pixel whose samples are these (at
+// least 2) passes s's convergence test after the last of them, whether or
+// not a test is due there: converged's float32 operations on the sums
+// RenderPixel keeps. Like SamplesTaken, for measurements that evaluate
+// rules offline (scripts/adaptive-neighbourhood, which re-tests pixels
+// as Cycles does); false when s is not adaptive.
+func (s Settings) PixelConverged(samples [][3]float32) bool {
+	if !s.Adaptive() {
+		return false
+	}
+	var sum, sq vec3
+	for _, c := range samples {
+		sum = sum.Add(c)
+		sq = maddv(sq, c, c)
+	}
+	return converged(sum, sq, len(samples), s.NoiseLimit())
+}
+
 // stdErr returns the standard error of the mean of n samples of sum s
 // and sum of squares q, scale 1/n and dof n − 1: √((q − s²/n)/(n − 1)/n),
 // 0 where rounding leaves q − s²/n at or below 0 (or not a number: a

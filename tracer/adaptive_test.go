@@ -286,3 +286,48 @@ func TestRenderBlockAdaptiveCounts(t *testing.T) {
 		t.Errorf("RenderBlock counted %d samples, RenderPixel %d (of %d)", st.Samples, want, 200*8*6)
 	}
 }
+
+// Settings.SamplesTaken over a pixel's Scene.PixelSample samples is what
+// RenderPixel does: the same count, and the mean of that many samples is
+// its value bit for bit (and Settings.PixelConverged holds there), at thresholds and minimums where the pixels stop
+// at several counts (what scripts/adaptive-neighbourhood relies on to
+// evaluate rules offline).
+func TestSamplesTakenIsRenderPixels(t *testing.T) {
+	for _, c := range []struct {
+		threshold float32
+		min       int
+	}{{0.02, 0}, {0.02, 64}, {0.03, 0}, {0, 0}} {
+		s := wallScene(t, 200, c.threshold, 4000)
+		s.Settings.MinSamples = c.min
+		counts := map[int]int{}
+		for y := range s.Settings.Height {
+			for x := range s.Settings.Width {
+				var st, st2 Stats
+				want := s.RenderPixel(x, y, &st)
+				samples := make([][3]float32, s.Settings.Samples)
+				for i := range samples {
+					samples[i] = s.PixelSample(x, y, i, &st2)
+				}
+				n := s.Settings.SamplesTaken(samples)
+				var sum vec3
+				for _, c := range samples[:n] {
+					sum = sum.Add(c)
+				}
+				got := vec3{sum[0] / float32(n), sum[1] / float32(n), sum[2] / float32(n)}
+				if got != want || uint64(n) != st.Samples || st2.Samples != uint64(len(samples)) {
+					t.Errorf("threshold %g, min %d, pixel (%d, %d): %d samples, %v; RenderPixel %d, %v",
+						c.threshold, c.min, x, y, n, got, st.Samples, want)
+				}
+				if c.threshold > 0 && n < len(samples) && !s.Settings.PixelConverged(samples[:n]) {
+					t.Errorf("threshold %g, min %d, pixel (%d, %d): stops at %d, where PixelConverged is false",
+						c.threshold, c.min, x, y, n)
+				}
+				counts[n]++
+			}
+		}
+		if c.threshold > 0 && len(counts) < 2 {
+			t.Errorf("threshold %g, min %d: every pixel takes the same count (%v): nothing tested", c.threshold, c.min, counts)
+		}
+		t.Logf("threshold %g, min %d: %v", c.threshold, c.min, counts)
+	}
+}

@@ -50,6 +50,19 @@ func (s *Scene) RenderPixel(x, y int, st *Stats) vec3 {
 	return vec3{sum[0] / inv, sum[1] / inv, sum[2] / inv}
 }
 
+// PixelSample returns the radiance of sample i of pixel (x, y) as
+// RenderPixel takes it (0, counted in st.NonFinite, where not finite), and
+// counts it in st.Samples: the mean of a pixel's first n samples, summed
+// in their order and divided by n in float32, is RenderPixel's value when
+// it takes n. It lets a measurement render a pixel's samples once and
+// evaluate rules of adaptive sampling offline (Settings.SamplesTaken,
+// scripts/adaptive-neighbourhood); the renderer does not call it.
+func (s *Scene) PixelSample(x, y, i int, st *Stats) [3]float32 {
+	rng, r := s.cameraSample(x, y, i)
+	st.Samples++
+	return s.sampleRadiance(r, s.Intersect(r), &rng, st)
+}
+
 // cameraSample returns the numbers of sample i of pixel (x, y), having
 // drawn its camera ray's, and that ray: through the pixel's centre for a
 // render of one sample, else jittered inside the pixel or spread by the
