@@ -10,11 +10,13 @@ import (
 // hierarchical automatic stopping condition for Monte Carlo global
 // illumination") takes as a pixel's error Σ_c |I_c − A_c|/n over
 // (0.0001 + N), with I the sum of its n samples, A twice the sum of a
-// half of them and N = √i where i = (Ir + Ig + Ib)/n < 1, else i: a
-// single draw of |I − A|, which is often near 0 for a noisy pixel (two
-// colours a sample: exactly 0 one test in seven at 64 samples), and which
-// Cycles steadies by widening the unconverged region by a pixel around,
-// what would make a pixel depend on its tile here. trace estimates the
+// half of them and N = √i where i = (Ir + Ig + Ib)/n < 1, else i (from
+// Cycles 3.5 on; 3.4 takes √i at any i): a single draw of |I − A|,
+// which is often near 0 for a noisy pixel (two colours a sample: exactly
+// 0 one test in seven at 64 samples), and which Cycles steadies by
+// widening the unconverged region by a pixel around, what would make a
+// pixel depend on its tile here (README, Adaptive sampling, measures a
+// chain-free 3×3 rule: scripts/adaptive-neighbourhood). trace estimates the
 // same quantity from the samples' variance instead: per channel the
 // standard error of the mean,
 //
