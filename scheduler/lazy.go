@@ -78,18 +78,47 @@ type RemoteWorker interface {
 
 // runWorker runs w on scene: a RemoteWorker as it is, any other with the
 // compiled scene, compiling it if no worker has yet. A scene that does not
-// compile fails the render (Queue.Abort): no worker could render it.
+// compile fails the render (Queue.Abort): no worker could render it. A
+// render cancelled while its scene compiles (a large mesh's BVH takes
+// seconds) ends without waiting for the compile, which goes on in the
+// background and keeps its result in scene for a later render.
 func runWorker(ctx context.Context, w Worker, scene *LazyScene, q *Queue, index int) error {
 	if r, ok := w.(RemoteWorker); ok {
 		return r.RunRemote(ctx, scene, q, index)
 	}
-	sc, err := scene.Scene()
+	sc, err, cancelled := compiledOrCancelled(ctx, scene)
+	if cancelled {
+		return ctx.Err()
+	}
 	if err != nil {
 		err = &CompileError{err}
 		q.Abort(err)
 		return err
 	}
 	return w.Run(ctx, sc, q, index)
+}
+
+// compiledOrCancelled returns scene.Scene(), or reports cancelled once
+// ctx is done first.
+func compiledOrCancelled(ctx context.Context, scene *LazyScene) (sc *tracer.Scene, err error, cancelled bool) {
+	if sc := scene.Compiled(); sc != nil {
+		return sc, nil, false
+	}
+	type compiled struct {
+		sc  *tracer.Scene
+		err error
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		sc, err := scene.Scene()
+		done <- compiled{sc, err}
+	}()
+	select {
+	case c := <-done:
+		return c.sc, c.err, false
+	case <-ctx.Done():
+		return nil, nil, true
+	}
 }
 
 // CompileError is a scene that did not compile (tracer.Compile's error),

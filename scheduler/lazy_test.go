@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tracerender/trace/scenes"
 	"github.com/tracerender/trace/tracer"
@@ -65,6 +66,11 @@ func TestRenderLazyCompilesOnlyForLocalWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The render may end (the remote worker's tiles) before the local
+	// compile does, which then finishes on its own.
+	if _, err := lazy2.Scene(); err != nil {
+		t.Fatal(err)
+	}
 	if c := n2.Load(); c != 1 || lazy2.Compiled() == nil {
 		t.Errorf("two local workers: compiled %d times, want once", c)
 	}
@@ -85,5 +91,49 @@ func TestRenderLazyCompileError(t *testing.T) {
 	res, err := RenderLazy(context.Background(), lazy, Options{Workers: []Worker{&CPUWorker{N: 2}, &CPUWorker{N: 1}}})
 	if _, ok := errors.AsType[*CompileError](err); !ok || !errors.Is(err, bad) || res != nil {
 		t.Errorf("render: %v, %v; want a CompileError of the compile's error", res, err)
+	}
+}
+
+// A render cancelled while its scene compiles returns without waiting for
+// the compile, which then finishes and keeps its scene for the next
+// render.
+func TestRenderLazyCancelledWhileCompiling(t *testing.T) {
+	desc, err := scenes.Load("../scenes/examples/cornell-box.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc.Settings.Width, desc.Settings.Height, desc.Settings.Samples = 16, 16, 1
+	started, release := make(chan struct{}), make(chan struct{})
+	lazy := NewLazyScene(desc, func(d *tracer.SceneDesc) (*tracer.Scene, error) {
+		close(started)
+		<-release // a build that takes long
+		return tracer.Compile(d)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	type result struct {
+		res *Result
+		err error
+	}
+	ended := make(chan result, 1)
+	go func() {
+		res, err := RenderLazy(ctx, lazy, Options{Workers: []Worker{&CPUWorker{N: 2}}})
+		ended <- result{res, err}
+	}()
+	select {
+	case r := <-ended:
+		if !errors.Is(r.err, context.Canceled) || r.res != nil {
+			t.Errorf("render: %v, %v; want context.Canceled", r.res, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("the cancelled render waited for its scene's compile")
+	}
+	close(release)
+	if _, err := lazy.Scene(); err != nil || lazy.Compiled() == nil {
+		t.Errorf("the compile after the cancelled render: %v", err)
+	}
+	if _, err := RenderLazy(context.Background(), lazy, Options{Workers: []Worker{&CPUWorker{N: 1}}}); err != nil {
+		t.Errorf("the next render: %v", err)
 	}
 }
