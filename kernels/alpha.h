@@ -36,46 +36,6 @@ DEVFN const Material* hit_material(const TraceScene* s, const Hit* h) {
     return &s->Materials[s->Shapes[h->Index].Material];
 }
 
-/* sample_alpha: Scene.sampleAlpha, sample_wrapped for the alpha values. */
-DEVFN float sample_alpha(const TraceScene* s, const Texture* t, float u, float v) {
-    int W = (int)t->Width, H = (int)t->Height;
-    float w = (float)t->Width, h = (float)t->Height;
-    u = wrap_coord(u, t->WrapS);
-    v = wrap_coord(v, t->WrapT);
-    const float* a = s->Texels + t->AlphaOffset;
-    if (t->Filter == FilterNearest) {
-        int ix = wrap_texel((int)port_floorf(u * w), W, t->WrapS);
-        int iy = wrap_texel((int)port_floorf((1.0f - v) * h), H, t->WrapT);
-        return a[(i64)iy * W + ix];
-    }
-    float x = (u * w) - 0.5f;
-    float y = ((1.0f - v) * h) - 0.5f;
-    float x0 = port_floorf(x), y0 = port_floorf(y);
-    float fx = x - x0, fy = y - y0;
-    int ix0 = (int)x0, iy0 = (int)y0;
-    int ix1 = wrap_texel(ix0 + 1, W, t->WrapS), iy1 = wrap_texel(iy0 + 1, H, t->WrapT);
-    ix0 = wrap_texel(ix0, W, t->WrapS);
-    iy0 = wrap_texel(iy0, H, t->WrapT);
-    float top = (a[(i64)iy0 * W + ix0] * (1.0f - fx)) + (a[(i64)iy0 * W + ix1] * fx);
-    float bottom = (a[(i64)iy1 * W + ix0] * (1.0f - fx)) + (a[(i64)iy1 * W + ix1] * fx);
-    return (top * (1.0f - fy)) + (bottom * fy);
-}
-
-/* texture_alpha: Scene.textureAlpha. */
-DEVFN float texture_alpha(const TraceScene* s, i32 ti, const TexCoords* tc) {
-    const Texture* t = &s->Textures[ti];
-    if (t->Kind != TextureImage || t->AlphaOffset == 0u) {
-        return 1.0f;
-    }
-    float u = tc->u, v = tc->v;
-    if (t->TexCoord == 1u) {
-        u = tc->u1;
-        v = tc->v1;
-    }
-    transform_uv(t, &u, &v);
-    return sample_alpha(s, t, u, v);
-}
-
 /* alpha_at: Scene.alphaAt. */
 DEVFN float alpha_at(const TraceScene* s, const Material* m, const TexCoords* tc) {
     float a = m->Alpha;

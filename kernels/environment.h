@@ -105,7 +105,7 @@ DEVFN_CALL int environment_light_prepare(const TraceScene* s, const SurfaceHit* 
         return 0;
     }
     float bpdf;
-    vec3 fcos = eval_scatter(sf, d, dir, c, &bpdf);
+    vec3 fcos = eval_scatter(s, sf, d, dir, c, &bpdf);
     if (vzero(fcos)) {
         return 0;
     }

@@ -381,7 +381,7 @@ DEVFN vec3 emitter_radiance(const TraceScene* s, const Material* m, const TexCoo
  * emitter_light_prepare's answer, 2 for a shadow ray from the point to the
  * light (fromLight 0, the lights' alpha stream). Out of line: rarely run
  * beside the emitters' code. */
-DEVFN_CALL int tree_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, float pick, Ray* shadow,
+DEVFN_CALL int tree_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, float pick, Ray* shadow,
                                   vec3* value) {
     vec3 dir;
     float dist;
@@ -391,7 +391,7 @@ DEVFN_CALL int tree_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const Po
         return 0;
     }
     float pdf;
-    vec3 fcos = eval_scatter(sf, d, dir, c, &pdf);
+    vec3 fcos = eval_scatter(s, sf, d, dir, c, &pdf);
     if (vzero(fcos)) {
         return 0;
     }
@@ -414,7 +414,7 @@ DEVFN_CALL int tree_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const Po
  * (pbr_eval_at) met, it took path_step's registers so high that wf_shade
  * and trace_pixels_path spilled what they keep across the call
  * (kernels/README.md). */
-DEVFN_CALL int point_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, u32 i, int depth,
+DEVFN_CALL int point_light_prepare(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, const PointLight* l, u32 i, int depth,
                                    Sampler* rng, Ray* shadow, vec3* fcos, vec3* li) {
     vec3 pp = sf->p, n = sf->ng;
     vec3 dir;
@@ -435,7 +435,7 @@ DEVFN_CALL int point_light_prepare(const SurfaceHit* sf, vec3 d, vec3 c, const P
         return 0;
     }
     float pdf;
-    vec3 f = eval_scatter(sf, d, dir, c, &pdf);
+    vec3 f = eval_scatter(s, sf, d, dir, c, &pdf);
     if (vzero(f)) {
         return 0;
     }
@@ -464,7 +464,7 @@ DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const
         return 0;
     }
     if ((u32)lp.k >= s->NumEmitters) {
-        return tree_light_prepare(sf, d, c, &s->Lights[(u32)lp.k - s->NumEmitters], pick, shadow, value);
+        return tree_light_prepare(s, sf, d, c, &s->Lights[(u32)lp.k - s->NumEmitters], pick, shadow, value);
     }
     Emitter e = s->Emitters[lp.k];
     vec3 nl;
@@ -479,7 +479,7 @@ DEVFN int emitter_light_prepare(const TraceScene* s, const SurfaceHit* sf, const
     float dist = length(dq);
     vec3 dir = v3(dq.x / dist, dq.y / dist, dq.z / dist);
     float bpdf;
-    vec3 fcos = eval_scatter(sf, d, dir, c, &bpdf);
+    vec3 fcos = eval_scatter(s, sf, d, dir, c, &bpdf);
     if (vzero(fcos)) {
         return 0;
     }
@@ -539,7 +539,7 @@ DEVFN int direct_step(const TraceScene* s, PathState* p, u64* rays) {
                 }
                 Ray r;
                 vec3 fcos, li;
-                if (!point_light_prepare(sf, d, p->c, l, i, depth, rng, &r, &fcos, &li)) {
+                if (!point_light_prepare(s, sf, d, p->c, l, i, depth, rng, &r, &fcos, &li)) {
                     continue; /* outside a spot light's cone, or no scattering toward it: no shadow ray */
                 }
                 (*rays)++;

@@ -100,19 +100,12 @@ typedef struct {
 DEVFN float clearcoat_f(float c5) { return 0.04f + (0.96f * c5); }
 
 /* new_pbr_lobes: newPBRLobes. */
-DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, float co) {
+DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, vec3 f0d, float f90d, float co) {
     float metal = 1.0f;
     if (m->Kind == MaterialPBR) {
         metal = clamp01(metallic);
     }
-    /* The dielectric's reflectance (glTF's default, or the material's
-     * SpecularF0 and SpecularF90) and the metal's, mixed by metal. */
-    vec3 f0d = v3(0.04f, 0.04f, 0.04f);
-    float f90d = 1.0f;
-    if (m->Kind == MaterialPBR && m->DielectricSpecular != 0u) {
-        f0d = m->SpecularF0;
-        f90d = m->SpecularF90;
-    }
+    /* The dielectric's reflectance and the metal's, mixed by metal. */
     float dm = 1.0f - metal;
     PBRLobes l;
     l.f0 = v3((f0d.x * dm) + (c.x * metal), (f0d.y * dm) + (c.y * metal), (f0d.z * dm) + (c.z * metal));

@@ -122,7 +122,7 @@ DEVFN void path_scatter(const TraceScene* s, PathState* p) {
         sampler_float2(rng, &u1, &u2);
         vec3 w;
         float pdf;
-        if (!sample_scatter(sf, p->r.Dir, p->c, lobe, u1, u2, &dir, &w, &pdf)) {
+        if (!sample_scatter(s, sf, p->r.Dir, p->c, lobe, u1, u2, &dir, &w, &pdf)) {
             return;
         }
         p->beta = mul(p->beta, w);

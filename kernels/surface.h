@@ -298,15 +298,18 @@ DEVFN vec3 eval_rough_glass(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float
  * ptxas spill more in wf_shade and trace_pixels_path (kernels/README.md);
  * sample_scatter keeps its own lobes inline (called there too, it
  * spilled more). */
-DEVFN_CALL vec3 pbr_eval_at(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+DEVFN_CALL vec3 pbr_eval_at(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
     vec3 wo = v3(-d.x, -d.y, -d.z);
-    PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, dot(sf->ns, wo));
+    vec3 f0;
+    float f90;
+    dielectric_specular(s, sf->m, &sf->tc, &f0, &f90);
+    PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, f0, f90, dot(sf->ns, wo));
     return pbr_eval(&l, sf->ns, wo, wi, pdf);
 }
 
 /* eval_scatter: evalScatter, f·cos θ toward wi and the density of picking
  * wi (*pdf). */
-DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
+DEVFN vec3 eval_scatter(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pdf) {
     if (sf->m->Kind == MaterialDielectric) {
         return eval_rough_glass(sf, d, wi, c, pdf);
     }
@@ -322,7 +325,7 @@ DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pd
         return scale(c, cd);
     }
     if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
-        return pbr_eval_at(sf, d, wi, c, pdf);
+        return pbr_eval_at(s, sf, d, wi, c, pdf);
     }
     float kd, ks;
     phong_weights(m, &kd, &ks);
@@ -341,7 +344,7 @@ DEVFN vec3 eval_scatter(const SurfaceHit* sf, vec3 d, vec3 wi, vec3 c, float* pd
 
 /* sample_scatter: sampleScatter; returns ok, with the direction, the
  * weight f·cos θ/pdf and the density (0 for a mirror bounce). */
-DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float u1, float u2, vec3* dir, vec3* weight,
+DEVFN int sample_scatter(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float u1, float u2, vec3* dir, vec3* weight,
                          float* pdf) {
     const Material* m = sf->m;
     vec3 ns = sf->ns;
@@ -354,7 +357,10 @@ DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float
     }
     if (m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
         vec3 wo = v3(-d.x, -d.y, -d.z);
-        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, dot(ns, wo));
+        vec3 f0;
+        float f90;
+        dielectric_specular(s, m, &sf->tc, &f0, &f90);
+        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, f0, f90, dot(ns, wo));
         return pbr_sample(&l, ns, wo, lobe, u1, u2, dir, weight, pdf);
     }
     float kd, ks;
@@ -372,7 +378,7 @@ DEVFN int sample_scatter(const SurfaceHit* sf, vec3 d, vec3 c, float lobe, float
     } else {
         *dir = phong_lobe(reflect(d, ns), m->Shininess, u1, u2);
     }
-    vec3 fcos = eval_scatter(sf, d, *dir, c, pdf);
+    vec3 fcos = eval_scatter(s, sf, d, *dir, c, pdf);
     if (!(*pdf > 0.0f)) {
         return 0;
     }

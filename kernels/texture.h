@@ -102,6 +102,87 @@ DEVFN void pbr_params(const TraceScene* s, const Material* m, const TexCoords* t
     }
 }
 
+/* sample_alpha: Scene.sampleAlpha, sample_wrapped for the alpha values. */
+DEVFN float sample_alpha(const TraceScene* s, const Texture* t, float u, float v) {
+    int W = (int)t->Width, H = (int)t->Height;
+    float w = (float)t->Width, h = (float)t->Height;
+    u = wrap_coord(u, t->WrapS);
+    v = wrap_coord(v, t->WrapT);
+    const float* a = s->Texels + t->AlphaOffset;
+    if (t->Filter == FilterNearest) {
+        int ix = wrap_texel((int)port_floorf(u * w), W, t->WrapS);
+        int iy = wrap_texel((int)port_floorf((1.0f - v) * h), H, t->WrapT);
+        return a[(i64)iy * W + ix];
+    }
+    float x = (u * w) - 0.5f;
+    float y = ((1.0f - v) * h) - 0.5f;
+    float x0 = port_floorf(x), y0 = port_floorf(y);
+    float fx = x - x0, fy = y - y0;
+    int ix0 = (int)x0, iy0 = (int)y0;
+    int ix1 = wrap_texel(ix0 + 1, W, t->WrapS), iy1 = wrap_texel(iy0 + 1, H, t->WrapT);
+    ix0 = wrap_texel(ix0, W, t->WrapS);
+    iy0 = wrap_texel(iy0, H, t->WrapT);
+    float top = (a[(i64)iy0 * W + ix0] * (1.0f - fx)) + (a[(i64)iy0 * W + ix1] * fx);
+    float bottom = (a[(i64)iy1 * W + ix0] * (1.0f - fx)) + (a[(i64)iy1 * W + ix1] * fx);
+    return (top * (1.0f - fy)) + (bottom * fy);
+}
+
+/* texture_alpha: Scene.textureAlpha. */
+DEVFN float texture_alpha(const TraceScene* s, i32 ti, const TexCoords* tc) {
+    const Texture* t = &s->Textures[ti];
+    if (t->Kind != TextureImage || t->AlphaOffset == 0u) {
+        return 1.0f;
+    }
+    float u = tc->u, v = tc->v;
+    if (t->TexCoord == 1u) {
+        u = tc->u1;
+        v = tc->v1;
+    }
+    transform_uv(t, &u, &v);
+    return sample_alpha(s, t, u, v);
+}
+
+/* pbr_specular: pbrSpecular, the dielectric F0 and F90 of a material
+ * with no specular of its own, and a metal's. */
+DEVFN void pbr_specular(const Material* m, vec3* f0, float* f90) {
+    if (m->Kind == MaterialPBR && m->DielectricSpecular != 0u) {
+        *f0 = m->SpecularF0;
+        *f90 = m->SpecularF90;
+        return;
+    }
+    *f0 = v3(0.04f, 0.04f, 0.04f);
+    *f90 = 1.0f;
+}
+
+/* specular_maps: the lookups of Scene.dielectricSpecular, F0 (clamped to
+ * F90) times SpecularColorMap's colour and both times SpecularMap's
+ * alpha at tc. Out of line: only materials with the maps call it. */
+DEVFN_CALL void specular_maps(const TraceScene* s, const Material* m, const TexCoords* tc, vec3* f0, float* f90) {
+    vec3 f = *f0;
+    float g = *f90;
+    if (m->SpecularColorMap != 0u) {
+        vec3 t = texture_of(s, (i32)(m->SpecularColorMap - 1u), tc);
+        f = v3(go_minf(f.x * t.x, g), go_minf(f.y * t.y, g), go_minf(f.z * t.z, g));
+    }
+    if (m->SpecularMap != 0u) {
+        float a = texture_alpha(s, (i32)(m->SpecularMap - 1u), tc);
+        f = scale(f, a);
+        g = g * a;
+    }
+    *f0 = f;
+    *f90 = g;
+}
+
+/* dielectric_specular: Scene.dielectricSpecular, a metal's or pbr
+ * material's dielectric F0 and F90 at tc. */
+DEVFN void dielectric_specular(const TraceScene* s, const Material* m, const TexCoords* tc, vec3* f0, float* f90) {
+    pbr_specular(m, f0, f90);
+    if (m->Kind != MaterialPBR || m->DielectricSpecular == 0u || (m->SpecularMap | m->SpecularColorMap) == 0u) {
+        return;
+    }
+    specular_maps(s, m, tc, f0, f90);
+}
+
 /* emission: Scene.emission, a pbr material's emitted radiance at tc. */
 DEVFN vec3 emission(const TraceScene* s, const Material* m, const TexCoords* tc) {
     if (m->EmissionMap == 0u) {

@@ -143,7 +143,10 @@ DEVFN void whitted_local_done(const TraceScene* s, WhittedState* w) {
     vec3 next = v3(0.0f, 0.0f, 0.0f);
     if (m->Kind == MaterialPBR) {
         w->radiance = maddv(w->radiance, w->b.weight, vadd(w->local, emission(s, m, tc)));
-        PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf->metal, sf->rough, 1.0f);
+        vec3 f0;
+        float f90;
+        dielectric_specular(s, m, tc, &f0, &f90);
+        PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf->metal, sf->rough, f0, f90, 1.0f);
         w->b.weight = mul(w->b.weight, l.f0);
         next = reflect(d, sf->ns);
     } else {

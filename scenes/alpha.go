@@ -158,7 +158,7 @@ func alphaInto(m image.Image, a []float32) bool {
 }
 
 // dropUnusedAlpha forgets the alpha channels that no see-through
-// material reads (tracer.Compile would not store them either), so that
+// material nor specular map reads (tracer.Compile would not store them either), so that
 // they cost no memory while the scene is held.
 func dropUnusedAlpha(s *tracer.SceneDesc) {
 	used := make([]bool, len(s.Images))
@@ -170,6 +170,9 @@ func dropUnusedAlpha(s *tracer.SceneDesc) {
 		}
 	}
 	for _, m := range s.Materials {
+		if m.Kind == tracer.MaterialPBR && m.DielectricSpecular != 0 && m.SpecularMap != 0 {
+			mark(int32(m.SpecularMap - 1)) // its alpha is the specular factor's
+		}
 		if m.AlphaMode == tracer.AlphaOpaque {
 			continue
 		}

@@ -1,9 +1,14 @@
 package scenes
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	stdpng "image/png"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -224,6 +229,8 @@ var parseErrorTests = []struct {
 	{"specular_color not a colour", material(`{"type": "pbr", "specular_color": ` + mark + `1}`), "materials.m.specular_color: "},
 	{"pbr ior below 1", material(`{"type": "pbr", "ior": ` + mark + `0.9}`), "materials.m.ior: must be in [1, 4], found 0.9"},
 	{"pbr ior above 4", material(`{"type": "pbr", "specular": 0.5, "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
+	{"specular_texture a checker", material(`{"type": "pbr", "specular_texture": ` + mark + `{"type": "checker"}}`), "materials.m.specular_texture: a specular_texture must be an image texture (its alpha channel, or its grey level)"},
+	{"specular_color_texture not a texture", material(`{"type": "pbr", "specular_color_texture": ` + mark + `1}`), "materials.m.specular_color_texture: "},
 	{"specular on a metal", material(`{"type": "metal", ` + mark + `"specular_color": [1, 1, 1]}`), `materials.m: unknown field "specular_color"`},
 	{"clearcoat on a metal", material(`{"type": "metal", ` + mark + `"clearcoat": 1}`), `materials.m: unknown field "clearcoat" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
@@ -412,6 +419,58 @@ func TestPBRSpecularDecode(t *testing.T) {
 		}
 		if !near || m.SpecularF90 != c.f90 || m.DielectricSpecular != c.set {
 			t.Errorf("%s: F0 %v, F90 %g, set %d; want %v, %g, %d", c.fields, m.SpecularF0, m.SpecularF90, m.DielectricSpecular, c.f0, c.f90, c.set)
+		}
+	}
+}
+
+// TestPBRSpecularMapsDecode: a pbr material's specular_color_texture
+// (a checker here) becomes its SpecularColorMap, and its F0 is then not
+// clamped to F90 (the map's colour comes before the clamp): ior 2 and a
+// colour of 20 give 20/9 × 0.5; specular_texture, an image, becomes its
+// SpecularMap, its alpha the image's grey level where it has no alpha
+// channel (as alpha_texture's); either alone sets the dielectric
+// specular, with the default factors.
+func TestPBRSpecularMapsDecode(t *testing.T) {
+	var png bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 2, 1))
+	img.Pix[0], img.Pix[1] = 0, 255
+	if err := stdpng.Encode(&png, img); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fields       string
+		f0           mgl32.Vec3
+		f90          float32
+		spec, colour uint32
+		alpha        []float32 // SpecularMap's image's alpha
+	}{
+		{`, "specular": 0.5, "specular_color": [1, 20, 0], "ior": 2, "specular_color_texture": {"type": "checker"}`,
+			mgl32.Vec3{0.5 / 9, 10.0 / 9, 0}, 0.5, 0, 1, nil},
+		{`, "specular_texture": {"type": "image", "file": "s.png", "filter": "nearest"}`,
+			mgl32.Vec3{0.04, 0.04, 0.04}, 1, 1, 0, []float32{0, 1}},
+		{`, "specular_texture": {"type": "image", "file": "s.png"}, "specular_color_texture": {"type": "image", "file": "s.png"}`,
+			mgl32.Vec3{0.04, 0.04, 0.04}, 1, 1, 2, []float32{0, 1}},
+	} {
+		dir := writeFiles(t, map[string]string{"s.png": png.String(),
+			"scene.json": material(`{"type": "pbr"` + c.fields + `}`)})
+		s, err := Load(filepath.Join(dir, "scene.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := s.Materials[0]
+		near := true
+		for k := range 3 {
+			near = near && math.Abs(float64(m.SpecularF0[k]-c.f0[k])) < 1e-6
+		}
+		if !near || m.SpecularF90 != c.f90 || m.DielectricSpecular != 1 || m.SpecularMap != c.spec || m.SpecularColorMap != c.colour {
+			t.Errorf("%s: F0 %v, F90 %g, set %d, maps %d and %d; want %v, %g, 1, %d and %d", c.fields, m.SpecularF0, m.SpecularF90,
+				m.DielectricSpecular, m.SpecularMap, m.SpecularColorMap, c.f0, c.f90, c.spec, c.colour)
+			continue
+		}
+		if c.alpha != nil {
+			if a := s.Images[s.Textures[m.SpecularMap-1].Image].Alpha; !slices.Equal(a, c.alpha) {
+				t.Errorf("%s: the specular map's alpha %v, want %v", c.fields, a, c.alpha)
+			}
 		}
 	}
 }

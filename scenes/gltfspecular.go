@@ -22,11 +22,13 @@ const gltfSpecularExt = "KHR_materials_specular"
 // (tracer.PBRSpecular); the metallic part is unaffected. An ior alone
 // (Blender writes one beside a specular, but a file may have it alone)
 // is read too: KHR_materials_ior applies to the dielectric BRDF of every
-// metallic-roughness material. Not read, and named in notes for the
-// warning (importedMaterial.Unsupported): specularTexture and
-// specularColorTexture (the material is drawn with the factors alone),
-// and ior 0, KHR_materials_ior's specular-glossiness compatibility mode
-// (drawn with ior 1.5). read names the extensions read, to leave out of
+// metallic-roughness material. specularTexture (its alpha multiplies
+// specularFactor) and specularColorTexture (sRGB: its colour multiplies
+// specularColorFactor) are read with their KHR_texture_transform and
+// texCoord, as the other textures (importedMaterial.SpecularImage and
+// SpecularColorImage). Not read, and named in notes for the warning
+// (importedMaterial.Unsupported): ior 0, KHR_materials_ior's
+// specular-glossiness compatibility mode (drawn with ior 1.5). read names the extensions read, to leave out of
 // the unsupported ones.
 func (l *gltfLoader) specular(m *gltf.Material, where string, im *importedMaterial) (read, notes []string, err error) {
 	ior, factor, color := 1.5, 1.0, [3]float64{1, 1, 1}
@@ -51,10 +53,10 @@ func (l *gltfLoader) specular(m *gltf.Material, where string, im *importedMateri
 	}
 	if raw, ok := m.Extensions[gltfSpecularExt]; ok {
 		var e struct {
-			Factor       *float64    `json:"specularFactor"`
-			ColorFactor  *[3]float64 `json:"specularColorFactor"`
-			Texture      any         `json:"specularTexture"` // only whether it is there
-			ColorTexture any         `json:"specularColorTexture"`
+			Factor       *float64          `json:"specularFactor"`
+			ColorFactor  *[3]float64       `json:"specularColorFactor"`
+			Texture      *gltf.TextureInfo `json:"specularTexture"`
+			ColorTexture *gltf.TextureInfo `json:"specularColorTexture"`
 		}
 		if err := gltfExtension(raw, &e); err != nil {
 			return nil, nil, l.errorf(err, "%s: %s: %v", where, gltfSpecularExt, err)
@@ -73,18 +75,30 @@ func (l *gltfLoader) specular(m *gltf.Material, where string, im *importedMateri
 				return nil, nil, l.errorf(nil, "%s: %s: specularColorFactor %v must be finite and >= 0", where, gltfSpecularExt, color)
 			}
 		}
-		for _, t := range []struct {
-			name string
-			v    any
-		}{{"specularTexture", e.Texture}, {"specularColorTexture", e.ColorTexture}} {
-			if t.v != nil {
-				notes = append(notes, fmt.Sprintf("%s's %s", gltfSpecularExt, t.name))
+		if e.Texture != nil {
+			// The alpha channel, linear whatever the colours' decoding.
+			t, err := l.texture(e.Texture, where+".extensions."+gltfSpecularExt+".specularTexture", false)
+			if err != nil {
+				return nil, nil, err
 			}
+			im.SpecularImage, im.SpecularUV, im.SpecularSampler = t.img, t.uv, t.sampler
+		}
+		if e.ColorTexture != nil {
+			t, err := l.texture(e.ColorTexture, where+".extensions."+gltfSpecularExt+".specularColorTexture", true)
+			if err != nil {
+				return nil, nil, err
+			}
+			im.SpecularColorImage, im.SpecularColorUV, im.SpecularColorSampler = t.img, t.uv, t.sampler
 		}
 		read = append(read, gltfSpecularExt)
 	}
-	if ior != 1.5 || factor != 1 || color != [3]float64{1, 1, 1} {
-		im.SpecularF0, im.SpecularF90 = tracer.PBRSpecular(ior, factor, color)
+	if ior != 1.5 || factor != 1 || color != [3]float64{1, 1, 1} || im.SpecularImage != nil || im.SpecularColorImage != nil {
+		specular := tracer.PBRSpecular
+		if im.SpecularColorImage != nil {
+			// Its colour multiplies F0 before the clamp (tracer.Material.SpecularColorMap).
+			specular = tracer.PBRSpecularUnclamped
+		}
+		im.SpecularF0, im.SpecularF90 = specular(ior, factor, color)
 		im.HasSpecular = true
 	}
 	return read, notes, nil

@@ -1,12 +1,20 @@
 package scenes
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -14,8 +22,7 @@ import (
 // KHR_materials_ior (Blender's Principled Specular, Specular Tint and
 // IOR) become its pbr material's dielectric F0 and F90, with no warning,
 // also in a file that requires them; an ior alone gives the F0 it
-// implies; textures are named in the warning and the factors still
-// read; ior 0 is drawn as 1.5 and named; values glTF does not allow are
+// implies (textures: TestMeshGLTFSpecularTextures); ior 0 is drawn as 1.5 and named; values glTF does not allow are
 // errors; on glass the specular is not read, and the warning names it.
 func TestMeshGLTFSpecular(t *testing.T) {
 	// What Blender 3.4 writes for Specular 0 (a colour of 0) and for
@@ -41,9 +48,6 @@ func TestMeshGLTFSpecular(t *testing.T) {
 			f0: mgl32.Vec3{0.02, 0.5, 0.01}, f90: 0.5, set: 1},
 		{name: "ior alone", ior: `{"ior": 2}`, f0: mgl32.Vec3{1.0 / 9, 1.0 / 9, 1.0 / 9}, f90: 1, set: 1, required: true},
 		{name: "defaults", spec: `{}`, ior: `{}`},
-		{name: "textures", spec: `{"specularFactor": 0.5, "specularTexture": {"index": 0}, "specularColorTexture": {"index": 0}}`,
-			f0: mgl32.Vec3{0.02, 0.02, 0.02}, f90: 0.5, set: 1,
-			warn: `drawn without KHR_materials_specular's specularColorTexture, KHR_materials_specular's specularTexture, which`},
 		{name: "ior 0", ior: `{"ior": 0}`, warn: `drawn without KHR_materials_ior's ior 0 (the specular-glossiness mode), which`},
 		{name: "on glass", spec: `{"specularFactor": 0}`, glass: true, warn: `drawn without KHR_materials_specular,`},
 		{name: "on glass, required", spec: `{"specularFactor": 0}`, glass: true, required: true,
@@ -100,4 +104,87 @@ func TestMeshGLTFSpecular(t *testing.T) {
 func jsonNum(x float64) string {
 	b, _ := json.Marshal(x)
 	return string(b)
+}
+
+// TestMeshGLTFSpecularTextures: KHR_materials_specular's specularTexture
+// and specularColorTexture become the pbr material's SpecularMap (the
+// image's alpha channel, linear) and SpecularColorMap (its colours,
+// sRGB-decoded), each with its KHR_texture_transform, sampler and
+// texCoord, with no warning; with a colour texture, F0 is not clamped to
+// F90 before it (0.04 × 50 × 0.5 = 1, not min(2, 1) × 0.5); a texture
+// that does not exist is an error.
+func TestMeshGLTFSpecularTextures(t *testing.T) {
+	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	rgba.SetNRGBA(0, 0, color.NRGBA{255, 0, 0, 0})
+	rgba.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, rgba); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		spec string
+		err  string
+	}{
+		{name: "both", spec: `{"specularFactor": 0.5, "specularColorFactor": [1, 50, 0.5],
+			"specularTexture": {"index": 1, "extensions": {"KHR_texture_transform": {"scale": [2, 2]}}},
+			"specularColorTexture": {"index": 1, "texCoord": 1}}`},
+		{name: "missing", spec: `{"specularTexture": {"index": 7}}`,
+			err: `materials[0].extensions.KHR_materials_specular.specularTexture: textures[7] does not exist`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := texturedGLTFDoc()
+			prim := doc.Meshes[0].Primitives[0]
+			prim.Attributes[gltf.TEXCOORD_1] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
+			src, err := modeler.WriteImage(doc, "rgba", "image/png", bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(src), Sampler: gltf.Index(0)})
+			doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge}
+			zero := 0.0
+			doc.Materials[0].Name = "plastic"
+			doc.Materials[0].PBRMetallicRoughness.MetallicFactor = &zero
+			doc.Materials[0].Extensions = gltf.Extensions{gltfSpecularExt: json.RawMessage(tc.spec)}
+			doc.ExtensionsUsed = []string{gltfSpecularExt, "KHR_texture_transform"}
+			path := filepath.Join(dir, "plastic.gltf")
+			writeGLTF(t, path, doc)
+			scene := writeMeshScene(t, dir, "", `"file": "plastic.gltf"`)
+			log := captureWarnings(t)
+			s, err := Load(scene)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := strings.TrimSpace(log.String()); w != "" {
+				t.Errorf("warning %q, want none", w)
+			}
+			m := s.Materials[s.Meshes[0].Material]
+			if m.Kind != tracer.MaterialPBR || m.DielectricSpecular != 1 || m.SpecularMap == 0 || m.SpecularColorMap == 0 {
+				t.Fatalf("material %+v: want pbr with both specular maps", m)
+			}
+			if want := (mgl32.Vec3{0.02, 1, 0.01}); math.Abs(float64(m.SpecularF0[1]-want[1])) > 1e-6 || m.SpecularF90 != 0.5 {
+				t.Errorf("F0 %v, F90 %g; want %v (unclamped), 0.5", m.SpecularF0, m.SpecularF90, want)
+			}
+			st, ct := s.Textures[m.SpecularMap-1], s.Textures[m.SpecularColorMap-1]
+			if st.UV != [6]float32{2, 0, 0, 2, 0, -1} || st.TexCoord != 0 || st.WrapS != tracer.WrapClamp {
+				t.Errorf("specular texture UV %v, set %d, wrap %d: want scale 2 (v flipped), set 0, clamp", st.UV, st.TexCoord, st.WrapS)
+			}
+			if ct.TexCoord != 1 || ct.UV != [6]float32{} {
+				t.Errorf("specular colour texture set %d, UV %v: want set 1, none", ct.TexCoord, ct.UV)
+			}
+			if a := s.Images[st.Image].Alpha; !slices.Equal(a, []float32{0, 1}) {
+				t.Errorf("specular texture alpha %v, want [0 1]", a)
+			}
+			if p := s.Images[ct.Image].Pix; !slices.Equal(p, []float32{1, 0, 0, 0, 1, 0}) {
+				t.Errorf("specular colour texture %v, want red and green", p)
+			}
+		})
+	}
 }

@@ -38,6 +38,15 @@ type importedMaterial struct {
 	SpecularF90               float32
 	Emission                  mgl32.Vec3
 	RoughImage, EmissionImage *tracer.Image
+	// SpecularImage (its alpha multiplies the specular factor) and
+	// SpecularColorImage (sRGB-decoded: its colour multiplies the
+	// specular colour) are glTF's specularTexture and
+	// specularColorTexture, or nil (tracer.Material's SpecularMap and
+	// SpecularColorMap; HasSpecular is then true), with their UV
+	// transforms and samplers.
+	SpecularImage, SpecularColorImage     *tracer.Image
+	SpecularUV, SpecularColorUV           [6]float32
+	SpecularSampler, SpecularColorSampler textureSampler
 	// The textures' UV transforms (tracer.Texture.UV; zero for none).
 	ImageUV, RoughUV, EmissionUV [6]float32
 	// The textures' samplers and coordinate sets (the zero value:
@@ -107,7 +116,8 @@ type textureSampler struct {
 // by texture coordinate set 1.
 func (m *importedMaterial) usesSet1() bool {
 	return (m.Image != nil && m.ImageSampler.TexCoord == 1) || (m.RoughImage != nil && m.RoughSampler.TexCoord == 1) ||
-		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1) || (m.NormalImage != nil && m.NormalSampler.TexCoord == 1)
+		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1) || (m.NormalImage != nil && m.NormalSampler.TexCoord == 1) ||
+		(m.SpecularImage != nil && m.SpecularSampler.TexCoord == 1) || (m.SpecularColorImage != nil && m.SpecularColorSampler.TexCoord == 1)
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

@@ -24,7 +24,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -117,7 +117,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 		m.Clearcoat = f.float("clearcoat", 0, within(0, 1))
 		m.ClearcoatRoughness = f.float("clearcoat_roughness", 0, within(0, 1))
-		d.pbrSpecular(f, &m)
+		d.pbrSpecular(f, &m, s)
 	}
 	d.alpha(f, &m, s)
 	if kind != tracer.MaterialEmissive && !d.failed() {
@@ -133,15 +133,41 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 // KHR_materials_ior: F0 = min(((ior − 1)/(ior + 1))² · specular_color, 1)
 // · specular at normal incidence, specular at grazing incidence
 // (tracer.PBRSpecular). The defaults are glTF's, F0 0.04 and F90 1, and
-// leave the material as it was without them.
-func (d *decoder) pbrSpecular(f fields, m *tracer.Material) {
+// leave the material as it was without them. specular_texture (an image
+// texture: its alpha channel, or its grey level, as alpha_texture's)
+// multiplies specular, and specular_color_texture (any texture, sRGB
+// images by default) specular_color, before the clamp
+// (tracer.Material.SpecularMap and SpecularColorMap): glTF's
+// specularTexture and specularColorTexture.
+func (d *decoder) pbrSpecular(f fields, m *tracer.Material, s *tracer.SceneDesc) {
 	ior := f.float("ior", 1.5, within(1, 4))
 	factor := f.float("specular", 1, within(0, 1))
 	color := f.color("specular_color", white)
-	if d.failed() || ior == 1.5 && factor == 1 && color == white {
+	if d.failed() {
 		return
 	}
-	m.SpecularF0, m.SpecularF90 = tracer.PBRSpecular(float64(ior), float64(factor),
+	if f.lookup("specular_texture") != nil {
+		ti := d.addTexture(f, "specular_texture", "linear", true, s)
+		if ti < 0 {
+			return
+		}
+		t := s.Textures[ti]
+		if t.Kind != tracer.TextureImage {
+			f.failField("specular_texture", "a specular_texture must be an image texture (its alpha channel, or its grey level)")
+			return
+		}
+		greyAlpha(&s.Images[t.Image])
+		m.SpecularMap = uint32(ti) + 1
+	}
+	m.SpecularColorMap = d.mapTexture(f, "specular_color_texture", "srgb", s)
+	if d.failed() || ior == 1.5 && factor == 1 && color == white && m.SpecularMap == 0 && m.SpecularColorMap == 0 {
+		return
+	}
+	specular := tracer.PBRSpecular
+	if m.SpecularColorMap != 0 {
+		specular = tracer.PBRSpecularUnclamped
+	}
+	m.SpecularF0, m.SpecularF90 = specular(float64(ior), float64(factor),
 		[3]float64{float64(color[0]), float64(color[1]), float64(color[2])})
 	m.DielectricSpecular = 1
 }

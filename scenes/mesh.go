@@ -552,6 +552,20 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			}
 			mat.EmissionMap = uint32(ti) + 1
 		}
+		if m.PBR && m.HasSpecular && m.SpecularImage != nil {
+			ti, ok := addTexture(m.SpecularImage, mgl32.Vec3{}, m.SpecularUV, m.SpecularSampler)
+			if !ok {
+				return false
+			}
+			mat.SpecularMap = uint32(ti) + 1
+		}
+		if m.PBR && m.HasSpecular && m.SpecularColorImage != nil {
+			ti, ok := addTexture(m.SpecularColorImage, mgl32.Vec3{}, m.SpecularColorUV, m.SpecularColorSampler)
+			if !ok {
+				return false
+			}
+			mat.SpecularColorMap = uint32(ti) + 1
+		}
 		if m.NormalImage != nil {
 			ti, ok := addTexture(m.NormalImage, mgl32.Vec3{}, m.NormalUV, m.NormalSampler)
 			if !ok {

@@ -239,7 +239,7 @@ func (s *Scene) sampleAlpha(t *Texture, u, v float32) float32 {
 }
 
 // compileAlpha appends to s.Texels the alpha of each image that a
-// see-through material reads alpha from (its colour texture or AlphaMap),
+// material reads alpha from (alphaTextures),
 // sets those textures' AlphaOffset, and sets s.SeeThrough. Other images'
 // alpha costs nothing. Texels that compileTextures copied have room for
 // the alpha; an image's own (a lone image's) are not written past.
@@ -280,17 +280,21 @@ func (s *Scene) compileAlpha(d *SceneDesc) {
 }
 
 // alphaTextures calls f with the index of each texture that a material
-// not opaque reads alpha from (its colour texture or AlphaMap), in the
-// materials' order; the index may be out of range or not an image's.
+// reads alpha from: a material not opaque, its colour texture and
+// AlphaMap; a pbr material with DielectricSpecular, its SpecularMap
+// (Scene.dielectricSpecular). It goes in the materials' order; the index
+// may be out of range or not an image's.
 func alphaTextures(materials []Material, f func(ti int32)) {
 	for i := range materials {
 		m := &materials[i]
-		if m.AlphaMode == AlphaOpaque {
-			continue
+		if m.AlphaMode != AlphaOpaque {
+			f(m.Texture)
+			if m.AlphaMap != 0 {
+				f(int32(m.AlphaMap - 1))
+			}
 		}
-		f(m.Texture)
-		if m.AlphaMap != 0 {
-			f(int32(m.AlphaMap - 1))
+		if m.Kind == MaterialPBR && m.DielectricSpecular != 0 && m.SpecularMap != 0 {
+			f(int32(m.SpecularMap - 1))
 		}
 	}
 }

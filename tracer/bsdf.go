@@ -78,7 +78,7 @@ func evalScatter(sf *surfaceHit, d, c *vec3, wx, wy, wz float32) (f0, f1, f2, pd
 	var fcos vec3
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, *c, sf.metal, sf.rough, dot(sf.ns, wo))
+		l := newPBRLobes(m, *c, sf.metal, sf.rough, sf.specF0, sf.specF90, dot(sf.ns, wo))
 		fcos, pdf = l.eval(sf.ns, wo, wi)
 		return fcos[0], fcos[1], fcos[2], pdf
 	}
@@ -130,7 +130,7 @@ func sampleScatter(sf *surfaceHit, d, c vec3, lobe, u1, u2 float32) (dir, weight
 	}
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, c, sf.metal, sf.rough, dot(ns, wo))
+		l := newPBRLobes(m, c, sf.metal, sf.rough, sf.specF0, sf.specF90, dot(ns, wo))
 		return l.sample(ns, wo, lobe, u1, u2)
 	}
 	kd, ks := phongWeights(m)

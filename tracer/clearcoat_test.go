@@ -25,8 +25,8 @@ func TestClearcoatFurnace(t *testing.T) {
 					base := &Material{Kind: MaterialPBR, Color: vec3{1, 1, 1}, Metallic: metal, Roughness: rough}
 					coated := *base
 					coated.Clearcoat, coated.ClearcoatRoughness = 1, coatRough
-					lb := newPBRLobes(base, base.Color, base.Metallic, base.Roughness, float32(co))
-					lc := newPBRLobes(&coated, coated.Color, coated.Metallic, coated.Roughness, float32(co))
+					lb := materialLobes(base, base.Color, base.Metallic, base.Roughness, float32(co))
+					lc := materialLobes(&coated, coated.Color, coated.Metallic, coated.Roughness, float32(co))
 					gotBase, seBase := lobeAlbedo(&lb, viewDir(co), 100000, 4)
 					got, se := lobeAlbedo(&lc, viewDir(co), 100000, 5)
 					fv := 0.04 + 0.96*math.Pow(1-co, 5)

@@ -388,6 +388,18 @@ type Material struct {
 	SpecularF0         mgl32.Vec3
 	SpecularF90        float32
 	DielectricSpecular uint32
+	// SpecularMap and SpecularColorMap are 1 + an index into
+	// Scene.Textures, or 0 for none; a pbr material with
+	// DielectricSpecular reads them (glTF's specularTexture and
+	// specularColorTexture), the others ignore them. At a point, F0 is
+	// min(SpecularF0 × SpecularColorMap's colour, SpecularF90) per
+	// component, and then F0 and F90 are multiplied by SpecularMap's
+	// alpha (Scene.dielectricSpecular). With a SpecularColorMap,
+	// SpecularF0 is not clamped to F90 (PBRSpecularUnclamped), so that
+	// the clamp comes after the colour, as glTF's F0 = min(((ior −
+	// 1)/(ior + 1))² · specularColorFactor · specularColorTexture, 1) ·
+	// specularFactor · specularTexture.a has it.
+	SpecularMap, SpecularColorMap uint32
 }
 
 // PBRSpecular returns a pbr material's dielectric F0 and F90
@@ -401,6 +413,18 @@ func PBRSpecular(ior, factor float64, color [3]float64) (f0 mgl32.Vec3, f90 floa
 	r := (ior - 1) / (ior + 1)
 	for i, c := range color {
 		f0[i] = float32(min(r*r*c, 1) * factor)
+	}
+	return f0, float32(factor)
+}
+
+// PBRSpecularUnclamped is PBRSpecular without the clamp: F0 = ((ior −
+// 1)/(ior + 1))² · colour · factor, per component, for a material with a
+// SpecularColorMap, whose colour multiplies F0 before the clamp to F90 =
+// factor (min(x·t, 1)·f = min(x·t·f, f) for f ≥ 0).
+func PBRSpecularUnclamped(ior, factor float64, color [3]float64) (f0 mgl32.Vec3, f90 float32) {
+	r := (ior - 1) / (ior + 1)
+	for i, c := range color {
+		f0[i] = float32(r * r * c * factor)
 	}
 	return f0, float32(factor)
 }

@@ -152,20 +152,17 @@ func clearcoatF(c5 float32) float32 {
 }
 
 // newPBRLobes returns the lobes of a metal or pbr material of base colour
-// c, metallic metallic (a metal's is 1, whatever it says) and roughness
-// rough (Scene.pbrParams) for a viewer at cosine co to the shading normal.
-func newPBRLobes(m *Material, c vec3, metallic, rough, co float32) pbrLobes {
+// c, metallic metallic (a metal's is 1, whatever it says), roughness
+// rough (Scene.pbrParams) and dielectric reflectance f0d and f90d
+// (Scene.dielectricSpecular) for a viewer at cosine co to the shading
+// normal.
+func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, co float32) pbrLobes {
 	metal := float32(1)
 	if m.Kind == MaterialPBR {
 		metal = clamp01(metallic)
 	}
-	// The dielectric's reflectance (glTF's default, or Material's
-	// SpecularF0 and SpecularF90) and the metal's (the base colour at
+	// The dielectric's reflectance and the metal's (the base colour at
 	// normal incidence, 1 at grazing), mixed by metal.
-	f0d, f90d := vec3{0.04, 0.04, 0.04}, float32(1)
-	if m.Kind == MaterialPBR && m.DielectricSpecular != 0 {
-		f0d, f90d = m.SpecularF0, m.SpecularF90
-	}
 	dm := 1 - metal
 	l := pbrLobes{
 		f0: vec3{

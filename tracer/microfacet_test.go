@@ -97,7 +97,7 @@ func TestGGXAlbedo(t *testing.T) {
 	for _, rough := range []float32{0.1, 0.25, 0.5, 0.75, 1} {
 		for _, co := range []float64{0.1, 0.3, 0.6, 0.9, 1} {
 			white.Roughness = rough
-			l := newPBRLobes(white, white.Color, white.Metallic, white.Roughness, float32(co))
+			l := materialLobes(white, white.Color, white.Metallic, white.Roughness, float32(co))
 			alpha := float64(float32(rough * rough))
 			want := ggxAlbedo64(co, alpha)
 			got, se := lobeAlbedo(&l, viewDir(co), 200000, 1)
@@ -141,7 +141,7 @@ func TestPBRFurnace(t *testing.T) {
 				for _, co := range []float64{0.05, 0.3, 0.7, 1} {
 					m := &Material{Kind: MaterialPBR, Color: vec3{1, 1, 1}, Metallic: metal, Roughness: rough,
 						SpecularF0: f0, SpecularF90: f90, DielectricSpecular: sp.dielectric}
-					l := newPBRLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
+					l := materialLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
 					got, se := lobeAlbedo(&l, viewDir(co), 100000, 2)
 					for k := 0; k < 3; k++ {
 						// 1e-3: a smooth coat seen at some angles reflects a
@@ -202,7 +202,7 @@ func TestPBRSpecularF0(t *testing.T) {
 			a := &Material{Kind: MaterialPBR, Color: vec3{0.7, 0.2, 0.4}, Metallic: metal, Roughness: 0.4}
 			b := *a
 			b.SpecularF0, b.SpecularF90, b.DielectricSpecular = f0, f90, 1
-			if la, lb := newPBRLobes(a, a.Color, metal, 0.4, co), newPBRLobes(&b, b.Color, metal, 0.4, co); la != lb {
+			if la, lb := materialLobes(a, a.Color, metal, 0.4, co), materialLobes(&b, b.Color, metal, 0.4, co); la != lb {
 				t.Errorf("metallic %g, cos θo %g: lobes %+v with glTF's default specular set, %+v without", metal, co, lb, la)
 			}
 		}
@@ -264,7 +264,7 @@ func TestGGXSmoothLimit(t *testing.T) {
 		mirror := schlick(c, 1, pow5(1-float32(co)))
 		for _, rough := range []float32{0, 0.02, 0.06} {
 			m := &Material{Kind: MaterialMetal, Color: c, Roughness: rough}
-			l := newPBRLobes(m, c, m.Metallic, m.Roughness, float32(co))
+			l := materialLobes(m, c, m.Metallic, m.Roughness, float32(co))
 			got, se := lobeAlbedo(&l, viewDir(co), 50000, 3)
 			tol := float32(0.01)
 			if rough < 0.03 {
@@ -389,7 +389,7 @@ func TestPBRSamplingDensity(t *testing.T) {
 		for _, co := range []float64{0.25, 0.8} {
 			t.Run(fmt.Sprintf("%d/cos%g", ci, co), func(t *testing.T) {
 				wo := viewDir(co)
-				l := newPBRLobes(&m, m.Color, m.Metallic, m.Roughness, float32(co))
+				l := materialLobes(&m, m.Color, m.Metallic, m.Roughness, float32(co))
 				// Expected counts: eval's pdf integrated over each cell
 				// (midpoint rule on a finer grid).
 				var want [nt][np]float64
@@ -478,4 +478,12 @@ func chiSquare(cells iter.Seq2[float64, float64]) (chi2 float64, dof int, z floa
 	}
 	k := float64(dof)
 	return chi2, dof, (math.Cbrt(chi2/k) - (1 - 2/(9*k))) / math.Sqrt(2/(9*k))
+}
+
+// materialLobes is newPBRLobes with the material's own dielectric
+// reflectance (pbrSpecular), as at a point its specular maps do not
+// change.
+func materialLobes(m *Material, c vec3, metal, rough, co float32) pbrLobes {
+	f0, f90 := pbrSpecular(m)
+	return newPBRLobes(m, c, metal, rough, f0, f90, co)
 }

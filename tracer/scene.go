@@ -610,6 +610,9 @@ func checkDesc(d *SceneDesc) error {
 		if int(m.NormalMap) > len(d.Textures) {
 			return fmt.Errorf("materials[%d]: normal map %d out of range", i, m.NormalMap)
 		}
+		if int(m.SpecularMap) > len(d.Textures) || int(m.SpecularColorMap) > len(d.Textures) {
+			return fmt.Errorf("materials[%d]: specular map %d or %d out of range", i, m.SpecularMap, m.SpecularColorMap)
+		}
 		if !finite(m.NormalScale) {
 			return fmt.Errorf("materials[%d]: normal scale %g is not finite", i, m.NormalScale)
 		}

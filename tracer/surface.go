@@ -11,6 +11,11 @@ type surfaceHit struct {
 	// metal and rough are a metal's or pbr material's metallic and
 	// roughness here (Scene.pbrParams).
 	metal, rough float32
+	// specF0 and specF90 are a metal's or pbr material's dielectric
+	// reflectance at normal and grazing incidence here
+	// (Scene.dielectricSpecular).
+	specF0  vec3
+	specF90 float32
 	// front is whether the ray hit the front of the surface: the outside
 	// of a sphere, the side a quad's edge1 × edge2 or a triangle's
 	// (v1−v0) × (v2−v0) points to, the side a plane's normal points to.
@@ -72,6 +77,7 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit, sf *surfaceHit) {
 	}
 	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
 		sf.metal, sf.rough = s.pbrParams(sf.m, &sf.texCoords)
+		sf.specF0, sf.specF90 = s.dielectricSpecular(sf.m, &sf.texCoords)
 	}
 	sf.front = !(dot(sf.ng, r.Dir) > 0)
 	if !sf.front {

@@ -4,8 +4,8 @@ import "runtime/debug"
 
 // texelLayout is where Compile puts the images' texels in Scene.Texels:
 // the colours of each image in order, those of images that share their
-// Pix once, then the alpha of each image that a see-through material
-// reads, in the order of the materials (compileAlpha).
+// Pix once, then the alpha of each image that a material reads
+// (alphaTextures), in the order of the materials (compileAlpha).
 type texelLayout struct {
 	same    []int // per image: the first image with the same texels
 	colours []int // per image: where its colours start (those of same[i])
@@ -87,7 +87,7 @@ func (l *texelLayout) allInPlace(d *SceneDesc) bool {
 
 // PackImages lays the texels of d's images out in one array as Compile
 // lays them out in the compiled scene (the colours of each image, then
-// the alpha that see-through materials read), and points the images'
+// the alpha that materials read: alphaTextures), and points the images'
 // Pix and Alpha into it, so that Compile keeps that array as the scene's
 // texels where it would copy the images into a new one. The alpha that no
 // material reads is dropped (Compile would not store it). Each image's

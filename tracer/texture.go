@@ -30,6 +30,37 @@ func (s *Scene) pbrParams(m *Material, tc *texCoords) (metal, rough float32) {
 	return metal, rough
 }
 
+// pbrSpecular returns the dielectric F0 and F90 of a material with no
+// specular of its own (glTF's default: ior 1.5, specular 1, white), and a
+// metal's (which has no dielectric part).
+func pbrSpecular(m *Material) (f0 vec3, f90 float32) {
+	if m.Kind == MaterialPBR && m.DielectricSpecular != 0 {
+		return m.SpecularF0, m.SpecularF90
+	}
+	return vec3{0.04, 0.04, 0.04}, 1
+}
+
+// dielectricSpecular returns a metal's or pbr material's dielectric F0
+// and F90 at tc (pbrSpecular), a pbr material's F0 times its
+// SpecularColorMap's colour there and clamped to F90, and both times its
+// SpecularMap's alpha there (Material.SpecularMap). Materials without the
+// maps take no lookup.
+func (s *Scene) dielectricSpecular(m *Material, tc *texCoords) (f0 vec3, f90 float32) {
+	f0, f90 = pbrSpecular(m)
+	if m.Kind != MaterialPBR || m.DielectricSpecular == 0 || m.SpecularMap|m.SpecularColorMap == 0 {
+		return f0, f90
+	}
+	if m.SpecularColorMap != 0 {
+		t := s.textureOf(int32(m.SpecularColorMap-1), tc)
+		f0 = vec3{min(float32(f0[0]*t[0]), f90), min(float32(f0[1]*t[1]), f90), min(float32(f0[2]*t[2]), f90)}
+	}
+	if m.SpecularMap != 0 {
+		a := s.textureAlpha(int32(m.SpecularMap-1), tc)
+		f0, f90 = scale(f0, a), float32(f90*a)
+	}
+	return f0, f90
+}
+
 // emission returns a pbr material's emitted radiance at tc: Emission,
 // times its EmissionMap there.
 func (s *Scene) emission(m *Material, tc *texCoords) vec3 {

@@ -345,13 +345,20 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		// KHR_materials_specular and _ior), from the seed (the random
 		// numbers stay as they were): none (Blender's Specular 0), a
 		// coloured one clamped to 1 in a channel, a weak one at ior 2.4.
+		if seed%4 != 1 {
+			addSpecularMaps(d, seed)
+		}
 		for i := range d.Materials {
 			if d.Materials[i].Kind == tracer.MaterialPBR {
 				sp := []struct {
 					ior, f float64
 					c      [3]float64
 				}{{1.45, 1, [3]float64{0, 0, 0}}, {1.5, 1, [3]float64{30, 2, 0.5}}, {2.4, 0.4, [3]float64{1, 0.6, 1}}}[(seed+uint64(i))%3]
-				d.Materials[i].SpecularF0, d.Materials[i].SpecularF90 = tracer.PBRSpecular(sp.ior, sp.f, sp.c)
+				specular := tracer.PBRSpecular
+				if d.Materials[i].SpecularColorMap != 0 {
+					specular = tracer.PBRSpecularUnclamped // the colour map's comes before the clamp
+				}
+				d.Materials[i].SpecularF0, d.Materials[i].SpecularF90 = specular(sp.ior, sp.f, sp.c)
 				d.Materials[i].DielectricSpecular = 1
 			}
 		}
@@ -1037,6 +1044,44 @@ func TestRandomScenesUseAbsorption(t *testing.T) {
 	}
 }
 
+// addSpecularMaps gives the pbr materials of d specular maps (glTF's specularTexture and
+// specularColorTexture), from the seed: an image of 3×2 texels with an
+// alpha channel (0, 1 and between) for the factor, wrapped and filtered
+// as the seed says, through a UV transform; for the colour, a tinted
+// image on the coordinate set 1, or a checker with components above 1,
+// which the clamp to F90 meets (F0 unclamped, as with a colour map). It
+// draws no random numbers.
+func addSpecularMaps(d *tracer.SceneDesc, seed uint64) {
+	img := tracer.Image{Width: 3, Height: 2}
+	for k := range 6 {
+		img.Pix = append(img.Pix, 0.2*float32(k%4), 1-0.15*float32(k), 0.5+0.25*float32(k%3))
+		img.Alpha = append(img.Alpha, []float32{0, 1, 0.35, 0.8, 0.5, 0.1}[k])
+	}
+	d.Images = append(d.Images, img)
+	ii, n := int32(len(d.Images)-1), uint32(len(d.Textures))
+	d.Textures = append(d.Textures,
+		tracer.Texture{Kind: tracer.TextureImage, Image: ii, UV: [6]float32{2, 0.5, -0.5, 1.5, 0.3, 0.1},
+			WrapS: tracer.Wrap(seed % 3), WrapT: tracer.Wrap(seed / 3 % 3), Filter: tracer.Filter(seed / 2 % 2)},
+		tracer.Texture{Kind: tracer.TextureImage, Image: ii, Even: mgl32.Vec3{1.5, 1, 0.7}, TexCoord: 1},
+		tracer.Texture{Kind: tracer.TextureChecker, Scale: 3, Even: mgl32.Vec3{1, 0.5, 0.2}, Odd: mgl32.Vec3{0.3, 1, 40}})
+	for i := range d.Materials {
+		m := &d.Materials[i]
+		if m.Kind != tracer.MaterialPBR {
+			continue
+		}
+		switch (seed + uint64(i)) % 4 {
+		case 0:
+			m.SpecularMap = n + 1
+		case 1:
+			m.SpecularColorMap = n + 2
+		case 2:
+			m.SpecularMap, m.SpecularColorMap = n+1, n+3
+		default:
+			m.SpecularColorMap = n + 3
+		}
+	}
+}
+
 // materialFeatureUse counts the random scenes (seeds 1 to 12) of
 // integrator integ whose compiled materials include one that has a
 // feature (has is asked of every material), and among those the ones
@@ -1123,6 +1168,29 @@ func TestRandomScenesUseSpecular(t *testing.T) {
 			func(m *tracer.Material) { m.DielectricSpecular = 0 })
 		if specular < 7 || changed < 6 || !weak {
 			t.Errorf("integrator %d: %d of 12 random scenes have a pbr material's own specular, %d of them changed by it, F90 < 1 %v: want at least 7 and 6, and one", integ, specular, changed, weak)
+		}
+	}
+}
+
+// TestRandomScenesUseSpecularMaps: most of the random scenes, of both
+// integrators, have pbr materials with specular maps (addSpecularMaps:
+// the factor's alpha, an image and a checker for the colour), which
+// change their pictures, so parity covers the kernel's lookups of them.
+func TestRandomScenesUseSpecularMaps(t *testing.T) {
+	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+		kinds := map[string]bool{}
+		mapped, changed := materialFeatureUse(t, integ,
+			func(m *tracer.Material) bool {
+				if m.DielectricSpecular == 0 {
+					return false
+				}
+				kinds["factor"] = kinds["factor"] || m.SpecularMap != 0
+				kinds["colour"] = kinds["colour"] || m.SpecularColorMap != 0
+				return m.SpecularMap|m.SpecularColorMap != 0
+			},
+			func(m *tracer.Material) { m.SpecularMap, m.SpecularColorMap = 0, 0 })
+		if mapped < 5 || changed < 4 || !kinds["factor"] || !kinds["colour"] {
+			t.Errorf("integrator %d: %d of 12 random scenes have a pbr material's specular maps, %d of them changed by them, maps %v: want at least 5 and 4, and both", integ, mapped, changed, kinds)
 		}
 	}
 }
