@@ -34,7 +34,9 @@
 # map) and instances (linked duplicates, collection instances, a camera
 # with lens shift and a vertical sensor fit); not run by default,
 # specular (Principled Specular 0, 0.5 and 1 and Specular Tint 1: glTF's
-# KHR_materials_specular and _ior; about 1 minute with --variants gltf).
+# KHR_materials_specular and _ior; and a Specular from an image, which
+# the exporter writes as a specularColorTexture; 20 s to 1 minute with
+# --variants gltf).
 #
 # Needs Blender 3.4 (Debian 12's `blender`) and numpy:
 #

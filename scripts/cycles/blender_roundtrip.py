@@ -33,7 +33,9 @@ Scenes (Blender's Z-up world):
   through a second UV map (OBJ holds one).
 - specular: Principled spheres of Specular 0, 0.5 and 1 on a dark base
   and one of Specular Tint 1 on a red base (roughness 0.3), a grey floor,
-  a Sun and a Point: glTF's KHR_materials_specular and _ior.
+  a Sun and a Point: glTF's KHR_materials_specular and _ior; behind
+  them a sphere whose Specular is an image (1 above, 0 below), which the
+  exporter writes as a specularColorTexture.
 - instances: three objects sharing one mesh (Alt-D), a collection (kept
   out of the scene's tree) instanced by two empties, and a camera of
   vertical sensor fit with lens shift (glTF holds no shift: the glTF
@@ -461,6 +463,21 @@ def specular(out):
         x = -2.25 + 1.5 * i
         add_sphere(name, (x, 0.0, 0.6), 0.6, m)
         probes.append((name, (x, 0.0, 0.6), 0.45))
+    # Specular from a Non-Color image, 1 on the upper half and 0 on the
+    # lower: the exporter bakes Principled's 0.08 x Specular / F0(IOR)
+    # into a specularColorTexture (its largest value as the
+    # specularColorFactor, 2.37, and the image divided by it: 1 and 0).
+    # Behind the row, above the gap between spec05 and spec1.
+    half = quad_image(out, "specular", grey(1), grey(1), grey(0), grey(0), True)
+    m = principled("spectex", (0.05, 0.05, 0.05), 0.0, 0.3)
+    b = m.node_tree.nodes["Principled BSDF"]
+    m.node_tree.links.new(tex_node(m, half).outputs["Color"], b.inputs["Specular"])
+    add_sphere("spectex", (0.0, 2.5, 1.55), 0.45, m)
+    probes.append(("spectex", (0.0, 2.5, 1.55), 0.34))
+    # and each half alone: points of the sphere facing the camera, 31
+    # degrees above and below its equator
+    for name, z in (("spectex-top", 0.514), ("spectex-bottom", -0.514)):
+        probes.append((name, (0.0, 2.5 - 0.45 * 0.857, 1.55 + 0.45 * z), 0.12))
     add_light("SUN", "Sun", (0, 0, 5), 3.0, rot=(math.radians(35), 0, math.radians(-20)))
     add_light("POINT", "Point", (1.5, -3.0, 3.0), 600.0)
     add_camera((0.0, -6.0, 2.2), (0.0, 0.0, 0.5))
@@ -674,7 +691,7 @@ def main():
     world.node_tree.nodes["Background"].inputs["Color"].default_value = (BACKGROUND,) * 3 + (1,)
     world.node_tree.nodes["Background"].inputs["Strength"].default_value = 1.0
     sc.world = world
-    render.settings({"render": {"max_depth": MAX_DEPTH}, "film": {"filter": "box", "filter_width": 1}}, {"mask": False, "spp": opt["spp"], "seed": opt["seed"], "threads": opt["threads"],
+    render.settings({"render": {"max_depth": MAX_DEPTH}, "film": {"filter": "box", "filter_width": 1}}, {"mask": False, "spp": opt["spp"], "noise_threshold": 0, "min_samples": 0, "seed": opt["seed"], "threads": opt["threads"],
                                                            "bounces": None, "size": 1})
     sc.render.resolution_x, sc.render.resolution_y = opt["width"], opt["height"]
     sc.render.threads_mode = "FIXED"
