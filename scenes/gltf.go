@@ -207,14 +207,17 @@ const gltfWebPExt = "EXT_texture_webp"
 // transmission trace cannot honour (partial, textured, metallic) is an
 // error naming the material, not a warning (importedMaterial.Refused), as
 // is a glass material with KHR_materials_clearcoat or
-// KHR_materials_specular in a file that requires it. KHR_materials_ior
-// is read on every material (gltfspecular.go).
+// KHR_materials_specular or KHR_materials_pbrSpecularGlossiness in a
+// file that requires it. KHR_materials_ior is read on every material
+// (gltfspecular.go); KHR_materials_pbrSpecularGlossiness is converted to
+// a pbr material on every material but glass (gltfspecgloss.go).
 var gltfSupported = map[string]bool{
 	"EXT_texture_webp":                true,
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
 	gltfClearcoatExt:                  true,
 	gltfSpecularExt:                   true,
+	gltfSpecGlossExt:                  true,
 	"KHR_mesh_quantization":           true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
@@ -249,6 +252,7 @@ type gltfLoader struct {
 	sparseIBMBytes int                             // their bytes, bounded by bufferBytes
 	worlds         []mgl64.Mat4                    // nodes' world matrices, where worldKnown (nodeWorld)
 	worldKnown     []bool
+	glossRough     map[gltfGlossKey]*tracer.Image // roughness images derived from specular-glossiness textures (gltfspecgloss.go)
 	// localMatrices counts the local matrices nodeWorld computes, for the
 	// tests.
 	localMatrices int
@@ -1070,10 +1074,12 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			return 0, err
 		}
 		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return slices.Contains(read, e) }), notes...)
+		// Converted below (specularGlossiness).
+		im.Unsupported = slices.DeleteFunc(im.Unsupported, func(e string) bool { return e == gltfSpecGlossExt })
 	}
 	for _, e := range exts {
 		if slices.Contains(doc.ExtensionsRequired, e) && slices.Contains(im.Unsupported, e) {
-			if e == gltfClearcoatExt || e == gltfSpecularExt {
+			if e == gltfClearcoatExt || e == gltfSpecularExt || e == gltfSpecGlossExt {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace does not read on glass", where, quote(name), e)
 			} else {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)
@@ -1168,6 +1174,12 @@ func (l *gltfLoader) material(i int) (int32, error) {
 				return 0, l.errorf(nil, "%s: baseColorFactor's alpha %g is outside [0, 1]", where, a)
 			}
 			im.Alpha = float32(a)
+		}
+	}
+	if raw, ok := m.Extensions[gltfSpecGlossExt]; ok && !glass.glass {
+		// In place of pbrMetallicRoughness, read above.
+		if err := l.specularGlossiness(raw, where, &im); err != nil {
+			return 0, err
 		}
 	}
 	if glass.glass {

@@ -20,6 +20,12 @@
 # `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
 # is made by scenes/examples/assets/gen -alpha-modes after AlphaBlendModeTest (glTF's alpha modes
 # and cutoffs), which neither package holds: Cycles is its reference.
+# SpecGloss is made by assets/gen -spec-gloss after SpecGlossVsMetalRough
+# (which neither package holds): three spheres of
+# KHR_materials_pbrSpecularGlossiness above their metallic-roughness
+# twins, which should look alike; Blender's importer draws spec-gloss as
+# a Glossy BSDF of the specular colour plus a Diffuse BSDF, its own
+# approximation, not the extension's model.
 # Glass is made by assets/gen -glass: four spheres of
 # KHR_materials_transmission (clear, rough, tinted, water at ior 1.33) as
 # Blender exports a Principled BSDF of transmission 1 (not a Glass BSDF,
@@ -48,7 +54,7 @@ out=/tmp/trace-sample-models
 samples=64
 cycles=0
 cycles_samples=256
-models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass"
+models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass SpecGloss"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) trace=$2; shift 2 ;;
@@ -96,9 +102,10 @@ if [ ! -d "$atm" ]; then
 	dpkg -x "$out"/.assimp/assimp-testmodels_*.deb "$out/.assimp"
 fi
 
-# model NAME SOURCE-DIR GLTF SCREENSHOT CAMERA-JSON [EXTRA-OBJECTS]
+# model NAME SOURCE-DIR GLTF SCREENSHOT CAMERA-JSON [EXTRA-OBJECTS] [BACKGROUND-JSON]
 model() {
 	local name=$1 src=$2 gltf=$3 shot=$4 camera=$5 extra=${6:-}
+	local background=${7:-"{\"type\": \"image\", \"file\": \"$name/sky.hdr\"}"}
 	local dir=$out/$name
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -112,7 +119,7 @@ model() {
   "render": {"width": 400, "height": 300, "samples": $samples, "max_depth": 8, "integrator": "path", "seed": 1},
   "camera": $camera,
   "film": {"tonemap": "aces", "transfer": "srgb"},
-  "background": {"type": "image", "file": "$name/sky.hdr"},
+  "background": $background,
   "materials": {},
   "objects": [{"type": "mesh", "file": "$name/$gltf"}$extra]
 }
@@ -170,6 +177,15 @@ for m in $models; do
 		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -glass "$out/.gen")
 		model $m "$out/.gen" Glass.gltf "" \
 			'{"position": [0, 0.6, 5], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
+	SpecGloss)
+		# Made here (assets/gen -spec-gloss), after SpecGlossVsMetalRough, which
+		# is in neither package: KHR_materials_pbrSpecularGlossiness spheres
+		# above their metallic-roughness twins; the rows should look alike.
+		# A uniform grey background: the scene is then its mirror image
+		# about y = 0 but for the materials, so the rows are lit alike.
+		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -spec-gloss "$out/.gen")
+		model $m "$out/.gen" SpecGloss.gltf "" \
+			'{"position": [0, 0, 6], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' "" '{"color": [0.8, 0.8, 0.8]}' ;;
 	TextureTransformTest)
 		model $m "$root/scenes/testdata/khronos/TextureTransformTest" TextureTransformTest.gltf "" \
 			'{"position": [0, 0, 3.2], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 42}' ;;

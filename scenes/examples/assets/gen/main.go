@@ -22,6 +22,11 @@
 // KHR_materials_ior) before a backdrop that emits a checkerboard, the way
 // Blender's glTF exporter writes a Principled BSDF of full transmission.
 //
+// With -spec-gloss DIR it writes, for the same script, DIR/SpecGloss.gltf
+// and its textures: three spheres of KHR_materials_pbrSpecularGlossiness
+// above their metallic-roughness twins, after the Khronos sample model
+// SpecGlossVsMetalRough (writeSpecGlossModel).
+//
 // The output is deterministic; the committed files are its output.
 package main
 
@@ -47,7 +52,14 @@ const dir = "scenes/examples/assets"
 func main() {
 	alpha := flag.String("alpha-modes", "", "write only AlphaModes.gltf and alpha.png, into this folder")
 	glass := flag.String("glass", "", "write only Glass.gltf and checker.png, into this folder")
+	specGloss := flag.String("spec-gloss", "", "write only SpecGloss.gltf and its textures, into this folder")
 	flag.Parse()
+	if *specGloss != "" {
+		if err := writeSpecGlossModel(*specGloss); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *alpha != "" {
 		if err := writeAlphaModesModel(*alpha); err != nil {
 			log.Fatal(err)
@@ -516,3 +528,94 @@ func writeGlass(path string) error {
 	}
 	return b.write(path, doc)
 }
+
+// writeSpecGlossModel writes DIR/SpecGloss.gltf with its textures
+// (diffuse.png, specgloss.png, mr.png): three spheres of
+// KHR_materials_pbrSpecularGlossiness in the upper row and, below each,
+// its metallic-roughness twin, after the Khronos sample model
+// SpecGlossVsMetalRough, whose halves should look alike: a red plastic
+// (specular 0.04, glossiness 0.6; base red, metallic 0, roughness 0.4),
+// gold (diffuse black, specular the gold, glossiness 0.75; base the
+// gold, metallic 1, roughness 0.25) and a textured one (a colour
+// checker as diffuse and base colour; specular sRGB 56, 0.04 linear,
+// glossiness 0.9 on the texture's left half and 0.3 on its right, its
+// twin roughness 0.1 and 0.7 from a metallic-roughness texture). The
+// lower row is the upper one's mirror image, so that a camera level with
+// the middle sees each pair alike.
+func writeSpecGlossModel(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	const n = 64
+	diffuse, sg, mr := image.NewNRGBA(image.Rect(0, 0, n, n)), image.NewNRGBA(image.Rect(0, 0, n, n)), image.NewNRGBA(image.Rect(0, 0, n, n))
+	for y := range n {
+		for x := range n {
+			c := color.NRGBA{230, 200, 60, 255}
+			if (x*8/n+y*8/n)%2 == 1 {
+				c = color.NRGBA{40, 90, 200, 255}
+			}
+			diffuse.SetNRGBA(x, y, c)
+			gloss := uint8(230) // 0.9
+			if x >= n/2 {
+				gloss = 77 // 0.3
+			}
+			sg.SetNRGBA(x, y, color.NRGBA{56, 56, 56, gloss})
+			mr.SetNRGBA(x, y, color.NRGBA{0, 255 - gloss, 0, 255})
+		}
+	}
+	for name, img := range map[string]image.Image{"diffuse.png": diffuse, "specgloss.png": sg, "mr.png": mr} {
+		if err := writePNG(filepath.Join(dir, name), img); err != nil {
+			return err
+		}
+	}
+	var b gltfBuffer
+	accessors := b.sphere(48, 24)
+	gold := []float64{1, 0.77, 0.34}
+	materials := []map[string]any{
+		{"name": "plastic, specular-glossiness", "extensions": map[string]any{gltfSpecGloss: map[string]any{
+			"diffuseFactor": []float64{0.8, 0.1, 0.1, 1}, "specularFactor": []float64{0.04, 0.04, 0.04}, "glossinessFactor": 0.6}}},
+		{"name": "gold, specular-glossiness", "extensions": map[string]any{gltfSpecGloss: map[string]any{
+			"diffuseFactor": []float64{0, 0, 0, 1}, "specularFactor": gold, "glossinessFactor": 0.75}}},
+		{"name": "textured, specular-glossiness", "extensions": map[string]any{gltfSpecGloss: map[string]any{
+			"diffuseTexture": map[string]any{"index": 0}, "specularFactor": []float64{1, 1, 1}, "glossinessFactor": 1,
+			"specularGlossinessTexture": map[string]any{"index": 1}}}},
+		{"name": "plastic, metallic-roughness", "pbrMetallicRoughness": map[string]any{
+			"baseColorFactor": []float64{0.8, 0.1, 0.1, 1}, "metallicFactor": 0, "roughnessFactor": 0.4}},
+		{"name": "gold, metallic-roughness", "pbrMetallicRoughness": map[string]any{
+			"baseColorFactor": append(gold, 1), "metallicFactor": 1, "roughnessFactor": 0.25}},
+		{"name": "textured, metallic-roughness", "pbrMetallicRoughness": map[string]any{
+			"baseColorTexture": map[string]any{"index": 0}, "metallicFactor": 0, "roughnessFactor": 1,
+			"metallicRoughnessTexture": map[string]any{"index": 2}}},
+	}
+	var meshes, nodes []map[string]any
+	var children []int
+	for i, m := range materials {
+		meshes = append(meshes, map[string]any{"name": m["name"], "primitives": []map[string]any{{
+			"attributes": map[string]int{"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": i}}})
+		// The lower row mirrored (y scale −0.55): the camera, level with
+		// the rows' middle, sees it as the mirror image of the upper one,
+		// texture included.
+		nodes = append(nodes, map[string]any{"name": m["name"], "mesh": i,
+			"translation": []float64{1.3 * float64(i%3-1), 0.65 - 1.3*float64(i/3), 0}, "scale": []float64{0.55, 0.55 - 1.1*float64(i/3), 0.55}})
+		children = append(children, i)
+	}
+	doc := map[string]any{
+		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"extensionsUsed": []string{gltfSpecGloss},
+		"scene":          0,
+		"scenes":         []map[string]any{{"nodes": children}},
+		"nodes":          nodes,
+		"meshes":         meshes,
+		"materials":      materials,
+		"textures":       []map[string]any{{"source": 0, "sampler": 0}, {"source": 1, "sampler": 0}, {"source": 2, "sampler": 0}},
+		// Nearest texels: Cycles blends an 8-bit sRGB image's texels
+		// before decoding them where trace blends decoded ones.
+		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":    []map[string]any{{"uri": "diffuse.png"}, {"uri": "specgloss.png"}, {"uri": "mr.png"}},
+		"accessors": accessors,
+	}
+	return b.write(filepath.Join(dir, "SpecGloss.gltf"), doc)
+}
+
+// gltfSpecGloss is glTF's specular-glossiness extension.
+const gltfSpecGloss = "KHR_materials_pbrSpecularGlossiness"
