@@ -47,18 +47,8 @@ func (d *decoder) alpha(f fields, m *tracer.Material, s *tracer.SceneDesc) {
 		}
 		m.AlphaCutoff = 0
 	}
-	if f.lookup("alpha_texture") != nil {
-		ti := d.addTexture(f, "alpha_texture", "linear", true, s)
-		if ti < 0 {
-			return
-		}
-		t := s.Textures[ti]
-		if t.Kind != tracer.TextureImage {
-			f.failField("alpha_texture", "an alpha_texture must be an image texture (its alpha channel, or its grey level)")
-			return
-		}
-		greyAlpha(&s.Images[t.Image])
-		m.AlphaMap = uint32(ti) + 1
+	if m.AlphaMap = d.alphaTexture(f, "alpha_texture", "an alpha_texture", s); d.failed() {
+		return
 	}
 	if v := f.lookup("double_sided"); v != nil {
 		if v.kind != kindBool {
@@ -186,4 +176,25 @@ func dropUnusedAlpha(s *tracer.SceneDesc) {
 			s.Images[i].Alpha = nil
 		}
 	}
+}
+
+// alphaTexture decodes the optional texture field name of f, which must
+// be an image, read by its alpha channel (its grey level when it has
+// none: greyAlpha), values linear: the material's map (texture index + 1),
+// 0 when absent or on an error (what names the field in the error).
+func (d *decoder) alphaTexture(f fields, name, what string, s *tracer.SceneDesc) uint32 {
+	if f.lookup(name) == nil {
+		return 0
+	}
+	ti := d.addTexture(f, name, "linear", true, s)
+	if ti < 0 {
+		return 0
+	}
+	t := s.Textures[ti]
+	if t.Kind != tracer.TextureImage {
+		f.failField(name, "%s must be an image texture (its alpha channel, or its grey level)", what)
+		return 0
+	}
+	greyAlpha(&s.Images[t.Image])
+	return uint32(ti) + 1
 }

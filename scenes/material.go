@@ -146,19 +146,7 @@ func (d *decoder) pbrSpecular(f fields, m *tracer.Material, s *tracer.SceneDesc)
 	if d.failed() {
 		return
 	}
-	if f.lookup("specular_texture") != nil {
-		ti := d.addTexture(f, "specular_texture", "linear", true, s)
-		if ti < 0 {
-			return
-		}
-		t := s.Textures[ti]
-		if t.Kind != tracer.TextureImage {
-			f.failField("specular_texture", "a specular_texture must be an image texture (its alpha channel, or its grey level)")
-			return
-		}
-		greyAlpha(&s.Images[t.Image])
-		m.SpecularMap = uint32(ti) + 1
-	}
+	m.SpecularMap = d.alphaTexture(f, "specular_texture", "a specular_texture", s)
 	m.SpecularColorMap = d.mapTexture(f, "specular_color_texture", "srgb", s)
 	if d.failed() || ior == 1.5 && factor == 1 && color == white && m.SpecularMap == 0 && m.SpecularColorMap == 0 {
 		return

@@ -233,26 +233,35 @@ func TestPBRSpecularLambert(t *testing.T) {
 		})
 		// A ray at 45° to the quad: one bounce, then the sky.
 		r := Ray{Origin: vec3{0, 1, -1}, Dir: normalize(vec3{0, -1, 1}), TMax: infinity}
-		const n = 40000
-		var sum, sum2 [3]float64
-		var st Stats
-		for i := range n {
-			rng := NewSampler(3, 1, 2, uint32(i))
-			c := s.tracePath(r, s.Intersect(r), &rng, &st)
-			for k := range 3 {
-				sum[k] += float64(c[k])
-				sum2[k] += float64(c[k]) * float64(c[k])
-			}
-		}
+		mean, se := pathMeanSE(s, r, 40000)
 		for k := range 3 {
-			mean := sum[k] / n
-			se := math.Sqrt(max(0, sum2[k]/n-mean*mean) / n)
-			off := math.Abs(mean-float64(base[k])) > 4*se+1e-6
+			off := math.Abs(mean[k]-float64(base[k])) > 4*se[k]+1e-6
 			if tc.lambert == off {
-				t.Errorf("%s: channel %d radiance %.5f ± %.5f, base colour %g: want Lambert %v", tc.name, k, mean, se, base[k], tc.lambert)
+				t.Errorf("%s: channel %d radiance %.5f ± %.5f, base colour %g: want Lambert %v", tc.name, k, mean[k], se[k], base[k], tc.lambert)
 			}
 		}
 	}
+}
+
+// pathMeanSE traces the ray r n times (samples 0 to n − 1 of pixel
+// (3, 1), seed 2) and returns each channel's mean radiance and the
+// standard error of that mean.
+func pathMeanSE(s *Scene, r Ray, n int) (mean, se [3]float64) {
+	var sum, sum2 [3]float64
+	var st Stats
+	for i := range n {
+		rng := NewSampler(3, 1, 2, uint32(i))
+		c := s.tracePath(r, s.Intersect(r), &rng, &st)
+		for k := range 3 {
+			sum[k] += float64(c[k])
+			sum2[k] += float64(c[k]) * float64(c[k])
+		}
+	}
+	for k := range 3 {
+		mean[k] = sum[k] / float64(n)
+		se[k] = math.Sqrt(max(0, sum2[k]/float64(n)-mean[k]*mean[k]) / float64(n))
+	}
+	return mean, se
 }
 
 // TestGGXSmoothLimit: as roughness goes to 0 a metal's albedo goes to
