@@ -1,0 +1,166 @@
+#!/bin/sh
+# downlights-noise.sh: noise at equal CPU time of the path integrator's
+# light tree in a room of recessed spot lights, for builds of trace at
+# several git revisions (what a change to the tree's bounds, its
+# importance or its build gains).
+#
+#   scripts/downlights-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-d DEPTH] [-N LIGHTS] [-k SEEDS] [-a] [-p] [REV...]
+#
+# It writes a room (floor, ceiling, four walls, two boxes and a sphere,
+# diffuse, max_depth DEPTH: default 4, so the walls bounce light) lit by
+# LIGHTS spots (default 36) on a grid under the ceiling, inner 20°, outer
+# 35°, pointing down, every sixth a wall-washer tilted 30° toward the
+# nearest wall (inner 15°, outer 40°), so the light tree holds them
+# (render.light_tree_points "auto": more than 8). REV is a git revision
+# of this repository, or "." for the working tree (default: HEAD~1 and
+# "."); each is built into the work directory. A SIDE×SIDE reference of
+# REFSPP samples (default 48, 2048) is rendered with the last REV and
+# another seed (every REV is unbiased, so any one's converged picture
+# serves), then SEEDS renders (default 1) of SPP samples (default 64) with
+# each REV, on every core, into linear PFMs, and it prints for each: CPU
+# seconds (user + system, /usr/bin/time, summed over the seeds), RMSE²
+# against the reference (every pixel and channel, the mean over the
+# seeds), RMSE² × CPU seconds (the lower the better) and its ratio to the
+# first REV's. -a adds each REV sampling every spot at every vertex
+# ("never"). -p renders the same room with point lights in place of the
+# spots (the tree holds them too) with each REV and says whether its
+# pixels are the same bits as the first REV's. The reference's own noise
+# adds to every RMSE². Work files go to ${TMPDIR:-/tmp}/downlights-noise.
+set -eu
+side=48 ref=2048 spp=64 depth=4 lights=36 seeds=1 all= points=
+while getopts s:r:n:d:N:k:ap o; do
+	case $o in
+	s) side=$OPTARG ;; r) ref=$OPTARG ;; n) spp=$OPTARG ;; d) depth=$OPTARG ;;
+	N) lights=$OPTARG ;; k) seeds=$OPTARG ;; a) all=1 ;; p) points=1 ;;
+	*) sed -n 2,33p "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- HEAD~1 .
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${TMPDIR:-/tmp}/downlights-noise
+mkdir -p "$work"
+
+# build REV: builds trace at REV into $work, prints the binary's path.
+build() {
+	if [ "$1" = . ]; then
+		bin=$work/trace-worktree
+		(cd "$root" && go build -o "$bin" ./cmd/trace)
+	else
+		h=$(git -C "$root" rev-parse --short "$1^{commit}")
+		bin=$work/trace-$h
+		if [ ! -x "$bin" ]; then
+			rm -rf "$work/src-$h" && mkdir -p "$work/src-$h"
+			git -C "$root" archive "$h" | tar -x -C "$work/src-$h"
+			(cd "$work/src-$h" && go build -o "$bin" ./cmd/trace)
+		fi
+	fi
+	echo "$bin"
+}
+
+# scene KIND MODE OUT: writes the room lit by LIGHTS spots (KIND spot) or
+# point lights (KIND point) sampled as MODE.
+scene() {
+	python3 - "$1" "$2" "$3" "$depth" "$lights" <<'PY'
+import json, math, sys
+kind, mode, out, depth, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+def quad(c, e1, e2, m): return {"type": "quad", "corner": c, "edge1": e1, "edge2": e2, "material": m}
+objs = [quad([-5, 0, -5], [10, 0, 0], [0, 0, 10], "floor"), quad([-5, 3, -5], [10, 0, 0], [0, 0, 10], "wall"),
+        quad([-5, 0, 5], [10, 0, 0], [0, 3, 0], "wall"), quad([-5, 0, -5], [0, 0, 10], [0, 3, 0], "red"),
+        quad([5, 0, -5], [0, 0, 10], [0, 3, 0], "wall"), quad([-5, 0, -5], [10, 0, 0], [0, 3, 0], "wall"),
+        {"type": "sphere", "center": [1.5, 0.8, 1], "radius": 0.8, "material": "white"}]
+for (x, z, h) in [(-2, 0, 1.2), (0.5, 3, 2)]:
+    for c, e1, e2 in [([x, 0, z], [1, 0, 0], [0, h, 0]), ([x, 0, z + 1], [1, 0, 0], [0, h, 0]),
+                      ([x, 0, z], [0, 0, 1], [0, h, 0]), ([x + 1, 0, z], [0, 0, 1], [0, h, 0]),
+                      ([x, h, z], [1, 0, 0], [0, 0, 1])]:
+        objs.append(quad(c, e1, e2, "white"))
+cols = math.ceil(math.sqrt(n))
+rows = math.ceil(n / cols)
+lights = []
+for k in range(n):
+    i, j = k % cols, k // cols
+    x = -4.2 + 8.4 * (i + 0.5) / cols
+    z = -4.2 + 8.4 * (j + 0.5) / rows
+    l = {"type": kind, "position": [round(x, 4), 2.95, round(z, 4)], "color": [1, 0.85, 0.7], "intensity": 240.0 / n}
+    if kind == "spot":
+        l.update({"direction": [0, -1, 0], "inner_angle": 20, "outer_angle": 35})
+        if k % 6 == 5:
+            # A wall-washer: tilted 30° toward the nearest wall.
+            wx, wz = (math.copysign(1, x), 0) if abs(x) >= abs(z) else (0, math.copysign(1, z))
+            t = math.tan(math.radians(30))
+            l.update({"direction": [wx * t, -1, wz * t], "inner_angle": 15, "outer_angle": 40})
+    lights.append(l)
+d = {"version": 1, "render": {"width": 64, "height": 64, "samples": 16, "max_depth": depth, "integrator": "path", "seed": 1,
+                              "light_tree_points": mode},
+     "camera": {"position": [0, 1.6, -4.8], "look_at": [0, 1, 0], "fov": 75},
+     "background": {"color": [0, 0, 0]},
+     "materials": {"floor": {"type": "diffuse", "color": [0.6, 0.6, 0.6]}, "wall": {"type": "diffuse", "color": [0.7, 0.7, 0.7]},
+                   "red": {"type": "diffuse", "color": [0.7, 0.2, 0.1]}, "white": {"type": "diffuse", "color": [0.75, 0.75, 0.75]}},
+     "lights": lights, "objects": objs}
+json.dump(d, open(out, "w"), indent=1)
+PY
+}
+
+# render TRACE SCENE OUT [FLAGS...]: renders, prints the CPU seconds.
+render() {
+	tr=$1 sc=$2 out=$3
+	shift 3
+	/usr/bin/time -f "%U %S" -o "$work/time" "$tr" render "$sc" -o "$out" \
+		--width "$side" --height "$side" "$@" 2>"$work/log"
+	awk '{printf "%.3f\n", $1 + $2}' "$work/time"
+}
+
+bins=
+for rev in "$@"; do
+	bins="$bins $(build "$rev")"
+done
+last=$(echo $bins | awk '{print $NF}')
+
+scene spot auto "$work/spots-$lights-d$depth.json"
+scene spot never "$work/spots-$lights-d$depth-never.json"
+refpfm=$work/spots-$lights-d$depth-ref-$side-$ref.pfm
+[ -f "$refpfm" ] || render "$last" "$work/spots-$lights-d$depth.json" "$refpfm" --samples "$ref" --seed 777 >/dev/null
+
+printf '%-12s %-6s %8s %12s %14s %8s\n' rev mode cpu-s RMSE² RMSE²×cpu-s ratio
+base=
+for bin in $bins; do
+	name=$(basename "$bin" | sed 's/^trace-//')
+	modes=auto
+	[ -z "$all" ] || modes="auto never"
+	for mode in $modes; do
+		sc=$work/spots-$lights-d$depth.json
+		[ "$mode" = auto ] || sc=$work/spots-$lights-d$depth-never.json
+		cpu=0 e=0
+		s=1
+		while [ "$s" -le "$seeds" ]; do
+			out=$work/spots-$lights-d$depth-$name-$mode-$s.pfm
+			c=$(render "$bin" "$sc" "$out" --samples "$spp" --seed "$s")
+			r=$(python3 "$root/scripts/pfm-rmse2.py" "$out" "$refpfm")
+			cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN {printf "%.3f", a + b}')
+			e=$(awk -v a="$e" -v b="$r" -v k="$seeds" 'BEGIN {printf "%.6g", a + b / k}')
+			s=$((s + 1))
+		done
+		p=$(awk -v e="$e" -v c="$cpu" 'BEGIN {printf "%.6g", e * c}')
+		[ -n "$base" ] || base=$p
+		printf '%-12s %-6s %8s %12s %14s %8s\n' "$name" "$mode" "$cpu" "$e" "$p" \
+			"$(awk -v p="$p" -v b="$base" 'BEGIN {printf "%.3f", p / b}')"
+	done
+done
+
+if [ -n "$points" ]; then
+	scene point auto "$work/points-$lights-d$depth.json"
+	first=
+	for bin in $bins; do
+		name=$(basename "$bin" | sed 's/^trace-//')
+		out=$work/points-$lights-d$depth-$name.pfm
+		render "$bin" "$work/points-$lights-d$depth.json" "$out" --samples "$spp" --seed 1 >/dev/null
+		if [ -z "$first" ]; then
+			first=$out
+			echo "point lights only, $name: $(sha256sum <"$out" | cut -c1-16)"
+		elif cmp -s "$first" "$out"; then
+			echo "point lights only, $name: the same bits ($(sha256sum <"$out" | cut -c1-16))"
+		else
+			echo "point lights only, $name: DIFFERENT pixels"
+		fi
+	done
+fi
