@@ -116,7 +116,7 @@ DEVFN_CALL float light_importance(const LightNode* n, vec3 p, vec3 nrm) {
     float cosX = cos_sub_clamped(sinW, cosW, sinT, cosT);
     float sinX = sin_sub_clamped(sinW, cosW, sinT, cosT);
     float cosP = cos_sub_clamped(sinX, cosX, sinB, cosB);
-    if (!(cosP > 0.0f)) {
+    if (!(cosP > n->CosThetaE)) { /* past θo + θe */
         return 0.0f;
     }
     float imp = (n->Power * cosP) / d2;

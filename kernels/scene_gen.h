@@ -398,26 +398,28 @@ PORT_STATIC_ASSERT(sizeof(Tangent) == 16, "Tangent: 16 bytes, as in Go");
 SCENE_FIELD(Tangent, T, 0, 12);
 SCENE_FIELD(Tangent, W, 12, 4);
 
-/* tracer.LightNode (tracer/lighttree.go), 48 bytes. */
+/* tracer.LightNode (tracer/lighttree.go), 52 bytes. */
 typedef struct {
     vec3 Center;
     float Radius;
     vec3 Axis;
     float CosTheta;
     float SinTheta;
+    float CosThetaE;
     float Power;
     u32 Ref;
     u32 Flags;
 } LightNode;
-PORT_STATIC_ASSERT(sizeof(LightNode) == 48, "LightNode: 48 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(LightNode) == 52, "LightNode: 52 bytes, as in Go");
 SCENE_FIELD(LightNode, Center, 0, 12);
 SCENE_FIELD(LightNode, Radius, 12, 4);
 SCENE_FIELD(LightNode, Axis, 16, 12);
 SCENE_FIELD(LightNode, CosTheta, 28, 4);
 SCENE_FIELD(LightNode, SinTheta, 32, 4);
-SCENE_FIELD(LightNode, Power, 36, 4);
-SCENE_FIELD(LightNode, Ref, 40, 4);
-SCENE_FIELD(LightNode, Flags, 44, 4);
+SCENE_FIELD(LightNode, CosThetaE, 36, 4);
+SCENE_FIELD(LightNode, Power, 40, 4);
+SCENE_FIELD(LightNode, Ref, 44, 4);
+SCENE_FIELD(LightNode, Flags, 48, 4);
 
 /* kernels.TraceScene (kernels/pack.go), 1384 bytes. */
 typedef struct {

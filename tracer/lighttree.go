@@ -7,7 +7,9 @@ package tracer
 // BVHLightSampler and LightBounds::Importance, Cycles' light tree): the
 // children's power over the squared distance to their bounds, times the
 // cosine of the smallest angle between the direction to the point and the
-// cone that bounds their normals, less the angle their bounds subtend.
+// cone that bounds their normals, less the angle their bounds subtend; 0
+// where that angle is past the one their light leaves at from their
+// normals (θe: π/2 for a surface, a spot's outer angle less its inner).
 // One random number picks the whole path down: at each level it is
 // rescaled to [0, 1) within the child it chose. Emitter.Trail records each
 // emitter's path, so that emitterPick gives the probability of any
@@ -15,7 +17,8 @@ package tracer
 
 // LightNode is a node of the light tree (Scene.LightNodes, node 0 the
 // root, the first child of an inner node the next node): the bounds, power
-// and normal cone of the emitters under it. 48 bytes.
+// and normal and emission cones of the emitters under it (pbrt-v4's
+// LightBounds). 52 bytes.
 type LightNode struct {
 	Center vec3    // the centre of the emitters' bounding box
 	Radius float32 // half the box's diagonal
@@ -25,7 +28,13 @@ type LightNode struct {
 	Axis     vec3
 	CosTheta float32
 	SinTheta float32 // sin θo, ≥ 0
-	Power    float32 // the emitters' power: luminance × area, summed
+	// CosThetaE is cos θe: no emitter under the node sends light more
+	// than θe past its own normal (axis), so none leaves past θo + θe
+	// of Axis. 0 (π/2) for a surface, a sphere or a point light; for a
+	// spot its outer angle less its inner (pointLightPrim), a little
+	// more; an inner node takes its children's larger θe.
+	CosThetaE float32
+	Power     float32 // the emitters' power: luminance × area, summed
 	// Ref is, for a leaf (LightLeaf), its emitter's index in
 	// Scene.Emitters, or with LightPoint its light's in Scene.Lights;
 	// for an inner node, its second child's index.
@@ -93,11 +102,11 @@ func (n *LightNode) importance(p, nrm vec3) float32 {
 		sin2 := r2 / dist2
 		cosB, sinB = sqrt32(max(0, 1-sin2)), sqrt32(sin2)
 	}
-	// θ' = max(0, θw − θo − θb); nothing leaves past θo + π/2.
+	// θ' = max(0, θw − θo − θb); nothing leaves past θo + θe.
 	cosX := cosSubClamped(sinW, cosW, n.SinTheta, n.CosTheta)
 	sinX := sinSubClamped(sinW, cosW, n.SinTheta, n.CosTheta)
 	cosP := cosSubClamped(sinX, cosX, sinB, cosB)
-	if !(cosP > 0) {
+	if !(cosP > n.CosThetaE) {
 		return 0
 	}
 	imp := float32(n.Power*cosP) / d2

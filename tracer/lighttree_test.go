@@ -421,3 +421,41 @@ func checkLightTree(t *testing.T, s *Scene) {
 		t.Errorf("%d leaves for %d emitters", leaves, len(s.Emitters))
 	}
 }
+
+// TestOrientationCost: the build's M_Ω is pbrt-v4's (EvaluateCost:
+// 2π(1 − cos θo) + π/2 (2θw sin θo − cos(θo − 2θw) − 2θo sin θo + cos θo),
+// θw = min(θo + θe, π)) in float64, within float32 rounding, for a
+// surface's θe = π/2 and a spot's narrower ones, and shrinks with θe:
+// a cluster of spots that light a narrow cone costs less than as many
+// surfaces of the same normals (short of θo + θe = π, where both cover
+// the sphere).
+func TestOrientationCost(t *testing.T) {
+	pbrt := func(thetaO, thetaE float64) float64 {
+		thetaW := math.Min(thetaO+thetaE, math.Pi)
+		s, c := math.Sin(thetaO), math.Cos(thetaO)
+		return 2*math.Pi*(1-c) + math.Pi/2*(2*thetaW*s-math.Cos(thetaO-2*thetaW)-2*thetaO*s+c)
+	}
+	for _, thetaE := range []float64{math.Pi / 2, 0.02, 0.26, 0.6, 1.2, 1.5} {
+		cosE := float32(math.Cos(thetaE))
+		if thetaE == math.Pi/2 {
+			cosE = 0
+		}
+		prev := float32(-1)
+		for i := 0; i <= 64; i++ {
+			cosT := float32(1 - float64(i)/32)
+			got := orientationCost(cosT, cosE)
+			want := pbrt(math.Acos(float64(cosT)), math.Acos(float64(cosE)))
+			if math.Abs(float64(got)-want) > 2e-6+1e-5*want {
+				t.Errorf("θe %.3f, cos θo %g: M_Ω %g, pbrt's %g", thetaE, cosT, got, want)
+			}
+			if !(got >= prev) {
+				t.Errorf("θe %.3f, cos θo %g: M_Ω %g, less than %g at a narrower θo", thetaE, cosT, got, prev)
+			}
+			prev = got
+			// Below θw = π, where both are the whole sphere's.
+			if thetaE < math.Pi/2 && math.Acos(float64(cosT))+thetaE < math.Pi-0.01 && !(got < orientationCost(cosT, 0)) {
+				t.Errorf("θe %.3f, cos θo %g: M_Ω %g, not below %g at θe = π/2", thetaE, cosT, got, orientationCost(cosT, 0))
+			}
+		}
+	}
+}

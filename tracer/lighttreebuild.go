@@ -20,6 +20,7 @@ type lightPrim struct {
 	c        vec3 // the middle of lo–hi
 	axis     vec3
 	cosTheta float32
+	cosE     float32 // cos θe (LightNode.CosThetaE)
 	power    float32
 	twoSided bool
 }
@@ -27,20 +28,23 @@ type lightPrim struct {
 // lightBounds is what the build knows of a set of emitters: their
 // bounds, power, the sum of their normal cones' axes and how many they
 // are, whether one of them emits every way (a sphere) or toward both
-// sides, and (for a subtree built) their normal cone, axis and cosTheta.
+// sides, the widest of their own normal cones (a spot's inner angle:
+// cosO, the least cosTheta) and of their emission past it (cosE, the
+// least), and (for a subtree built) their normal cone, axis and cosTheta.
 type lightBounds struct {
-	lo, hi   vec3
-	axisSum  vec3
-	power    float32
-	n        int
-	whole    bool
-	twoSided bool
-	axis     vec3
-	cosTheta float32
+	lo, hi     vec3
+	axisSum    vec3
+	power      float32
+	n          int
+	whole      bool
+	twoSided   bool
+	cosO, cosE float32
+	axis       vec3
+	cosTheta   float32
 }
 
 func emptyLightBounds() lightBounds {
-	return lightBounds{lo: vec3{infinity, infinity, infinity}, hi: vec3{-infinity, -infinity, -infinity}}
+	return lightBounds{lo: vec3{infinity, infinity, infinity}, hi: vec3{-infinity, -infinity, -infinity}, cosO: 1, cosE: 1}
 }
 
 func (b *lightBounds) add(p *lightPrim) {
@@ -50,6 +54,7 @@ func (b *lightBounds) add(p *lightPrim) {
 	b.n++
 	b.whole = b.whole || p.cosTheta <= -1
 	b.twoSided = b.twoSided || p.twoSided
+	b.cosO, b.cosE = min(b.cosO, p.cosTheta), min(b.cosE, p.cosE)
 }
 
 func (b *lightBounds) merge(o *lightBounds) {
@@ -59,18 +64,25 @@ func (b *lightBounds) merge(o *lightBounds) {
 	b.n += o.n
 	b.whole = b.whole || o.whole
 	b.twoSided = b.twoSided || o.twoSided
+	b.cosO, b.cosE = min(b.cosO, o.cosO), min(b.cosE, o.cosE)
 }
 
 // spreadCos is the split cost's cosine of the half-angle of the normals
 // of b's emitters: −1 (every way) with a sphere among them, else 2R − 1,
 // R the mean length of their summed axes (1 for equal normals, ½ for
-// normals spread evenly over a hemisphere, 0 over the sphere). An
-// estimate for the cost only: the nodes' cones bound their emitters'.
+// normals spread evenly over a hemisphere, 0 over the sphere), widened
+// by the widest of their own cones (a spot's inner angle; none for a
+// surface). An estimate for the cost only: the nodes' cones bound their
+// emitters'.
 func (b *lightBounds) spreadCos() float32 {
 	if b.whole || b.n == 0 {
 		return -1
 	}
-	return max(-1, min(1, 2*length(b.axisSum)/float32(b.n)-1))
+	c := max(-1, min(1, 2*length(b.axisSum)/float32(b.n)-1))
+	if b.cosO < 1 {
+		c = cosAddAngles(c, b.cosO)
+	}
+	return c
 }
 
 // cosAddAngles returns cos(min(π, a + b)) for angles a, b in [0, π]
@@ -92,14 +104,22 @@ func surfaceArea(lo, hi vec3) float32 {
 }
 
 // orientationCost is pbrt-v4's M_Ω of a cone of half-angle θo (cosine
-// cosT) whose emitters emit up to π/2 past it: the solid angle it lights,
-// weighted by cosine.
-func orientationCost(cosT float32) float32 {
+// cosT) whose emitters emit up to θe (cosine cosE) past it: the solid
+// angle it lights, weighted by cosine. θe = π/2 (a surface's) and θo + θe
+// ≥ π have their own shorter forms of pbrt's formula.
+func orientationCost(cosT, cosE float32) float32 {
 	sinT := safeSqrt1m(cosT)
-	if cosT > 0 { // θo < π/2: θw = θo + π/2
+	if cosE == 0 && cosT > 0 { // θe = π/2, θo < π/2: θw = θo + π/2
 		return float32(2*pi*(1-cosT)) + float32(pi/2*(float32(pi*sinT)+2*cosT))
 	}
-	return float32(2*pi*(1-cosT)) + float32(float32(pi*sinT)*(pi-fmath.Acos(cosT)))
+	thetaO := fmath.Acos(cosT)
+	thetaW := thetaO + fmath.Acos(cosE)
+	if thetaW >= pi || cosE == 0 { // θw = π
+		return float32(2*pi*(1-cosT)) + float32(float32(pi*sinT)*(pi-thetaO))
+	}
+	// pbrt's: 2π(1 − cos θo) + π/2 (2 θw sin θo − cos(θo − 2θw) − 2 θo sin θo + cos θo).
+	m := float32(float32(2*float32(thetaW*sinT))-fmath.Cos(thetaO-float32(2*thetaW))) - float32(2*float32(thetaO*sinT)) + cosT
+	return float32(2*pi*(1-cosT)) + float32(pi/2*m)
 }
 
 // splitCost is pbrt-v4's EvaluateCost of one side of a split, before the
@@ -108,7 +128,7 @@ func splitCost(b *lightBounds) float32 {
 	if b.n == 0 {
 		return 0
 	}
-	return float32(float32(b.power*orientationCost(b.spreadCos())) * surfaceArea(b.lo, b.hi))
+	return float32(float32(b.power*orientationCost(b.spreadCos(), b.cosE)) * surfaceArea(b.lo, b.hi))
 }
 
 // lightBuilder builds the light tree into its arrays.
@@ -166,9 +186,11 @@ func (s *Scene) buildLightTree(power []float64) {
 // its power the intensity's luminance, so that its importance I/d² and an
 // emitter's, L·A·cos/d² (luminance × area: compileLightPicks), weigh
 // irradiance alike; a point light emits every way (cosTheta −1), a spot
-// light about its axis at full intensity within its inner angle (cos
-// inner = (1 − SpotOffset)/SpotScale), which the importance's θo + π/2
-// takes past the outer angle (at most π/2 past the inner).
+// light about its axis at full intensity within its inner angle (θo: cos
+// inner = (1 − SpotOffset)/SpotScale) and none past its outer angle
+// (θo + θe: cos outer = −SpotOffset/SpotScale). θe is widened by
+// spotSlop, so that the importance's rounding never makes 0 a light the
+// spot's falloff, with its own rounding, does not.
 func pointLightPrim(l *PointLight, i uint32) lightPrim {
 	p := lightPrim{k: i, point: true, lo: l.Position, hi: l.Position, c: l.Position, axis: vec3{0, 0, 1}, cosTheta: -1,
 		power: float32(float64(l.Intensity) * float64(luminance(l.Color)))}
@@ -177,15 +199,30 @@ func pointLightPrim(l *PointLight, i uint32) lightPrim {
 	}
 	if l.SpotDir != (vec3{}) {
 		p.axis = l.SpotDir
-		p.cosTheta = float32(math.Max(-1, math.Min(1, (1-float64(l.SpotOffset))/float64(l.SpotScale))))
+		scale, offset := float64(l.SpotScale), float64(l.SpotOffset)
+		cosIn := math.Max(-1, math.Min(1, (1-offset)/scale))
+		p.cosTheta = float32(cosIn)
+		// cos(outer − inner), in float64 with no function that could
+		// differ between machines.
+		if cosOut := math.Max(-1, math.Min(1, -offset/scale)); cosOut <= cosIn {
+			sinIn, sinOut := math.Sqrt(float64(1-float64(cosIn*cosIn))), math.Sqrt(float64(1-float64(cosOut*cosOut)))
+			p.cosE = float32(float64(float64(cosOut*cosIn)+float64(sinOut*sinIn)) - spotSlop)
+		}
 	}
 	return p
 }
 
+// spotSlop is how much a spot's cos θe is lowered below cos(outer −
+// inner): 2⁻¹⁸, 64 float32 steps of 1, where the importance's cosines
+// (cos θ' against cos θe) and the falloff's (the cosine to the axis
+// against the outer angle's) are each a few steps from the exact ones;
+// 0.0008° past a penumbra of 15°, 0.16° past one of 0.001°.
+const spotSlop = 0x1p-18
+
 // lightPrim returns emitter k as the build sees it.
 func (s *Scene) lightPrim(k int, power float64) lightPrim {
 	e := s.Emitters[k]
-	p := lightPrim{k: uint32(k), power: float32(power), cosTheta: 1}
+	p := lightPrim{k: uint32(k), power: float32(power), cosTheta: 1} // cosE 0: θe = π/2
 	if !(p.power <= math.MaxFloat32) {
 		p.power = 0 // not finite: compileLightPicks samples no emitter
 	}
@@ -250,8 +287,8 @@ func (b *lightBuilder) build(i int, ps []lightPrim, depth int, trail uint32) lig
 		all.axis = normalize(all.axisSum)
 		all.cosTheta = min(cosAddAngles(dot(all.axis, l.axis), l.cosTheta), cosAddAngles(dot(all.axis, r.axis), r.cosTheta))
 	}
-	n := LightNode{Axis: all.axis, CosTheta: all.cosTheta, SinTheta: safeSqrt1m(all.cosTheta), Power: all.power,
-		Ref: uint32(i + 2*m)}
+	n := LightNode{Axis: all.axis, CosTheta: all.cosTheta, SinTheta: safeSqrt1m(all.cosTheta), CosThetaE: all.cosE,
+		Power: all.power, Ref: uint32(i + 2*m)}
 	n.Center, n.Radius = centerRadius(all.lo, all.hi)
 	if all.twoSided {
 		n.Flags = LightTwoSided
@@ -262,8 +299,8 @@ func (b *lightBuilder) build(i int, ps []lightPrim, depth int, trail uint32) lig
 
 // leafNode returns the leaf of emitter or light p.
 func leafNode(p *lightPrim) LightNode {
-	n := LightNode{Axis: p.axis, CosTheta: p.cosTheta, SinTheta: safeSqrt1m(p.cosTheta), Power: p.power,
-		Ref: p.k, Flags: LightLeaf}
+	n := LightNode{Axis: p.axis, CosTheta: p.cosTheta, SinTheta: safeSqrt1m(p.cosTheta), CosThetaE: p.cosE,
+		Power: p.power, Ref: p.k, Flags: LightLeaf}
 	if p.point {
 		n.Flags |= LightPoint
 	}

@@ -288,3 +288,160 @@ func TestTreeLightsClosedForm(t *testing.T) {
 		t.Errorf("%d rays with the tree, %d sampling all: want under a tenth", stTree.Rays, stAll.Rays)
 	}
 }
+
+// downlightCones are the inner and outer angles (radians) of
+// downlightScene's spots: a narrow one, the architect's 20°/35°, an edge
+// as hard as SpotCone allows, a wide one, one of no inner cone and one
+// whose cone reaches the horizon.
+var downlightCones = [][2]float64{{0, 0.02}, {0.349, 0.611}, {0.5, 0.5}, {1.2, 1.5}, {0, 0.3}, {0.1, math.Pi / 2}}
+
+// downlightScene returns a floor under 12 spots of downlightCones (so
+// that the light tree holds them), pointing down and tilted, beside two
+// point lights and a lamp (a quad), all in one light tree.
+func downlightScene(t testing.TB) *Scene {
+	d := &SceneDesc{
+		Settings: Settings{Width: 8, Height: 8, Samples: 1, MaxDepth: 1, Seed: 5},
+		Camera:   CameraDesc{Position: vec3{0, 0.5, -9}, LookAt: vec3{0, 0, 0}, FOV: 60},
+		Materials: []Material{
+			{Kind: MaterialDiffuse, Color: vec3{0.5, 0.5, 0.5}, Texture: NoTexture},
+			{Kind: MaterialEmissive, Color: vec3{1, 1, 1}, Intensity: 5, Texture: NoTexture},
+		},
+		Planes: []PlaneDesc{{Point: vec3{}, Normal: vec3{0, 1, 0}}},
+		Quads:  []QuadDesc{{Corner: vec3{-0.2, 3, -0.2}, Edge1: vec3{0.4, 0, 0}, Edge2: vec3{0, 0, 0.4}, Material: 1}},
+		Lights: []PointLight{
+			{Position: vec3{-3, 2, 1}, Color: vec3{1, 1, 1}, Intensity: 1, Falloff: FalloffInverseSquare},
+			{Position: vec3{3, 2.5, -1}, Color: vec3{1, 1, 1}, Intensity: 1, Falloff: FalloffInverseSquare},
+		},
+	}
+	for k := 0; k < 12; k++ {
+		c := downlightCones[k%len(downlightCones)]
+		dir := vec3{0, -1, 0}
+		if k >= len(downlightCones) {
+			dir = normalize(vec3{0.4 * float32(k%3-1), -1, 0.3})
+		}
+		l := PointLight{Position: vec3{float32(k%4)*2 - 3, 2.5, float32(k/4)*2 - 2}, Color: vec3{1, 0.9, 0.8},
+			Intensity: 1 + float32(k%3), Falloff: FalloffInverseSquare, SpotDir: dir}
+		l.SpotScale, l.SpotOffset = SpotCone(c[0], c[1])
+		d.Lights = append(d.Lights, l)
+	}
+	return compileTest(t, d)
+}
+
+// TestTreeSpotsCutOffPastOuterAngle: a spot in the light tree is never
+// picked at a point past its outer angle (pbrt-v4's cosTheta_e: nothing
+// leaves past θo + θe), where the tree's bound used to allow π/2 past its
+// inner angle; and it is picked wherever its falloff (spotFactor, as
+// directLight evaluates it) sends any light, however little, right at
+// the edge: with a pick probability of 0 only where the contribution is
+// 0, the pick's estimate Σ P(i) · f_i / P(i) is still every light's sum.
+// Points at random angles about each spot's outer one, most within 0.002
+// radians of it, from no surface and from one that faces the spot.
+func TestTreeSpotsCutOffPastOuterAngle(t *testing.T) {
+	s := downlightScene(t)
+	ne := len(s.Emitters)
+	if !s.TreeLights || len(s.LightNodes) != 2*(ne+len(s.Lights))-1 {
+		t.Fatalf("tree lights %v, %d light nodes for %d emitters and %d lights", s.TreeLights, len(s.LightNodes), ne, len(s.Lights))
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	var edge, faint, past, pastWide int
+	for i := 2; i < len(s.Lights); i++ {
+		l := &s.Lights[i]
+		c := downlightCones[(i-2)%len(downlightCones)]
+		a := [3]float64{float64(l.SpotDir[0]), float64(l.SpotDir[1]), float64(l.SpotDir[2])}
+		// u, v: unit vectors across the axis a.
+		u := [3]float64{a[1], -a[0], 0}
+		if math.Abs(a[2]) > 0.9 {
+			u = [3]float64{0, a[2], -a[1]}
+		}
+		nu := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+		u = [3]float64{u[0] / nu, u[1] / nu, u[2] / nu}
+		v := [3]float64{a[1]*u[2] - a[2]*u[1], a[2]*u[0] - a[0]*u[2], a[0]*u[1] - a[1]*u[0]}
+		for j := 0; j < 3000; j++ {
+			theta := c[1] + 0.004*(rng.Float64()-0.5)
+			if j%4 == 3 {
+				theta = c[1] + 1.2*(rng.Float64()-0.3)
+			}
+			theta = max(0, theta)
+			phi, dist := 2*math.Pi*rng.Float64(), 0.3+8*rng.Float64()
+			var p vec3
+			for k := range p {
+				w := math.Cos(theta)*a[k] + math.Sin(theta)*(math.Cos(phi)*u[k]+math.Sin(phi)*v[k])
+				p[k] = float32(float64(l.Position[k]) + dist*w)
+			}
+			_, dir, _ := spawnTo(p, vec3{}, 0, l.Position)
+			f := spotFactor(l, dir)
+			for _, nrm := range []vec3{{}, dir} {
+				picks, _ := treeMass(s, p, nrm)
+				pick := picks[ne+i]
+				switch {
+				case f > 0 && !(pick > 0):
+					t.Fatalf("spot %d (%.3f to %.3f rad) sends %g of its light to %v, %.7f rad off its axis, but is picked there with probability %g",
+						i, c[0], c[1], f, p, theta, pick)
+				case f > 0 && f < 1e-6:
+					faint++
+				case f == 0 && theta < c[1]+0.002:
+					edge++
+				}
+				// Past the outer angle, short of π/2 past the inner one.
+				if theta > c[1]+0.01 && theta < c[0]+math.Pi/2-0.01 && nrm == (vec3{}) {
+					if pick != 0 {
+						t.Fatalf("spot %d (%.3f to %.3f rad) picked with probability %g at %v, %.4f rad off its axis, past its outer angle",
+							i, c[0], c[1], pick, p, theta)
+					}
+					past++
+					if theta > c[1]+0.3 {
+						pastWide++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d points lit less than 1e-6 of a spot's intensity, %d just past the edge (unlit) and %d well past it (%d more than 0.3 rad) where the spot is never picked",
+		faint, edge, past, pastWide)
+	if faint < 100 || edge < 1000 || past < 1000 {
+		t.Errorf("%d faintly lit points, %d just past an edge, %d well past: want 100, 1000 and 1000 at least", faint, edge, past)
+	}
+}
+
+// TestLightNodeEmissionCone: the light tree's nodes carry θe as pbrt-v4's
+// LightBounds does: a surface's and a point light's leaf cos θe = 0 (π/2,
+// the bound the importance always had, so their bits stay), a spot's the
+// cosine of its outer angle less its inner (SpotCone's, within spotSlop
+// and float32 rounding below it), an inner node its children's least; and
+// the build's spread of a spot's normals is its inner angle.
+func TestLightNodeEmissionCone(t *testing.T) {
+	s := downlightScene(t)
+	var spots int
+	for i, n := range s.LightNodes {
+		switch {
+		case n.Flags&LightLeaf == 0:
+			if want := min(s.LightNodes[i+1].CosThetaE, s.LightNodes[n.Ref].CosThetaE); n.CosThetaE != want {
+				t.Errorf("node %d: cos θe %g, its children's least %g", i, n.CosThetaE, want)
+			}
+		case n.Flags&LightPoint != 0 && s.Lights[n.Ref].SpotDir != (vec3{}):
+			l := &s.Lights[n.Ref]
+			cosIn := math.Min(1, (1-float64(l.SpotOffset))/float64(l.SpotScale))
+			cosOut := -float64(l.SpotOffset) / float64(l.SpotScale)
+			want := math.Cos(math.Acos(cosOut) - math.Acos(cosIn))
+			if got := float64(n.CosThetaE); !(got < want-spotSlop/2 && got > want-2*spotSlop) {
+				t.Errorf("spot %d: cos θe %.8f, want %.8f less %g", n.Ref, got, want, spotSlop)
+			}
+			b := emptyLightBounds()
+			p := pointLightPrim(l, n.Ref)
+			b.add(&p)
+			// Within 0.0005: a tilted axis's float32 length can put 2R − 1 a
+			// step below 1, an angle of 0.0005 radians.
+			if got := float64(b.spreadCos()); math.Abs(got-cosIn) > 5e-4 {
+				t.Errorf("spot %d: the build's spread cos %.7f, its inner angle's %.7f", n.Ref, got, cosIn)
+			}
+			spots++
+		default:
+			if n.CosThetaE != 0 {
+				t.Errorf("leaf %d (flags %d): cos θe %g, want 0", i, n.Flags, n.CosThetaE)
+			}
+		}
+	}
+	if spots != 12 {
+		t.Errorf("%d spots in the tree, want 12", spots)
+	}
+}
