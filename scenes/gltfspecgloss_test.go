@@ -197,14 +197,7 @@ func TestSpecGlossRendersAsMetalRough(t *testing.T) {
 				if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				d, err := Load(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, err := tracer.Compile(d)
-				if err != nil {
-					t.Fatal(err)
-				}
+				_, s := compileSceneFile(t, path)
 				var st tracer.Stats
 				var px []mgl32.Vec3
 				for i := range 12 * 12 {

@@ -34,20 +34,31 @@ func renderKhronos(t *testing.T, scene string) *khronosImage {
 // linear radiance.
 func renderSceneFile(t *testing.T, path string) (*tracer.SceneDesc, []float32) {
 	t.Helper()
-	d, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := tracer.Compile(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, s := compileSceneFile(t, path)
 	w, h := d.Settings.Width, d.Settings.Height
 	pix := make([]float32, 3*w*h)
 	if err := s.RenderBlock(t.Context(), image.Rect(0, 0, w, h), pix, &tracer.Stats{}); err != nil {
 		t.Fatal(err)
 	}
 	return d, pix
+}
+
+// compileSceneFile loads the scene file at path, lets edit (if given)
+// change its description, and compiles it.
+func compileSceneFile(t *testing.T, path string, edit ...func(*tracer.SceneDesc)) (*tracer.SceneDesc, *tracer.Scene) {
+	t.Helper()
+	d, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edit {
+		e(d)
+	}
+	s, err := tracer.Compile(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, s
 }
 
 // project returns the pixel that sees the point (x, y, 0) of a camera on

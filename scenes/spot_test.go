@@ -193,15 +193,7 @@ func TestSpotLightSameAsGLTF(t *testing.T) {
 			if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			d, err := Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d.Settings.Samples = 4
-			s, err := tracer.Compile(d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			d, s := compileSceneFile(t, path, func(d *tracer.SceneDesc) { d.Settings.Samples = 4 })
 			lights[i] = d.Lights
 			var st tracer.Stats
 			for y := range d.Settings.Height {
@@ -253,14 +245,7 @@ func TestSpotLightsInLightTree(t *testing.T) {
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err := Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := tracer.Compile(d)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, s := compileSceneFile(t, path)
 		if s.TreeLights != c.tree {
 			t.Errorf("%d lights (4 from glTF): light tree %v, want %v", len(d.Lights), s.TreeLights, c.tree)
 		}
