@@ -5,7 +5,7 @@ Run by scripts/adaptive-noise.sh -c (see there for the usage); by hand:
 
     /usr/bin/python3 scripts/cycles/adaptive_compare.py --trace bin/trace --out DIR \\
         [--size 128] [--spp 256] [--ref-spp 4096] [--thresholds "0.003 0.01 0.05"] \\
-        [--scenes "cornell-box materials pbr"] [--threads 2] [--blender blender]
+        [--scenes "cornell-box materials pbr"] [--threads 2] [--blender blender] [--scale K]
 
 Per scene (NAME.json in scenes/examples, or a path; square, --size a
 side), both renderers with the scene converted as compare.py does
@@ -21,9 +21,11 @@ side), both renderers with the scene converted as compare.py does
 3. at no threshold and at each of --thresholds, --spp samples at most,
    min_samples 0 (the automatic count in both): trace's mean samples a
    pixel (its render summary), Cycles' from its Debug Sample Count pass
-   (render.py --sample-count; Cycles writes it divided by --spp, 1 at
-   every pixel without adaptive sampling, which this checks), per pixel
-   and so per region too; the CPU seconds of the render (trace: the
+   (render.py --sample-count; Cycles writes it divided by the samples it
+   rendered: --spp, or fewer when every pixel converged before (the last
+   "Sample N/spp" of its log, which this reads), 1 at every pixel without
+   adaptive sampling, which this checks), per pixel and so per region
+   too; the CPU seconds of the render (trace: the
    process; Cycles: bpy.ops.render.render, one run each, so noisy on a
    shared machine); RMSE^2 against the renderer's own reference (every
    pixel and channel; the reference's noise adds spp/ref-spp of a render's
@@ -39,6 +41,13 @@ side), both renderers with the scene converted as compare.py does
    (the first test Cycles makes: the multiple of 16 above its minimum),
    which separates that difference from the others (Cycles' 3x3
    neighbourhood, its single draw of |I - A|).
+
+--scale K also renders trace at K times each threshold (its automatic
+min_samples computed from K·T too, as `--noise-threshold K·T` does) and
+prints its samples a pixel, their ratio to Cycles' at T and its noise
+factors beside Cycles': a fixed remapping of the threshold, checked on
+scenes it was not fitted on (0.34 was fitted on cornell-box, materials
+and pbr by scripts/adaptive-neighbourhood; README, Adaptive sampling).
 
 --reuse-cycles keeps the Cycles renders already in --out and renders only
 trace. The references are kept in --out and reused whatever the flags:
@@ -77,18 +86,42 @@ def is_gltf(path):
     return any(o.get("file", "").endswith((".gltf", ".glb")) for o in objs)
 
 
+def samples_rendered(log, spp):
+    """The samples Cycles rendered, from its log's progress lines ("Sample
+    N/spp"): spp, or fewer when adaptive sampling had every pixel
+    converged before (the render then stops, and the Debug Sample Count
+    pass is divided by N, not spp)."""
+    with open(log) as f:
+        n = [int(m) for m in re.findall(r"\| Sample ([0-9]+)/%d\b" % spp, f.read())]
+    if not n:
+        sys.exit("%s: no \"Sample N/%d\" progress line: cannot tell how many samples Cycles rendered" % (log, spp))
+    return max(n)
+
+
+def sample_counts(out, spp):
+    """Cycles' samples a pixel, (h, w), from the render's Debug Sample Count
+    pass and its log (samples_rendered); each a whole number, or exit."""
+    n = samples_rendered(out + ".log", spp)
+    count = imgio.read_pfm(out + ".count.pfm")[:, :, 0] * n
+    if np.abs(count - np.round(count)).max() > 1e-3 * n:
+        sys.exit("%s: the sample count pass times the %d samples rendered is not whole: its normalisation "
+                 "changed" % (out, n))
+    return np.round(count)
+
+
 def cycles(a, scene, out, spp, threshold=0.0, mask=False, seed=1):
     """Renders with Cycles (render.py, or gltf_render.py for glTF scenes);
     returns its stats and the sample count image (samples a pixel, (h, w);
     None for a mask)."""
     stats = out + ".stats.json"
     count = out + ".count.pfm"
-    if a.reuse_cycles and os.path.exists(out) and os.path.exists(stats) and (mask or os.path.exists(count)):
+    if a.reuse_cycles and os.path.exists(out) and os.path.exists(stats) and \
+            (mask or (os.path.exists(count) and os.path.exists(out + ".log"))):
         with open(stats) as f:
             st = json.load(f)
         if st["spp"] == (1 if mask else spp) and st["size"] == a.size and \
                 (mask or abs(st["noise_threshold"] - threshold) <= 1e-6 * threshold):
-            return st, None if mask else imgio.read_pfm(count)[:, :, 0] * spp
+            return st, None if mask else sample_counts(out, spp)
     script = "gltf_render.py" if is_gltf(scene) else "render.py"
     cmd = [a.blender, "-b", "--factory-startup", "--python", os.path.join(HERE, script), "--",
            "--scene", scene, "--size", str(a.size), "--spp", str(spp), "--out", out,
@@ -102,7 +135,7 @@ def cycles(a, scene, out, spp, threshold=0.0, mask=False, seed=1):
         st = json.load(f)
     if mask:
         return st, None
-    return st, imgio.read_pfm(count)[:, :, 0] * spp
+    return st, sample_counts(out, spp)
 
 
 def trace(a, scene, out, spp, threshold=0.0, seed=1, min_samples=0):
@@ -162,6 +195,8 @@ def main():
     p.add_argument("--reuse-cycles", action="store_true",
                    help="reuse the Cycles renders already in --out (same size, spp and threshold): "
                         "only trace renders, to measure another trace")
+    p.add_argument("--scale", type=float, default=0.0,
+                   help="also trace at this times each threshold, against Cycles at the threshold (0: not)")
     p.add_argument("--no-match", action="store_true",
                    help="skip the search for the trace threshold that takes Cycles' samples a pixel")
     a = p.parse_args()
@@ -245,6 +280,19 @@ def main():
                 r.update(first_test=first, first_test_trace_spp=spp)
                 say("    %-6g (%3d) → %6.1f (%6.1f | %6.1f)" % (r["threshold"], first, spp, r["trace_spp"],
                                                             r["cycles_spp"]))
+        if a.scale > 0:
+            say("    trace at %g·T: T → %g·T, samples a pixel (Cycles at T, ratio), ×none and med× "
+                "(trace at %g·T | Cycles at T)" % (a.scale, a.scale, a.scale))
+            for r in results[-len(thresholds) + 1:]:
+                ts = a.scale * r["threshold"]
+                out = "%s-trace-scaled-%g.pfm" % (base, r["threshold"])
+                cpu, spp = trace(a, path, out, a.spp, threshold=ts)
+                e = rmse2(imgio.read_pfm(out), refs["trace"])
+                r.update(scale=a.scale, scaled_spp=spp, scaled_cpu_s=cpu, scaled_rmse2=e[0], scaled_median_se=e[1])
+                say("    %-6g → %-8.3g %6.1f (Cycles %6.1f, %4.2f)   %5.2f | %5.2f   %5.2f | %5.2f" % (
+                    r["threshold"], ts, spp, r["cycles_spp"], spp / r["cycles_spp"], e[0] / none["trace"][0],
+                    r["cycles_rmse2"] / none["cycles"][0], e[1] / none["trace"][1],
+                    r["cycles_median_se"] / none["cycles"][1]))
         # Cycles' samples a pixel per region, at each threshold.
         for n in results[-1]["cycles_regions"]:
             say("    Cycles, %-22s %5d px: %s" % (n, results[-1]["cycles_regions"][n]["pixels"], "  ".join(
