@@ -137,8 +137,8 @@ DEVFN float sample_se(float s, float q, float scale, float dof) {
 /* pixel_converged: tracer.converged, the same float operations: whether
  * a pixel whose n samples sum to sum, their squares to sq, has
  * Σ_c SE_c/(0.0001 + N) below limit (TraceScene.NoiseLimit: 5 times the
- * threshold over √(2/π), the factor that makes it Cycles' expected
- * Σ|I − A|/n over √i, or i from 1 up). */
+ * threshold times tracer.NoiseThresholdScale over √(2/π), the factor that
+ * makes it Cycles' expected Σ|I − A|/n over √i, or i from 1 up). */
 DEVFN int pixel_converged(vec3 sum, vec3 sq, u32 n, float limit) {
     float scale = 1.0f / (float)n;
     float dof = (float)(n - 1u);

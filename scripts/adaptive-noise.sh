@@ -25,8 +25,8 @@
 # changing a renderer), the trace threshold that takes Cycles' samples
 # a pixel, and trace's samples with Cycles' first test. README's Adaptive
 # sampling table: scripts/adaptive-noise.sh -c -s 128 -t "0.003 0.01 0.05",
-# 5 to 8 minutes on 2 cores (4.5 and 7.6 measured beside a full test run),
-# most of it Cycles' references.
+# 5 to 13 minutes on 2 cores (4.5 and 7.6 measured beside a full test run,
+# 13.3 on a machine loaded by others), most of it Cycles' references.
 set -eu
 side=96 ref=4096 spp=256 thresholds="0.01 0.05" cycles=
 while getopts cs:r:n:t: o; do

@@ -27,16 +27,38 @@ import (
 //
 //	error = √(2/π)·(SE_r + SE_g + SE_b)/(0.0001 + N),
 //
-// so that a threshold means on average what it means in Cycles, but the
-// test no longer stops a noisy pixel by chance. The pixel has converged
-// when error < 5·NoiseThreshold (Cycles scales the user's threshold by
-// 5). The test looks at the pixel alone, at fixed sample counts
+// so that the test no longer stops a noisy pixel by chance. The pixel
+// has converged when error < 5·NoiseThresholdScale·NoiseThreshold
+// (Cycles scales the user's threshold by 5; NoiseThresholdScale makes
+// the threshold take what Cycles 3.4's takes, below). The test looks at the pixel alone, at fixed sample counts
 // (Settings.adaptiveCheck: first at the minimum, then every AdaptiveStep
 // samples), and without the film's exposure (Cycles scales i by it): so a
 // pixel's samples, and its value, the mean of the samples it took, depend
 // only on the scene, the pixel and the settings, as the determinism
 // contract asks. The kernel (wavefront.h, pixel_converged) does the same
 // float32 operations.
+
+// NoiseThresholdScale is what the user's noise threshold T is multiplied
+// by before trace's test (the limit, NoiseLimit, and the automatic
+// minimum, AdaptiveMinSamples), so that T takes about the samples a pixel
+// Cycles 3.4 takes at T, with about its median noise. Trace's test alone,
+// at the same T, took 0.43 to 0.87 of Cycles' samples: Cycles holds a
+// pixel until its whole 3×3 neighbourhood passes its single draw of
+// |I − A|, which trace cannot do tile by tile (README, Adaptive sampling).
+// 0.34 is the geometric mean, over cornell-box, materials and pbr at
+// 0.003, 0.01 and 0.05 (128×128, 256 samples at most), of the threshold
+// at which trace's test takes the samples of Cycles 3.4's rule replayed
+// on trace's samples, over T (go run ./scripts/adaptive-neighbourhood
+// -scale-a 0.34, at pixel version 8, where T was not scaled: 0.94 to
+// 1.11 of Cycles' samples). Held out of the fit, mesh, spheres and
+// clearcoat at the same thresholds took 1.02 to 1.18 of Cycles' samples,
+// each with a median pixel's noise at or below Cycles'
+// (scripts/cycles/adaptive_compare.py --scale 0.34 --ref-spp 2048
+// --scenes "scenes/examples/mesh.json scripts/cycles/scenes/spheres.json
+// scripts/cycles/scenes/clearcoat.json", before the scale). Fitted
+// against Cycles 3.4's √i normaliser; 3.5 on takes i above 1, as trace,
+// and fewer samples where the image is bright.
+const NoiseThresholdScale = 0.34
 
 // AdaptiveStep is the samples between two convergence tests of a pixel:
 // Cycles' adaptive_step.
@@ -50,8 +72,9 @@ const MinAdaptiveSamples = 4
 func (s Settings) Adaptive() bool { return s.NoiseThreshold > 0 }
 
 // AdaptiveMinSamples is the samples a pixel takes before its first
-// convergence test: Settings.MinSamples, or when that is 0, Cycles'
-// automatic ⌈16 / NoiseThreshold^0.3⌉ (0.1: 32, 0.01: 64, 0.001: 128);
+// convergence test: Settings.MinSamples as given, or when that is 0,
+// Cycles' automatic ⌈16 / t^0.3⌉ at the scaled threshold t =
+// NoiseThresholdScale·NoiseThreshold (0.1: 45, 0.01: 89, 0.001: 176);
 // at least MinAdaptiveSamples either way. 0 when s is not adaptive.
 func (s Settings) AdaptiveMinSamples() int {
 	if !s.Adaptive() {
@@ -59,13 +82,13 @@ func (s Settings) AdaptiveMinSamples() int {
 	}
 	n := s.MinSamples
 	if n == 0 {
-		n = int(math.Ceil(16 / math.Pow(float64(s.NoiseThreshold), 0.3)))
+		n = int(math.Ceil(16 / math.Pow(NoiseThresholdScale*float64(s.NoiseThreshold), 0.3)))
 	}
 	return max(MinAdaptiveSamples, n)
 }
 
 // adaptiveTest is what a pixel's loop needs to test its convergence: the
-// sample count of the first test (0: never), and 5·NoiseThreshold.
+// sample count of the first test (0: never), and NoiseLimit.
 type adaptiveTest struct {
 	first int
 	limit float32
@@ -80,11 +103,11 @@ func (s Settings) adaptiveTest() adaptiveTest {
 }
 
 // NoiseLimit is what converged holds a pixel's Σ_c SE_c/(0.0001 + N)
-// below: 5·NoiseThreshold (Cycles' scale) over √(2/π) (the error's
-// factor, moved to this side), in float32; the kernel's
-// TraceScene.NoiseLimit.
+// below: 5·NoiseThresholdScale·NoiseThreshold (5: Cycles' scale) over
+// √(2/π) (the error's factor, moved to this side), in float32; the
+// kernel's TraceScene.NoiseLimit.
 func (s Settings) NoiseLimit() float32 {
-	return float32(5 * float64(s.NoiseThreshold) / math.Sqrt(2/math.Pi))
+	return float32(5 * NoiseThresholdScale * float64(s.NoiseThreshold) / math.Sqrt(2/math.Pi))
 }
 
 // due reports whether a pixel that has taken n samples is tested now:

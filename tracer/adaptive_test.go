@@ -53,8 +53,9 @@ func samplesTaken(s *Scene) []uint64 {
 // background, a bright one (constant samples, whose sums of squares and
 // squared sums cancel: TestConvergedConstantBright), and a wall under a
 // point light (noise-free direct light), stop at the automatic minimum of
-// the threshold Cycles uses by default (0.01: 64 samples of 1024), every
-// pixel; with the threshold 0 (off) every pixel takes all 1024. The wall
+// the threshold Cycles uses by default (0.01: 89 samples of 1024, Cycles'
+// ⌈16/t^0.3⌉ at t = NoiseThresholdScale·0.01), every pixel; with the
+// threshold 0 (off) every pixel takes all 1024. The wall
 // under a checker of checks far below a pixel (each sample dark or bright
 // at random) goes on to the maximum: 9 in 10 of its pixels or more take
 // all 192. Cycles' single draw of |I − A| stopped 28 of the 48 early
@@ -69,17 +70,17 @@ func TestAdaptiveStopsConvergedPixels(t *testing.T) {
 		})
 	}
 	background := flat(vec3{0.2, 0.4, 0.8})
-	if m := background.Settings.AdaptiveMinSamples(); m != 64 {
-		t.Fatalf("automatic min samples at threshold 0.01: %d, want Cycles' 64", m)
+	if m := background.Settings.AdaptiveMinSamples(); m != 89 {
+		t.Fatalf("automatic min samples at threshold 0.01: %d, want Cycles' at 0.34·0.01, 89", m)
 	}
 	for _, c := range []struct {
 		name string
 		s    *Scene
 		want uint64
 	}{
-		{"background", background, 64},
-		{"bright background", flat(vec3{37.3, 10.1, 123.4}), 64},
-		{"wall", wallScene(t, 1024, 0.01, 0), 64},
+		{"background", background, 89},
+		{"bright background", flat(vec3{37.3, 10.1, 123.4}), 89},
+		{"wall", wallScene(t, 1024, 0.01, 0), 89},
 		{"wall, threshold 0", wallScene(t, 1024, 0, 0), 1024},
 	} {
 		for i, n := range samplesTaken(c.s) {
@@ -129,7 +130,8 @@ func TestAdaptiveTwoValuedSamples(t *testing.T) {
 
 // TestConverged: the error √(2/π)·Σ SE_c/(0.0001 + N) against
 // hand-computed values, on both sides of the normalisation's switch (√i
-// below an intensity of 1, i above) and of 5·threshold (Cycles' scale).
+// below an intensity of 1, i above) and of 5·0.34·threshold (Cycles'
+// scale times NoiseThresholdScale).
 func TestConverged(t *testing.T) {
 	samples := func(v ...vec3) (sum, sq vec3) {
 		for _, c := range v {
@@ -144,14 +146,14 @@ func TestConverged(t *testing.T) {
 	}{
 		// Red 0, 1, 0, 1: variance 1/3, SE √(1/12); green and blue
 		// 0. i = 2/4 = 0.5: error √(2/π)·√(1/12)/(0.0001 + √0.5) =
-		// 0.325689 = 5·0.0651378.
-		{[]vec3{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}, {1, 0, 0}}, 0.06516, true},
-		{[]vec3{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}, {1, 0, 0}}, 0.06512, false},
+		// 0.325689 = 5·0.34·0.191582.
+		{[]vec3{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}, {1, 0, 0}}, 0.19165, true},
+		{[]vec3{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}, {1, 0, 0}}, 0.19151, false},
 		// Red 2, 4, 2, 4: variance 4/3, SE √(1/3); green 3 and blue 1
 		// throughout. i = 28/4 = 7 (linear): error √(2/π)·√(1/3)/7.0001 =
-		// 0.0658075 = 5·0.0131615.
-		{[]vec3{{2, 3, 1}, {4, 3, 1}, {2, 3, 1}, {4, 3, 1}}, 0.013164, true},
-		{[]vec3{{2, 3, 1}, {4, 3, 1}, {2, 3, 1}, {4, 3, 1}}, 0.013158, false},
+		// 0.0658075 = 5·0.34·0.0387103.
+		{[]vec3{{2, 3, 1}, {4, 3, 1}, {2, 3, 1}, {4, 3, 1}}, 0.038719, true},
+		{[]vec3{{2, 3, 1}, {4, 3, 1}, {2, 3, 1}, {4, 3, 1}}, 0.038701, false},
 		// Black: 0 / 0.0001, below any limit.
 		{make([]vec3, 16), 1e-6, true},
 	} {
@@ -189,14 +191,16 @@ func TestConvergedConstantBright(t *testing.T) {
 	}
 }
 
-// TestAdaptiveMinSamples: Cycles' automatic minimum (0.1: 32, 0.01: 64,
-// 0.001: 128), a set one, and the floor of 4.
+// TestAdaptiveMinSamples: Cycles' automatic minimum at the scaled
+// threshold, ⌈16/(0.34·T)^0.3⌉ (0.1: 45, 0.01: 89, 0.001: 176, where
+// Cycles' at T is 32, 64, 128), a set one as given (not scaled), and the
+// floor of 4.
 func TestAdaptiveMinSamples(t *testing.T) {
 	for _, c := range []struct {
 		threshold float32
 		min, want int
 	}{
-		{0.1, 0, 32}, {0.01, 0, 64}, {0.001, 0, 128}, {1, 0, 16}, {0.01, 20, 20}, {0.01, 1, 4}, {0, 20, 0},
+		{0.1, 0, 45}, {0.01, 0, 89}, {0.001, 0, 176}, {1, 0, 23}, {0.01, 20, 20}, {0.01, 1, 4}, {0, 20, 0},
 	} {
 		s := Settings{NoiseThreshold: c.threshold, MinSamples: c.min}
 		if got := s.AdaptiveMinSamples(); got != c.want {
@@ -210,7 +214,7 @@ func TestAdaptiveMinSamples(t *testing.T) {
 // those counts or at Samples: a pixel that converges at the minimum
 // (min_samples 8) takes 8, a noisy one stops at 8 + 16k.
 func TestAdaptiveTestsAtFixedCounts(t *testing.T) {
-	s := wallScene(t, 100, 0.02, 4000)
+	s := wallScene(t, 100, 0.06, 4000)
 	s.Settings.MinSamples = 8
 	seen := map[uint64]bool{}
 	for _, n := range samplesTaken(s) {
@@ -296,7 +300,7 @@ func TestSamplesTakenIsRenderPixels(t *testing.T) {
 	for _, c := range []struct {
 		threshold float32
 		min       int
-	}{{0.02, 0}, {0.02, 64}, {0.03, 0}, {0, 0}} {
+	}{{0.06, 0}, {0.06, 64}, {0.09, 0}, {0, 0}} {
 		s := wallScene(t, 200, c.threshold, 4000)
 		s.Settings.MinSamples = c.min
 		counts := map[int]int{}

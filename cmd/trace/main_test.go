@@ -262,7 +262,7 @@ func TestValidate(t *testing.T) {
 	adaptive := filepath.Join(dir, "adaptive.json")
 	os.WriteFile(adaptive, []byte(strings.Replace(okScene, `"samples": 1}`, `"samples": 100, "noise_threshold": 0.01}`, 1)), 0o644)
 	code, stdout, stderr = runCLI("validate", adaptive, good)
-	if code != 0 || !strings.Contains(stdout, "adaptive.json: ok (8×8, 64 to 100 samples (noise threshold 0.01), ") ||
+	if code != 0 || !strings.Contains(stdout, "adaptive.json: ok (8×8, 89 to 100 samples (noise threshold 0.01), ") ||
 		!strings.Contains(stdout, "ok (8×8, 1 samples, ") {
 		t.Errorf("adaptive: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

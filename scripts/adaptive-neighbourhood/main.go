@@ -8,7 +8,11 @@
 // and float32 operations). Rules, at each noise threshold:
 //
 //	a  trace today: a pixel stops at the first test its own error passes
-//	   (first at min_samples, ⌈16/T^0.3⌉ when 0, then every 16);
+//	   (first at min_samples, ⌈16/T^0.3⌉ when 0, then every 16; since
+//	   pixel version 9 the tracer takes both at
+//	   tracer.NoiseThresholdScale·T, 0.34·T: README's table, measured at
+//	   version 8, has that rule as "a at 0.34·T", and the rules below
+//	   that use trace's test, c, d and e, take it at 0.34·T now too);
 //	   checked against the real renderer (RenderBlock): the same samples
 //	   in total and the same pixels bit for bit, or the program fails;
 //	b  Cycles' first test: as a, first at the multiple of 16 above
@@ -38,7 +42,9 @@
 // it may only come near): the noise each leaves for the same work; and
 // with -scale-a K or -scale-d K, a or d at K times each threshold (a
 // fixed remapping of the threshold towards Cycles': README's 0.34 and
-// 0.72 are the geometric means of T'/T over its nine renders).
+// 0.72 are the geometric means of T'/T over its nine renders, measured
+// at pixel version 8; the tracer now applies the 0.34 itself, so K
+// multiplies 0.34·T).
 //
 // For each: samples a pixel; RMSE² against a REF-sample reference of
 // trace's own (another seed, as scripts/adaptive-noise.sh) as a factor of
@@ -314,10 +320,16 @@ func (m *measurement) match(t, target float64, counts func(t float64) []int) (fl
 
 // cyclesFirstTest is the samples at which Cycles 3.4 first tests a pixel
 // (integrator/adaptive_sampling.cpp, need_filter): after 0-based sample
-// (min + 1) | 15, min its minimum (scene/integrator.cpp: trace's
-// AdaptiveMinSamples, the same rule).
+// (min + 1) | 15, min its minimum (scene/integrator.cpp: min_samples, or
+// ⌈16/T^0.3⌉ at the user's T when 0, at least 4; trace's
+// AdaptiveMinSamples takes that rule at tracer.NoiseThresholdScale·T).
 func cyclesFirstTest(s tracer.Settings) int {
-	return ((s.AdaptiveMinSamples() + 1) | (tracer.AdaptiveStep - 1)) + 1
+	n := s.MinSamples
+	if n == 0 {
+		n = int(math.Ceil(16 / math.Pow(float64(s.NoiseThreshold), 0.3)))
+	}
+	n = max(n, tracer.MinAdaptiveSamples)
+	return ((n + 1) | (tracer.AdaptiveStep - 1)) + 1
 }
 
 // reference loads the reference, or renders and keeps it.
