@@ -9,7 +9,7 @@
 //
 //	a  trace today: a pixel stops at the first test its own error passes
 //	   (first at min_samples, ⌈16/T^0.3⌉ when 0, then every 16; since
-//	   pixel version 9 the tracer takes both at
+//	   pixel version 12 the tracer takes both at
 //	   tracer.NoiseThresholdScale·T, 0.34·T: README's table, measured at
 //	   version 8, has that rule as "a at 0.34·T", and the rules below
 //	   that use trace's test, c, d and e, take it at 0.34·T now too);
