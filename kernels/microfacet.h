@@ -100,7 +100,8 @@ typedef struct {
 DEVFN float clearcoat_f(float c5) { return 0.04f + (0.96f * c5); }
 
 /* new_pbr_lobes: newPBRLobes. */
-DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, vec3 f0d, float f90d, float co) {
+DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, vec3 f0d, float f90d, float clear, float clearRough,
+                              float co) {
     float metal = 1.0f;
     if (m->Kind == MaterialPBR) {
         metal = clamp01(metallic);
@@ -126,9 +127,9 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     l.clearAlpha = 0.0f;
     l.clearBase = 0.0f;
     l.pClear = 0.0f;
-    if (m->Kind == MaterialPBR && m->Clearcoat > 0.0f) {
-        l.clear = clamp01(m->Clearcoat);
-        l.clearAlpha = ggx_alpha(clamp01(m->ClearcoatRoughness));
+    if (m->Kind == MaterialPBR && clear > 0.0f) {
+        l.clear = clamp01(clear);
+        l.clearAlpha = ggx_alpha(clamp01(clearRough));
         float fc = l.clear * clearcoat_f(c5);
         l.clearBase = 1.0f - fc;
         l.pClear = fc / (fc + ((fs + fd) * l.clearBase));

@@ -320,6 +320,9 @@ func check(s *tracer.Scene) error {
 		if int(m.SpecularMap) > len(s.Textures) || int(m.SpecularColorMap) > len(s.Textures) {
 			return fmt.Errorf("materials[%d]: specular map %d or %d of %d textures", i, m.SpecularMap, m.SpecularColorMap, len(s.Textures))
 		}
+		if int(m.ClearcoatMap) > len(s.Textures) || int(m.ClearcoatRoughnessMap) > len(s.Textures) {
+			return fmt.Errorf("materials[%d]: clear coat map %d or %d of %d textures", i, m.ClearcoatMap, m.ClearcoatRoughnessMap, len(s.Textures))
+		}
 		if m.Texture != tracer.NoTexture && (m.Texture < 0 || int(m.Texture) >= len(s.Textures)) {
 			return fmt.Errorf("materials[%d]: texture %d of %d", i, m.Texture, len(s.Textures))
 		}

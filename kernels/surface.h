@@ -15,11 +15,18 @@ typedef struct {
     vec3 ns;
     TexCoords tc; /* tracer's embedded texCoords */
     float eps;
+    /* clear and clearRough: tracer's (Scene.clearcoatParams), in what
+     * was the padding before m and room that front and mapped, once
+     * ints, left: SurfaceHit lives in the wavefront's slots, whose sizes
+     * more would grow (kernels/README.md). */
+    float clear;
     const Material* m;
     float metal, rough;
-    int front;
-    int mapped;
+    float clearRough;
+    unsigned char front; /* 0 or 1; bytes, as 16-bit loads are kept out of the PTX (TestPTXSceneLoads) */
+    unsigned char mapped;
 } SurfaceHit;
+PORT_STATIC_ASSERT(sizeof(SurfaceHit) == 96, "SurfaceHit is 96 bytes, as before the clear coat's maps");
 
 /* NORMAL_MAP_MIN_COS: tracer's normalMapMinCos. */
 #define NORMAL_MAP_MIN_COS 0.01f
@@ -158,8 +165,11 @@ DEVFN SurfaceHit surface_at(const TraceScene* s, const Ray* r, const Hit* h) {
     }
     sf.metal = 0.0f;
     sf.rough = 0.0f;
+    sf.clear = 0.0f;
+    sf.clearRough = 0.0f;
     if (sf.m->Kind == MaterialMetal || sf.m->Kind == MaterialPBR) {
         pbr_params(s, sf.m, &sf.tc, &sf.metal, &sf.rough);
+        clearcoat_params(s, sf.m, &sf.tc, &sf.clear, &sf.clearRough);
     }
     sf.front = !(dot(sf.ng, r->Dir) > 0.0f);
     if (!sf.front) {
@@ -303,7 +313,7 @@ DEVFN_CALL vec3 pbr_eval_at(const TraceScene* s, const SurfaceHit* sf, vec3 d, v
     vec3 f0;
     float f90;
     dielectric_specular(s, sf->m, &sf->tc, &f0, &f90);
-    PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, f0, f90, dot(sf->ns, wo));
+    PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, f0, f90, sf->clear, sf->clearRough, dot(sf->ns, wo));
     return pbr_eval(&l, sf->ns, wo, wi, pdf);
 }
 
@@ -360,7 +370,7 @@ DEVFN int sample_scatter(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
         vec3 f0;
         float f90;
         dielectric_specular(s, m, &sf->tc, &f0, &f90);
-        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, f0, f90, dot(ns, wo));
+        PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, f0, f90, sf->clear, sf->clearRough, dot(ns, wo));
         return pbr_sample(&l, ns, wo, lobe, u1, u2, dir, weight, pdf);
     }
     float kd, ks;

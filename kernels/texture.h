@@ -102,6 +102,37 @@ DEVFN void pbr_params(const TraceScene* s, const Material* m, const TexCoords* t
     }
 }
 
+/* clearcoat_maps: the lookups of Scene.clearcoatParams, the clear coat
+ * times ClearcoatMap's red and its roughness times
+ * ClearcoatRoughnessMap's green at tc. Out of line: only materials with
+ * the maps call it. */
+DEVFN_CALL void clearcoat_maps(const TraceScene* s, const Material* m, const TexCoords* tc, float* clear, float* rough) {
+    float c = *clear, r = *rough;
+    if (m->ClearcoatMap != 0u) {
+        c = c * texture_of(s, (i32)(m->ClearcoatMap - 1u), tc).x;
+    }
+    if (m->ClearcoatRoughnessMap != 0u) {
+        r = r * texture_of(s, (i32)(m->ClearcoatRoughnessMap - 1u), tc).y;
+    }
+    *clear = c;
+    *rough = r;
+}
+
+/* clearcoat_params: Scene.clearcoatParams, a pbr material's clear coat
+ * and its roughness at tc (0 and 0 for the other materials). */
+DEVFN void clearcoat_params(const TraceScene* s, const Material* m, const TexCoords* tc, float* clear, float* rough) {
+    *clear = 0.0f;
+    *rough = 0.0f;
+    if (m->Kind != MaterialPBR) {
+        return;
+    }
+    *clear = m->Clearcoat;
+    *rough = m->ClearcoatRoughness;
+    if ((m->ClearcoatMap | m->ClearcoatRoughnessMap) != 0u) {
+        clearcoat_maps(s, m, tc, clear, rough);
+    }
+}
+
 /* sample_alpha: Scene.sampleAlpha, sample_wrapped for the alpha values. */
 DEVFN float sample_alpha(const TraceScene* s, const Texture* t, float u, float v) {
     int W = (int)t->Width, H = (int)t->Height;

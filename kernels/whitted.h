@@ -146,7 +146,8 @@ DEVFN void whitted_local_done(const TraceScene* s, WhittedState* w) {
         vec3 f0;
         float f90;
         dielectric_specular(s, m, tc, &f0, &f90);
-        PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf->metal, sf->rough, f0, f90, 1.0f);
+        /* (The clear coat does not enter l.f0.) */
+        PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf->metal, sf->rough, f0, f90, 0.0f, 0.0f, 1.0f);
         w->b.weight = mul(w->b.weight, l.f0);
         next = reflect(d, sf->ns);
     } else {

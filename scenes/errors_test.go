@@ -231,6 +231,9 @@ var parseErrorTests = []struct {
 	{"pbr ior above 4", material(`{"type": "pbr", "specular": 0.5, "ior": ` + mark + `5}`), "materials.m.ior: must be in [1, 4], found 5"},
 	{"specular_texture a checker", material(`{"type": "pbr", "specular_texture": ` + mark + `{"type": "checker"}}`), "materials.m.specular_texture: a specular_texture must be an image texture (its alpha channel, or its grey level)"},
 	{"specular_color_texture not a texture", material(`{"type": "pbr", "specular_color_texture": ` + mark + `1}`), "materials.m.specular_color_texture: "},
+	{"clearcoat_texture not a texture", material(`{"type": "pbr", "clearcoat_texture": ` + mark + `1}`), "materials.m.clearcoat_texture: expected an object, found a number"},
+	{"clearcoat_roughness_texture of an unknown type", material(`{"type": "pbr", "clearcoat_roughness_texture": {"type": ` + mark + `"wood"}}`), `materials.m.clearcoat_roughness_texture.type: unknown texture type "wood"`},
+	{"clearcoat_texture on a metal", material(`{"type": "metal", ` + mark + `"clearcoat_texture": {"type": "checker"}}`), `materials.m: unknown field "clearcoat_texture"`},
 	{"specular on a metal", material(`{"type": "metal", ` + mark + `"specular_color": [1, 1, 1]}`), `materials.m: unknown field "specular_color"`},
 	{"clearcoat on a metal", material(`{"type": "metal", ` + mark + `"clearcoat": 1}`), `materials.m: unknown field "clearcoat" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
@@ -470,6 +473,54 @@ func TestPBRSpecularMapsDecode(t *testing.T) {
 		if c.alpha != nil {
 			if a := s.Images[s.Textures[m.SpecularMap-1].Image].Alpha; !slices.Equal(a, c.alpha) {
 				t.Errorf("%s: the specular map's alpha %v, want %v", c.fields, a, c.alpha)
+			}
+		}
+	}
+}
+
+// TestPBRClearcoatMapsDecode: a pbr material's clearcoat_texture and
+// clearcoat_roughness_texture become its ClearcoatMap and
+// ClearcoatRoughnessMap, the factors kept; an image is read linearly by
+// default (a grey of 128 is 128/255, not sRGB's 0.216), "srgb" decodes it.
+func TestPBRClearcoatMapsDecode(t *testing.T) {
+	var png bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 2, 1))
+	img.Pix[0], img.Pix[1] = 128, 255
+	if err := stdpng.Encode(&png, img); err != nil {
+		t.Fatal(err)
+	}
+	linear := []float32{128.0 / 255, 128.0 / 255, 128.0 / 255, 1, 1, 1}
+	for _, c := range []struct {
+		fields      string
+		clear, rg   float32
+		coat, rough uint32
+		pix         []float32 // the ClearcoatRoughnessMap's image, when one
+	}{
+		{`, "clearcoat": 0.5, "clearcoat_texture": {"type": "checker"}`, 0.5, 0, 1, 0, nil},
+		{`, "clearcoat": 1, "clearcoat_roughness": 0.25, "clearcoat_roughness_texture": {"type": "image", "file": "c.png"}`, 1, 0.25, 0, 1, linear},
+		{`, "clearcoat": 1, "clearcoat_texture": {"type": "checker"}, "clearcoat_roughness_texture": {"type": "image", "file": "c.png", "colorspace": "srgb"}`,
+			1, 0, 1, 2, []float32{0.21586053, 0.21586053, 0.21586053, 1, 1, 1}},
+	} {
+		dir := writeFiles(t, map[string]string{"c.png": png.String(),
+			"scene.json": material(`{"type": "pbr"` + c.fields + `}`)})
+		s, err := Load(filepath.Join(dir, "scene.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := s.Materials[0]
+		if m.Clearcoat != c.clear || m.ClearcoatRoughness != c.rg || m.ClearcoatMap != c.coat || m.ClearcoatRoughnessMap != c.rough {
+			t.Errorf("%s: clear coat %g of roughness %g, maps %d and %d; want %g, %g, %d and %d", c.fields, m.Clearcoat, m.ClearcoatRoughness,
+				m.ClearcoatMap, m.ClearcoatRoughnessMap, c.clear, c.rg, c.coat, c.rough)
+			continue
+		}
+		if c.pix != nil {
+			p := s.Images[s.Textures[m.ClearcoatRoughnessMap-1].Image].Pix
+			near := len(p) == len(c.pix)
+			for i := 0; near && i < len(p); i++ {
+				near = math.Abs(float64(p[i]-c.pix[i])) < 1e-6
+			}
+			if !near {
+				t.Errorf("%s: the roughness map's texels %v, want %v", c.fields, p, c.pix)
 			}
 		}
 	}

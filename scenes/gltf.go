@@ -62,11 +62,12 @@ import (
 //     baseColorTexture's image, sRGB-decoded and multiplied by that RGB;
 //     metallicFactor and roughnessFactor (1 and 1 by default) and the
 //     metallicRoughnessTexture, decoded linearly; KHR_materials_clearcoat's
-//     clearcoatFactor and clearcoatRoughnessFactor (gltfclearcoat.go;
-//     its textures are named in the warning, not read);
-//     KHR_materials_specular's specularFactor and specularColorFactor
-//     and KHR_materials_ior's ior as the dielectric's F0 and F90
-//     (gltfspecular.go; textures named in the warning); emissiveFactor ×
+//     clearcoatFactor and clearcoatRoughnessFactor, times the red of its
+//     clearcoatTexture and the green of its clearcoatRoughnessTexture
+//     (gltfclearcoat.go; its clearcoatNormalTexture is named in the
+//     warning, not read); KHR_materials_specular's specularFactor and
+//     specularColorFactor and KHR_materials_ior's ior as the dielectric's
+//     F0 and F90, with their textures (gltfspecular.go); emissiveFactor ×
 //     KHR_materials_emissive_strength and the emissiveTexture; each
 //     texture's image (its EXT_texture_webp source when it has one, else
 //     its source), KHR_texture_transform, texCoord and sampler (wrapS and

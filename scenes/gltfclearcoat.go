@@ -3,6 +3,10 @@ package scenes
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/qmuntal/gltf"
+
+	"github.com/tracerender/trace/tracer"
 )
 
 // gltfClearcoatExt is glTF's clear coat extension, read into a pbr
@@ -11,18 +15,21 @@ const gltfClearcoatExt = "KHR_materials_clearcoat"
 
 // clearcoat reads the KHR_materials_clearcoat object raw of the
 // material at where into im: clearcoatFactor (default 0) and
-// clearcoatRoughnessFactor (default 0), each in [0, 1]. Its textures
-// (clearcoatTexture, clearcoatRoughnessTexture, clearcoatNormalTexture)
-// are not read: notes names those the material has, for the warning
-// (importedMaterial.Unsupported); the coat is then drawn with its
-// factors alone, and on the base's shading normal.
+// clearcoatRoughnessFactor (default 0), each in [0, 1], and
+// clearcoatTexture (its red multiplies clearcoatFactor) and
+// clearcoatRoughnessTexture (its green multiplies
+// clearcoatRoughnessFactor), both linear, with their sampler, texCoord
+// and KHR_texture_transform (importedMaterial.ClearcoatImage and
+// ClearcoatRoughnessImage). clearcoatNormalTexture is not read: notes
+// names it for the warning (importedMaterial.Unsupported), and the coat
+// follows the base's shading normal.
 func (l *gltfLoader) clearcoat(raw any, where string, im *importedMaterial) (notes []string, err error) {
 	var cc struct {
-		Factor           *float64        `json:"clearcoatFactor"`
-		RoughnessFactor  *float64        `json:"clearcoatRoughnessFactor"`
-		Texture          json.RawMessage `json:"clearcoatTexture"`
-		RoughnessTexture json.RawMessage `json:"clearcoatRoughnessTexture"`
-		NormalTexture    json.RawMessage `json:"clearcoatNormalTexture"`
+		Factor           *float64          `json:"clearcoatFactor"`
+		RoughnessFactor  *float64          `json:"clearcoatRoughnessFactor"`
+		Texture          *gltf.TextureInfo `json:"clearcoatTexture"`
+		RoughnessTexture *gltf.TextureInfo `json:"clearcoatRoughnessTexture"`
+		NormalTexture    json.RawMessage   `json:"clearcoatNormalTexture"`
 	}
 	data, _ := raw.(json.RawMessage)
 	if err := json.Unmarshal(data, &cc); err != nil {
@@ -42,12 +49,26 @@ func (l *gltfLoader) clearcoat(raw any, where string, im *importedMaterial) (not
 		*f.to = float32(*f.v)
 	}
 	for _, t := range []struct {
-		name string
-		raw  json.RawMessage
-	}{{"clearcoatTexture", cc.Texture}, {"clearcoatRoughnessTexture", cc.RoughnessTexture}, {"clearcoatNormalTexture", cc.NormalTexture}} {
-		if len(t.raw) > 0 && string(t.raw) != "null" {
-			notes = append(notes, fmt.Sprintf("%s's %s", gltfClearcoatExt, t.name))
+		name    string
+		info    *gltf.TextureInfo
+		img     **tracer.Image
+		uv      *[6]float32
+		sampler *textureSampler
+	}{
+		{"clearcoatTexture", cc.Texture, &im.ClearcoatImage, &im.ClearcoatUV, &im.ClearcoatSampler},
+		{"clearcoatRoughnessTexture", cc.RoughnessTexture, &im.ClearcoatRoughnessImage, &im.ClearcoatRoughnessUV, &im.ClearcoatRoughnessSampler},
+	} {
+		if t.info == nil {
+			continue
 		}
+		tex, err := l.texture(t.info, where+".extensions."+gltfClearcoatExt+"."+t.name, false)
+		if err != nil {
+			return nil, err
+		}
+		*t.img, *t.uv, *t.sampler = tex.img, tex.uv, tex.sampler
+	}
+	if len(cc.NormalTexture) > 0 && string(cc.NormalTexture) != "null" {
+		notes = append(notes, fmt.Sprintf("%s's %s", gltfClearcoatExt, "clearcoatNormalTexture"))
 	}
 	return notes, nil
 }

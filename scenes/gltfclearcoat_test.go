@@ -1,20 +1,26 @@
 package scenes
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 	"github.com/tracerender/trace/tracer"
 )
 
 // TestMeshGLTFClearcoat: a glTF material's KHR_materials_clearcoat
 // (Blender's Principled Clearcoat) becomes its pbr material's clear
 // coat, with no warning, also in a file that requires the extension;
-// its textures are not read and are named in the warning, the factors
-// still read; a factor outside [0, 1] is an error; on glass the coat is
+// its clearcoatNormalTexture is not read and is named in the warning, the
+// factors still read (TestMeshGLTFClearcoatTextures: the other two); a factor outside [0, 1] is an error; on glass the coat is
 // not drawn, and the warning names the extension.
 func TestMeshGLTFClearcoat(t *testing.T) {
 	one := 1.0
@@ -29,8 +35,8 @@ func TestMeshGLTFClearcoat(t *testing.T) {
 		{name: "factors", ext: `{"clearcoatFactor": 0.8, "clearcoatRoughnessFactor": 0.3}`, clear: 0.8, clearRg: 0.3},
 		{name: "defaults", ext: `{}`},
 		{name: "required", ext: `{"clearcoatFactor": 1}`, required: true, clear: 1},
-		{name: "textures", ext: `{"clearcoatFactor": 0.5, "clearcoatTexture": {"index": 0}, "clearcoatNormalTexture": {"index": 0}}`,
-			clear: 0.5, warn: `drawn without KHR_materials_clearcoat's clearcoatNormalTexture, KHR_materials_clearcoat's clearcoatTexture, which`},
+		{name: "normal texture", ext: `{"clearcoatFactor": 0.5, "clearcoatNormalTexture": {"index": 0}}`,
+			clear: 0.5, warn: `drawn without KHR_materials_clearcoat's clearcoatNormalTexture, which`},
 		{name: "on glass", ext: `{"clearcoatFactor": 1}`, glass: true, warn: `drawn without KHR_materials_clearcoat,`},
 		{name: "on glass, required", ext: `{"clearcoatFactor": 1}`, glass: true, required: true,
 			err: `needs KHR_materials_clearcoat, which the file requires and trace does not read on glass`},
@@ -74,6 +80,84 @@ func TestMeshGLTFClearcoat(t *testing.T) {
 // wantWarn, or be none when it is "".
 func loadGLTFMaterial(t *testing.T, dir, file string, doc *gltf.Document, wantErr, wantWarn string) (tracer.Material, bool) {
 	t.Helper()
+	s, ok := loadGLTFMaterialScene(t, dir, file, doc, wantErr, wantWarn)
+	if !ok {
+		return tracer.Material{}, false
+	}
+	return s.Materials[s.Meshes[0].Material], true
+}
+
+// TestMeshGLTFClearcoatTextures: KHR_materials_clearcoat's
+// clearcoatTexture and clearcoatRoughnessTexture (Blender's exporter
+// writes one image for both, the coat in red and its roughness in
+// green) become the pbr material's ClearcoatMap and
+// ClearcoatRoughnessMap, decoded linearly (a texel of 128 is 128/255,
+// not sRGB's 0.216), with their KHR_texture_transform, texCoord and
+// sampler, the factors kept, and no warning; a texture that does not
+// exist is an error.
+func TestMeshGLTFClearcoatTextures(t *testing.T) {
+	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	rgba.SetNRGBA(0, 0, color.NRGBA{255, 128, 0, 255})
+	rgba.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, rgba); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		ext  string
+		err  string
+	}{
+		{name: "both", ext: `{"clearcoatFactor": 0.75, "clearcoatRoughnessFactor": 0.5,
+			"clearcoatTexture": {"index": 1, "extensions": {"KHR_texture_transform": {"scale": [2, 2]}}},
+			"clearcoatRoughnessTexture": {"index": 1, "texCoord": 1}}`},
+		{name: "missing", ext: `{"clearcoatFactor": 1, "clearcoatRoughnessTexture": {"index": 7}}`,
+			err: `materials[0].extensions.KHR_materials_clearcoat.clearcoatRoughnessTexture: textures[7] does not exist`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := gltfScene(t)
+			doc := texturedGLTFDoc()
+			prim := doc.Meshes[0].Primitives[0]
+			prim.Attributes[gltf.TEXCOORD_1] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
+			src, err := modeler.WriteImage(doc, "rgba", "image/png", bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(src), Sampler: gltf.Index(0)})
+			doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge}
+			zero := 0.0
+			doc.Materials[0].Name = "coated"
+			doc.Materials[0].PBRMetallicRoughness.MetallicFactor = &zero
+			doc.Materials[0].Extensions = gltf.Extensions{gltfClearcoatExt: json.RawMessage(tc.ext)}
+			doc.ExtensionsUsed = []string{gltfClearcoatExt, "KHR_texture_transform"}
+			m, ok := loadGLTFMaterialScene(t, dir, "coat.gltf", doc, tc.err, "")
+			if !ok {
+				return
+			}
+			mat := m.Materials[m.Meshes[0].Material]
+			if mat.Kind != tracer.MaterialPBR || mat.Clearcoat != 0.75 || mat.ClearcoatRoughness != 0.5 || mat.ClearcoatMap == 0 || mat.ClearcoatRoughnessMap == 0 {
+				t.Fatalf("material %+v: want pbr, clear coat 0.75 of roughness 0.5, with both maps", mat)
+			}
+			ct, rt := m.Textures[mat.ClearcoatMap-1], m.Textures[mat.ClearcoatRoughnessMap-1]
+			if ct.UV != [6]float32{2, 0, 0, 2, 0, -1} || ct.TexCoord != 0 || ct.WrapS != tracer.WrapClamp {
+				t.Errorf("clear coat texture UV %v, set %d, wrap %d: want scale 2 (v flipped), set 0, clamp", ct.UV, ct.TexCoord, ct.WrapS)
+			}
+			if rt.TexCoord != 1 || rt.UV != [6]float32{} || rt.WrapS != tracer.WrapClamp {
+				t.Errorf("clear coat roughness texture set %d, UV %v, wrap %d: want set 1, none, clamp", rt.TexCoord, rt.UV, rt.WrapS)
+			}
+			want := []float32{1, 128.0 / 255, 0, 0, 1, 0}
+			for _, tex := range []tracer.Texture{ct, rt} {
+				if p := m.Images[tex.Image].Pix; !slices.Equal(p, want) {
+					t.Errorf("texture of image %d: texels %v, want %v (linear)", tex.Image, p, want)
+				}
+			}
+		})
+	}
+}
+
+// loadGLTFMaterialScene is loadGLTFMaterial returning the whole scene.
+func loadGLTFMaterialScene(t *testing.T, dir, file string, doc *gltf.Document, wantErr, wantWarn string) (*tracer.SceneDesc, bool) {
+	t.Helper()
 	writeGLTF(t, filepath.Join(dir, file), doc)
 	path := writeMeshScene(t, dir, "", `"file": "`+file+`"`)
 	log := captureWarnings(t)
@@ -82,7 +166,7 @@ func loadGLTFMaterial(t *testing.T, dir, file string, doc *gltf.Document, wantEr
 		if err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Fatalf("error %v, want one with %q", err, wantErr)
 		}
-		return tracer.Material{}, false
+		return nil, false
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -91,5 +175,5 @@ func loadGLTFMaterial(t *testing.T, dir, file string, doc *gltf.Document, wantEr
 	if wantWarn == "" && w != "" || wantWarn != "" && !strings.Contains(w, wantWarn) {
 		t.Errorf("warning %q, want %q", w, wantWarn)
 	}
-	return s.Materials[s.Meshes[0].Material], true
+	return s, true
 }

@@ -29,6 +29,14 @@ type importedMaterial struct {
 	// (tracer.Material's; glTF's KHR_materials_clearcoat, MTL's Pc and
 	// Pcr): 0, no coat.
 	Clearcoat, ClearcoatRoughness float32
+	// ClearcoatImage (its red multiplies Clearcoat) and
+	// ClearcoatRoughnessImage (its green multiplies ClearcoatRoughness),
+	// linear, are glTF's clearcoatTexture and clearcoatRoughnessTexture,
+	// or nil (tracer.Material's ClearcoatMap and ClearcoatRoughnessMap),
+	// with their UV transforms and samplers.
+	ClearcoatImage, ClearcoatRoughnessImage     *tracer.Image
+	ClearcoatUV, ClearcoatRoughnessUV           [6]float32
+	ClearcoatSampler, ClearcoatRoughnessSampler textureSampler
 	// HasSpecular gives the pbr material the dielectric reflectance
 	// SpecularF0 and SpecularF90 (tracer.Material's, DielectricSpecular
 	// 1; glTF's KHR_materials_specular and KHR_materials_ior) in place of
@@ -117,7 +125,8 @@ type textureSampler struct {
 func (m *importedMaterial) usesSet1() bool {
 	return (m.Image != nil && m.ImageSampler.TexCoord == 1) || (m.RoughImage != nil && m.RoughSampler.TexCoord == 1) ||
 		(m.EmissionImage != nil && m.EmissionSampler.TexCoord == 1) || (m.NormalImage != nil && m.NormalSampler.TexCoord == 1) ||
-		(m.SpecularImage != nil && m.SpecularSampler.TexCoord == 1) || (m.SpecularColorImage != nil && m.SpecularColorSampler.TexCoord == 1)
+		(m.SpecularImage != nil && m.SpecularSampler.TexCoord == 1) || (m.SpecularColorImage != nil && m.SpecularColorSampler.TexCoord == 1) ||
+		(m.ClearcoatImage != nil && m.ClearcoatSampler.TexCoord == 1) || (m.ClearcoatRoughnessImage != nil && m.ClearcoatRoughnessSampler.TexCoord == 1)
 }
 
 // importedMesh is what a mesh file yields: meshes in the file's own

@@ -24,7 +24,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "clearcoat_texture", "clearcoat_roughness_texture", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -117,6 +117,10 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.EmissionMap = d.mapTexture(f, "emissive_texture", "srgb", s)
 		m.Clearcoat = f.float("clearcoat", 0, within(0, 1))
 		m.ClearcoatRoughness = f.float("clearcoat_roughness", 0, within(0, 1))
+		// glTF's clearcoatTexture and clearcoatRoughnessTexture: red ×
+		// clearcoat, green × clearcoat_roughness, linear by default.
+		m.ClearcoatMap = d.mapTexture(f, "clearcoat_texture", "linear", s)
+		m.ClearcoatRoughnessMap = d.mapTexture(f, "clearcoat_roughness_texture", "linear", s)
 		d.pbrSpecular(f, &m, s)
 	}
 	d.alpha(f, &m, s)

@@ -566,6 +566,20 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 			}
 			mat.SpecularColorMap = uint32(ti) + 1
 		}
+		if m.PBR && m.ClearcoatImage != nil {
+			ti, ok := addTexture(m.ClearcoatImage, mgl32.Vec3{}, m.ClearcoatUV, m.ClearcoatSampler)
+			if !ok {
+				return false
+			}
+			mat.ClearcoatMap = uint32(ti) + 1
+		}
+		if m.PBR && m.ClearcoatRoughnessImage != nil {
+			ti, ok := addTexture(m.ClearcoatRoughnessImage, mgl32.Vec3{}, m.ClearcoatRoughnessUV, m.ClearcoatRoughnessSampler)
+			if !ok {
+				return false
+			}
+			mat.ClearcoatRoughnessMap = uint32(ti) + 1
+		}
 		if m.NormalImage != nil {
 			ti, ok := addTexture(m.NormalImage, mgl32.Vec3{}, m.NormalUV, m.NormalSampler)
 			if !ok {

@@ -33,7 +33,10 @@ import "github.com/tracerender/trace/tracer/fmath"
 // is not a mirror metal under no clear coat or a mirror one).
 //
 // metal and rough are a metal's or pbr material's metallic and roughness
-// at the point (Scene.pbrParams).
+// at the point (Scene.pbrParams). The clear coat is the material's
+// factors, not its maps' values at the point: the maps only lower them,
+// and where they take the coat or its roughness away over a mirror,
+// next-event estimation finds nothing to add.
 func isGlossy(m *Material, metal, rough float32) bool {
 	switch m.Kind {
 	case MaterialDiffuse:
@@ -78,7 +81,7 @@ func evalScatter(sf *surfaceHit, d, c *vec3, wx, wy, wz float32) (f0, f1, f2, pd
 	var fcos vec3
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, *c, sf.metal, sf.rough, sf.specF0, sf.specF90, dot(sf.ns, wo))
+		l := newPBRLobes(m, *c, sf.metal, sf.rough, sf.specF0, sf.specF90, sf.clear, sf.clearRough, dot(sf.ns, wo))
 		fcos, pdf = l.eval(sf.ns, wo, wi)
 		return fcos[0], fcos[1], fcos[2], pdf
 	}
@@ -130,7 +133,7 @@ func sampleScatter(sf *surfaceHit, d, c vec3, lobe, u1, u2 float32) (dir, weight
 	}
 	if m.Kind == MaterialMetal || m.Kind == MaterialPBR {
 		wo := vec3{-d[0], -d[1], -d[2]}
-		l := newPBRLobes(m, c, sf.metal, sf.rough, sf.specF0, sf.specF90, dot(ns, wo))
+		l := newPBRLobes(m, c, sf.metal, sf.rough, sf.specF0, sf.specF90, sf.clear, sf.clearRough, dot(ns, wo))
 		return l.sample(ns, wo, lobe, u1, u2)
 	}
 	kd, ks := phongWeights(m)

@@ -400,6 +400,13 @@ type Material struct {
 	// 1)/(ior + 1))² · specularColorFactor · specularColorTexture, 1) ·
 	// specularFactor · specularTexture.a has it.
 	SpecularMap, SpecularColorMap uint32
+	// ClearcoatMap and ClearcoatRoughnessMap are 1 + an index into
+	// Scene.Textures, or 0 for none; a pbr material reads them (glTF's
+	// clearcoatTexture and clearcoatRoughnessTexture), the others ignore
+	// them. At a point, Clearcoat is multiplied by ClearcoatMap's red
+	// and ClearcoatRoughness by ClearcoatRoughnessMap's green there
+	// (Scene.clearcoatParams), the textures' values linear.
+	ClearcoatMap, ClearcoatRoughnessMap uint32
 }
 
 // PBRSpecular returns a pbr material's dielectric F0 and F90

@@ -153,10 +153,11 @@ func clearcoatF(c5 float32) float32 {
 
 // newPBRLobes returns the lobes of a metal or pbr material of base colour
 // c, metallic metallic (a metal's is 1, whatever it says), roughness
-// rough (Scene.pbrParams) and dielectric reflectance f0d and f90d
-// (Scene.dielectricSpecular) for a viewer at cosine co to the shading
-// normal.
-func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, co float32) pbrLobes {
+// rough (Scene.pbrParams), dielectric reflectance f0d and f90d
+// (Scene.dielectricSpecular) and, on a pbr material, a clear coat clear
+// of roughness clearRough (Scene.clearcoatParams) for a viewer at cosine
+// co to the shading normal.
+func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, clear, clearRough, co float32) pbrLobes {
 	metal := float32(1)
 	if m.Kind == MaterialPBR {
 		metal = clamp01(metallic)
@@ -188,11 +189,11 @@ func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, c
 	if fs+fd > 0 {
 		l.pSpec0 = fs / (fs + fd)
 	}
-	if m.Kind == MaterialPBR && m.Clearcoat > 0 {
+	if m.Kind == MaterialPBR && clear > 0 {
 		// The clear coat's albedo estimated as the specular lobe's,
 		// Schlick's at the normal, against the base's seen through it.
-		l.clear = clamp01(m.Clearcoat)
-		l.clearAlpha = ggxAlpha(clamp01(m.ClearcoatRoughness))
+		l.clear = clamp01(clear)
+		l.clearAlpha = ggxAlpha(clamp01(clearRough))
 		fc := float32(l.clear * clearcoatF(c5))
 		l.clearBase = 1 - fc
 		l.pClear = fc / (fc + float32((fs+fd)*l.clearBase))

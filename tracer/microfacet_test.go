@@ -494,5 +494,5 @@ func chiSquare(cells iter.Seq2[float64, float64]) (chi2 float64, dof int, z floa
 // change.
 func materialLobes(m *Material, c vec3, metal, rough, co float32) pbrLobes {
 	f0, f90 := pbrSpecular(m)
-	return newPBRLobes(m, c, metal, rough, f0, f90, co)
+	return newPBRLobes(m, c, metal, rough, f0, f90, m.Clearcoat, m.ClearcoatRoughness, co)
 }

@@ -613,6 +613,9 @@ func checkDesc(d *SceneDesc) error {
 		if int(m.SpecularMap) > len(d.Textures) || int(m.SpecularColorMap) > len(d.Textures) {
 			return fmt.Errorf("materials[%d]: specular map %d or %d out of range", i, m.SpecularMap, m.SpecularColorMap)
 		}
+		if int(m.ClearcoatMap) > len(d.Textures) || int(m.ClearcoatRoughnessMap) > len(d.Textures) {
+			return fmt.Errorf("materials[%d]: clear coat map %d or %d out of range", i, m.ClearcoatMap, m.ClearcoatRoughnessMap)
+		}
 		if !finite(m.NormalScale) {
 			return fmt.Errorf("materials[%d]: normal scale %g is not finite", i, m.NormalScale)
 		}

@@ -16,6 +16,9 @@ type surfaceHit struct {
 	// (Scene.dielectricSpecular).
 	specF0  vec3
 	specF90 float32
+	// clear and clearRough are a pbr material's clear coat and its
+	// roughness here (Scene.clearcoatParams); 0 for a metal.
+	clear, clearRough float32
 	// front is whether the ray hit the front of the surface: the outside
 	// of a sphere, the side a quad's edge1 × edge2 or a triangle's
 	// (v1−v0) × (v2−v0) points to, the side a plane's normal points to.
@@ -78,6 +81,7 @@ func (s *Scene) surfaceAt(r *Ray, h *Hit, sf *surfaceHit) {
 	if k := sf.m.Kind; k == MaterialMetal || k == MaterialPBR {
 		sf.metal, sf.rough = s.pbrParams(sf.m, &sf.texCoords)
 		sf.specF0, sf.specF90 = s.dielectricSpecular(sf.m, &sf.texCoords)
+		sf.clear, sf.clearRough = s.clearcoatParams(sf.m, &sf.texCoords)
 	}
 	sf.front = !(dot(sf.ng, r.Dir) > 0)
 	if !sf.front {

@@ -30,6 +30,25 @@ func (s *Scene) pbrParams(m *Material, tc *texCoords) (metal, rough float32) {
 	return metal, rough
 }
 
+// clearcoatParams returns a pbr material's clear coat and its roughness
+// at tc: its factors, times the red of its ClearcoatMap and the green of
+// its ClearcoatRoughnessMap there (glTF's clearcoatTexture and
+// clearcoatRoughnessTexture); 0 and 0 for the other materials.
+// Materials without the maps take no lookup.
+func (s *Scene) clearcoatParams(m *Material, tc *texCoords) (clear, rough float32) {
+	if m.Kind != MaterialPBR {
+		return 0, 0
+	}
+	clear, rough = m.Clearcoat, m.ClearcoatRoughness
+	if m.ClearcoatMap != 0 {
+		clear = float32(clear * s.textureOf(int32(m.ClearcoatMap-1), tc)[0])
+	}
+	if m.ClearcoatRoughnessMap != 0 {
+		rough = float32(rough * s.textureOf(int32(m.ClearcoatRoughnessMap-1), tc)[1])
+	}
+	return clear, rough
+}
+
 // pbrSpecular returns the dielectric F0 and F90 of a material with no
 // specular of its own (glTF's default: ior 1.5, specular 1, white), and a
 // metal's (which has no dielectric part).

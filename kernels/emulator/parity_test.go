@@ -339,6 +339,9 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 				d.Materials[i].ClearcoatRoughness = []float32{0, 0.3, 0.8}[(seed/2+uint64(i))%3]
 			}
 		}
+		if seed%3 != 0 {
+			addClearcoatMaps(d, seed)
+		}
 	}
 	if seed%3 != 2 {
 		// The dielectric's own specular on the pbr materials (glTF's
@@ -1100,6 +1103,44 @@ func addSpecularMaps(d *tracer.SceneDesc, seed uint64) {
 	}
 }
 
+// addClearcoatMaps gives the pbr materials of d clear coat maps (glTF's
+// clearcoatTexture and clearcoatRoughnessTexture), from the seed: an
+// image of 3×2 texels whose red (the coat's) and green (its roughness')
+// run from 0 to 1, wrapped and filtered as the seed says, through a UV
+// transform, or the same image on the coordinate set 1; for the coat, a
+// checker whose red passes 1 (clamped). One material reads both from one
+// texture, as Blender's exporter writes them. It draws no random
+// numbers.
+func addClearcoatMaps(d *tracer.SceneDesc, seed uint64) {
+	img := tracer.Image{Width: 3, Height: 2}
+	for k := range 6 {
+		img.Pix = append(img.Pix, []float32{0, 1, 0.4, 0.7, 1, 0.15}[k], []float32{1, 0, 0.5, 0.2, 0.9, 0.6}[k], 0.3)
+	}
+	d.Images = append(d.Images, img)
+	ii, n := int32(len(d.Images)-1), uint32(len(d.Textures))
+	d.Textures = append(d.Textures,
+		tracer.Texture{Kind: tracer.TextureImage, Image: ii, UV: [6]float32{1.5, -0.5, 0.5, 2, 0.2, 0.4},
+			WrapS: tracer.Wrap(seed / 2 % 3), WrapT: tracer.Wrap(seed % 3), Filter: tracer.Filter(seed % 2)},
+		tracer.Texture{Kind: tracer.TextureImage, Image: ii, TexCoord: 1},
+		tracer.Texture{Kind: tracer.TextureChecker, Scale: 5, Even: mgl32.Vec3{1.5, 0, 0}, Odd: mgl32.Vec3{0.5, 1, 1}})
+	for i := range d.Materials {
+		m := &d.Materials[i]
+		if m.Kind != tracer.MaterialPBR {
+			continue
+		}
+		switch (seed/3 + uint64(i)) % 4 {
+		case 0:
+			m.ClearcoatMap = n + 1
+		case 1:
+			m.ClearcoatRoughnessMap = n + 2
+		case 2:
+			m.ClearcoatMap, m.ClearcoatRoughnessMap = n+1, n+1
+		default:
+			m.ClearcoatMap, m.ClearcoatRoughnessMap = n+3, n+2
+		}
+	}
+}
+
 // materialFeatureUse counts the random scenes (seeds 1 to 12) of
 // integrator integ whose compiled materials include one that has a
 // feature (has is asked of every material), and among those the ones
@@ -1166,6 +1207,27 @@ func TestRandomScenesUseClearcoat(t *testing.T) {
 		func(m *tracer.Material) { m.Clearcoat = 0 })
 	if coated < 8 || changed < 6 || !roughness[false] || !roughness[true] {
 		t.Errorf("%d of 12 random scenes have a clear coat, %d of them changed by it, mirror and rough coats %v: want at least 8 and 6, and both", coated, changed, roughness)
+	}
+}
+
+// TestRandomScenesUseClearcoatMaps: many of the random path-traced
+// scenes have pbr materials with clear coat maps (addClearcoatMaps: the
+// coat's and its roughness', images and a checker), which change their
+// pictures, so parity covers the kernel's lookups of them.
+func TestRandomScenesUseClearcoatMaps(t *testing.T) {
+	kinds := map[string]bool{}
+	mapped, changed := materialFeatureUse(t, tracer.IntegratorPath,
+		func(m *tracer.Material) bool {
+			if !(m.Clearcoat > 0) {
+				return false
+			}
+			kinds["coat"] = kinds["coat"] || m.ClearcoatMap != 0
+			kinds["roughness"] = kinds["roughness"] || m.ClearcoatRoughnessMap != 0
+			return m.ClearcoatMap|m.ClearcoatRoughnessMap != 0
+		},
+		func(m *tracer.Material) { m.ClearcoatMap, m.ClearcoatRoughnessMap = 0, 0 })
+	if mapped < 5 || changed < 4 || !kinds["coat"] || !kinds["roughness"] {
+		t.Errorf("%d of 12 random scenes have a pbr material's clear coat maps, %d of them changed by them, maps %v: want at least 5 and 4, and both", mapped, changed, kinds)
 	}
 }
 
