@@ -36,7 +36,10 @@
 # specular (Principled Specular 0, 0.5 and 1 and Specular Tint 1: glTF's
 # KHR_materials_specular and _ior; and a Specular from an image, which
 # the exporter writes as a specularColorTexture; 20 s to 1 minute with
-# --variants gltf).
+# --variants gltf), clearcoat (Principled Clearcoat 0 and 1, Clearcoat
+# from an image and Clearcoat Roughness from an image: glTF's
+# KHR_materials_clearcoat with its clearcoatTexture and
+# clearcoatRoughnessTexture, probes on each half of each sphere).
 #
 # Needs Blender 3.4 (Debian 12's `blender`) and numpy:
 #

@@ -36,6 +36,11 @@ Scenes (Blender's Z-up world):
   a Sun and a Point: glTF's KHR_materials_specular and _ior; behind
   them a sphere whose Specular is an image (1 above, 0 below), which the
   exporter writes as a specularColorTexture.
+- clearcoat: Principled spheres on a dark red base without a coat, with
+  Clearcoat 1, with Clearcoat from an image (1 above, 0 below) and with
+  Clearcoat Roughness from an image (0.1 above, 0.6 below), a grey
+  floor, a Sun and a Point: glTF's KHR_materials_clearcoat with its
+  clearcoatTexture and clearcoatRoughnessTexture; probes on each half.
 - instances: three objects sharing one mesh (Alt-D), a collection (kept
   out of the scene's tree) instanced by two empties, and a camera of
   vertical sensor fit with lens shift (glTF holds no shift: the glTF
@@ -484,6 +489,47 @@ def specular(out):
     return probes + [("floor", (0.0, -1.6, 0), 0.5)]
 
 
+def clearcoat(out):
+    """Principled spheres on a dark red base (roughness 0.5) over a grey
+    floor under a Sun and a Point: no coat, Clearcoat 1 (Clearcoat
+    Roughness 0.1), Clearcoat from a Non-Color image (1 on the upper
+    half, 0 on the lower: glTF's clearcoatTexture, its red, factor 1) and
+    Clearcoat 1 whose Clearcoat Roughness is an image (0.1 above, 0.6
+    below: clearcoatRoughnessTexture, its green). Probes on each sphere
+    and on each half of each. Returns the probes."""
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    floor = bpy.context.object
+    floor.name = "Floor"
+    floor.data.materials.append(principled("FloorMat", (0.3, 0.3, 0.3), roughness=1.0))
+    coat = quad_image(out, "clearcoat", grey(1), grey(1), grey(0), grey(0), True)
+    rough = quad_image(out, "clearcoat-roughness", grey(0.1), grey(0.1), grey(0.6), grey(0.6), True)
+    probes = []
+    for i, name in enumerate(("cc0", "cc1", "cctex", "ccrough")):
+        m = principled(name, (0.3, 0.03, 0.03), 0.0, 0.5)
+        b = m.node_tree.nodes["Principled BSDF"]
+        b.inputs["Clearcoat"].default_value = 0.0 if name == "cc0" else 1.0
+        b.inputs["Clearcoat Roughness"].default_value = 0.1
+        if name == "cctex":
+            m.node_tree.links.new(tex_node(m, coat).outputs["Color"], b.inputs["Clearcoat"])
+        if name == "ccrough":
+            m.node_tree.links.new(tex_node(m, rough).outputs["Color"], b.inputs["Clearcoat Roughness"])
+        x = -2.25 + 1.5 * i
+        add_sphere(name, (x, 0.0, 0.6), 0.6, m)
+        probes.append((name, (x, 0.0, 0.6), 0.45))
+        # each half alone: points of the sphere 31 degrees above and
+        # below its equator, turned 40 degrees from the camera to the
+        # left, away from the Point's highlight (where Cycles'
+        # Principled coat, GTR1 of a quarter the weight, and glTF's GGX
+        # coat differ most)
+        for half, z in (("top", 0.515), ("bottom", -0.515)):
+            c = 0.6 * 0.857
+            probes.append(("%s-%s" % (name, half), (x - c * 0.643, -c * 0.766, 0.6 + 0.6 * z), 0.12))
+    add_light("SUN", "Sun", (0, 0, 5), 3.0, rot=(math.radians(35), 0, math.radians(-20)))
+    add_light("POINT", "Point", (1.5, -3.0, 3.0), 600.0)
+    add_camera((0.0, -6.0, 2.2), (0.0, 0.0, 0.5))
+    return probes + [("floor", (0.0, -1.6, 0), 0.5)]
+
+
 def srgb_to_linear(c):
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -683,8 +729,10 @@ def main():
         probes = instances(opt["out"])
     elif name == "specular":
         probes = specular(opt["out"])
+    elif name == "clearcoat":
+        probes = clearcoat(opt["out"])
     else:
-        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes, instances or specular" % name)
+        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes, instances, specular or clearcoat" % name)
     sc = bpy.context.scene
     world = bpy.data.worlds.new("World")
     world.use_nodes = True
