@@ -87,7 +87,7 @@ DEVFN void path_shade(const TraceScene* s, PathState* p, vec3 from) {
     p->stage = TR_PATH_SCATTER;
     if (m->Kind == MaterialDiffuse || m->Kind == MaterialPhong || m->Kind == MaterialMetal || m->Kind == MaterialPBR) {
         p->c = material_color(s, m, &sf->tc);
-        if (is_glossy(m, sf->metal, sf->rough)) {
+        if (is_glossy(m, sf->metal, sf->rough, sf->clear, sf->clearRough)) {
             direct_begin(p);
             p->stage = TR_PATH_DIRECT;
         } else {

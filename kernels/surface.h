@@ -256,7 +256,7 @@ DEVFN vec3 phong_lobe(vec3 axis, float exponent, float u1, float u2) {
 #include "microfacet.h"
 
 /* is_glossy: isGlossy. */
-DEVFN int is_glossy(const Material* m, float metal, float rough) {
+DEVFN int is_glossy(const Material* m, float metal, float rough, float clear, float clearRough) {
     if (m->Kind == MaterialDiffuse) {
         return 1;
     }
@@ -265,7 +265,7 @@ DEVFN int is_glossy(const Material* m, float metal, float rough) {
     }
     if (m->Kind == MaterialPBR) {
         return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA) || clamp01(metal) < 1.0f ||
-               (m->Clearcoat > 0.0f && !(ggx_alpha(clamp01(m->ClearcoatRoughness)) < TR_GGX_MIN_ALPHA));
+               (clear > 0.0f && !(ggx_alpha(clamp01(clearRough)) < TR_GGX_MIN_ALPHA));
     }
     if (m->Kind == MaterialPhong) {
         float kd, ks;

@@ -33,11 +33,10 @@ import "github.com/tracerender/trace/tracer/fmath"
 // is not a mirror metal under no clear coat or a mirror one).
 //
 // metal and rough are a metal's or pbr material's metallic and roughness
-// at the point (Scene.pbrParams). The clear coat is the material's
-// factors, not its maps' values at the point: the maps only lower them,
-// and where they take the coat or its roughness away over a mirror,
-// next-event estimation finds nothing to add.
-func isGlossy(m *Material, metal, rough float32) bool {
+// at the point (Scene.pbrParams), clear and clearRough a pbr material's
+// clear coat and its roughness there (Scene.clearcoatParams): a map can
+// make a mirror coat rough at a point, or take the coat away.
+func isGlossy(m *Material, metal, rough, clear, clearRough float32) bool {
 	switch m.Kind {
 	case MaterialDiffuse:
 		return true
@@ -45,7 +44,7 @@ func isGlossy(m *Material, metal, rough float32) bool {
 		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha)
 	case MaterialPBR:
 		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha) || clamp01(metal) < 1 ||
-			m.Clearcoat > 0 && !(ggxAlpha(clamp01(m.ClearcoatRoughness)) < ggxMinAlpha)
+			clear > 0 && !(ggxAlpha(clamp01(clearRough)) < ggxMinAlpha)
 	case MaterialPhong:
 		kd, ks := phongWeights(m)
 		return kd+ks > 0 && clamp01(m.Reflection) < 1

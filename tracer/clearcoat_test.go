@@ -89,7 +89,7 @@ func TestClearcoatIsGlossy(t *testing.T) {
 		{Material{Kind: MaterialPBR, Metallic: 1, Clearcoat: 0, ClearcoatRoughness: 0.3}, false},
 		{Material{Kind: MaterialPBR, Metallic: 0.5, Clearcoat: 1}, true},
 	} {
-		if got := isGlossy(&c.m, c.m.Metallic, c.m.Roughness); got != c.want {
+		if got := isGlossy(&c.m, c.m.Metallic, c.m.Roughness, c.m.Clearcoat, c.m.ClearcoatRoughness); got != c.want {
 			t.Errorf("%+v: isGlossy %v, want %v", c.m, got, c.want)
 		}
 	}

@@ -123,3 +123,38 @@ func TestPBRClearcoatMapConstant(t *testing.T) {
 		}
 	}
 }
+
+// TestPBRClearcoatRoughnessMapLightSampled: a mirror metal under a
+// clear coat of roughness 1/64 (a mirror: both lobes deltas, so the
+// material is not light-sampled) whose ClearcoatRoughnessMap's green is
+// 32 everywhere (a checker above 1) has a coat of roughness 1/2 at every
+// point, and renders the same bits as the coat of roughness 1/2 without
+// a map, the point light's highlight included: whether a point is
+// light-sampled goes by the coat there, not by the factor.
+func TestPBRClearcoatRoughnessMapLightSampled(t *testing.T) {
+	render := func(m Material, tex []Texture) []vec3 {
+		return renderPixels(t, &SceneDesc{
+			Settings:   Settings{Width: 12, Height: 10, Samples: 4, MaxDepth: 3, Integrator: IntegratorPath, Seed: 3},
+			Camera:     CameraDesc{Position: vec3{0, 1.5, -4}, LookAt: vec3{0, 0.5, 0}},
+			Background: Background{Color: vec3{0.05, 0.05, 0.05}},
+			Materials:  []Material{m, {Kind: MaterialDiffuse, Texture: NoTexture, Color: vec3{0.5, 0.5, 0.5}}},
+			Textures:   tex,
+			Lights:     []PointLight{{Position: vec3{1, 3, -3}, Color: vec3{1, 1, 1}, Intensity: 20}},
+			Spheres:    []SphereDesc{{Center: vec3{0, 0.7, 0}, Radius: 0.7}},
+			Planes:     []PlaneDesc{{Normal: vec3{0, 1, 0}, Material: 1}},
+		})
+	}
+	metal := Material{Kind: MaterialPBR, Texture: NoTexture, Color: vec3{0.9, 0.6, 0.3}, Metallic: 1, Roughness: 0, Clearcoat: 1}
+	factor := metal
+	factor.ClearcoatRoughness = 0.5
+	want := render(factor, nil)
+	mapped := metal
+	mapped.ClearcoatRoughness, mapped.ClearcoatRoughnessMap = 1.0/64, 1
+	c := vec3{1, 32, 1}
+	got := render(mapped, []Texture{{Kind: TextureChecker, Scale: 4, Even: c, Odd: c}})
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("pixel %d: %v, want %v, the factor's", i, got[i], want[i])
+		}
+	}
+}

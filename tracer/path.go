@@ -82,7 +82,7 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 		switch m.Kind {
 		case MaterialDiffuse, MaterialPhong, MaterialMetal, MaterialPBR:
 			c := s.color(m, &sf.texCoords)
-			if isGlossy(m, sf.metal, sf.rough) {
+			if isGlossy(m, sf.metal, sf.rough, sf.clear, sf.clearRough) {
 				radiance = maddv(radiance, beta, s.directLight(&sf, &h, r.Dir, c, smp, depth, st))
 			} else {
 				smp.SetDimension(base + 5)

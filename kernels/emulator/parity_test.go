@@ -1107,10 +1107,12 @@ func addSpecularMaps(d *tracer.SceneDesc, seed uint64) {
 // clearcoatTexture and clearcoatRoughnessTexture), from the seed: an
 // image of 3×2 texels whose red (the coat's) and green (its roughness')
 // run from 0 to 1, wrapped and filtered as the seed says, through a UV
-// transform, or the same image on the coordinate set 1; for the coat, a
-// checker whose red passes 1 (clamped). One material reads both from one
-// texture, as Blender's exporter writes them. It draws no random
-// numbers.
+// transform, or the same image on the coordinate set 1; or a checker
+// whose red passes 1 (clamped) and whose green makes a mirror coat
+// (roughness 0.02) over a mirror metal rough on half its squares
+// (is_glossy at the point). Materials read
+// both from one texture, as Blender's exporter writes them. It draws no
+// random numbers.
 func addClearcoatMaps(d *tracer.SceneDesc, seed uint64) {
 	img := tracer.Image{Width: 3, Height: 2}
 	for k := range 6 {
@@ -1122,7 +1124,7 @@ func addClearcoatMaps(d *tracer.SceneDesc, seed uint64) {
 		tracer.Texture{Kind: tracer.TextureImage, Image: ii, UV: [6]float32{1.5, -0.5, 0.5, 2, 0.2, 0.4},
 			WrapS: tracer.Wrap(seed / 2 % 3), WrapT: tracer.Wrap(seed % 3), Filter: tracer.Filter(seed % 2)},
 		tracer.Texture{Kind: tracer.TextureImage, Image: ii, TexCoord: 1},
-		tracer.Texture{Kind: tracer.TextureChecker, Scale: 5, Even: mgl32.Vec3{1.5, 0, 0}, Odd: mgl32.Vec3{0.5, 1, 1}})
+		tracer.Texture{Kind: tracer.TextureChecker, Scale: 5, Even: mgl32.Vec3{1.5, 40, 0}, Odd: mgl32.Vec3{0.5, 1, 1}})
 	for i := range d.Materials {
 		m := &d.Materials[i]
 		if m.Kind != tracer.MaterialPBR {
@@ -1136,7 +1138,11 @@ func addClearcoatMaps(d *tracer.SceneDesc, seed uint64) {
 		case 2:
 			m.ClearcoatMap, m.ClearcoatRoughnessMap = n+1, n+1
 		default:
-			m.ClearcoatMap, m.ClearcoatRoughnessMap = n+3, n+2
+			m.ClearcoatMap, m.ClearcoatRoughnessMap = n+3, n+3
+			// A mirror coat, rough (0.8) on the even squares, over a
+			// mirror metal: light-sampled only there.
+			m.ClearcoatRoughness = 0.02
+			m.Metallic, m.Roughness, m.RoughMap = 1, 0, 0
 		}
 	}
 }
