@@ -4,14 +4,15 @@
 # several git revisions (what a change to the tree's bounds, its
 # importance or its build gains).
 #
-#   scripts/downlights-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-d DEPTH] [-N LIGHTS] [-k SEEDS] [-a] [-p] [REV...]
+#   scripts/downlights-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-d DEPTH] [-N LIGHTS] [-c INNER/OUTER] [-k SEEDS] [-a] [-p] [REV...]
 #
 # It writes a room (floor, ceiling, four walls, two boxes and a sphere,
 # diffuse, max_depth DEPTH: default 4, so the walls bounce light) lit by
-# LIGHTS spots (default 36) on a grid under the ceiling, inner 20°, outer
-# 35°, pointing down, every sixth a wall-washer tilted 30° toward the
-# nearest wall (inner 15°, outer 40°), so the light tree holds them
-# (render.light_tree_points "auto": more than 8). REV is a git revision
+# LIGHTS spots (default 36) on a grid under the ceiling, of cone INNER/OUTER
+# degrees (default 20/35), pointing down, every sixth a wall-washer tilted
+# 30° toward the nearest wall (its cone 5° narrower inside and 5° wider
+# outside: 15/40 by default, at most 90), so that the light tree holds
+# them (render.light_tree_points "auto": more than 8). REV is a git revision
 # of this repository, or "." for the working tree (default: HEAD~1 and
 # "."); each is built into the work directory. A SIDE×SIDE reference of
 # REFSPP samples (default 48, 2048) is rendered with the last REV and
@@ -21,18 +22,20 @@
 # seconds (user + system, /usr/bin/time, summed over the seeds), RMSE²
 # against the reference (every pixel and channel, the mean over the
 # seeds), RMSE² × CPU seconds (the lower the better) and its ratio to the
-# first REV's. -a adds each REV sampling every spot at every vertex
-# ("never"). -p renders the same room with point lights in place of the
-# spots (the tree holds them too) with each REV and says whether its
+# first REV's. -a renders each REV with the spots in the light tree
+# ("always") and sampling every spot at every vertex ("never") in place of
+# "auto", and says which of them "auto" chooses (trace validate). -p
+# renders the same room with point lights in place of the spots (the
+# tree holds them too) with each REV and says whether its
 # pixels are the same bits as the first REV's. The reference's own noise
 # adds to every RMSE². Work files go to ${TMPDIR:-/tmp}/downlights-noise.
 set -eu
-side=48 ref=2048 spp=64 depth=4 lights=36 seeds=1 all= points=
-while getopts s:r:n:d:N:k:ap o; do
+side=48 ref=2048 spp=64 depth=4 lights=36 cone=20/35 seeds=1 all= points=
+while getopts s:r:n:d:N:c:k:ap o; do
 	case $o in
 	s) side=$OPTARG ;; r) ref=$OPTARG ;; n) spp=$OPTARG ;; d) depth=$OPTARG ;;
-	N) lights=$OPTARG ;; k) seeds=$OPTARG ;; a) all=1 ;; p) points=1 ;;
-	*) sed -n 2,33p "$0"; exit 2 ;;
+	N) lights=$OPTARG ;; c) cone=$OPTARG ;; k) seeds=$OPTARG ;; a) all=1 ;; p) points=1 ;;
+	*) sed -n 2,31p "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -61,9 +64,10 @@ build() {
 # scene KIND MODE OUT: writes the room lit by LIGHTS spots (KIND spot) or
 # point lights (KIND point) sampled as MODE.
 scene() {
-	python3 - "$1" "$2" "$3" "$depth" "$lights" <<'PY'
+	python3 - "$1" "$2" "$3" "$depth" "$lights" "$cone" <<'PY'
 import json, math, sys
 kind, mode, out, depth, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+inner, outer = (float(a) for a in sys.argv[6].split("/"))
 def quad(c, e1, e2, m): return {"type": "quad", "corner": c, "edge1": e1, "edge2": e2, "material": m}
 objs = [quad([-5, 0, -5], [10, 0, 0], [0, 0, 10], "floor"), quad([-5, 3, -5], [10, 0, 0], [0, 0, 10], "wall"),
         quad([-5, 0, 5], [10, 0, 0], [0, 3, 0], "wall"), quad([-5, 0, -5], [0, 0, 10], [0, 3, 0], "red"),
@@ -83,12 +87,12 @@ for k in range(n):
     z = -4.2 + 8.4 * (j + 0.5) / rows
     l = {"type": kind, "position": [round(x, 4), 2.95, round(z, 4)], "color": [1, 0.85, 0.7], "intensity": 240.0 / n}
     if kind == "spot":
-        l.update({"direction": [0, -1, 0], "inner_angle": 20, "outer_angle": 35})
+        l.update({"direction": [0, -1, 0], "inner_angle": inner, "outer_angle": outer})
         if k % 6 == 5:
             # A wall-washer: tilted 30° toward the nearest wall.
             wx, wz = (math.copysign(1, x), 0) if abs(x) >= abs(z) else (0, math.copysign(1, z))
             t = math.tan(math.radians(30))
-            l.update({"direction": [wx * t, -1, wz * t], "inner_angle": 15, "outer_angle": 40})
+            l.update({"direction": [wx * t, -1, wz * t], "inner_angle": max(inner - 5, 0), "outer_angle": min(outer + 5, 90)})
     lights.append(l)
 d = {"version": 1, "render": {"width": 64, "height": 64, "samples": 16, "max_depth": depth, "integrator": "path", "seed": 1,
                               "light_tree_points": mode},
@@ -116,24 +120,33 @@ for rev in "$@"; do
 done
 last=$(echo $bins | awk '{print $NF}')
 
-scene spot auto "$work/spots-$lights-d$depth.json"
-scene spot never "$work/spots-$lights-d$depth-never.json"
-refpfm=$work/spots-$lights-d$depth-ref-$side-$ref.pfm
-[ -f "$refpfm" ] || render "$last" "$work/spots-$lights-d$depth.json" "$refpfm" --samples "$ref" --seed 777 >/dev/null
+tag=spots-$lights-$(echo "$cone" | tr / -)-d$depth
+scene spot auto "$work/$tag.json"
+scene spot never "$work/$tag-never.json"
+scene spot always "$work/$tag-always.json"
+refpfm=$work/$tag-ref-$side-$ref.pfm
+[ -f "$refpfm" ] || render "$last" "$work/$tag.json" "$refpfm" --samples "$ref" --seed 777 >/dev/null
 
 printf '%-12s %-6s %8s %12s %14s %8s\n' rev mode cpu-s RMSE² RMSE²×cpu-s ratio
 base=
 for bin in $bins; do
 	name=$(basename "$bin" | sed 's/^trace-//')
 	modes=auto
-	[ -z "$all" ] || modes="auto never"
+	if [ -n "$all" ]; then
+		modes="always never"
+		if "$bin" validate "$work/$tag.json" | grep -q "picked from the light tree"; then
+			echo "$name: auto chooses always (the light tree)"
+		else
+			echo "$name: auto chooses never (sampled all)"
+		fi
+	fi
 	for mode in $modes; do
-		sc=$work/spots-$lights-d$depth.json
-		[ "$mode" = auto ] || sc=$work/spots-$lights-d$depth-never.json
+		sc=$work/$tag.json
+		[ "$mode" = auto ] || sc=$work/$tag-$mode.json
 		cpu=0 e=0
 		s=1
 		while [ "$s" -le "$seeds" ]; do
-			out=$work/spots-$lights-d$depth-$name-$mode-$s.pfm
+			out=$work/$tag-$name-$mode-$s.pfm
 			c=$(render "$bin" "$sc" "$out" --samples "$spp" --seed "$s")
 			r=$(python3 "$root/scripts/pfm-rmse2.py" "$out" "$refpfm")
 			cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN {printf "%.3f", a + b}')
