@@ -222,22 +222,27 @@ func TestSpotLightSameAsGLTF(t *testing.T) {
 
 // TestSpotLightsInLightTree: the scene file's spot lights count toward
 // the light tree's threshold (render.light_tree_points "auto": more than
-// tracer.PointLightTreeMin inverse-square point and spot lights) as a
-// glTF file's do: a file of 2 spots placed twice with 4 of the scene's
-// spots is 8 and sampled all, with 5 is 9 and picked from the tree; a
-// spot of no falloff does not count.
+// tracer.PointLightTreeMin point lights, a spot counting
+// (1 − cos outer)/3 of one) as a glTF file's do: a file of 2 spots (of
+// 40° and 45°) placed twice counts 0.35, so beside 8 point lights it
+// puts them in the tree, as do 7 and two spots of 90° of the scene file
+// (8.02), where 7 and one such spot (7.68) are sampled all; a spot of no
+// falloff does not count.
 func TestSpotLightsInLightTree(t *testing.T) {
 	dir, _ := gltfScene(t)
 	writeGLTF(t, filepath.Join(dir, "spots.gltf"), spotGLTF(true))
-	spot := `{"type": "spot", "position": [0, 2, 0], "direction": [0, -1, 0], "intensity": 10}`
-	noFalloff := `{"type": "spot", "position": [0, 2, 0], "direction": [0, -1, 0], "falloff": "none"}`
+	point := `{"type": "point", "position": [0, 2, 0], "intensity": 10}`
+	spot := `{"type": "spot", "position": [0, 2, 0], "direction": [0, -1, 0], "intensity": 10, "outer_angle": 90}`
+	noFalloff := `{"type": "spot", "position": [0, 2, 0], "direction": [0, -1, 0], "falloff": "none", "outer_angle": 90}`
+	points := strings.Repeat(point+", ", 7)
 	for _, c := range []struct {
 		lights string
 		tree   bool
 	}{
-		{strings.Repeat(spot+", ", 3) + spot, false},
-		{strings.Repeat(spot+", ", 4) + spot, true},
-		{strings.Repeat(spot+", ", 3) + spot + ", " + noFalloff, false},
+		{points + spot, false},
+		{points + spot + ", " + spot, true},
+		{points + point, true},
+		{points + spot + ", " + noFalloff, false},
 	} {
 		body := strings.TrimSuffix(spotFloor("path", c.lights), "]}") +
 			`, {"type": "mesh", "file": "spots.gltf", "material": "grey"}, {"type": "mesh", "file": "spots.gltf", "material": "grey"}]}`
@@ -247,7 +252,7 @@ func TestSpotLightsInLightTree(t *testing.T) {
 		}
 		d, s := compileSceneFile(t, path)
 		if s.TreeLights != c.tree {
-			t.Errorf("%d lights (4 from glTF): light tree %v, want %v", len(d.Lights), s.TreeLights, c.tree)
+			t.Errorf("%d lights (4 from glTF, counting %.3f point lights): light tree %v, want %v", len(d.Lights), tracer.PointLightWeight(d.Lights), s.TreeLights, c.tree)
 		}
 	}
 }

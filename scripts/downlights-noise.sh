@@ -11,9 +11,12 @@
 # LIGHTS spots (default 36) on a grid under the ceiling, of cone INNER/OUTER
 # degrees (default 20/35), pointing down, every sixth a wall-washer tilted
 # 30° toward the nearest wall (its cone 5° narrower inside and 5° wider
-# outside: 15/40 by default, at most 90), so that the light tree holds
-# them (render.light_tree_points "auto": more than 8). REV is a git revision
-# of this repository, or "." for the working tree (default: HEAD~1 and
+# outside: 15/40 by default, at most 90). Before pixel version 12 "auto"
+# (render.light_tree_points) put them in the light tree (more than 8);
+# from 12 it counts each spot by its cone, (1 - cos outer)/3 of a point
+# light (docs/scene-format.md): 36 spots of 20/35 are sampled all, 36 of
+# 60/80 picked from the tree. REV is a git revision of this repository,
+# or "." for the working tree (default: HEAD~1 and
 # "."); each is built into the work directory. A SIDE×SIDE reference of
 # REFSPP samples (default 48, 2048) is rendered with the last REV and
 # another seed (every REV is unbiased, so any one's converged picture
@@ -35,7 +38,7 @@ while getopts s:r:n:d:N:c:k:ap o; do
 	case $o in
 	s) side=$OPTARG ;; r) ref=$OPTARG ;; n) spp=$OPTARG ;; d) depth=$OPTARG ;;
 	N) lights=$OPTARG ;; c) cone=$OPTARG ;; k) seeds=$OPTARG ;; a) all=1 ;; p) points=1 ;;
-	*) sed -n 2,31p "$0"; exit 2 ;;
+	*) sed -n 2,34p "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

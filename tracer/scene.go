@@ -247,8 +247,9 @@ func Compile(d *SceneDesc) (*Scene, error) {
 
 // treeLights reports whether a path-traced scene of the settings st and
 // the lights ls picks its point and spot lights of inverse-square falloff
-// from the light tree: Settings.PointLightTree's choice, by default with
-// more than PointLightTreeMin of them.
+// from the light tree: Settings.PointLightTree's choice, by default when
+// they count as more than PointLightTreeMin point lights
+// (PointLightWeight).
 func treeLights(st *Settings, ls []PointLight) bool {
 	if st.Integrator != IntegratorPath || st.PointLightTree == PointLightTreeNever {
 		return false
@@ -259,7 +260,40 @@ func treeLights(st *Settings, ls []PointLight) bool {
 			n++
 		}
 	}
-	return n > 0 && (st.PointLightTree == PointLightTreeAlways || n > PointLightTreeMin)
+	return n > 0 && (st.PointLightTree == PointLightTreeAlways || PointLightWeight(ls) > PointLightTreeMin)
+}
+
+// PointLightWeight returns what the point and spot lights of
+// inverse-square falloff among ls count as, in point lights (lightWeight's
+// sum), for PointLightTreeAuto to weigh against PointLightTreeMin. A sum
+// of whole numbers, a scene of point lights counts them exactly.
+func PointLightWeight(ls []PointLight) float64 {
+	w := 0.0
+	for i := range ls {
+		if ls[i].Falloff == FalloffInverseSquare {
+			w += lightWeight(&ls[i])
+		}
+	}
+	return w
+}
+
+// lightWeight returns what light l counts as, in point lights, when
+// PointLightTreeAuto chooses between the light tree and sampling every
+// light: 1 for a point light, (1 − cos outer)/3 for a spot light (cos
+// outer = −SpotOffset/SpotScale, in float64), two thirds of the share of
+// all directions its cone lights, (1 − cos outer)/2: 0.06 for an outer
+// angle of 35°, 0.28 for 80°, 1/3 for 90°. Sampling every light costs a
+// shadow ray only toward the lights whose cone holds the point
+// (directLight), so a room of narrow spots is cheap to sample all, and its
+// direct light noiseless; in rooms of spots the tree and sampling all
+// break even where their shares of directions add to between 10.5 and 15
+// (docs/scene-format.md), not at PointLightTreeMin, hence the two thirds.
+func lightWeight(l *PointLight) float64 {
+	if l.SpotDir == (vec3{}) {
+		return 1
+	}
+	cosOut := math.Max(-1, math.Min(1, -float64(l.SpotOffset)/float64(l.SpotScale)))
+	return (1 - cosOut) / 3
 }
 
 // inTree reports whether light l is a leaf of the light tree (TreeLights),

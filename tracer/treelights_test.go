@@ -85,14 +85,27 @@ func (h *bulbHall) exact(x, z float64) float64 {
 }
 
 // TestTreeLightsChosen: the path integrator puts point and spot lights of
-// inverse-square falloff in the light tree when a scene has more than
-// PointLightTreeMin of them, or when told to; never under the Whitted
-// integrator, nor lights of another falloff.
+// inverse-square falloff in the light tree when they count as more than
+// PointLightTreeMin point lights (a spot as (1 − cos outer)/3), or when
+// told to; never under the Whitted integrator, nor lights of another
+// falloff. Rooms of 48 downlights of 35° and of 55° are sampled all, of
+// 30 spots of 80° picked from the tree; a scene of point lights keeps the
+// choice it had when they were counted, more than PointLightTreeMin of
+// them.
 func TestTreeLightsChosen(t *testing.T) {
 	bulbs := func(n int, fo Falloff) []PointLight {
 		ls := make([]PointLight, n)
 		for i := range ls {
 			ls[i] = PointLight{Intensity: 1, Falloff: fo}
+		}
+		return ls
+	}
+	// spots returns n spots of the cone inner/outer, in degrees.
+	spots := func(n int, inner, outer float64) []PointLight {
+		ls := bulbs(n, FalloffInverseSquare)
+		for i := range ls {
+			ls[i].SpotDir = vec3{0, -1, 0}
+			ls[i].SpotScale, ls[i].SpotOffset = SpotCone(inner*math.Pi/180, outer*math.Pi/180)
 		}
 		return ls
 	}
@@ -107,13 +120,34 @@ func TestTreeLightsChosen(t *testing.T) {
 		{"past it", path, bulbs(PointLightTreeMin+1, FalloffInverseSquare), true},
 		{"past it, no falloff", path, bulbs(PointLightTreeMin+1, FalloffNone), false},
 		{"suns", path, bulbs(100, FalloffDirectional), false},
+		{"48 downlights of 20°/35°", path, spots(48, 20, 35), false},   // 2.89
+		{"132 downlights of 20°/35°", path, spots(132, 20, 35), false}, // 7.96
+		{"134 downlights of 20°/35°", path, spots(134, 20, 35), true},  // 8.08
+		{"48 spots of 40°/55°", path, spots(48, 40, 55), false},        // 7.10
+		{"24 spots of 60°/80°", path, spots(24, 60, 80), false},        // 6.61
+		{"29 spots of 60°/80°", path, spots(29, 60, 80), false},        // 7.99
+		{"30 spots of 60°/80°", path, spots(30, 60, 80), true},         // 8.26
+		{"24 spots of 90°", path, spots(24, 0, 90), false},             // 8 less rounding: cos 90° > 0
+		{"25 spots of 90°", path, spots(25, 0, 90), true},              // 8.33
+		{"hard-edged spots", path, spots(60, 30, 30), false},           // 60 × 0.045
+		{"8 bulbs and a narrow spot", path, append(bulbs(8, FalloffInverseSquare), spots(1, 0, 1)...), true},
+		{"7 bulbs and three spots of 90°", path, append(bulbs(7, FalloffInverseSquare), spots(3, 10, 90)...), false}, // 8 less rounding
 		{"always", Settings{PointLightTree: PointLightTreeAlways}, bulbs(1, FalloffInverseSquare), true},
+		{"always, narrow spots", Settings{PointLightTree: PointLightTreeAlways}, spots(48, 20, 35), true},
 		{"always, none to put", Settings{PointLightTree: PointLightTreeAlways}, bulbs(3, FalloffNone), false},
 		{"never", Settings{PointLightTree: PointLightTreeNever}, bulbs(100, FalloffInverseSquare), false},
 		{"whitted", Settings{Integrator: IntegratorWhitted}, bulbs(100, FalloffInverseSquare), false},
 	} {
 		if got := treeLights(&c.st, c.ls); got != c.want {
 			t.Errorf("%s: tree lights %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Point lights (and lights of no falloff beside them, which count for
+	// nothing) choose as they did when counted.
+	for n := 1; n <= 300; n++ {
+		ls := append(bulbs(n, FalloffInverseSquare), bulbs(n%5, FalloffNone)...)
+		if got := treeLights(&path, ls); got != (n > PointLightTreeMin) {
+			t.Errorf("%d point lights: tree lights %v, want %v", n, got, n > PointLightTreeMin)
 		}
 	}
 }
@@ -295,12 +329,13 @@ func TestTreeLightsClosedForm(t *testing.T) {
 // whose cone reaches the horizon.
 var downlightCones = [][2]float64{{0, 0.02}, {0.349, 0.611}, {0.5, 0.5}, {1.2, 1.5}, {0, 0.3}, {0.1, math.Pi / 2}}
 
-// downlightScene returns a floor under 12 spots of downlightCones (so
-// that the light tree holds them), pointing down and tilted, beside two
-// point lights and a lamp (a quad), all in one light tree.
+// downlightScene returns a floor under 12 spots of downlightCones,
+// pointing down and tilted, beside two point lights and a lamp (a quad),
+// all in one light tree (render.light_tree_points "always": by their
+// cones, 3.5 point lights, "auto" would sample them all).
 func downlightScene(t testing.TB) *Scene {
 	d := &SceneDesc{
-		Settings: Settings{Width: 8, Height: 8, Samples: 1, MaxDepth: 1, Seed: 5},
+		Settings: Settings{Width: 8, Height: 8, Samples: 1, MaxDepth: 1, Seed: 5, PointLightTree: PointLightTreeAlways},
 		Camera:   CameraDesc{Position: vec3{0, 0.5, -9}, LookAt: vec3{0, 0, 0}, FOV: 60},
 		Materials: []Material{
 			{Kind: MaterialDiffuse, Color: vec3{0.5, 0.5, 0.5}, Texture: NoTexture},

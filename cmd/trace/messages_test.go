@@ -100,6 +100,7 @@ func TestValidateLights(t *testing.T) {
 	point := `{"type": "point", "position": [0, 3, 0], "intensity": 10}`
 	sun := `{"type": "directional", "direction": [1, -2, 0.5], "color": [1, 0.9, 0.8], "intensity": 3}`
 	spot := `{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "intensity": 10}`
+	wide := `{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "intensity": 10, "outer_angle": 90}`
 	quad := `, {"type": "quad", "corner": [-1, 3, -1], "edge1": [2, 0, 0], "edge2": [0, 0, 2], "material": "lamp"}`
 	for _, tc := range []struct {
 		file string
@@ -117,9 +118,11 @@ func TestValidateLights(t *testing.T) {
 		{scene("bulbsmixed.json", strings.Repeat(point+", ", 8)+point+`, {"type": "point", "position": [0, 3, 0], "intensity": 10, "falloff": "none"}`, "", ""), "10 point lights (9 picked from the light tree)", false},
 		{scene("spots.json", point+", "+spot+", "+spot, "", ""), "1 point light, 2 spot lights", false},
 		{scene("spot.json", spot, "", ""), "1 spot light", false},
-		{scene("spotbulbs.json", strings.Repeat(point+", ", 5)+strings.Repeat(spot+", ", 3)+spot, "", ""), "5 point lights, 4 spot lights (picked from the light tree)", false},
+		{scene("spotbulbs.json", strings.Repeat(point+", ", 8)+wide, "", ""), "8 point lights, 1 spot light (picked from the light tree)", false},
+		{scene("spotbulbsnarrow.json", strings.Repeat(point+", ", 5)+strings.Repeat(spot+", ", 3)+spot, "", ""), "5 point lights, 4 spot lights (sampled all: they count as 5.4 point lights)", false},
+		{scene("downlights.json", strings.Repeat(spot+", ", 35)+spot, "", ""), "36 spot lights (sampled all: they count as 3.5 point lights)", false},
 		{scene("spotbulbs8.json", strings.Repeat(point+", ", 4)+strings.Repeat(spot+", ", 3)+spot, "", ""), "4 point lights, 4 spot lights", false},
-		{scene("spotsmixed.json", point+", "+strings.Repeat(spot+", ", 8)+`{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "falloff": "none"}`, "", ""), "1 point light, 9 spot lights (9 picked from the light tree)", false},
+		{scene("spotsmixed.json", point+", "+strings.Repeat(wide+", ", 24)+`{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "falloff": "none"}`, "", ""), "1 point light, 25 spot lights (25 picked from the light tree)", false},
 		{scene("darksun.json", `{"type": "directional", "direction": [0, -1, 0], "intensity": 0}`, "", ""), "no light", true},
 	} {
 		code, stdout, stderr := runCLI("validate", tc.file)

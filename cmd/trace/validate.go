@@ -89,12 +89,13 @@ const noLightWarning = "nothing in the scene emits light (no point, spot or dire
 
 // lightCount is what lights a scene.
 type lightCount struct {
-	points   int  // point lights with a colour and an intensity
-	spots    int  // spot lights (point lights that shine in a cone), the same
-	tree     int  // of the points and spots, the ones the light tree picks from (tracer.Scene.TreeLights)
-	suns     int  // directional lights with a colour and an intensity
-	emissive int  // shapes (a mesh is one) whose material emits
-	sky      bool // a background that is not black
+	points   int     // point lights with a colour and an intensity
+	spots    int     // spot lights (point lights that shine in a cone), the same
+	tree     int     // of the points and spots, the ones the light tree picks from (tracer.Scene.TreeLights)
+	weight   float64 // where "auto" samples more than tracer.PointLightTreeMin points and spots all for their cones, what they count as in point lights (tracer.PointLightWeight); else 0
+	suns     int     // directional lights with a colour and an intensity
+	emissive int     // shapes (a mesh is one) whose material emits
+	sky      bool    // a background that is not black
 }
 
 // countLights counts what emits light in a scene: point, spot and
@@ -118,6 +119,18 @@ func countLights(desc *tracer.SceneDesc, scene *tracer.Scene) lightCount {
 			if scene != nil && scene.TreeLights && l.Falloff == tracer.FalloffInverseSquare {
 				n.tree++
 			}
+		}
+	}
+	if scene != nil && n.tree == 0 && scene.Settings.Integrator == tracer.IntegratorPath &&
+		scene.Settings.PointLightTree == tracer.PointLightTreeAuto {
+		inverse := 0
+		for _, l := range desc.Lights {
+			if l.Falloff == tracer.FalloffInverseSquare {
+				inverse++
+			}
+		}
+		if inverse > tracer.PointLightTreeMin {
+			n.weight = tracer.PointLightWeight(desc.Lights)
 		}
 	}
 	emits := func(m int) bool {
@@ -203,7 +216,9 @@ func (n lightCount) none() bool {
 // light"; point and spot lights the path integrator picks from the light
 // tree rather than sampling each at every vertex are said to be: "12
 // point lights (picked from the light tree)", "5 point lights, 4 spot
-// lights (8 picked from the light tree)".
+// lights (8 picked from the light tree)"; and more than
+// tracer.PointLightTreeMin that "auto" samples all for their cones are
+// too: "36 spot lights (sampled all: they count as 2.3 point lights)".
 func (n lightCount) String() string {
 	var parts []string
 	if n.points > 0 {
@@ -217,6 +232,8 @@ func (n lightCount) String() string {
 		parts[last] += " (picked from the light tree)"
 	case n.tree > 0:
 		parts[last] += fmt.Sprintf(" (%d picked from the light tree)", n.tree)
+	case n.weight > 0:
+		parts[last] += fmt.Sprintf(" (sampled all: they count as %.1f point lights)", n.weight)
 	}
 	if n.suns > 0 {
 		parts = append(parts, plural(n.suns, "directional light"))
