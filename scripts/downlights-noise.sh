@@ -11,7 +11,7 @@
 # LIGHTS spots (default 36) on a grid under the ceiling, of cone INNER/OUTER
 # degrees (default 20/35), pointing down, every sixth a wall-washer tilted
 # 30° toward the nearest wall (its cone 5° narrower inside and 5° wider
-# outside: 15/40 by default, at most 90). Before pixel version 12 "auto"
+# outside: 15/40 by default, at most 90). Before pixel version 14 "auto"
 # (render.light_tree_points) put them in the light tree (more than 8);
 # from 12 it counts each spot by its cone, (1 - cos outer)/3 of a point
 # light (docs/scene-format.md): 36 spots of 20/35 are sampled all, 36 of
