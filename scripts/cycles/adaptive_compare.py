@@ -48,7 +48,7 @@ prints its samples a pixel, their ratio to Cycles' at T and its noise
 factors beside Cycles': a fixed remapping of the threshold, checked on
 scenes it was not fitted on (0.34 was fitted on cornell-box, materials
 and pbr by scripts/adaptive-neighbourhood, checked with --scale 0.34 on
-mesh, spheres and clearcoat, and is trace's own since pixel version 9,
+mesh, spheres and clearcoat, and is trace's own since pixel version 12,
 tracer.NoiseThresholdScale: K now multiplies it; README, Adaptive
 sampling).
 
