@@ -13,7 +13,8 @@ import (
 // has been written yet). Without it the signal's default action would
 // kill the process without a word, with status 143 for SIGTERM.
 type loadGuard struct {
-	state atomic.Int32 // guardLoading, then guardDone or guardExiting
+	state  atomic.Int32  // guardLoading, then guardDone or guardExiting
+	exited chan struct{} // closed once guardExiting's report and exit returned (in tests)
 }
 
 const (
@@ -32,19 +33,26 @@ var (
 // exitOnInterrupt watches ctx, which a signal cancels, until done is
 // called.
 func exitOnInterrupt(ctx context.Context, con *console) *loadGuard {
-	g := &loadGuard{}
+	g := &loadGuard{exited: make(chan struct{})}
 	go func() {
 		<-ctx.Done() // a signal, or the command's end
 		if g.state.CompareAndSwap(guardLoading, guardExiting) {
 			con.reported(errInterrupted)
 			exitProcess(exitInterrupted)
+			close(g.exited)
 		}
 	}()
 	return g
 }
 
 // done ends the watch. It reports false when a signal came first: the
-// process is exiting.
+// process is exiting, and done waits for that (for ever, but in tests),
+// so that the command cannot return, and main exit, before the
+// interrupted line is written.
 func (g *loadGuard) done() bool {
-	return g.state.CompareAndSwap(guardLoading, guardDone)
+	if g.state.CompareAndSwap(guardLoading, guardDone) {
+		return true
+	}
+	<-g.exited
+	return false
 }
