@@ -251,9 +251,10 @@ type Texture struct {
 	// never 0).
 	UV [6]float32
 	// AlphaOffset is filled in by Compile for an image texture whose alpha
-	// some material reads (Material.AlphaMode not AlphaOpaque): the index
-	// in Scene.Texels of the image's Width·Height alpha values. 0 means
-	// the texture has no alpha channel: its alpha is 1 everywhere.
+	// some material reads (Material.AlphaMode not AlphaOpaque, or a pbr
+	// material's SpecularMap: alphaTextures): the index in Scene.Texels
+	// of the image's Width·Height alpha values. 0 means the texture has
+	// no alpha channel: its alpha is 1 everywhere.
 	AlphaOffset uint32
 	// WrapS and WrapT are how an image texture wraps u and v, Filter how
 	// it interpolates (the zero values: repeat, bilinear). A checker
