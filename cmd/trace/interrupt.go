@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync/atomic"
+	"time"
 )
 
 // loadGuard ends a command that is interrupted before it can stop by
@@ -48,11 +49,19 @@ func exitOnInterrupt(ctx context.Context, con *console) *loadGuard {
 // done ends the watch. It reports false when a signal came first: the
 // process is exiting, and done waits for that (for ever, but in tests),
 // so that the command cannot return, and main exit, before the
-// interrupted line is written.
+// interrupted line is written; but not longer than guardWait, so that a
+// stderr that nobody reads (a full pipe) cannot hang the command: it
+// then exits with 130 all the same, without the line.
 func (g *loadGuard) done() bool {
 	if g.state.CompareAndSwap(guardLoading, guardDone) {
 		return true
 	}
-	<-g.exited
+	select {
+	case <-g.exited:
+	case <-time.After(guardWait):
+	}
 	return false
 }
+
+// guardWait is the longest done waits for the guard's report.
+var guardWait = 5 * time.Second

@@ -73,3 +73,29 @@ func TestLoadGuardWaitsForItsExit(t *testing.T) {
 		t.Error("done returned before the guard's exit")
 	}
 }
+
+// TestLoadGuardStderrBlocked: a guard whose stderr never takes its line
+// (a pipe nobody reads) holds done only guardWait: the command then
+// returns, and exits with 130 without the line, rather than hang.
+func TestLoadGuardStderrBlocked(t *testing.T) {
+	exitProcess = func(int) {}
+	guardWait = 50 * time.Millisecond
+	defer func() { exitProcess, guardWait = os.Exit, 5*time.Second }()
+	w := &gateWriter{started: make(chan struct{}), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	g := exitOnInterrupt(ctx, newConsole(w, false, false))
+	cancel()
+	<-w.started
+	returned := make(chan bool, 1)
+	go func() { returned <- g.done() }()
+	select {
+	case ok := <-returned:
+		if ok {
+			t.Error("done reported the load finished first; the signal came first")
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("done still waits 10 s after the signal, its stderr blocked")
+	}
+	close(w.release) // let the guard finish before exitProcess is restored
+	<-g.exited
+}
