@@ -115,14 +115,14 @@ func TestValidateLights(t *testing.T) {
 		{scene("sun.json", point+", "+sun+", "+sun, "", ""), "1 point light, 2 directional lights", false},
 		{scene("bulbs.json", strings.Repeat(point+", ", 8)+point, "", ""), "9 point lights (picked from the light tree)", false},
 		{scene("bulbs8.json", strings.Repeat(point+", ", 7)+point, "", ""), "8 point lights", false},
-		{scene("bulbsmixed.json", strings.Repeat(point+", ", 8)+point+`, {"type": "point", "position": [0, 3, 0], "intensity": 10, "falloff": "none"}`, "", ""), "10 point lights (9 picked from the light tree)", false},
+		{scene("bulbsmixed.json", strings.Repeat(point+", ", 8)+point+`, {"type": "point", "position": [0, 3, 0], "intensity": 10, "falloff": "none"}`, "", ""), "10 point lights (9 of these 10 picked from the light tree)", false},
 		{scene("spots.json", point+", "+spot+", "+spot, "", ""), "1 point light, 2 spot lights", false},
 		{scene("spot.json", spot, "", ""), "1 spot light", false},
 		{scene("spotbulbs.json", strings.Repeat(point+", ", 8)+wide, "", ""), "8 point lights, 1 spot light (picked from the light tree)", false},
 		{scene("spotbulbsnarrow.json", strings.Repeat(point+", ", 5)+strings.Repeat(spot+", ", 3)+spot, "", ""), "5 point lights, 4 spot lights (sampled all: they count as 5.4 point lights)", false},
 		{scene("downlights.json", strings.Repeat(spot+", ", 35)+spot, "", ""), "36 spot lights (sampled all: they count as 3.5 point lights)", false},
 		{scene("spotbulbs8.json", strings.Repeat(point+", ", 4)+strings.Repeat(spot+", ", 3)+spot, "", ""), "4 point lights, 4 spot lights", false},
-		{scene("spotsmixed.json", point+", "+strings.Repeat(wide+", ", 24)+`{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "falloff": "none"}`, "", ""), "1 point light, 25 spot lights (25 picked from the light tree)", false},
+		{scene("spotsmixed.json", point+", "+strings.Repeat(wide+", ", 24)+`{"type": "spot", "position": [0, 3, 0], "direction": [0, -1, 0], "falloff": "none"}`, "", ""), "1 point light, 25 spot lights (25 of these 26 picked from the light tree)", false},
 		{scene("darksun.json", `{"type": "directional", "direction": [0, -1, 0], "intensity": 0}`, "", ""), "no light", true},
 	} {
 		code, stdout, stderr := runCLI("validate", tc.file)

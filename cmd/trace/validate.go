@@ -216,7 +216,7 @@ func (n lightCount) none() bool {
 // light"; point and spot lights the path integrator picks from the light
 // tree rather than sampling each at every vertex are said to be: "12
 // point lights (picked from the light tree)", "5 point lights, 4 spot
-// lights (8 picked from the light tree)"; and more than
+// lights (8 of these 9 picked from the light tree)"; and more than
 // tracer.PointLightTreeMin that "auto" samples all for their cones are
 // too: "36 spot lights (sampled all: they count as 2.3 point lights)".
 func (n lightCount) String() string {
@@ -231,7 +231,7 @@ func (n lightCount) String() string {
 	case n.tree == n.points+n.spots && n.tree > 0:
 		parts[last] += " (picked from the light tree)"
 	case n.tree > 0:
-		parts[last] += fmt.Sprintf(" (%d picked from the light tree)", n.tree)
+		parts[last] += fmt.Sprintf(" (%d of these %d picked from the light tree)", n.tree, n.points+n.spots)
 	case n.weight > 0:
 		parts[last] += fmt.Sprintf(" (sampled all: they count as %.1f point lights)", n.weight)
 	}
