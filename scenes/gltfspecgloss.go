@@ -39,9 +39,9 @@ type gltfGlossKey struct {
 // Out-of-range factors are errors.
 func (l *gltfLoader) specularGlossiness(raw any, where string, im *importedMaterial) error {
 	var e struct {
-		DiffuseFactor    *[4]float64       `json:"diffuseFactor"`
+		DiffuseFactor    []float64         `json:"diffuseFactor"`
 		DiffuseTexture   *gltf.TextureInfo `json:"diffuseTexture"`
-		SpecularFactor   *[3]float64       `json:"specularFactor"`
+		SpecularFactor   []float64         `json:"specularFactor"`
 		GlossFactor      *float64          `json:"glossinessFactor"`
 		SpecGlossTexture *gltf.TextureInfo `json:"specularGlossinessTexture"`
 	}
@@ -49,11 +49,19 @@ func (l *gltfLoader) specularGlossiness(raw any, where string, im *importedMater
 		return l.errorf(err, "%s: %s: %v", where, gltfSpecGlossExt, err)
 	}
 	diffuse, spec, gloss := [4]float64{1, 1, 1, 1}, [3]float64{1, 1, 1}, 1.0
+	// A factor of the wrong length is an error, not zeros (or numbers)
+	// filled in or dropped.
 	if e.DiffuseFactor != nil {
-		diffuse = *e.DiffuseFactor
+		if len(e.DiffuseFactor) != 4 {
+			return l.errorf(nil, "%s: %s: diffuseFactor %v has %d numbers, want 4 (RGBA)", where, gltfSpecGlossExt, e.DiffuseFactor, len(e.DiffuseFactor))
+		}
+		diffuse = [4]float64(e.DiffuseFactor)
 	}
 	if e.SpecularFactor != nil {
-		spec = *e.SpecularFactor
+		if len(e.SpecularFactor) != 3 {
+			return l.errorf(nil, "%s: %s: specularFactor %v has %d numbers, want 3 (RGB)", where, gltfSpecGlossExt, e.SpecularFactor, len(e.SpecularFactor))
+		}
+		spec = [3]float64(e.SpecularFactor)
 	}
 	if e.GlossFactor != nil {
 		gloss = *e.GlossFactor

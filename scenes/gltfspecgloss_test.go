@@ -61,6 +61,10 @@ func TestMeshGLTFSpecGloss(t *testing.T) {
 			err: `materials[0]: KHR_materials_pbrSpecularGlossiness: glossinessFactor -0.5 is outside [0, 1]`},
 		{name: "diffuse above 1", ext: `{"diffuseFactor": [1, 1, 2, 1]}`,
 			err: `materials[0]: KHR_materials_pbrSpecularGlossiness: diffuseFactor [1 1 2 1] is outside [0, 1]`},
+		{name: "diffuse of three", ext: `{"diffuseFactor": [1, 1, 1]}`,
+			err: `materials[0]: KHR_materials_pbrSpecularGlossiness: diffuseFactor [1 1 1] has 3 numbers, want 4 (RGBA)`},
+		{name: "specular of four", ext: `{"specularFactor": [1, 1, 1, 1]}`,
+			err: `materials[0]: KHR_materials_pbrSpecularGlossiness: specularFactor [1 1 1 1] has 4 numbers, want 3 (RGB)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, _ := gltfScene(t)
