@@ -1,18 +1,14 @@
 package scenes
 
 import (
-	"bytes"
 	"encoding/json"
-	"image"
 	"image/color"
-	"image/png"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -96,13 +92,7 @@ func loadGLTFMaterial(t *testing.T, dir, file string, doc *gltf.Document, wantEr
 // sampler, the factors kept, and no warning; a texture that does not
 // exist is an error.
 func TestMeshGLTFClearcoatTextures(t *testing.T) {
-	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
-	rgba.SetNRGBA(0, 0, color.NRGBA{255, 128, 0, 255})
-	rgba.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, rgba); err != nil {
-		t.Fatal(err)
-	}
+	pix := pngOf(t, color.NRGBA{255, 128, 0, 255}, color.NRGBA{0, 255, 0, 255})
 	for _, tc := range []struct {
 		name string
 		ext  string
@@ -116,20 +106,7 @@ func TestMeshGLTFClearcoatTextures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, _ := gltfScene(t)
-			doc := texturedGLTFDoc()
-			prim := doc.Meshes[0].Primitives[0]
-			prim.Attributes[gltf.TEXCOORD_1] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
-			src, err := modeler.WriteImage(doc, "rgba", "image/png", bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(src), Sampler: gltf.Index(0)})
-			doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge}
-			zero := 0.0
-			doc.Materials[0].Name = "coated"
-			doc.Materials[0].PBRMetallicRoughness.MetallicFactor = &zero
-			doc.Materials[0].Extensions = gltf.Extensions{gltfClearcoatExt: json.RawMessage(tc.ext)}
-			doc.ExtensionsUsed = []string{gltfClearcoatExt, "KHR_texture_transform"}
+			doc := extensionDoc(t, pix, "coated", gltfClearcoatExt, tc.ext)
 			m, ok := loadGLTFMaterialScene(t, dir, "coat.gltf", doc, tc.err, "")
 			if !ok {
 				return

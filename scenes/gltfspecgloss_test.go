@@ -3,9 +3,7 @@ package scenes
 import (
 	"bytes"
 	"encoding/json"
-	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -31,13 +29,7 @@ import (
 func TestMeshGLTFSpecGloss(t *testing.T) {
 	// A specular-glossiness texture: sRGB (255, 188, 0) of glossiness 0,
 	// then (0, 255, 255) of glossiness 1 (alpha 255).
-	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
-	rgba.SetNRGBA(0, 0, color.NRGBA{255, 188, 0, 0})
-	rgba.SetNRGBA(1, 0, color.NRGBA{0, 255, 255, 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, rgba); err != nil {
-		t.Fatal(err)
-	}
+	pix := pngOf(t, color.NRGBA{255, 188, 0, 0}, color.NRGBA{0, 255, 255, 255})
 	for _, tc := range []struct {
 		name     string
 		ext      string
@@ -69,7 +61,7 @@ func TestMeshGLTFSpecGloss(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, _ := gltfScene(t)
 			doc := texturedGLTFDoc() // texture 0: tinyPNG
-			src, err := modeler.WriteImage(doc, "specgloss", "image/png", bytes.NewReader(buf.Bytes()))
+			src, err := modeler.WriteImage(doc, "specgloss", "image/png", bytes.NewReader(pix))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -114,13 +114,7 @@ func jsonNum(x float64) string {
 // F90 before it (0.04 × 50 × 0.5 = 1, not min(2, 1) × 0.5); a texture
 // that does not exist is an error.
 func TestMeshGLTFSpecularTextures(t *testing.T) {
-	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
-	rgba.SetNRGBA(0, 0, color.NRGBA{255, 0, 0, 0})
-	rgba.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, rgba); err != nil {
-		t.Fatal(err)
-	}
+	pix := pngOf(t, color.NRGBA{255, 0, 0, 0}, color.NRGBA{0, 255, 0, 255})
 	for _, tc := range []struct {
 		name string
 		spec string
@@ -134,20 +128,7 @@ func TestMeshGLTFSpecularTextures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, _ := gltfScene(t)
-			doc := texturedGLTFDoc()
-			prim := doc.Meshes[0].Primitives[0]
-			prim.Attributes[gltf.TEXCOORD_1] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
-			src, err := modeler.WriteImage(doc, "rgba", "image/png", bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(src), Sampler: gltf.Index(0)})
-			doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge}
-			zero := 0.0
-			doc.Materials[0].Name = "plastic"
-			doc.Materials[0].PBRMetallicRoughness.MetallicFactor = &zero
-			doc.Materials[0].Extensions = gltf.Extensions{gltfSpecularExt: json.RawMessage(tc.spec)}
-			doc.ExtensionsUsed = []string{gltfSpecularExt, "KHR_texture_transform"}
+			doc := extensionDoc(t, pix, "plastic", gltfSpecularExt, tc.spec)
 			path := filepath.Join(dir, "plastic.gltf")
 			writeGLTF(t, path, doc)
 			scene := writeMeshScene(t, dir, "", `"file": "plastic.gltf"`)
@@ -187,4 +168,40 @@ func TestMeshGLTFSpecularTextures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pngOf encodes a PNG of 2×1 pixels, a and b.
+func pngOf(t *testing.T, a, b color.NRGBA) []byte {
+	t.Helper()
+	rgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	rgba.SetNRGBA(0, 0, a)
+	rgba.SetNRGBA(1, 0, b)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, rgba); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// extensionDoc returns texturedGLTFDoc with a TEXCOORD_1, a second
+// texture (1) of the PNG pix through sampler 0, which clamps in s, and
+// material 0 named name, of metallic 0, carrying the material extension
+// ext of JSON body (with KHR_texture_transform, both used).
+func extensionDoc(t *testing.T, pix []byte, name, ext, body string) *gltf.Document {
+	t.Helper()
+	doc := texturedGLTFDoc()
+	prim := doc.Meshes[0].Primitives[0]
+	prim.Attributes[gltf.TEXCOORD_1] = modeler.WriteTextureCoord(doc, [][2]float32{{0, 0}, {1, 0}, {0, 1}})
+	src, err := modeler.WriteImage(doc, "rgba", "image/png", bytes.NewReader(pix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Textures = append(doc.Textures, &gltf.Texture{Source: gltf.Index(src), Sampler: gltf.Index(0)})
+	doc.Samplers[0] = &gltf.Sampler{WrapS: gltf.WrapClampToEdge}
+	zero := 0.0
+	doc.Materials[0].Name = name
+	doc.Materials[0].PBRMetallicRoughness.MetallicFactor = &zero
+	doc.Materials[0].Extensions = gltf.Extensions{ext: json.RawMessage(body)}
+	doc.ExtensionsUsed = []string{ext, "KHR_texture_transform"}
+	return doc
 }
