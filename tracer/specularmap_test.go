@@ -64,15 +64,7 @@ func TestPBRSpecularColorMapConstant(t *testing.T) {
 				Spheres:    []SphereDesc{{Center: vec3{0, 0.7, 0}, Radius: 0.7}},
 				Planes:     []PlaneDesc{{Normal: vec3{0, 1, 0}, Material: 1}},
 			}
-			s := compileTest(t, d)
-			var st Stats
-			var px []vec3
-			for y := range d.Settings.Height {
-				for x := range d.Settings.Width {
-					px = append(px, s.RenderPixel(x, y, &st))
-				}
-			}
-			return px
+			return renderPixels(t, d)
 		}
 		pbr := Material{Kind: MaterialPBR, Texture: NoTexture, Color: vec3{0.3, 0.5, 0.7}, Roughness: 0.3, DielectricSpecular: 1}
 		factor := pbr
