@@ -67,45 +67,7 @@ build() {
 # scene KIND MODE OUT: writes the room lit by LIGHTS spots (KIND spot) or
 # point lights (KIND point) sampled as MODE.
 scene() {
-	python3 - "$1" "$2" "$3" "$depth" "$lights" "$cone" <<'PY'
-import json, math, sys
-kind, mode, out, depth, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-inner, outer = (float(a) for a in sys.argv[6].split("/"))
-def quad(c, e1, e2, m): return {"type": "quad", "corner": c, "edge1": e1, "edge2": e2, "material": m}
-objs = [quad([-5, 0, -5], [10, 0, 0], [0, 0, 10], "floor"), quad([-5, 3, -5], [10, 0, 0], [0, 0, 10], "wall"),
-        quad([-5, 0, 5], [10, 0, 0], [0, 3, 0], "wall"), quad([-5, 0, -5], [0, 0, 10], [0, 3, 0], "red"),
-        quad([5, 0, -5], [0, 0, 10], [0, 3, 0], "wall"), quad([-5, 0, -5], [10, 0, 0], [0, 3, 0], "wall"),
-        {"type": "sphere", "center": [1.5, 0.8, 1], "radius": 0.8, "material": "white"}]
-for (x, z, h) in [(-2, 0, 1.2), (0.5, 3, 2)]:
-    for c, e1, e2 in [([x, 0, z], [1, 0, 0], [0, h, 0]), ([x, 0, z + 1], [1, 0, 0], [0, h, 0]),
-                      ([x, 0, z], [0, 0, 1], [0, h, 0]), ([x + 1, 0, z], [0, 0, 1], [0, h, 0]),
-                      ([x, h, z], [1, 0, 0], [0, 0, 1])]:
-        objs.append(quad(c, e1, e2, "white"))
-cols = math.ceil(math.sqrt(n))
-rows = math.ceil(n / cols)
-lights = []
-for k in range(n):
-    i, j = k % cols, k // cols
-    x = -4.2 + 8.4 * (i + 0.5) / cols
-    z = -4.2 + 8.4 * (j + 0.5) / rows
-    l = {"type": kind, "position": [round(x, 4), 2.95, round(z, 4)], "color": [1, 0.85, 0.7], "intensity": 240.0 / n}
-    if kind == "spot":
-        l.update({"direction": [0, -1, 0], "inner_angle": inner, "outer_angle": outer})
-        if k % 6 == 5:
-            # A wall-washer: tilted 30° toward the nearest wall.
-            wx, wz = (math.copysign(1, x), 0) if abs(x) >= abs(z) else (0, math.copysign(1, z))
-            t = math.tan(math.radians(30))
-            l.update({"direction": [wx * t, -1, wz * t], "inner_angle": max(inner - 5, 0), "outer_angle": min(outer + 5, 90)})
-    lights.append(l)
-d = {"version": 1, "render": {"width": 64, "height": 64, "samples": 16, "max_depth": depth, "integrator": "path", "seed": 1,
-                              "light_tree_points": mode},
-     "camera": {"position": [0, 1.6, -4.8], "look_at": [0, 1, 0], "fov": 75},
-     "background": {"color": [0, 0, 0]},
-     "materials": {"floor": {"type": "diffuse", "color": [0.6, 0.6, 0.6]}, "wall": {"type": "diffuse", "color": [0.7, 0.7, 0.7]},
-                   "red": {"type": "diffuse", "color": [0.7, 0.2, 0.1]}, "white": {"type": "diffuse", "color": [0.75, 0.75, 0.75]}},
-     "lights": lights, "objects": objs}
-json.dump(d, open(out, "w"), indent=1)
-PY
+	python3 "$root/scripts/lightroom.py" "$3" "$2" "$depth" "$1" "$lights" "$cone"
 }
 
 # render TRACE SCENE OUT [FLAGS...]: renders, prints the CPU seconds.

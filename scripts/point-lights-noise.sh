@@ -35,31 +35,7 @@ trace=$work/trace
 
 # scene N MODE OUT: writes the room of N lights sampled as MODE.
 scene() {
-	python3 - "$1" "$2" "$3" "$depth" <<'PY'
-import json, random, sys
-n, mode, out, depth = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-rng = random.Random(12345)
-def quad(c, e1, e2, m): return {"type": "quad", "corner": c, "edge1": e1, "edge2": e2, "material": m}
-objs = [quad([-5, 0, -5], [10, 0, 0], [0, 0, 10], "floor"), quad([-5, 3, -5], [10, 0, 0], [0, 0, 10], "wall"),
-        quad([-5, 0, 5], [10, 0, 0], [0, 3, 0], "wall"), quad([-5, 0, -5], [0, 0, 10], [0, 3, 0], "red"),
-        quad([5, 0, -5], [0, 0, 10], [0, 3, 0], "wall"), quad([-5, 0, -5], [10, 0, 0], [0, 3, 0], "wall"),
-        {"type": "sphere", "center": [1.5, 0.8, 1], "radius": 0.8, "material": "white"}]
-for (x, z, h) in [(-2, 0, 1.2), (0.5, 3, 2)]:
-    for c, e1, e2 in [([x, 0, z], [1, 0, 0], [0, h, 0]), ([x, 0, z + 1], [1, 0, 0], [0, h, 0]),
-                      ([x, 0, z], [0, 0, 1], [0, h, 0]), ([x + 1, 0, z], [0, 0, 1], [0, h, 0]),
-                      ([x, h, z], [1, 0, 0], [0, 0, 1])]:
-        objs.append(quad(c, e1, e2, "white"))
-lights = [{"type": "point", "position": [rng.uniform(-4.5, 4.5), rng.uniform(1.5, 2.8), rng.uniform(-4.5, 4.5)],
-           "color": [1, rng.uniform(0.7, 1), rng.uniform(0.5, 1)], "intensity": 60.0 / n} for _ in range(n)]
-d = {"version": 1, "render": {"width": 64, "height": 64, "samples": 16, "max_depth": depth, "integrator": "path", "seed": 1,
-                              "light_tree_points": mode},
-     "camera": {"position": [0, 1.6, -4.8], "look_at": [0, 1, 0], "fov": 75},
-     "background": {"color": [0, 0, 0]},
-     "materials": {"floor": {"type": "diffuse", "color": [0.6, 0.6, 0.6]}, "wall": {"type": "diffuse", "color": [0.7, 0.7, 0.7]},
-                   "red": {"type": "diffuse", "color": [0.7, 0.2, 0.1]}, "white": {"type": "diffuse", "color": [0.75, 0.75, 0.75]}},
-     "lights": lights, "objects": objs}
-json.dump(d, open(out, "w"), indent=1)
-PY
+	python3 "$root/scripts/lightroom.py" "$3" "$2" "$depth" bulbs "$1"
 }
 
 # render SCENE OUT [FLAGS...]: renders, prints the CPU seconds.
