@@ -25,8 +25,10 @@ DEVFN float sampler_alpha_float(const Sampler* smp, u32 stream, u32 pass) {
     return unit_float(hash32(smp->seed ^ hash32(smp->index ^ hash32(stream * 0x9e3779b9u + pass * 0x85ebca6bu + 0x632be5abu))));
 }
 
-/* see_through: seeThrough. */
-DEVFN int see_through(const Material* m) { return m->AlphaMode != AlphaOpaque || m->SingleSided != 0u; }
+/* see_through: seeThrough (an unlit material lets through all but camera rays). */
+DEVFN int see_through(const Material* m) {
+    return m->AlphaMode != AlphaOpaque || m->SingleSided != 0u || m->Kind == MaterialUnlit;
+}
 
 /* hit_material: Scene.hitMaterial. */
 DEVFN const Material* hit_material(const TraceScene* s, const Hit* h) {
@@ -51,6 +53,9 @@ DEVFN float alpha_at(const TraceScene* s, const Material* m, const TexCoords* tc
 /* alpha_present: Scene.present. */
 DEVFN int alpha_present(const TraceScene* s, const Material* m, const TexCoords* tc, const Sampler* smp, u32 stream,
                         u32 pass) {
+    if (m->Kind == MaterialUnlit && stream != 0u) {
+        return 0; /* there for the camera ray alone */
+    }
     if (m->AlphaMode == AlphaMask) {
         return alpha_at(s, m, tc) >= m->AlphaCutoff;
     }

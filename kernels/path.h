@@ -69,6 +69,14 @@ DEVFN void path_shade(const TraceScene* s, PathState* p, vec3 from) {
         p->stage = TR_PATH_DONE;
         return;
     }
+    if (m->Kind == MaterialUnlit) {
+        /* Only a camera ray stops here (alpha_present): its colour. */
+        if (p->depth == 0) {
+            p->radiance = maddv(p->radiance, p->beta, material_color(s, m, &sf->tc));
+        }
+        p->stage = TR_PATH_DONE;
+        return;
+    }
     if (m->Kind == MaterialPBR && !(m->Emission.x == 0.0f && m->Emission.y == 0.0f && m->Emission.z == 0.0f)) {
         /* An emitter that also scatters: weighed as an emissive one. */
         vec3 le = emission(s, m, &sf->tc);

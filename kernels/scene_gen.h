@@ -39,7 +39,8 @@ enum {
     MaterialEmissive = 3,
     MaterialPhong = 4,
     MaterialPBR = 5,
-    NumMaterialKinds = 6
+    MaterialUnlit = 6,
+    NumMaterialKinds = 7
 };
 
 /* tracer.TextureKind (tracer/desc.go) */

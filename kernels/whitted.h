@@ -187,6 +187,12 @@ DEVFN void whitted_shade(const TraceScene* s, WhittedState* w, const Hit* h, vec
         w->radiance = maddv(w->radiance, b->weight, emitted(s, m, tc));
         return;
     }
+    if (m->Kind == MaterialUnlit) { /* as in path_shade */
+        if (b->depth == 0) {
+            w->radiance = maddv(w->radiance, b->weight, material_color(s, m, tc));
+        }
+        return;
+    }
     if ((int)b->depth == (int)s->MaxDepth) {
         return;
     }

@@ -15,6 +15,7 @@ var materialKinds = []option[tracer.MaterialKind]{
 	{"emissive", tracer.MaterialEmissive},
 	{"phong", tracer.MaterialPhong},
 	{"pbr", tracer.MaterialPBR},
+	{"unlit", tracer.MaterialUnlit},
 }
 
 // materialFields are the members each material type accepts.
@@ -24,6 +25,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialDielectric: {"type", "color", "texture", "ior", "roughness", "attenuation_color", "attenuation_distance", "normal_map", "normal_scale"},
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
+	tracer.MaterialUnlit:      {"type", "color", "texture"},
 	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "clearcoat_texture", "clearcoat_roughness_texture", "normal_map", "normal_scale"},
 }
 
@@ -122,9 +124,11 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.ClearcoatMap = d.mapTexture(f, "clearcoat_texture", "linear", s)
 		m.ClearcoatRoughnessMap = d.mapTexture(f, "clearcoat_roughness_texture", "linear", s)
 		d.pbrSpecular(f, &m, s)
+	case tracer.MaterialUnlit:
+		d.surfaceColor(f, &m, s, white)
 	}
 	d.alpha(f, &m, s)
-	if kind != tracer.MaterialEmissive && !d.failed() {
+	if kind != tracer.MaterialEmissive && kind != tracer.MaterialUnlit && !d.failed() {
 		d.normalMap(f, &m, s)
 	}
 	return m

@@ -45,7 +45,10 @@ func (smp *Sampler) alphaFloat(stream, pass uint32) float32 {
 }
 
 // seeThrough reports whether material m may let rays through.
-func seeThrough(m *Material) bool { return m.AlphaMode != AlphaOpaque || m.SingleSided != 0 }
+// An unlit material lets through every ray but the camera's.
+func seeThrough(m *Material) bool {
+	return m.AlphaMode != AlphaOpaque || m.SingleSided != 0 || m.Kind == MaterialUnlit
+}
 
 // hitMaterial returns the material of hit h.
 func (s *Scene) hitMaterial(h *Hit) *Material {
@@ -69,8 +72,13 @@ func (s *Scene) alphaAt(m *Material, tc *texCoords) float32 {
 }
 
 // present reports whether the surface of material m is there at tc for
-// the pass-th surface a ray of the stream meets.
+// the pass-th surface a ray of the stream meets. An unlit material is
+// there for the camera ray alone (stream 0, alphaStream(0, alphaRayPath),
+// also past the surfaces it passed): bounce and shadow rays go through it.
 func (s *Scene) present(m *Material, tc *texCoords, smp *Sampler, stream, pass uint32) bool {
+	if m.Kind == MaterialUnlit && stream != 0 {
+		return false
+	}
 	switch m.AlphaMode {
 	case AlphaMask:
 		return s.alphaAt(m, tc) >= m.AlphaCutoff

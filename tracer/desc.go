@@ -68,6 +68,11 @@ const (
 	MaterialEmissive                       // an area light; does not scatter
 	MaterialPhong                          // ambient + Lambert + Blinn-Phong + mirror reflection
 	MaterialPBR                            // glTF 2.0's metallic-roughness model (Color is the base colour)
+	// MaterialUnlit shows its colour (Color or Texture, × the vertex
+	// colour) to camera rays as is, lit by nothing, and is invisible to
+	// every other ray (glTF's KHR_materials_unlit, as Blender imports
+	// it; tracer/alpha.go's present).
+	MaterialUnlit
 	// NumMaterialKinds counts the kinds, kept last: every MaterialKind is below it.
 	NumMaterialKinds
 )

@@ -62,6 +62,15 @@ func (s *Scene) tracePath(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 			radiance = maddv(radiance, beta, le)
 			break
 		}
+		if m.Kind == MaterialUnlit {
+			// Only a camera ray stops here (present): its colour as
+			// radiance. Any other ray meets it only past MaxAlphaPasses
+			// surfaces, and ends with nothing.
+			if depth == 0 {
+				radiance = maddv(radiance, beta, s.color(m, &sf.texCoords))
+			}
+			break
+		}
 		if m.Kind == MaterialPBR && m.Emission != (vec3{}) {
 			// An emitter that also scatters: its emission is weighed as
 			// an emissive material's, and the path goes on.

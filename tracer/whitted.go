@@ -50,6 +50,12 @@ func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 				radiance = maddv(radiance, b.weight, s.emitted(m, tc))
 				break
 			}
+			if m.Kind == MaterialUnlit { // as in tracePath
+				if b.depth == 0 {
+					radiance = maddv(radiance, b.weight, s.color(m, tc))
+				}
+				break
+			}
 			if int(b.depth) == s.Settings.MaxDepth {
 				break
 			}

@@ -440,7 +440,40 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		addManyEmitters(d, seed)
 	}
 	addManyLights(d, seed)
+	addUnlit(d, seed)
 	return d
+}
+
+// addUnlit gives d, from the seed (the random numbers stay as they were),
+// an unlit material in 9 of 12 scenes (not seeds 4, 8, 12): its colour
+// plain, the checker or the tinted image (with the image's alpha where
+// the scene has one), opaque, a cut-out, a blend or single-sided, on the first sphere,
+// the first mesh (vertex colours in some seeds) and a quad hung between
+// the lights and the floor, whose shadow it must not cast.
+func addUnlit(d *tracer.SceneDesc, seed uint64) {
+	if seed%4 == 0 {
+		return
+	}
+	m := tracer.Material{Kind: tracer.MaterialUnlit, Texture: []int32{tracer.NoTexture, 0, 1}[seed%3],
+		Color: mgl32.Vec3{0.9, 0.5 + 0.1*float32(seed%4), 0.2}}
+	switch seed % 5 {
+	case 1:
+		// On the checker, not an image whose alpha may be below the
+		// cutoff everywhere.
+		m.AlphaMode, m.Alpha, m.AlphaCutoff, m.Texture = tracer.AlphaMask, 0.8, 0.5, min(m.Texture, 0)
+	case 2:
+		m.AlphaMode, m.Alpha = tracer.AlphaBlend, 0.6
+	case 3:
+		m.SingleSided = 1
+	}
+	u := len(d.Materials)
+	d.Materials = append(d.Materials, m)
+	d.Spheres[0].Material = u
+	if seed%2 == 1 {
+		d.Meshes[0].Material = u
+	}
+	d.Quads = append(d.Quads, tracer.QuadDesc{Corner: mgl32.Vec3{-1.5, 1.2, -1.5}, Edge1: mgl32.Vec3{3, 0, 0.2},
+		Edge2: mgl32.Vec3{0.1, 0.3, 2}, Material: u})
 }
 
 // addManyLights gives d, from the seed (the random numbers stay as they
@@ -813,11 +846,18 @@ func TestSceneFileSpotParity(t *testing.T) {
 
 // TestRandomScenesUseAlpha: the random scenes that TestRandomSceneParity
 // compares include see-through materials that change their pictures, so
-// parity covers the kernel's alpha and single-sided code.
+// parity covers the kernel's alpha and single-sided code. Unlit
+// materials, see-through to all rays but the camera's, are made diffuse
+// first (TestRandomScenesUseUnlit checks them).
 func TestRandomScenesUseAlpha(t *testing.T) {
 	seeThrough, changed := 0, 0
 	for seed := uint64(1); seed <= 12; seed++ {
 		d := randomScene(seed, tracer.IntegratorPath)
+		for i := range d.Materials {
+			if d.Materials[i].Kind == tracer.MaterialUnlit {
+				d.Materials[i].Kind = tracer.MaterialDiffuse
+			}
+		}
 		s, err := tracer.Compile(d)
 		if err != nil {
 			t.Fatal(err)
@@ -1195,6 +1235,25 @@ func picturesDiffer(s, o *tracer.Scene) bool {
 		}
 	}
 	return false
+}
+
+// TestRandomScenesUseUnlit: most of the random scenes, of both
+// integrators, have an unlit material (addUnlit), which changes their
+// pictures against the same scenes with it diffuse, so parity covers the
+// kernel's unlit surfaces (seen by camera rays, passed by the others).
+func TestRandomScenesUseUnlit(t *testing.T) {
+	for _, integ := range []tracer.Integrator{tracer.IntegratorPath, tracer.IntegratorWhitted} {
+		unlit, changed := materialFeatureUse(t, integ,
+			func(m *tracer.Material) bool { return m.Kind == tracer.MaterialUnlit },
+			func(m *tracer.Material) {
+				if m.Kind == tracer.MaterialUnlit {
+					m.Kind = tracer.MaterialDiffuse
+				}
+			})
+		if unlit < 9 || changed < 9 {
+			t.Errorf("integrator %d: %d of 12 random scenes have an unlit material, %d of them changed by it: want 9 and 9", integ, unlit, changed)
+		}
+	}
 }
 
 // TestRandomScenesUseClearcoat: most of the random path-traced scenes
