@@ -77,7 +77,9 @@ import (
 //     with baseColorFactor's alpha times the base colour texture's alpha
 //     channel as tracer.Material's alpha. doubleSided false is read as
 //     two-sided, as Blender's importer and Cycles render it; occlusion
-//     maps are ignored.
+//     maps are ignored. A material with KHR_materials_unlit is
+//     tracer.MaterialUnlit of its base colour and alpha alone
+//     (gltfunlit.go).
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in the pose of their joints' nodes
@@ -224,6 +226,7 @@ var gltfSupported = map[string]bool{
 	gltfTransmissionExt:               true,
 	gltfIORExt:                        true,
 	gltfVolumeExt:                     true,
+	gltfUnlitExt:                      true,
 }
 
 // gltfLoader holds the state of one loadGLTF call.
@@ -1177,13 +1180,19 @@ func (l *gltfLoader) material(i int) (int32, error) {
 			im.Alpha = float32(a)
 		}
 	}
-	if raw, ok := m.Extensions[gltfSpecGlossExt]; ok && !glass.glass {
+	_, unlit := m.Extensions[gltfUnlitExt]
+	if raw, ok := m.Extensions[gltfSpecGlossExt]; ok && !glass.glass && !unlit {
 		// In place of pbrMetallicRoughness, read above.
 		if err := l.specularGlossiness(raw, where, &im); err != nil {
 			return 0, err
 		}
 	}
-	if glass.glass {
+	if unlit {
+		// It wins over glass and specular-glossiness, as in Blender's
+		// importer (gltfunlit.go).
+		unlitMaterial(&im)
+		im.Unsupported = unlitUnsupported(exts)
+	} else if glass.glass {
 		// Trace's dielectric: baseColorFactor × baseColorTexture is the
 		// tint of the light it transmits, roughnessFactor its roughness.
 		im.PBR, im.Glass, im.IOR = false, true, glass.ior

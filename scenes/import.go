@@ -84,6 +84,10 @@ type importedMaterial struct {
 	// Roughness; PBR is then false.
 	Glass bool
 	IOR   float32
+	// Unlit makes the material trace's unlit one (tracer.MaterialUnlit;
+	// glTF's KHR_materials_unlit, gltfunlit.go): Color (and Image) seen
+	// by camera rays as is; PBR and Glass are then false.
+	Unlit bool
 	// AttenuationColor and AttenuationDistance are the glass's
 	// absorption inside (tracer.Material's; glTF's
 	// KHR_materials_volume), the distance in the scene's units once

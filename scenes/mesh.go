@@ -525,6 +525,9 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 				mat.SpecularF0, mat.SpecularF90, mat.DielectricSpecular = m.SpecularF0, m.SpecularF90, 1
 			}
 		}
+		if m.Unlit {
+			mat.Kind = tracer.MaterialUnlit
+		}
 		if m.Glass {
 			mat.Kind, mat.IOR, mat.Roughness = tracer.MaterialDielectric, m.IOR, m.Roughness
 			mat.AttenuationColor, mat.AttenuationDistance = m.AttenuationColor, m.AttenuationDistance
