@@ -20,6 +20,9 @@
 # `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
 # is made by scenes/examples/assets/gen -alpha-modes after AlphaBlendModeTest (glTF's alpha modes
 # and cutoffs), which neither package holds: Cycles is its reference.
+# Unlit is made by assets/gen -unlit: KHR_materials_unlit spheres above
+# their lit twins (Cycles is its reference: the upper row is its base
+# colour in both).
 # SpecGloss is made by assets/gen -spec-gloss after SpecGlossVsMetalRough
 # (which neither package holds): three spheres of
 # KHR_materials_pbrSpecularGlossiness above their metallic-roughness
@@ -54,7 +57,7 @@ out=/tmp/trace-sample-models
 samples=64
 cycles=0
 cycles_samples=256
-models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass SpecGloss"
+models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass SpecGloss Unlit"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) trace=$2; shift 2 ;;
@@ -186,6 +189,14 @@ for m in $models; do
 		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -spec-gloss "$out/.gen")
 		model $m "$out/.gen" SpecGloss.gltf "" \
 			'{"position": [0, 0, 6], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' "" '{"color": [0.8, 0.8, 0.8]}' ;;
+	Unlit)
+		# Made here (assets/gen -unlit): KHR_materials_unlit spheres above
+		# their lit twins. In Cycles (Blender's importer: an emission of the
+		# base colour that camera rays see) and in trace the upper row's
+		# discs are their base colour, whatever the sky.
+		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -unlit "$out/.gen")
+		model $m "$out/.gen" Unlit.gltf "" \
+			'{"position": [0, 0, 6], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	TextureTransformTest)
 		model $m "$root/scenes/testdata/khronos/TextureTransformTest" TextureTransformTest.gltf "" \
 			'{"position": [0, 0, 3.2], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 42}' ;;

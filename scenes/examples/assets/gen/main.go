@@ -27,6 +27,11 @@
 // above their metallic-roughness twins, after the Khronos sample model
 // SpecGlossVsMetalRough (writeSpecGlossModel).
 //
+// With -unlit DIR it writes, for the same script, DIR/Unlit.gltf and
+// DIR/checker.png: spheres of KHR_materials_unlit (two base colour
+// factors and a texture) above their lit metallic-roughness twins
+// (writeUnlitModel).
+//
 // The output is deterministic; the committed files are its output.
 package main
 
@@ -53,7 +58,14 @@ func main() {
 	alpha := flag.String("alpha-modes", "", "write only AlphaModes.gltf and alpha.png, into this folder")
 	glass := flag.String("glass", "", "write only Glass.gltf and checker.png, into this folder")
 	specGloss := flag.String("spec-gloss", "", "write only SpecGloss.gltf and its textures, into this folder")
+	unlit := flag.String("unlit", "", "write only Unlit.gltf and checker.png, into this folder")
 	flag.Parse()
+	if *unlit != "" {
+		if err := writeUnlitModel(*unlit); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *specGloss != "" {
 		if err := writeSpecGlossModel(*specGloss); err != nil {
 			log.Fatal(err)
@@ -619,3 +631,69 @@ func writeSpecGlossModel(dir string) error {
 
 // gltfSpecGloss is glTF's specular-glossiness extension.
 const gltfSpecGloss = "KHR_materials_pbrSpecularGlossiness"
+
+// gltfUnlit is glTF's unlit extension.
+const gltfUnlit = "KHR_materials_unlit"
+
+// writeUnlitModel writes dir/Unlit.gltf and dir/checker.png: a row of
+// three spheres of KHR_materials_unlit, whose camera-facing colour is the
+// base colour alone (a factor of (0.8, 0.3, 0.1); a checker texture of
+// 8-bit sRGB 230, 200, 60 and 40, 90, 200 under a factor of (1, 0.5,
+// 1), nearest texels; a factor of (0.2, 0.6, 0.9)), above a row of their
+// lit metallic-roughness twins (metallic 0, roughness 0.5).
+func writeUnlitModel(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	const n = 64
+	checker := image.NewNRGBA(image.Rect(0, 0, n, n))
+	for y := range n {
+		for x := range n {
+			c := color.NRGBA{230, 200, 60, 255}
+			if (x*8/n+y*8/n)%2 == 1 {
+				c = color.NRGBA{40, 90, 200, 255}
+			}
+			checker.SetNRGBA(x, y, c)
+		}
+	}
+	if err := writePNG(filepath.Join(dir, "checker.png"), checker); err != nil {
+		return err
+	}
+	var b gltfBuffer
+	accessors := b.sphere(48, 24)
+	pbr := []map[string]any{
+		{"baseColorFactor": []float64{0.8, 0.3, 0.1, 1}, "metallicFactor": 0, "roughnessFactor": 0.5},
+		{"baseColorFactor": []float64{1, 0.5, 1, 1}, "baseColorTexture": map[string]any{"index": 0}, "metallicFactor": 0, "roughnessFactor": 0.5},
+		{"baseColorFactor": []float64{0.2, 0.6, 0.9, 1}, "metallicFactor": 0, "roughnessFactor": 0.5},
+	}
+	var materials, meshes, nodes []map[string]any
+	var children []int
+	for i := range 2 * len(pbr) {
+		m := map[string]any{"name": fmt.Sprintf("lit %d", i%3), "pbrMetallicRoughness": pbr[i%3]}
+		if i < len(pbr) {
+			m["name"] = fmt.Sprintf("unlit %d", i)
+			m["extensions"] = map[string]any{gltfUnlit: map[string]any{}}
+		}
+		materials = append(materials, m)
+		meshes = append(meshes, map[string]any{"name": m["name"], "primitives": []map[string]any{{
+			"attributes": map[string]int{"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": i}}})
+		nodes = append(nodes, map[string]any{"name": m["name"], "mesh": i,
+			"translation": []float64{1.3 * float64(i%3-1), 0.65 - 1.3*float64(i/3), 0}, "scale": []float64{0.55, 0.55, 0.55}})
+		children = append(children, i)
+	}
+	doc := map[string]any{
+		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"extensionsUsed": []string{gltfUnlit},
+		"scene":          0,
+		"scenes":         []map[string]any{{"nodes": children}},
+		"nodes":          nodes,
+		"meshes":         meshes,
+		"materials":      materials,
+		"textures":       []map[string]any{{"source": 0, "sampler": 0}},
+		// Nearest texels, as in SpecGloss.gltf.
+		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":    []map[string]any{{"uri": "checker.png"}},
+		"accessors": accessors,
+	}
+	return b.write(filepath.Join(dir, "Unlit.gltf"), doc)
+}
