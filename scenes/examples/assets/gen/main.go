@@ -60,29 +60,17 @@ func main() {
 	specGloss := flag.String("spec-gloss", "", "write only SpecGloss.gltf and its textures, into this folder")
 	unlit := flag.String("unlit", "", "write only Unlit.gltf and checker.png, into this folder")
 	flag.Parse()
-	if *unlit != "" {
-		if err := writeUnlitModel(*unlit); err != nil {
-			log.Fatal(err)
+	// One model alone, into the folder its flag names.
+	for _, m := range []struct {
+		dir   string
+		write func(string) error
+	}{{*unlit, writeUnlitModel}, {*specGloss, writeSpecGlossModel}, {*alpha, writeAlphaModesModel}, {*glass, writeGlassModel}} {
+		if m.dir != "" {
+			if err := m.write(m.dir); err != nil {
+				log.Fatal(err)
+			}
+			return
 		}
-		return
-	}
-	if *specGloss != "" {
-		if err := writeSpecGlossModel(*specGloss); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *alpha != "" {
-		if err := writeAlphaModesModel(*alpha); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if *glass != "" {
-		if err := writeGlassModel(*glass); err != nil {
-			log.Fatal(err)
-		}
-		return
 	}
 	if err := writeKnot(filepath.Join(dir, "knot.obj"), 144, 12); err != nil {
 		log.Fatal(err)
