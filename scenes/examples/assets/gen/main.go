@@ -47,6 +47,7 @@ import (
 	"image/color"
 	"image/png"
 	"log"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -199,16 +200,8 @@ func writeSpheres(path string, n, seg, rings int) error {
 			children = append(children, len(nodes)-1)
 		}
 	}
-	doc := map[string]any{
-		"asset":     map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
-		"scene":     0,
-		"scenes":    []map[string]any{{"nodes": children}},
-		"nodes":     nodes,
-		"meshes":    meshes,
-		"materials": materials,
-		"accessors": accessors,
-	}
-	return b.write(path, doc)
+	extra := map[string]any{}
+	return b.writeScene(path, children, nodes, meshes, materials, accessors, extra)
 }
 
 // sphere adds a unit UV sphere of seg × rings quads, with normals and
@@ -275,6 +268,24 @@ func (b *gltfBuffer) write(path string, doc map[string]any) error {
 		return err
 	}
 	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// writeScene writes a glTF file of one scene at path: the root nodes
+// children, nodes, meshes, materials and accessors, and the top-level
+// fields in extra (textures, samplers, images, extensionsUsed), with b's
+// buffer (write).
+func (b *gltfBuffer) writeScene(path string, children []int, nodes, meshes, materials, accessors []map[string]any, extra map[string]any) error {
+	doc := map[string]any{
+		"asset":     map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+		"scene":     0,
+		"scenes":    []map[string]any{{"nodes": children}},
+		"nodes":     nodes,
+		"meshes":    meshes,
+		"materials": materials,
+		"accessors": accessors,
+	}
+	maps.Copy(doc, extra)
+	return b.write(path, doc)
 }
 
 // writeSky writes a w×h equirectangular sky in Radiance RGBE (flat
@@ -404,19 +415,12 @@ func writeAlphaModes(path string) error {
 			"translation": []float64{1.25 * (float64(i) - 2.5), 0, 0}})
 		children = append(children, len(nodes)-1)
 	}
-	doc := map[string]any{
-		"asset":     map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
-		"scene":     0,
-		"scenes":    []map[string]any{{"nodes": children}},
-		"nodes":     nodes,
-		"meshes":    meshes,
-		"materials": materials,
-		"textures":  []map[string]any{{"source": 0, "sampler": 0}},
-		"samplers":  []map[string]any{{"wrapS": 33071, "wrapT": 33071, "magFilter": 9729, "minFilter": 9729}},
-		"images":    []map[string]any{{"uri": "alpha.png"}},
-		"accessors": accessors,
+	extra := map[string]any{
+		"textures": []map[string]any{{"source": 0, "sampler": 0}},
+		"samplers": []map[string]any{{"wrapS": 33071, "wrapT": 33071, "magFilter": 9729, "minFilter": 9729}},
+		"images":   []map[string]any{{"uri": "alpha.png"}},
 	}
-	return b.write(path, doc)
+	return b.writeScene(path, children, nodes, meshes, materials, accessors, extra)
 }
 
 // writeGlassModel writes Glass.gltf and checker.png into dir.
@@ -510,23 +514,16 @@ func writeGlass(path string) error {
 			"translation": []float64{1.25 * (float64(i) - 1.5), 0, 0}, "scale": []float64{0.5, 0.5, 0.5}})
 		children = append(children, len(nodes)-1)
 	}
-	doc := map[string]any{
-		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+	extra := map[string]any{
 		"extensionsUsed": []string{"KHR_materials_transmission", "KHR_materials_ior"},
-		"scene":          0,
-		"scenes":         []map[string]any{{"nodes": children}},
-		"nodes":          nodes,
-		"meshes":         meshes,
-		"materials":      materials,
 		"textures":       []map[string]any{{"source": 0, "sampler": 0}},
 		// Nearest texels: the spheres magnify the checks, and Cycles
 		// blends an 8-bit sRGB image's texels before decoding them where
 		// trace blends decoded ones, which would set the glass apart.
-		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
-		"images":    []map[string]any{{"uri": "checker.png"}},
-		"accessors": accessors,
+		"samplers": []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":   []map[string]any{{"uri": "checker.png"}},
 	}
-	return b.write(path, doc)
+	return b.writeScene(path, children, nodes, meshes, materials, accessors, extra)
 }
 
 // writeSpecGlossModel writes DIR/SpecGloss.gltf with its textures
@@ -599,22 +596,15 @@ func writeSpecGlossModel(dir string) error {
 			"translation": []float64{1.3 * float64(i%3-1), 0.65 - 1.3*float64(i/3), 0}, "scale": []float64{0.55, 0.55 - 1.1*float64(i/3), 0.55}})
 		children = append(children, i)
 	}
-	doc := map[string]any{
-		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+	extra := map[string]any{
 		"extensionsUsed": []string{gltfSpecGloss},
-		"scene":          0,
-		"scenes":         []map[string]any{{"nodes": children}},
-		"nodes":          nodes,
-		"meshes":         meshes,
-		"materials":      materials,
 		"textures":       []map[string]any{{"source": 0, "sampler": 0}, {"source": 1, "sampler": 0}, {"source": 2, "sampler": 0}},
 		// Nearest texels: Cycles blends an 8-bit sRGB image's texels
 		// before decoding them where trace blends decoded ones.
-		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
-		"images":    []map[string]any{{"uri": "diffuse.png"}, {"uri": "specgloss.png"}, {"uri": "mr.png"}},
-		"accessors": accessors,
+		"samplers": []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":   []map[string]any{{"uri": "diffuse.png"}, {"uri": "specgloss.png"}, {"uri": "mr.png"}},
 	}
-	return b.write(filepath.Join(dir, "SpecGloss.gltf"), doc)
+	return b.writeScene(filepath.Join(dir, "SpecGloss.gltf"), children, nodes, meshes, materials, accessors, extra)
 }
 
 // gltfSpecGloss is glTF's specular-glossiness extension.
@@ -669,19 +659,12 @@ func writeUnlitModel(dir string) error {
 			"translation": []float64{1.3 * float64(i%3-1), 0.65 - 1.3*float64(i/3), 0}, "scale": []float64{0.55, 0.55, 0.55}})
 		children = append(children, i)
 	}
-	doc := map[string]any{
-		"asset":          map[string]string{"version": "2.0", "generator": "scenes/examples/assets/gen"},
+	extra := map[string]any{
 		"extensionsUsed": []string{gltfUnlit},
-		"scene":          0,
-		"scenes":         []map[string]any{{"nodes": children}},
-		"nodes":          nodes,
-		"meshes":         meshes,
-		"materials":      materials,
 		"textures":       []map[string]any{{"source": 0, "sampler": 0}},
 		// Nearest texels, as in SpecGloss.gltf.
-		"samplers":  []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
-		"images":    []map[string]any{{"uri": "checker.png"}},
-		"accessors": accessors,
+		"samplers": []map[string]any{{"wrapS": 10497, "wrapT": 10497, "magFilter": 9728, "minFilter": 9728}},
+		"images":   []map[string]any{{"uri": "checker.png"}},
 	}
-	return b.write(filepath.Join(dir, "Unlit.gltf"), doc)
+	return b.writeScene(filepath.Join(dir, "Unlit.gltf"), children, nodes, meshes, materials, accessors, extra)
 }
