@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzOBJ$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDecodeImage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzGLTF$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzMeshoptDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzMTL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzPLY$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzSTL$$' -fuzztime $(FUZZTIME)

@@ -107,10 +107,26 @@ func (a *assets) resolve(base, rel string) (string, error) {
 // have together.
 func (a *assets) texelsLeft() int64 { return tracer.MaxImageTexels - a.texels }
 
+// tooBig is the error of a scene whose files outgrow MaxAssetBytes.
+func tooBig() error {
+	return fmt.Errorf("the scene's files together are larger than the limit of %d bytes (MaxAssetBytes)", int64(MaxAssetBytes))
+}
+
+// reserve counts n bytes that a file's data decodes to (a glTF file's
+// compressed buffer views) against MaxAssetBytes, as if a file had
+// brought them.
+func (a *assets) reserve(n int64) error {
+	if n > MaxAssetBytes-a.used {
+		return tooBig()
+	}
+	a.used += n
+	return nil
+}
+
 // read reads the file at the absolute path p (from resolve), counting its
 // size against MaxAssetBytes.
 func (a *assets) read(p string) ([]byte, error) {
-	tooBig := fmt.Errorf("the scene's files together are larger than the limit of %d bytes (MaxAssetBytes)", int64(MaxAssetBytes))
+	tooBig := tooBig()
 	if a.files != nil {
 		data, ok := a.files[a.key(p)]
 		if !ok {

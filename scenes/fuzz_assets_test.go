@@ -82,6 +82,28 @@ func FuzzGLTF(f *testing.F) {
 	// What Blender and glTF tools write beside plain triangles: a skin, a
 	// sparse accessor, quantized attributes, a glass material, lines.
 	f.Add(fuzzGLTFFeatures(f), false)
+	// EXT_meshopt_compression: hand-made streams of every view, and
+	// gltfpack -c's spheres.
+	for _, glb := range []bool{false, true} {
+		var buf bytes.Buffer
+		enc := gltf.NewEncoder(&buf)
+		enc.AsBinary = glb
+		doc := meshoptDoc(f)
+		if !glb {
+			for _, b := range doc.Buffers {
+				b.EmbeddedResource()
+			}
+		}
+		if err := enc.Encode(doc); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(buf.Bytes(), glb)
+	}
+	if data, err := os.ReadFile(filepath.Join("testdata", "meshopt", "spheres-c.glb")); err == nil {
+		f.Add(data, true)
+	} else {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"
 		if glb {

@@ -33,6 +33,9 @@ import (
 //     relative URIs (percent-decoded), resolved from the .gltf's folder
 //     through a, so they cannot leave the scene's folder and count against
 //     its byte budget. Other URI schemes (http:, file:) are errors.
+//     Buffer views compressed with EXT_meshopt_compression are decoded
+//     first, into buffers of their own, and read as any view
+//     (gltfmeshopt.go); the fallback buffers they stand for are not read.
 //   - Geometry: the default scene (scene, else scenes[0]; with no scenes at
 //     all, every node that is no other node's child), walked depth first,
 //     each node's matrix or translation·rotation·scale composed with its
@@ -222,6 +225,7 @@ var gltfSupported = map[string]bool{
 	gltfSpecularExt:                   true,
 	gltfSpecGlossExt:                  true,
 	"KHR_mesh_quantization":           true,
+	gltfMeshoptExt:                    true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
 	gltfIORExt:                        true,
@@ -249,6 +253,7 @@ type gltfLoader struct {
 	unsurfaced     []string                        // the primitives of points and lines, not drawn
 	dflt           int32                           // index of glTF's default material in out.materials, or -1
 	quantized      bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
+	meshopt        bool                            // the file lists EXT_meshopt_compression (gltfmeshopt.go)
 	bufferBytes    int                             // the bytes of all buffers, bounding accessors without a bufferView
 	parents        []int                           // each node's parent, or -1 (nodeWorld)
 	skinMats       map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
@@ -319,11 +324,25 @@ func (l *gltfLoader) decode(data []byte) error {
 		}
 	}
 	l.quantized = slices.Contains(doc.ExtensionsUsed, gltfQuantizationExt) || slices.Contains(doc.ExtensionsRequired, gltfQuantizationExt)
+	l.meshopt = slices.Contains(doc.ExtensionsUsed, gltfMeshoptExt) || slices.Contains(doc.ExtensionsRequired, gltfMeshoptExt)
+	fallback := make([]bool, len(doc.Buffers)) // not read (gltfmeshopt.go)
 	for i, b := range doc.Buffers {
+		if b != nil {
+			var err error
+			if fallback[i], err = l.meshoptFallback(i, b, isGLB); err != nil {
+				return err
+			}
+			if fallback[i] {
+				continue
+			}
+		}
 		if err := l.loadBuffer(i, b, isGLB, bin); err != nil {
 			return err
 		}
 		l.bufferBytes += len(b.Data)
+	}
+	if err := l.decodeMeshopt(fallback); err != nil {
+		return err
 	}
 	return l.decodeLights()
 }
