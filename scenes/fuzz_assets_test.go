@@ -83,7 +83,7 @@ func FuzzGLTF(f *testing.F) {
 	// sparse accessor, quantized attributes, a glass material, lines.
 	f.Add(fuzzGLTFFeatures(f), false)
 	// EXT_meshopt_compression: hand-made streams of every view, and
-	// gltfpack -c's spheres.
+	// gltfpack -c's spheres; KHR_meshopt_compression: gltfpack -cc -ce khr's.
 	for _, glb := range []bool{false, true} {
 		var buf bytes.Buffer
 		enc := gltf.NewEncoder(&buf)
@@ -99,10 +99,12 @@ func FuzzGLTF(f *testing.F) {
 		}
 		f.Add(buf.Bytes(), glb)
 	}
-	if data, err := os.ReadFile(filepath.Join("testdata", "meshopt", "spheres-c.glb")); err == nil {
+	for _, name := range []string{"spheres-c.glb", "spheres-vpf-cc-khr.glb"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "meshopt", name))
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(data, true)
-	} else {
-		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"

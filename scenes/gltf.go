@@ -33,8 +33,8 @@ import (
 //     relative URIs (percent-decoded), resolved from the .gltf's folder
 //     through a, so they cannot leave the scene's folder and count against
 //     its byte budget. Other URI schemes (http:, file:) are errors.
-//     Buffer views compressed with EXT_meshopt_compression are decoded
-//     first, into buffers of their own, and read as any view
+//     Buffer views compressed with EXT_meshopt_compression or
+//     KHR_meshopt_compression are decoded first, into buffers of their own, and read as any view
 //     (gltfmeshopt.go); the fallback buffers they stand for are not read.
 //   - Geometry: the default scene (scene, else scenes[0]; with no scenes at
 //     all, every node that is no other node's child), walked depth first,
@@ -226,6 +226,7 @@ var gltfSupported = map[string]bool{
 	gltfSpecGlossExt:                  true,
 	"KHR_mesh_quantization":           true,
 	gltfMeshoptExt:                    true,
+	gltfMeshoptKHRExt:                 true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
 	gltfIORExt:                        true,
@@ -253,7 +254,7 @@ type gltfLoader struct {
 	unsurfaced     []string                        // the primitives of points and lines, not drawn
 	dflt           int32                           // index of glTF's default material in out.materials, or -1
 	quantized      bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
-	meshopt        bool                            // the file lists EXT_meshopt_compression (gltfmeshopt.go)
+	meshopt        bool                            // the file lists EXT_ or KHR_meshopt_compression (gltfmeshopt.go)
 	bufferBytes    int                             // the bytes of all buffers, bounding accessors without a bufferView
 	parents        []int                           // each node's parent, or -1 (nodeWorld)
 	skinMats       map[int][]mgl64.Mat4            // skins[i]'s joint matrices (skinMatrices)
@@ -324,7 +325,9 @@ func (l *gltfLoader) decode(data []byte) error {
 		}
 	}
 	l.quantized = slices.Contains(doc.ExtensionsUsed, gltfQuantizationExt) || slices.Contains(doc.ExtensionsRequired, gltfQuantizationExt)
-	l.meshopt = slices.Contains(doc.ExtensionsUsed, gltfMeshoptExt) || slices.Contains(doc.ExtensionsRequired, gltfMeshoptExt)
+	for _, e := range []string{gltfMeshoptExt, gltfMeshoptKHRExt} {
+		l.meshopt = l.meshopt || slices.Contains(doc.ExtensionsUsed, e) || slices.Contains(doc.ExtensionsRequired, e)
+	}
 	fallback := make([]bool, len(doc.Buffers)) // not read (gltfmeshopt.go)
 	for i, b := range doc.Buffers {
 		if b != nil {

@@ -8,11 +8,27 @@ import (
 
 // gltfMeshoptExt compresses buffer views with meshoptimizer's codecs
 // (EXT_meshopt_compression: gltfpack -c and -cc, glTF-Transform's
-// meshopt). KHR_meshopt_compression is a later superset (a version 1
-// vertex codec, a COLOR filter) and is not read.
-const gltfMeshoptExt = "EXT_meshopt_compression"
+// meshopt); gltfMeshoptKHRExt is its Khronos successor
+// (KHR_meshopt_compression, gltfpack -ce khr), the same but for a version
+// 1 of the vertex codec and a COLOR filter, which only it allows.
+const (
+	gltfMeshoptExt    = "EXT_meshopt_compression"
+	gltfMeshoptKHRExt = "KHR_meshopt_compression"
+)
 
-// gltfMeshoptView is a bufferView's EXT_meshopt_compression object.
+// gltfMeshoptOf returns the name and object of the meshopt extension in
+// ext (KHR's when both are there), or ok false.
+func gltfMeshoptOf(ext gltf.Extensions) (name string, raw any, ok bool) {
+	for _, name := range []string{gltfMeshoptKHRExt, gltfMeshoptExt} {
+		if raw, ok := ext[name]; ok {
+			return name, raw, true
+		}
+	}
+	return "", nil, false
+}
+
+// gltfMeshoptView is a bufferView's EXT_meshopt_compression or
+// KHR_meshopt_compression object.
 type gltfMeshoptView struct {
 	Buffer     *int   `json:"buffer"`
 	ByteOffset int    `json:"byteOffset"`
@@ -23,19 +39,20 @@ type gltfMeshoptView struct {
 	Filter     string `json:"filter"`
 }
 
-// gltfMeshoptBuffer is a buffer's EXT_meshopt_compression object.
+// gltfMeshoptBuffer is a buffer's EXT_meshopt_compression or
+// KHR_meshopt_compression object.
 type gltfMeshoptBuffer struct {
 	Fallback bool `json:"fallback"`
 }
 
 var (
 	gltfMeshoptModes   = map[string]meshoptMode{"ATTRIBUTES": meshoptAttributes, "TRIANGLES": meshoptTriangles, "INDICES": meshoptIndices}
-	gltfMeshoptFilters = map[string]meshoptFilter{"": meshoptFilterNone, "NONE": meshoptFilterNone, "OCTAHEDRAL": meshoptFilterOctahedral, "QUATERNION": meshoptFilterQuaternion, "EXPONENTIAL": meshoptFilterExponential}
+	gltfMeshoptFilters = map[string]meshoptFilter{"": meshoptFilterNone, "NONE": meshoptFilterNone, "OCTAHEDRAL": meshoptFilterOctahedral, "QUATERNION": meshoptFilterQuaternion, "EXPONENTIAL": meshoptFilterExponential, "COLOR": meshoptFilterColor}
 )
 
 // meshoptFallback reports whether buffers[i] need not be read: it is
-// marked as EXT_meshopt_compression's fallback, or it has no uri (and is
-// not a GLB file's BIN chunk) in a file that uses the extension, the
+// marked as a meshopt extension's fallback, or it has no uri (and is
+// not a GLB file's BIN chunk) in a file that uses either, the
 // placeholder whose views all come from compressed data. A view that
 // reads such a buffer without the extension is an error
 // (decodeMeshopt).
@@ -43,10 +60,10 @@ func (l *gltfLoader) meshoptFallback(i int, b *gltf.Buffer, isGLB bool) (bool, e
 	if !l.meshopt {
 		return false, nil
 	}
-	if raw, ok := b.Extensions[gltfMeshoptExt]; ok {
+	if name, raw, ok := gltfMeshoptOf(b.Extensions); ok {
 		var ext gltfMeshoptBuffer
 		if err := gltfExtension(raw, &ext); err != nil {
-			return false, l.errorf(err, "buffers[%d].extensions.%s: %v", i, gltfMeshoptExt, err)
+			return false, l.errorf(err, "buffers[%d].extensions.%s: %v", i, name, err)
 		}
 		if ext.Fallback {
 			return true, nil
@@ -68,15 +85,15 @@ func (l *gltfLoader) decodeMeshopt(fallback []bool) error {
 		if bv == nil {
 			continue // an error where a view is read
 		}
-		raw, ok := bv.Extensions[gltfMeshoptExt]
+		name, raw, ok := gltfMeshoptOf(bv.Extensions)
 		if !ok {
 			if bv.Buffer >= 0 && bv.Buffer < len(fallback) && fallback[bv.Buffer] {
-				return l.errorf(nil, "bufferViews[%d] reads buffers[%d], an %s fallback without data, and is not compressed", i, bv.Buffer, gltfMeshoptExt)
+				return l.errorf(nil, "bufferViews[%d] reads buffers[%d], a meshopt fallback buffer without data, and is not compressed", i, bv.Buffer)
 			}
 			continue
 		}
-		where := fmt.Sprintf("bufferViews[%d].extensions.%s", i, gltfMeshoptExt)
-		data, err := l.meshoptView(bv, raw, fallback, where)
+		where := fmt.Sprintf("bufferViews[%d].extensions.%s", i, name)
+		data, err := l.meshoptView(bv, raw, name == gltfMeshoptKHRExt, fallback, where)
 		if err != nil {
 			return err
 		}
@@ -87,9 +104,10 @@ func (l *gltfLoader) decodeMeshopt(fallback []bool) error {
 	return nil
 }
 
-// meshoptView checks bufferView bv's extension object raw and returns
-// the view's decoded bytes.
-func (l *gltfLoader) meshoptView(bv *gltf.BufferView, raw any, fallback []bool, where string) ([]byte, error) {
+// meshoptView checks bufferView bv's extension object raw (of
+// KHR_meshopt_compression when khr, else of EXT_meshopt_compression) and
+// returns the view's decoded bytes.
+func (l *gltfLoader) meshoptView(bv *gltf.BufferView, raw any, khr bool, fallback []bool, where string) ([]byte, error) {
 	var ext gltfMeshoptView
 	if err := gltfExtension(raw, &ext); err != nil {
 		return nil, l.errorf(err, "%s: %v", where, err)
@@ -107,8 +125,12 @@ func (l *gltfLoader) meshoptView(bv *gltf.BufferView, raw any, fallback []bool, 
 		return nil, l.errorf(nil, "%s: mode %s is not ATTRIBUTES, TRIANGLES or INDICES", where, quote(ext.Mode))
 	}
 	filter, ok := gltfMeshoptFilters[ext.Filter]
-	if !ok {
-		return nil, l.errorf(nil, "%s: filter %s is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL", where, quote(ext.Filter))
+	if !ok || filter == meshoptFilterColor && !khr {
+		names := "NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL"
+		if khr {
+			names = "NONE, OCTAHEDRAL, QUATERNION, EXPONENTIAL or COLOR"
+		}
+		return nil, l.errorf(nil, "%s: filter %s is not %s", where, quote(ext.Filter), names)
 	}
 	count, stride := *ext.Count, *ext.ByteStride
 	switch {
@@ -124,6 +146,8 @@ func (l *gltfLoader) meshoptView(bv *gltf.BufferView, raw any, fallback []bool, 
 		return nil, l.errorf(nil, "%s: filter %s on %s (only ATTRIBUTES take a filter)", where, ext.Filter, ext.Mode)
 	case filter == meshoptFilterOctahedral && stride != 4 && stride != 8:
 		return nil, l.errorf(nil, "%s: byteStride %d of OCTAHEDRAL is not 4 or 8", where, stride)
+	case filter == meshoptFilterColor && stride != 4 && stride != 8:
+		return nil, l.errorf(nil, "%s: byteStride %d of COLOR is not 4 or 8", where, stride)
 	case filter == meshoptFilterQuaternion && stride != 8:
 		return nil, l.errorf(nil, "%s: byteStride %d of QUATERNION is not 8", where, stride)
 	case bv.ByteStride != 0 && bv.ByteStride != stride:
@@ -143,14 +167,21 @@ func (l *gltfLoader) meshoptView(bv *gltf.BufferView, raw any, fallback []bool, 
 		return nil, l.errorf(nil, "%s: byteOffset %d and byteLength %d are outside buffers[%d] (%d bytes)", where, off, n, bi, len(buf))
 	}
 	src := buf[off : off+n]
-	if least := meshoptMinStreamBytes(mode, count, stride); n < least {
+	version, maxVersion := 0, 0
+	if khr {
+		maxVersion = 1
+		if n > 0 && src[0] == meshoptVertexHeader|1 {
+			version = 1
+		}
+	}
+	if least := meshoptMinStreamBytes(mode, count, stride, version); n < least {
 		return nil, l.errorf(nil, "%s: byteLength %d is less than the %d bytes of the shortest %s stream of %d elements of %d bytes", where, n, least, ext.Mode, count, stride)
 	}
 	if err := l.a.reserve(int64(count) * int64(stride)); err != nil {
 		return nil, l.errorf(err, "%s: decoded: %v", where, err)
 	}
 	data := make([]byte, count*stride)
-	if err := meshoptDecode(data, mode, count, stride, src); err != nil {
+	if err := meshoptDecode(data, mode, count, stride, src, maxVersion); err != nil {
 		return nil, l.errorf(err, "%s: the %s stream is corrupt: %v", where, ext.Mode, err)
 	}
 	meshoptUnfilter(data, filter, count, stride)

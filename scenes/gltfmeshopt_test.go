@@ -110,8 +110,10 @@ func meshoptMaxDiff(a, b [][3]meshoptCorner) (dp, dn, duv float32) {
 // spheres' 12-unit span round by 3.7e-4, the exponential filter's
 // 14-bit mantissa by less), normals 0.02 (the twin's 8-bit components round by
 // 0.004, gltfpack's 8-bit octahedral grid by up to about 0.011), the
-// same uvs (12 bits both). Without EXT_meshopt_compression read, both
-// compressed files are refused (it is required).
+// same uvs (12 bits both). -cc -vpf -ce khr (KHR_meshopt_compression:
+// the vertex codec's version 1) must give -cc -vpf's meshes bit for bit,
+// the same data under another codec. Without the extensions read, the
+// compressed files are refused (they require them).
 func TestMeshoptGltfpackTwins(t *testing.T) {
 	twin := loadMeshoptTestdata(t, "spheres.glb")
 	if len(twin.meshes) != 25 {
@@ -144,6 +146,16 @@ func TestMeshoptGltfpackTwins(t *testing.T) {
 		dp, dn, duv = max(dp, p), max(dn, n), max(duv, uv)
 	}
 	t.Logf("-cc -vpf against the twin: positions %.3g, normals %.3g, uvs %.3g at most", dp, dn, duv)
+	khr := loadMeshoptTestdata(t, "spheres-vpf-cc-khr.glb")
+	if len(khr.meshes) != len(cc.meshes) {
+		t.Fatalf("-cc -vpf -ce khr: %d meshes, -cc -vpf %d", len(khr.meshes), len(cc.meshes))
+	}
+	for i, m := range khr.meshes {
+		w := cc.meshes[i]
+		if !slices.Equal(m.Positions, w.Positions) || !slices.Equal(m.Normals, w.Normals) || !slices.Equal(m.UVs, w.UVs) || !slices.Equal(m.Indices, w.Indices) {
+			t.Errorf("-cc -vpf -ce khr: mesh %d differs from -cc -vpf's", i)
+		}
+	}
 	if dp > 5e-4 || dn > 0.02 || duv != 0 || math.IsNaN(float64(dp+dn+duv)) {
 		t.Errorf("-cc -vpf: positions %g (want ≤ 5e-4), normals %g (≤ 0.02), uvs %g (0) from the twin's", dp, dn, duv)
 	}
@@ -174,6 +186,25 @@ func meshoptLiteralStream(data []byte, count, stride int) []byte {
 		}
 	}
 	return append(out, make([]byte, max(stride, 32))...) // the tail: a zero baseline
+}
+
+// meshoptRename moves doc's meshopt extension objects and lists to the
+// extension name.
+func meshoptRename(doc *gltf.Document, name string) {
+	rename := func(ext gltf.Extensions) {
+		if v, ok := ext[gltfMeshoptExt]; ok {
+			delete(ext, gltfMeshoptExt)
+			ext[name] = v
+		}
+	}
+	for _, bv := range doc.BufferViews {
+		rename(bv.Extensions)
+	}
+	for _, b := range doc.Buffers {
+		rename(b.Extensions)
+	}
+	doc.ExtensionsUsed = []string{name}
+	doc.ExtensionsRequired = []string{name}
 }
 
 // meshoptDoc returns a document of one triangle whose positions
@@ -218,25 +249,29 @@ func meshoptDoc(t testing.TB) *gltf.Document {
 // TestMeshoptLoadHandMade loads meshoptDoc's triangle, whose data comes
 // only from its compressed views (the fallback buffer has none), as JSON
 // and as GLB; in GLB also with the fallback buffer unmarked (a buffer
-// without uri in a file that requires the extension).
+// without uri in a file that requires the extension); under either
+// extension's name.
 func TestMeshoptLoadHandMade(t *testing.T) {
-	for _, glb := range []bool{false, true} {
-		for _, marked := range []bool{true, false} {
-			if !glb && !marked {
-				continue // writeGLTF embeds a buffer without uri
-			}
-			doc := meshoptDoc(t)
-			if !marked {
-				doc.Buffers[1].Extensions = nil
-			}
-			m := mustLoadGLTFDoc(t, doc, glb)
-			if len(m.meshes) != 1 {
-				t.Fatalf("%d meshes", len(m.meshes))
-			}
-			got := m.meshes[0]
-			want := []mgl32.Vec3{gltfTriangle[0], gltfTriangle[1], gltfTriangle[2]}
-			if !slices.Equal(got.Positions, want) || !slices.Equal(got.Indices, []uint32{0, 2, 1}) {
-				t.Errorf("glb %v, marked %v: positions %v indices %v, want %v and [0 2 1]", glb, marked, got.Positions, got.Indices, want)
+	for _, name := range []string{gltfMeshoptExt, gltfMeshoptKHRExt} {
+		for _, glb := range []bool{false, true} {
+			for _, marked := range []bool{true, false} {
+				if !glb && !marked {
+					continue // writeGLTF embeds a buffer without uri
+				}
+				doc := meshoptDoc(t)
+				meshoptRename(doc, name)
+				if !marked {
+					doc.Buffers[1].Extensions = nil
+				}
+				m := mustLoadGLTFDoc(t, doc, glb)
+				if len(m.meshes) != 1 {
+					t.Fatalf("%d meshes", len(m.meshes))
+				}
+				got := m.meshes[0]
+				want := []mgl32.Vec3{gltfTriangle[0], gltfTriangle[1], gltfTriangle[2]}
+				if !slices.Equal(got.Positions, want) || !slices.Equal(got.Indices, []uint32{0, 2, 1}) {
+					t.Errorf("%s, glb %v, marked %v: positions %v indices %v, want %v and [0 2 1]", name, glb, marked, got.Positions, got.Indices, want)
+				}
 			}
 		}
 	}
@@ -279,11 +314,34 @@ func TestMeshoptLoadErrors(t *testing.T) {
 			ext(d)["byteLength"] = ext(d)["byteLength"].(int) - 1
 		}, at + "the ATTRIBUTES stream is corrupt"},
 		{"uncompressed view of the fallback", func(d *gltf.Document) { d.BufferViews[0].Extensions = nil },
-			"bufferViews[0] reads buffers[1], an EXT_meshopt_compression fallback without data, and is not compressed"},
+			"bufferViews[0] reads buffers[1], a meshopt fallback buffer without data, and is not compressed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := meshoptDoc(t)
 			tc.change(doc)
+			dir, a := gltfScene(t)
+			path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+			_, err := loadGLTF(a, path)
+			checkGLTFError(t, err, path, tc.msg)
+		})
+	}
+	// KHR_meshopt_compression allows COLOR (on 4 or 8 bytes) and the
+	// vertex codec's version 1, whose header here has no valid stream.
+	const khrAt = "bufferViews[0].extensions.KHR_meshopt_compression: "
+	for _, tc := range []struct {
+		name   string
+		change func(doc *gltf.Document)
+		msg    string
+	}{
+		{"color of 12", func(d *gltf.Document) { ext(d)["filter"] = "COLOR" }, khrAt + "byteStride 12 of COLOR is not 4 or 8"},
+		{"bad filter", func(d *gltf.Document) { ext(d)["filter"] = "YUV" }, khrAt + `filter "YUV" is not NONE, OCTAHEDRAL, QUATERNION, EXPONENTIAL or COLOR`},
+		{"version 1", func(d *gltf.Document) { d.Buffers[0].Data[ext(d)["byteOffset"].(int)] = 0xa1 }, khrAt + "the ATTRIBUTES stream is corrupt"},
+		{"version 2", func(d *gltf.Document) { d.Buffers[0].Data[ext(d)["byteOffset"].(int)] = 0xa2 }, khrAt + "the ATTRIBUTES stream is corrupt: header byte 0xa2 is not 0xa0 or 0xa1"},
+	} {
+		t.Run("KHR "+tc.name, func(t *testing.T) {
+			doc := meshoptDoc(t)
+			tc.change(doc)
+			meshoptRename(doc, gltfMeshoptKHRExt)
 			dir, a := gltfScene(t)
 			path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
 			_, err := loadGLTF(a, path)

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
-// The meshoptimizer codecs of EXT_meshopt_compression (the bitstreams of
-// the extension's Appendix A, the filters of its Appendix B), decoded in
+// The meshoptimizer codecs of EXT_meshopt_compression and
+// KHR_meshopt_compression (the bitstreams of the extensions' Appendix A,
+// the filters of their Appendix B: KHR's adds version 1 of the vertex
+// codec and the COLOR filter), decoded in
 // pure Go as meshoptimizer's src/vertexcodec.cpp, indexcodec.cpp and
 // vertexfilter.cpp (the scalar paths) decode them. Each decoder writes
 // into a dst the caller sized (count × byteStride bytes), reads only
@@ -16,7 +19,9 @@ import (
 // short, long or of another header. meshoptMinStreamBytes bounds what a
 // stream of count elements takes at the least, so that a caller can
 // refuse a count before it allocates dst: no valid stream decodes to
-// more than 64 bytes per byte it has.
+// more than 64 bytes per byte it has (version 0 of the vertex codec and
+// the index codecs) or 1024 (version 1 of the vertex codec, whose blocks
+// of 256 elements may hold only a control byte per 4 bytes of stride).
 
 // meshoptMode is the bitstream of a compressed view (the extension's
 // "mode").
@@ -37,10 +42,12 @@ const (
 	meshoptFilterOctahedral
 	meshoptFilterQuaternion
 	meshoptFilterExponential
+	meshoptFilterColor // KHR_meshopt_compression's
 )
 
 // Stream headers: the high nibble names the codec, the low its version.
-// EXT_meshopt_compression allows these versions alone.
+// EXT_meshopt_compression allows these versions alone,
+// KHR_meshopt_compression the vertex codec's version 1 (0xa1) too.
 const (
 	meshoptVertexHeader   = 0xa0 // version 0
 	meshoptTriangleHeader = 0xe1 // version 1
@@ -57,6 +64,7 @@ const (
 	meshoptGroupSize        = 16
 	meshoptGroupDecodeLimit = 24
 	meshoptTailMinBytes     = 32
+	meshoptTailMinBytesV1   = 24 // version 1's
 )
 
 var errMeshoptShort = errors.New("the stream ends before its data does")
@@ -70,13 +78,18 @@ func meshoptBlockElements(stride int) int {
 // meshoptMinStreamBytes is the length a valid stream of count elements
 // of stride bytes has at the least in mode m: the vertex codec's header
 // byte, 2 bits of group header per 16 elements for each byte of the
-// stride, and the tail; the triangle codec's header, a byte per triangle
-// and its 16-byte table; the index sequence's header, a byte per index
-// and its 4-byte tail. count and stride must be positive, stride at most
-// 256.
-func meshoptMinStreamBytes(m meshoptMode, count, stride int) int {
-	switch m {
-	case meshoptAttributes:
+// stride (version 0) or a control byte per 4 bytes of the stride for
+// each block (version 1, vertexVersion 1), and the tail; the triangle
+// codec's header, a byte per triangle and its 16-byte table; the index
+// sequence's header, a byte per index and its 4-byte tail. count and
+// stride must be positive, stride at most 256.
+func meshoptMinStreamBytes(m meshoptMode, count, stride, vertexVersion int) int {
+	switch {
+	case m == meshoptAttributes && vertexVersion == 1:
+		per := meshoptBlockElements(stride)
+		blocks := (count + per - 1) / per
+		return 1 + blocks*(stride/4) + max(stride+stride/4, meshoptTailMinBytesV1)
+	case m == meshoptAttributes:
 		per := meshoptBlockElements(stride)
 		headers := func(n int) int { return stride * (((n+meshoptGroupSize-1)/meshoptGroupSize + 3) / 4) }
 		n := 1 + max(stride, meshoptTailMinBytes)
@@ -85,7 +98,7 @@ func meshoptMinStreamBytes(m meshoptMode, count, stride int) int {
 			n += headers(r)
 		}
 		return n
-	case meshoptTriangles:
+	case m == meshoptTriangles:
 		return 1 + count/3 + 16
 	default:
 		return 1 + count + 4
@@ -93,39 +106,88 @@ func meshoptMinStreamBytes(m meshoptMode, count, stride int) int {
 }
 
 // meshoptDecodeVertices decodes count elements of stride bytes (a
-// multiple of 4, at most 256) from a vertex codec stream into dst
-// (count × stride bytes).
-func meshoptDecodeVertices(dst []byte, count, stride int, src []byte) error {
+// multiple of 4, at most 256) from a vertex codec stream of version 0,
+// or of version 0 or 1 when maxVersion is 1, into dst (count × stride
+// bytes). Version 1 (KHR_meshopt_compression) adds per block a control
+// byte per 4 bytes of the stride (each byte's deltas as zeros, literal
+// bytes, or groups of bit widths {0, 1, 2, 4} or {1, 2, 4, 8}) and, in the
+// tail, a channel mode per 4 bytes: byte deltas, 16-bit deltas, or 32-bit
+// XOR deltas rotated by its high nibble.
+func meshoptDecodeVertices(dst []byte, count, stride int, src []byte, maxVersion int) error {
 	if len(src) < 1 {
 		return errMeshoptShort
 	}
-	if src[0] != meshoptVertexHeader {
-		return fmt.Errorf("header byte 0x%02x is not 0x%02x (the vertex codec, version 0)", src[0], meshoptVertexHeader)
+	version := int(src[0] & 15)
+	if src[0]&0xf0 != meshoptVertexHeader || version > maxVersion {
+		want := "0xa0 (the vertex codec, version 0)"
+		if maxVersion >= 1 {
+			want = "0xa0 or 0xa1 (the vertex codec, version 0 or 1)"
+		}
+		return fmt.Errorf("header byte 0x%02x is not %s", src[0], want)
 	}
-	pad := max(stride, meshoptTailMinBytes)
+	tail, pad := stride, max(stride, meshoptTailMinBytes)
+	if version == 1 {
+		tail = stride + stride/4 // the channel modes
+		pad = max(tail, meshoptTailMinBytesV1)
+	}
 	if len(src)-1 < pad {
 		return fmt.Errorf("%d bytes: too short for the header and a tail of %d bytes", len(src), pad)
 	}
 	var last [256]byte
-	copy(last[:stride], src[len(src)-stride:])
-	var deltas [meshoptBlockMaxElements]byte
+	copy(last[:stride], src[len(src)-tail:])
+	var channels []byte
+	if version == 1 {
+		channels = src[len(src)-tail+stride:]
+		for c, m := range channels {
+			if m&15 > 2 || m&15 < 2 && m>>4 != 0 {
+				return fmt.Errorf("channel %d: mode byte 0x%02x is not 0x00, 0x01 or 0x?2", c, m)
+			}
+		}
+	}
+	var deltas [4][meshoptBlockMaxElements]byte // a channel's four bytes
 	per := meshoptBlockElements(stride)
 	p, end := 1, len(src)
 	for first := 0; first < count; first += per {
 		n := min(per, count-first)
 		aligned := (n + meshoptGroupSize - 1) &^ (meshoptGroupSize - 1)
-		for k := range stride {
-			var err error
-			if p, err = meshoptDecodeBytes(deltas[:aligned], src[:end], p); err != nil {
-				return err
+		var control []byte
+		if version == 1 {
+			if end-p < stride/4 {
+				return errMeshoptShort
 			}
-			v := last[k]
-			for i := range n {
-				d := deltas[i]
-				v += -(d & 1) ^ d>>1 // zigzag
-				dst[(first+i)*stride+k] = v
+			control, p = src[p:p+stride/4], p+stride/4
+		}
+		for k := 0; k < stride; k += 4 {
+			for j := range 4 {
+				var err error
+				buf := deltas[j][:aligned]
+				ctrl := 0
+				if version == 1 {
+					ctrl = int(control[k/4]>>(2*j)) & 3
+				}
+				switch {
+				case version == 0:
+					p, err = meshoptDecodeBytes(buf, src[:end], p, meshoptBitsV0)
+				case ctrl == 3:
+					if end-p < n {
+						return errMeshoptShort
+					}
+					copy(buf, src[p:p+n]) // literal deltas
+					p += n
+				case ctrl == 2:
+					clear(buf)
+				default:
+					p, err = meshoptDecodeBytes(buf, src[:end], p, [4]int(meshoptBitsV1[ctrl:ctrl+4]))
+				}
+				if err != nil {
+					return err
+				}
 			}
-			last[k] = v
+			mode := byte(0)
+			if version == 1 {
+				mode = channels[k/4]
+			}
+			meshoptUndelta(dst[first*stride+k:], stride, n, &deltas, last[k:k+4], mode)
 		}
 	}
 	if end-p != pad {
@@ -134,11 +196,58 @@ func meshoptDecodeVertices(dst []byte, count, stride int, src []byte) error {
 	return nil
 }
 
+// meshoptUndelta turns the deltas of n elements' 4 bytes (deltas[j][i]
+// byte j of element i) into the bytes themselves, from the previous
+// element's (last, updated) and by channel mode: byte deltas (0), 16-bit
+// deltas (1) or 32-bit XOR deltas rotated left by 32 − mode>>4 (2); all
+// zigzag-coded but the XOR. dst is the first element's first byte, each
+// next element stride bytes on.
+func meshoptUndelta(dst []byte, stride, n int, deltas *[4][meshoptBlockMaxElements]byte, last []byte, mode byte) {
+	switch mode & 15 {
+	case 0:
+		for j := range 4 {
+			v := last[j]
+			for i := range n {
+				d := deltas[j][i]
+				v += -(d & 1) ^ d>>1
+				dst[i*stride+j] = v
+			}
+			last[j] = v
+		}
+	case 1:
+		for h := 0; h < 4; h += 2 {
+			v := binary.LittleEndian.Uint16(last[h:])
+			for i := range n {
+				d := uint16(deltas[h][i]) | uint16(deltas[h+1][i])<<8
+				v += -(d & 1) ^ d>>1
+				binary.LittleEndian.PutUint16(dst[i*stride+h:], v)
+			}
+			binary.LittleEndian.PutUint16(last[h:], v)
+		}
+	default:
+		r := (32 - int(mode>>4)) & 31
+		v := binary.LittleEndian.Uint32(last)
+		for i := range n {
+			d := uint32(deltas[0][i]) | uint32(deltas[1][i])<<8 | uint32(deltas[2][i])<<16 | uint32(deltas[3][i])<<24
+			v ^= bits.RotateLeft32(d, r)
+			binary.LittleEndian.PutUint32(dst[i*stride:], v)
+		}
+		binary.LittleEndian.PutUint32(last, v)
+	}
+}
+
+// The bit widths of a group's four header values: version 0's, and
+// version 1's from control mode c on (meshoptBitsV1[c : c+4]).
+var (
+	meshoptBitsV0 = [4]int{0, 2, 4, 8}
+	meshoptBitsV1 = [5]int{0, 1, 2, 4, 8}
+)
+
 // meshoptDecodeBytes decodes the deltas of one byte of len(out) (a
 // multiple of 16) elements from src at p: the groups' 2-bit headers, then
-// each group of 16 as zeros, 2-bit or 4-bit values with sentinels, or
-// bytes. It returns where the data ends.
-func meshoptDecodeBytes(out, src []byte, p int) (int, error) {
+// each group of 16 as values of the width widths[header] (0: zeros, 8:
+// bytes, else packed with sentinels). It returns where the data ends.
+func meshoptDecodeBytes(out, src []byte, p int, widths [4]int) (int, error) {
 	groups := len(out) / meshoptGroupSize
 	headerBytes := (groups + 3) / 4
 	if len(src)-p < headerBytes {
@@ -151,31 +260,34 @@ func meshoptDecodeBytes(out, src []byte, p int) (int, error) {
 			return 0, errMeshoptShort
 		}
 		group := out[g*meshoptGroupSize : (g+1)*meshoptGroupSize]
-		switch header[g/4] >> (g % 4 * 2) & 3 {
+		switch w := widths[header[g/4]>>(g%4*2)&3]; w {
 		case 0:
 			clear(group)
-		case 1:
-			p = meshoptDecodeGroup(group, src, p, 2)
-		case 2:
-			p = meshoptDecodeGroup(group, src, p, 4)
-		case 3:
+		case 8:
 			copy(group, src[p:p+meshoptGroupSize])
 			p += meshoptGroupSize
+		default:
+			p = meshoptDecodeGroup(group, src, p, w)
 		}
 	}
 	return p, nil
 }
 
-// meshoptDecodeGroup decodes 16 values of bits bits (2 or 4), packed from
-// the most significant bits of each byte down, from src at p; a value of
-// all ones (the sentinel) stands for the next byte after the packed ones.
-// The caller has made sure 24 bytes are left.
+// meshoptDecodeGroup decodes 16 values of bits bits (1, 2 or 4) from src
+// at p, packed from the most significant bits of each byte down (1-bit
+// values from the least significant up); a value of all ones (the
+// sentinel) stands for the next byte after the packed ones. The caller
+// has made sure 24 bytes are left.
 func meshoptDecodeGroup(group, src []byte, p, bits int) int {
 	packed := src[p : p+bits*2]
 	extra := p + bits*2
 	sentinel := byte(1)<<bits - 1
 	for i := range group {
-		v := packed[i*bits/8] >> (8 - bits - i*bits%8) & sentinel
+		shift := 8 - bits - i*bits%8
+		if bits == 1 {
+			shift = i % 8
+		}
+		v := packed[i*bits/8] >> shift & sentinel
 		if v == sentinel {
 			v = src[extra]
 			extra++
@@ -495,11 +607,13 @@ func meshoptUnfilterExponential(data []byte, count, stride int) {
 }
 
 // meshoptDecode decodes count elements of stride bytes from a stream of
-// mode m into dst (count × stride bytes).
-func meshoptDecode(dst []byte, m meshoptMode, count, stride int, src []byte) error {
+// mode m into dst (count × stride bytes); a vertex stream may be of a
+// version up to maxVertexVersion (0 for EXT_meshopt_compression, 1 for
+// KHR_meshopt_compression).
+func meshoptDecode(dst []byte, m meshoptMode, count, stride int, src []byte, maxVertexVersion int) error {
 	switch m {
 	case meshoptAttributes:
-		return meshoptDecodeVertices(dst, count, stride, src)
+		return meshoptDecodeVertices(dst, count, stride, src, maxVertexVersion)
 	case meshoptTriangles:
 		return meshoptDecodeTriangles(dst, count, stride, src)
 	default:
@@ -517,5 +631,44 @@ func meshoptUnfilter(data []byte, f meshoptFilter, count, stride int) {
 		meshoptUnfilterQuaternion(data, count)
 	case meshoptFilterExponential:
 		meshoptUnfilterExponential(data, count, stride)
+	case meshoptFilterColor:
+		meshoptUnfilterColor(data, count, stride)
+	}
+}
+
+// meshoptUnfilterColor turns count elements of stride 4 (bytes) or 8
+// (shorts) from K-bit YCoCg (unsigned Y, signed Co and Cg, and alpha in
+// K−1 bits under a marker bit K−1 that gives K) into normalised RGBA.
+func meshoptUnfilterColor(data []byte, count, stride int) {
+	get := func(i int) (uint32, int32) { return uint32(data[i]), int32(int8(data[i])) }
+	put := func(i int, v int32) { data[i] = byte(v) }
+	maxv := float32(255)
+	if stride == 8 {
+		get = func(i int) (uint32, int32) {
+			v := binary.LittleEndian.Uint16(data[2*i:])
+			return uint32(v), int32(int16(v))
+		}
+		put = func(i int, v int32) { binary.LittleEndian.PutUint16(data[2*i:], uint16(v)) }
+		maxv = 65535
+	}
+	for e := range count {
+		a, _ := get(4*e + 3)
+		as := a // all ones from the marker bit down
+		as |= as >> 1
+		as |= as >> 2
+		as |= as >> 4
+		as |= as >> 8
+		y, _ := get(4 * e)
+		_, co := get(4*e + 1)
+		_, cg := get(4*e + 2)
+		r := int32(y) + co - cg
+		g := int32(y) + cg
+		b := int32(y) - co - cg
+		a = a<<1&as | a&1 // one bit more, as the others have
+		ss := maxv / float32(as)
+		put(4*e, meshoptRound(float32(float32(r)*ss)+0.5))
+		put(4*e+1, meshoptRound(float32(float32(g)*ss)+0.5))
+		put(4*e+2, meshoptRound(float32(float32(b)*ss)+0.5))
+		put(4*e+3, meshoptRound(float32(float32(a)*ss)+0.5))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -23,16 +24,36 @@ type meshoptVector struct {
 	Encoded    string `json:"encoded"`  // hex
 	Decoded    string `json:"decoded"`  // hex: the codec's output
 	Filtered   string `json:"filtered"` // hex: the filter's output, when there is a filter
+	// VertexVersion is 1 for KHR_meshopt_compression's vectors (the
+	// vertex codec's version 1, the COLOR filter), else 0.
+	VertexVersion int `json:"vertexVersion"`
 }
 
-// readMeshoptVectors reads the committed vectors, or the file that
-// $TRACE_MESHOPT_VECTORS names (scripts/meshopt-vectors.sh --seed).
+// readMeshoptVectors reads the committed vectors (vectors.jsonl.gz:
+// Debian's libmeshoptimizer 0.18, EXT_meshopt_compression's codecs;
+// vectors-v1.jsonl.gz: meshoptimizer 1.2's source, KHR_meshopt_compression's
+// additions), or those in the folder $TRACE_MESHOPT_VECTORS names
+// (scripts/meshopt-vectors.sh --seed).
 func readMeshoptVectors(t testing.TB) []meshoptVector {
 	t.Helper()
-	path := "testdata/meshopt/vectors.jsonl.gz"
-	if p := os.Getenv("TRACE_MESHOPT_VECTORS"); p != "" {
-		path = p
+	dir := filepath.Join("testdata", "meshopt")
+	if d := os.Getenv("TRACE_MESHOPT_VECTORS"); d != "" {
+		dir = d
 	}
+	names, err := filepath.Glob(filepath.Join(dir, "vectors*.jsonl.gz"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no vectors in %s (%v)", dir, err)
+	}
+	var vs []meshoptVector
+	for _, name := range names {
+		vs = append(vs, readMeshoptVectorFile(t, name)...)
+	}
+	return vs
+}
+
+// readMeshoptVectorFile reads one file of vectors.
+func readMeshoptVectorFile(t testing.TB, path string) []meshoptVector {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +92,7 @@ func unhex(t testing.TB, s string) []byte {
 func meshoptDecodeVector(v meshoptVector, src []byte) ([]byte, error) {
 	mode := map[string]meshoptMode{"ATTRIBUTES": meshoptAttributes, "TRIANGLES": meshoptTriangles, "INDICES": meshoptIndices}[v.Mode]
 	dst := make([]byte, v.Count*v.ByteStride)
-	return dst, meshoptDecode(dst, mode, v.Count, v.ByteStride, src)
+	return dst, meshoptDecode(dst, mode, v.Count, v.ByteStride, src, v.VertexVersion)
 }
 
 // TestMeshoptVectors decodes libmeshoptimizer's encodings of vertex data
@@ -101,7 +122,7 @@ func TestMeshoptVectors(t *testing.T) {
 			if v.Filter == "NONE" {
 				return
 			}
-			filter := map[string]meshoptFilter{"OCTAHEDRAL": meshoptFilterOctahedral, "QUATERNION": meshoptFilterQuaternion, "EXPONENTIAL": meshoptFilterExponential}[v.Filter]
+			filter := gltfMeshoptFilters[v.Filter]
 			meshoptUnfilter(got, filter, v.Count, v.ByteStride)
 			want = unhex(t, v.Filtered)
 			off := 0
@@ -112,9 +133,9 @@ func TestMeshoptVectors(t *testing.T) {
 						t.Fatalf("float %d: bits %08x, the library's %08x", i/4, binary.LittleEndian.Uint32(got[i&^3:]), binary.LittleEndian.Uint32(want[i&^3:]))
 					}
 				}
-			case v.ByteStride == 4: // signed bytes
+			case v.ByteStride == 4: // signed bytes (unsigned for COLOR: the same differences)
 				for i := range want {
-					if d := int(int8(got[i])) - int(int8(want[i])); d < -1 || d > 1 {
+					if d := int(int8(got[i] - want[i])); d < -1 || d > 1 {
 						t.Fatalf("element %d component %d: %d, the library's %d", i/4, i%4, int8(got[i]), int8(want[i]))
 					} else if d != 0 {
 						off++
@@ -123,7 +144,7 @@ func TestMeshoptVectors(t *testing.T) {
 			default: // signed shorts
 				for i := 0; i < len(want); i += 2 {
 					g, w := int16(binary.LittleEndian.Uint16(got[i:])), int16(binary.LittleEndian.Uint16(want[i:]))
-					if d := int(g) - int(w); d < -1 || d > 1 {
+					if d := int(g - w); d < -1 || d > 1 {
 						t.Fatalf("element %d component %d: %d, the library's %d", i/8, i/2%4, g, w)
 					} else if d != 0 {
 						off++
@@ -133,10 +154,30 @@ func TestMeshoptVectors(t *testing.T) {
 			t.Logf("%d of %d components one unit from the library's", off, v.Count*4)
 		})
 	}
-	for _, k := range []string{"ATTRIBUTES NONE", "ATTRIBUTES OCTAHEDRAL", "ATTRIBUTES QUATERNION", "ATTRIBUTES EXPONENTIAL", "TRIANGLES NONE", "INDICES NONE"} {
+	for _, k := range []string{"ATTRIBUTES NONE", "ATTRIBUTES OCTAHEDRAL", "ATTRIBUTES QUATERNION", "ATTRIBUTES EXPONENTIAL", "ATTRIBUTES COLOR", "TRIANGLES NONE", "INDICES NONE"} {
 		if !seen[k] {
 			t.Errorf("no vector of %s", k)
 		}
+	}
+	// Version 1's control modes (in each block's first bytes) and
+	// channel modes (in the tail) must all occur.
+	controls, channels := map[int]bool{}, map[int]bool{}
+	for _, v := range vs {
+		if v.VertexVersion != 1 {
+			continue
+		}
+		enc := unhex(t, v.Encoded)
+		for _, c := range enc[1 : 1+v.ByteStride/4] {
+			for j := range 4 {
+				controls[int(c>>(2*j))&3] = true
+			}
+		}
+		for _, c := range enc[len(enc)-v.ByteStride/4:] {
+			channels[int(c&15)] = true
+		}
+	}
+	if len(controls) != 4 || len(channels) != 3 {
+		t.Errorf("version 1's vectors have control modes %v and channel modes %v, want 0 to 3 and 0 to 2", controls, channels)
 	}
 }
 
@@ -193,6 +234,9 @@ func TestMeshoptCorruptStreams(t *testing.T) {
 	for _, v := range vs {
 		enc := unhex(t, v.Encoded)
 		header := map[string][]byte{"ATTRIBUTES": {0xa1, 0xb0, 0x00}, "TRIANGLES": {0xe0, 0xe2, 0xa0}, "INDICES": {0xd0, 0xd2, 0xe1}}[v.Mode]
+		if v.VertexVersion == 1 {
+			header = []byte{0xa2, 0xb1, 0x00}
+		}
 		cases := map[string][]byte{
 			"truncated by a byte": enc[:len(enc)-1],
 			"truncated by half":   enc[:len(enc)/2],
@@ -225,11 +269,25 @@ func TestMeshoptCorruptStreams(t *testing.T) {
 	}
 	// A vertex stream's tail shorter than 32 bytes, a triangle stream
 	// whose explicit codes run into the table.
-	if err := meshoptDecode(make([]byte, 4), meshoptAttributes, 1, 4, append([]byte{0xa0, 0}, make([]byte, 31)...)); err == nil {
+	if err := meshoptDecode(make([]byte, 4), meshoptAttributes, 1, 4, append([]byte{0xa0, 0}, make([]byte, 31)...), 1); err == nil {
 		t.Error("a vertex stream of a 31-byte tail: no error")
 	}
+	// Version 1 of one element of 4 bytes: the control byte (all zeros),
+	// the tail's 4 bytes and channel mode, padded to 24; the channel mode
+	// 3, and 0x11 (a rotation on byte deltas), are invalid.
+	for _, mode := range []byte{0, 3, 0x11} {
+		v1 := append([]byte{0xa1, 0xaa}, make([]byte, 24)...)
+		v1[len(v1)-1] = mode
+		err := meshoptDecode(make([]byte, 4), meshoptAttributes, 1, 4, v1, 1)
+		if (err == nil) != (mode == 0) {
+			t.Errorf("version 1, channel mode 0x%02x: error %v", mode, err)
+		}
+		if err := meshoptDecode(make([]byte, 4), meshoptAttributes, 1, 4, v1, 0); err == nil {
+			t.Errorf("version 1 where only version 0 is allowed (channel mode 0x%02x): no error", mode)
+		}
+	}
 	tri := append([]byte{0xe1, 0xff}, make([]byte, 16)...)
-	if err := meshoptDecode(make([]byte, 6), meshoptTriangles, 3, 2, tri); err == nil {
+	if err := meshoptDecode(make([]byte, 6), meshoptTriangles, 3, 2, tri, 0); err == nil {
 		t.Error("a triangle whose explicit code has no data: no error")
 	}
 }
@@ -240,7 +298,7 @@ func TestMeshoptCorruptStreams(t *testing.T) {
 func FuzzMeshoptDecode(f *testing.F) {
 	for _, v := range readMeshoptVectors(f) {
 		mode := map[string]uint8{"ATTRIBUTES": 0, "TRIANGLES": 1, "INDICES": 2}[v.Mode]
-		filter := map[string]uint8{"NONE": 0, "OCTAHEDRAL": 1, "QUATERNION": 2, "EXPONENTIAL": 3}[v.Filter]
+		filter := uint8(gltfMeshoptFilters[v.Filter])
 		enc := unhex(f, v.Encoded)
 		if len(enc) > 4096 {
 			continue
@@ -259,15 +317,20 @@ func FuzzMeshoptDecode(f *testing.F) {
 		case m == meshoptTriangles && n%3 != 0:
 			return
 		}
-		if len(src) < meshoptMinStreamBytes(m, n, s) {
+		version := 0 // the loader's reading of the header byte
+		if len(src) > 0 && src[0] == 0xa1 {
+			version = 1
+		}
+		if len(src) < meshoptMinStreamBytes(m, n, s, version) {
 			return // the loader refuses these before it allocates
 		}
 		dst := make([]byte, n*s)
-		if meshoptDecode(dst, m, n, s, src) != nil || m != meshoptAttributes {
+		if meshoptDecode(dst, m, n, s, src, 1) != nil || m != meshoptAttributes {
 			return
 		}
-		switch fl := meshoptFilter(filter % 4); {
+		switch fl := meshoptFilter(filter % 5); {
 		case fl == meshoptFilterOctahedral && (s == 4 || s == 8),
+			fl == meshoptFilterColor && (s == 4 || s == 8),
 			fl == meshoptFilterQuaternion && s == 8,
 			fl == meshoptFilterExponential:
 			meshoptUnfilter(dst, fl, n, s)

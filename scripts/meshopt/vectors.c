@@ -5,7 +5,12 @@
 // decoder (scenes/meshopt.go) must reproduce (scenes/meshopt_test.go).
 // Built and run by scripts/meshopt-vectors.sh against Debian's
 // libmeshoptimizer-dev. An argument, a number, seeds other data (the
-// committed vectors are those of no argument).
+// committed vectors are those of no argument). Built against
+// meshoptimizer 0.23 or later (its source: scripts/meshopt-vectors.sh
+// --meshopt-src), "v1" as the first argument writes instead vectors of
+// KHR_meshopt_compression's additions: the vertex codec's version 1 at
+// each encoder level (control modes, 16-bit and XOR channels) and the
+// COLOR filter.
 #include <meshoptimizer.h>
 #include <math.h>
 #include <stdint.h>
@@ -31,10 +36,14 @@ static void hex(const char* key, const unsigned char* p, size_t n)
 	printf("\"");
 }
 
+static int vertexVersion = 0; // of the vectors written
+
 static void vector(const char* name, const char* mode, const char* filter, size_t count, size_t stride,
                    const unsigned char* enc, size_t enclen, const unsigned char* dec, const unsigned char* filtered)
 {
 	printf("{\"name\":\"%s\",\"mode\":\"%s\",\"filter\":\"%s\",\"count\":%zu,\"byteStride\":%zu", name, mode, filter, count, stride);
+	if (vertexVersion)
+		printf(",\"vertexVersion\":%d", vertexVersion);
 	hex("encoded", enc, enclen);
 	hex("decoded", dec, count * stride);
 	if (filtered)
@@ -44,11 +53,19 @@ static void vector(const char* name, const char* mode, const char* filter, size_
 
 // attributes encodes data (count × stride) with the vertex codec, decodes
 // it, applies filter to a copy of the decoding and writes the vector.
+#if MESHOPTIMIZER_VERSION >= 230
+static int level = -1; // the vertex encoder's level (version 1), or -1
+#endif
+
 static void attributes(const char* name, const char* filter, const unsigned char* data, size_t count, size_t stride)
 {
 	size_t bound = meshopt_encodeVertexBufferBound(count, stride);
 	unsigned char* enc = malloc(bound);
+#if MESHOPTIMIZER_VERSION >= 230
+	size_t n = level >= 0 ? meshopt_encodeVertexBufferLevel(enc, bound, data, count, stride, level, 1) : meshopt_encodeVertexBuffer(enc, bound, data, count, stride);
+#else
 	size_t n = meshopt_encodeVertexBuffer(enc, bound, data, count, stride);
+#endif
 	unsigned char* dec = malloc(count * stride);
 	if (n == 0 || meshopt_decodeVertexBuffer(dec, count, stride, enc, n) != 0)
 	{
@@ -67,6 +84,10 @@ static void attributes(const char* name, const char* filter, const unsigned char
 		memcpy(filtered, dec, count * stride);
 		if (strcmp(filter, "OCTAHEDRAL") == 0)
 			meshopt_decodeFilterOct(filtered, count, stride);
+#if MESHOPTIMIZER_VERSION >= 230
+		else if (strcmp(filter, "COLOR") == 0)
+			meshopt_decodeFilterColor(filtered, count, stride);
+#endif
 		else if (strcmp(filter, "QUATERNION") == 0)
 			meshopt_decodeFilterQuat(filtered, count, stride);
 		else
@@ -177,7 +198,11 @@ static void filterVectors(void)
 			float v = (rndf() - 0.5f) * powf(2.f, (float)(int)(rnd() % 40) - 20);
 			f[i] = (i % 13 == 0) ? 0.f : v;
 		}
+#if MESHOPTIMIZER_VERSION >= 230
+		meshopt_encodeFilterExp(data, count, stride, stride == 4 ? 23 : 12, f, meshopt_EncodeExpSeparate);
+#else
 		meshopt_encodeFilterExp(data, count, stride, stride == 4 ? 23 : 12, f);
+#endif
 		char name[64];
 		snprintf(name, sizeof(name), "exponential-stride%d", stride);
 		attributes(name, "EXPONENTIAL", data, count, stride);
@@ -265,8 +290,87 @@ static void indexVectors(void)
 	free(tmp);
 }
 
+#if MESHOPTIMIZER_VERSION >= 230
+// v1Vectors writes the vertex codec's version 1 at levels 0 to 3 over
+// data that favours each channel mode (bytes, 16-bit ramps, floats for
+// the XOR deltas) and the COLOR filter.
+static void v1Vectors(void)
+{
+	vertexVersion = 1;
+	static const size_t strides[] = {4, 8, 16, 256};
+	size_t count = 130;
+	unsigned char* data = malloc(count * 256);
+	float* f = malloc(150 * 4 * sizeof(float)); // the colours'
+	for (level = 0; level <= 3; ++level)
+		for (size_t s = 0; s < sizeof(strides) / sizeof(strides[0]); ++s)
+		{
+			size_t stride = strides[s];
+			size_t n = stride == 256 ? 40 : count;
+			for (size_t i = 0; i < n; ++i)
+				for (size_t k = 0; k < stride; k += 4)
+				{
+					unsigned char* e = data + i * stride + k;
+					switch ((k / 4 + s) % 5)
+					{
+					case 4: { // flags in the top bit of each byte (XOR deltas, rotated)
+						uint32_t v = 0x5a3c1e0fu ^ ((rnd() & 0x01010101u) << 7);
+						memcpy(e, &v, 4);
+						break;
+					}
+					case 0: { // 16-bit ramps
+						unsigned short a = (unsigned short)(i * 37 + k), b = (unsigned short)(60000 - i * 11);
+						memcpy(e, &a, 2), memcpy(e + 2, &b, 2);
+						break;
+					}
+					case 1: { // smooth floats
+						float v = sinf((float)i * 0.05f + (float)k) * 10.f;
+						memcpy(e, &v, 4);
+						break;
+					}
+					case 2: // small byte steps and noise
+						e[0] = (unsigned char)(i / 5), e[1] = (unsigned char)rnd(), e[2] = 7, e[3] = (unsigned char)(i * 3);
+						break;
+					default: // constant
+						memset(e, (int)k, 4);
+					}
+				}
+			char name[64];
+			snprintf(name, sizeof(name), "v1-level%d-stride%zu", level, stride);
+			attributes(name, "NONE", data, n, stride);
+		}
+	level = 2;
+	for (int stride = 4; stride <= 8; stride += 4)
+		for (int bits = stride == 4 ? 6 : 10; bits <= (stride == 4 ? 8 : 16); bits += stride == 4 ? 2 : 6)
+		{
+			for (size_t i = 0; i < 150; ++i)
+			{
+				f[i * 4 + 0] = rndf(), f[i * 4 + 1] = rndf(), f[i * 4 + 2] = rndf();
+				f[i * 4 + 3] = (i % 3 == 0) ? 1.f : rndf();
+				if (i % 10 == 0)
+					f[i * 4 + 0] = f[i * 4 + 1] = f[i * 4 + 2] = (float)(i % 20 == 0); // black, white
+			}
+			meshopt_encodeFilterColor(data, 150, stride, bits, f);
+			char name[64];
+			snprintf(name, sizeof(name), "color-stride%d-bits%d", stride, bits);
+			attributes(name, "COLOR", data, 150, stride);
+		}
+	free(data);
+	free(f);
+}
+#endif
+
 int main(int argc, char** argv)
 {
+#if MESHOPTIMIZER_VERSION >= 230
+	if (argc > 1 && strcmp(argv[1], "v1") == 0)
+	{
+		if (argc > 2)
+			state = (uint32_t)strtoul(argv[2], NULL, 10);
+		v1Vectors();
+		return 0;
+	}
+	meshopt_encodeVertexVersion(0); // EXT_meshopt_compression's
+#endif
 	if (argc > 1)
 		state = (uint32_t)strtoul(argv[1], NULL, 10); // another seed: other data, the same shapes
 	// EXT_meshopt_compression's index streams are version 1 (headers 0xe1
