@@ -10,18 +10,18 @@ import (
 
 // The meshoptimizer codecs of EXT_meshopt_compression and
 // KHR_meshopt_compression (the bitstreams of the extensions' Appendix A,
-// the filters of their Appendix B: KHR's adds version 1 of the vertex
-// codec and the COLOR filter), decoded in
-// pure Go as meshoptimizer's src/vertexcodec.cpp, indexcodec.cpp and
-// vertexfilter.cpp (the scalar paths) decode them. Each decoder writes
-// into a dst the caller sized (count × byteStride bytes), reads only
-// inside src and returns an error, never panics, on a stream that is
-// short, long or of another header. meshoptMinStreamBytes bounds what a
-// stream of count elements takes at the least, so that a caller can
-// refuse a count before it allocates dst: no valid stream decodes to
-// more than 64 bytes per byte it has (version 0 of the vertex codec and
-// the index codecs) or 1024 (version 1 of the vertex codec, whose blocks
-// of 256 elements may hold only a control byte per 4 bytes of stride).
+// the filters of their Appendix B; KHR's adds version 1 of the vertex
+// codec and the COLOR filter), decoded in pure Go as meshoptimizer's
+// src/vertexcodec.cpp, indexcodec.cpp and vertexfilter.cpp (the scalar
+// paths) decode them. Each decoder writes into a dst the caller sized
+// (count × byteStride bytes), reads only inside src and returns an
+// error, never panics, on a stream that is short, long or of another
+// header. meshoptMinStreamBytes bounds what a stream of count elements
+// takes at the least, so that a caller can refuse a count before it
+// allocates dst: no valid stream decodes to more than 64 bytes per byte
+// it has (version 0 of the vertex codec, the index codecs) or 1024
+// (version 1 of the vertex codec, whose blocks of 256 elements may hold
+// only a control byte per 4 bytes of stride).
 
 // meshoptMode is the bitstream of a compressed view (the extension's
 // "mode").
