@@ -155,22 +155,30 @@ check-ptx:
 # Regenerate kernels/scene_gen.h, the kernel's declarations of the compiled
 # scene (structs, kinds with their count sentinels, limits, a static
 # assertion per field), from the Go types: what `go generate ./kernels/...`
-# runs (kernels/internal/gendecl). Commit the result, and run make kernels
-# after it. GEN=FILE writes elsewhere.
+# runs (kernels/internal/gendecl); and the GGX lobe's albedo tables of its
+# energy compensation, tracer/ggx_albedo_gen.go and kernels/ggx_albedo_gen.h,
+# integrated in float64 (kernels/internal/genalbedo, about 2 s). Commit the
+# results, and run make kernels after them. GEN=FILE, ALBEDO_GO=FILE and
+# ALBEDO_H=FILE write elsewhere.
 GEN ?= kernels/scene_gen.h
+ALBEDO_GO ?= tracer/ggx_albedo_gen.go
+ALBEDO_H ?= kernels/ggx_albedo_gen.h
 gen:
 	cd kernels && $(GO) run ./internal/gendecl -o $(abspath $(GEN))
+	cd kernels && $(GO) run ./internal/genalbedo -go $(abspath $(ALBEDO_GO)) -h $(abspath $(ALBEDO_H))
 
-# CI's freshness check of the generated header (go test ./kernels/... runs
-# the same comparison: TestHeaderIsFresh).
+# CI's freshness check of the generated files (go test ./kernels/... runs
+# the same comparisons: TestHeaderIsFresh, TestTablesAreFresh).
 check-gen:
-	@tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
-	$(MAKE) --no-print-directory gen GEN="$$tmp" >/dev/null && \
-	if ! cmp -s "$$tmp" kernels/scene_gen.h; then \
-		echo "kernels/scene_gen.h is stale: it differs from what 'make gen' writes from the Go types."; \
-		echo "Run 'make gen' (or go generate ./kernels/...) and 'make kernels', and commit both. First lines of the difference:"; \
-		diff -u kernels/scene_gen.h "$$tmp" | head -40; exit 1; \
-	fi; echo "kernels/scene_gen.h is up to date"
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory gen GEN="$$tmp/scene_gen.h" ALBEDO_GO="$$tmp/ggx_albedo_gen.go" ALBEDO_H="$$tmp/ggx_albedo_gen.h" >/dev/null && \
+	for f in kernels/scene_gen.h tracer/ggx_albedo_gen.go kernels/ggx_albedo_gen.h; do \
+		if ! cmp -s "$$tmp/$$(basename $$f)" $$f; then \
+			echo "$$f is stale: it differs from what 'make gen' writes."; \
+			echo "Run 'make gen' (or go generate ./kernels/...) and 'make kernels', and commit them. First lines of the difference:"; \
+			diff -u $$f "$$tmp/$$(basename $$f)" | head -40; exit 1; \
+		fi; echo "$$f is up to date"; \
+	done
 
 # NVIDIA's ptxas (CUDA 11.8: sm_80 to sm_90) from Debian bookworm's non-free
 # nvidia-cuda-toolkit .deb, unpacked into CUDATK (not installed: its

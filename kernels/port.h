@@ -63,6 +63,17 @@
  * it (ptxas counts an entry's registers at its busiest point). */
 #define DEVFN_CALL static __device__ __attribute__((noinline))
 
+/* PORT_TABLE declares a read-only lookup table of the kernel (the GGX
+ * albedos, ggx_albedo_gen.h): in global memory on the GPU, read through
+ * the L1 cache, which serves the lanes of a warp that read different
+ * entries at once (clang puts a const __device__ array in __constant__
+ * memory, which serialises them); const in the emulator. */
+#ifdef PORT_CUDA
+#define PORT_TABLE static __device__
+#else
+#define PORT_TABLE static const
+#endif
+
 /* Float expressions must be evaluated in float, as Go's float32 is. */
 #if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0
 #error "the kernel needs FLT_EVAL_METHOD 0 (float arithmetic in float)"
