@@ -6,6 +6,7 @@
 #define TRACE_MICROFACET_H
 
 #include "vec.h"
+#include "ggx_albedo_gen.h"
 
 /* ggxMinAlpha: below it a GGX lobe is a mirror. */
 #define TR_GGX_MIN_ALPHA 1e-3f
@@ -77,15 +78,52 @@ DEVFN float pow5(float x) {
     return (x2 * x2) * x;
 }
 
-/* schlick: schlick. */
-DEVFN vec3 schlick(vec3 f0, float f90, float c5) {
-    return v3(f0.x + ((f90 - f0.x) * c5), f0.y + ((f90 - f0.y) * c5), f0.z + ((f90 - f0.z) * c5));
+/* schlick3: schlick3. */
+DEVFN vec3 schlick3(vec3 f0, vec3 f90, float c5) {
+    return v3(f0.x + ((f90.x - f0.x) * c5), f0.y + ((f90.y - f0.y) * c5), f0.z + ((f90.z - f0.z) * c5));
+}
+
+/* albedo_lerp: albedoLerp. */
+DEVFN float albedo_lerp(const float* tab, int k, float tx, float ty) {
+    float a = tab[k] + ((tab[k + 1] - tab[k]) * tx);
+    float b = tab[k + TR_GGX_ALBEDO_N] + ((tab[k + TR_GGX_ALBEDO_N + 1] - tab[k + TR_GGX_ALBEDO_N]) * tx);
+    return a + ((b - a) * ty);
+}
+
+/* ggx_albedo: ggxAlbedo, E1 and E5 of the lobe of roughness rough seen at
+ * cosine co (ggx_albedo_gen.h's tables). */
+DEVFN void ggx_albedo(float co, float rough, float* e1, float* e5) {
+    float x = fm_sqrt(clamp01(co)) * (float)(TR_GGX_ALBEDO_N - 1);
+    float y = fm_sqrt(clamp01(rough)) * (float)(TR_GGX_ALBEDO_N - 1);
+    int i = (int)x, j = (int)y;
+    if (i > TR_GGX_ALBEDO_N - 2) {
+        i = TR_GGX_ALBEDO_N - 2;
+    }
+    if (j > TR_GGX_ALBEDO_N - 2) {
+        j = TR_GGX_ALBEDO_N - 2;
+    }
+    float tx = x - (float)i, ty = y - (float)j;
+    int k = j * TR_GGX_ALBEDO_N + i;
+    *e1 = albedo_lerp(ggx_e1, k, tx, ty);
+    *e5 = albedo_lerp(ggx_e5, k, tx, ty);
+}
+
+/* ggx_energy: ggxEnergy; returns the multiple-scattering factor, with the
+ * compensated albedo in *e. */
+DEVFN float ggx_energy(float f0, float f90, float e1, float e5, float c5, int mirror, float* e) {
+    if (mirror) {
+        *e = f0 + ((f90 - f0) * c5);
+        return 1.0f;
+    }
+    float ms = 1.0f + (f0 * ((1.0f - e1) / e1));
+    *e = ((f0 * (e1 - e5)) + (f90 * e5)) * ms;
+    return ms;
 }
 
 /* PBRLobes: pbrLobes. */
 typedef struct {
     vec3 f0;
-    float f90;
+    vec3 f90;
     vec3 kd;
     float alpha;
     float coat;
@@ -99,25 +137,52 @@ typedef struct {
 /* clearcoat_f: clearcoatF. */
 DEVFN float clearcoat_f(float c5) { return 0.04f + (0.96f * c5); }
 
-/* new_pbr_lobes: newPBRLobes. */
-DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, vec3 f0d, float f90d, float clear, float clearRough,
-                              float co) {
+/* pbr_reflectance: pbrReflectance; returns metal. */
+DEVFN float pbr_reflectance(const Material* m, vec3 c, float metallic, vec3 f0d, float f90d, vec3* f0, float* f90) {
     float metal = 1.0f;
     if (m->Kind == MaterialPBR) {
         metal = clamp01(metallic);
     }
-    /* The dielectric's reflectance and the metal's, mixed by metal. */
     float dm = 1.0f - metal;
+    *f0 = v3((f0d.x * dm) + (c.x * metal), (f0d.y * dm) + (c.y * metal), (f0d.z * dm) + (c.z * metal));
+    *f90 = 1.0f - ((1.0f - f90d) * dm);
+    return metal;
+}
+
+/* new_pbr_lobes: newPBRLobes. */
+DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float rough, vec3 f0d, float f90d, float clear, float clearRough,
+                              float co) {
+    vec3 f0;
+    float f90;
+    float metal = pbr_reflectance(m, c, metallic, f0d, f90d, &f0, &f90);
+    rough = clamp01(rough);
     PBRLobes l;
-    l.f0 = v3((f0d.x * dm) + (c.x * metal), (f0d.y * dm) + (c.y * metal), (f0d.z * dm) + (c.z * metal));
-    l.f90 = 1.0f - ((1.0f - f90d) * dm);
-    l.kd = scale(c, dm);
-    l.alpha = ggx_alpha(clamp01(rough));
-    float c5 = pow5(1.0f - clamp01(co));
-    float fs = ((l.f0.x + l.f0.y) + l.f0.z) * (1.0f / 3.0f);
-    fs += (l.f90 - fs) * c5;
-    vec3 fb = schlick(f0d, f90d, c5);
-    l.coat = 1.0f - max_component(fb);
+    l.kd = scale(c, 1.0f - metal);
+    l.alpha = ggx_alpha(rough);
+    /* The lobes' albedos seen from co, compensated. */
+    co = clamp01(co);
+    float c5 = pow5(1.0f - co);
+    int mirror = l.alpha < TR_GGX_MIN_ALPHA;
+    float e1 = 1.0f, e5 = c5;
+    if (!mirror) {
+        ggx_albedo(co, rough, &e1, &e5);
+    }
+    vec3 es, ed;
+    float ms = ggx_energy(f0.x, f90, e1, e5, c5, mirror, &es.x);
+    l.f0.x = f0.x * ms;
+    l.f90.x = f90 * ms;
+    ggx_energy(f0d.x, f90d, e1, e5, c5, mirror, &ed.x);
+    ms = ggx_energy(f0.y, f90, e1, e5, c5, mirror, &es.y);
+    l.f0.y = f0.y * ms;
+    l.f90.y = f90 * ms;
+    ggx_energy(f0d.y, f90d, e1, e5, c5, mirror, &ed.y);
+    ms = ggx_energy(f0.z, f90, e1, e5, c5, mirror, &es.z);
+    l.f0.z = f0.z * ms;
+    l.f90.z = f90 * ms;
+    ggx_energy(f0d.z, f90d, e1, e5, c5, mirror, &ed.z);
+    l.coat = go_maxf(0.0f, 1.0f - max_component(ed));
+    /* Sample the lobes in proportion to their albedos (mean channel). */
+    float fs = ((es.x + es.y) + es.z) * (1.0f / 3.0f);
     float fd = (((l.kd.x + l.kd.y) + l.kd.z) * (1.0f / 3.0f)) * l.coat;
     l.pSpec0 = 1.0f;
     if (fs + fd > 0.0f) {
@@ -128,9 +193,18 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     l.clearBase = 0.0f;
     l.pClear = 0.0f;
     if (m->Kind == MaterialPBR && clear > 0.0f) {
-        l.clear = clamp01(clear);
-        l.clearAlpha = ggx_alpha(clamp01(clearRough));
-        float fc = l.clear * clearcoat_f(c5);
+        clear = clamp01(clear);
+        clearRough = clamp01(clearRough);
+        l.clearAlpha = ggx_alpha(clearRough);
+        int cmirror = l.clearAlpha < TR_GGX_MIN_ALPHA;
+        float ce1 = 1.0f, ce5 = c5;
+        if (!cmirror) {
+            ggx_albedo(co, clearRough, &ce1, &ce5);
+        }
+        float ec;
+        float cms = ggx_energy(0.04f, 1.0f, ce1, ce5, c5, cmirror, &ec);
+        l.clear = clear * cms;
+        float fc = clear * ec;
         l.clearBase = 1.0f - fc;
         l.pClear = fc / (fc + ((fs + fd) * l.clearBase));
     }
@@ -152,7 +226,7 @@ DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
     *pdf = (1.0f - l->pSpec0) * cd;
     if (!(l->alpha < TR_GGX_MIN_ALPHA)) {
         GGXReflection r = ggx_reflection(cnh, co, ci, l->alpha * l->alpha);
-        fcos = maddv(fcos, schlick(l->f0, l->f90, c5), v3(r.spec, r.spec, r.spec));
+        fcos = maddv(fcos, schlick3(l->f0, l->f90, c5), v3(r.spec, r.spec, r.spec));
         *pdf += l->pSpec0 * r.pdf;
     }
     if (!(l->clear > 0.0f)) {
@@ -199,7 +273,7 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
             float f = (l->clear * clearcoat_f(c5)) / l->pClear;
             *weight = v3(f, f, f);
         } else {
-            *weight = scale(schlick(l->f0, l->f90, c5), 1.0f / l->pSpec0);
+            *weight = scale(schlick3(l->f0, l->f90, c5), 1.0f / l->pSpec0);
             if (l->clear > 0.0f) {
                 *weight = scale(*weight, l->clearBase / (1.0f - l->pClear));
             }

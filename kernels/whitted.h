@@ -146,9 +146,10 @@ DEVFN void whitted_local_done(const TraceScene* s, WhittedState* w) {
         vec3 f0;
         float f90;
         dielectric_specular(s, m, tc, &f0, &f90);
-        /* (The clear coat does not enter l.f0.) */
-        PBRLobes l = new_pbr_lobes(m, material_color(s, m, tc), sf->metal, sf->rough, f0, f90, 0.0f, 0.0f, 1.0f);
-        w->b.weight = mul(w->b.weight, l.f0);
+        vec3 rf0;
+        float rf90;
+        pbr_reflectance(m, material_color(s, m, tc), sf->metal, f0, f90, &rf0, &rf90);
+        w->b.weight = mul(w->b.weight, rf0);
         next = reflect(d, sf->ns);
     } else {
         w->radiance = maddv(w->radiance, w->b.weight, w->local);

@@ -14,8 +14,8 @@ import "github.com/tracerender/trace/tracer/fmath"
 //     direction and (kd, ks) the phongWeights; sampled by the mixture
 //     of cos θ/π and the normalised lobe in proportion kd : ks.
 //   - metal and pbr: glTF 2.0's metallic-roughness model (pbrLobes,
-//     microfacet.go), and on pbr its clear coat; a metal is pbr with
-//     metallic 1.
+//     microfacet.go), and on pbr its clear coat, with the GGX lobes'
+//     energy compensation (ggxenergy.go); a metal is pbr with metallic 1.
 //
 //   - rough dielectric: Walter et al.'s GGX reflection and refraction
 //     (dielectricEval, microfacet.go), the tint on refraction; smooth

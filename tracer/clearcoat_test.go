@@ -29,12 +29,12 @@ func TestClearcoatFurnace(t *testing.T) {
 					lc := materialLobes(&coated, coated.Color, coated.Metallic, coated.Roughness, float32(co))
 					gotBase, seBase := lobeAlbedo(&lb, viewDir(co), 100000, 4)
 					got, se := lobeAlbedo(&lc, viewDir(co), 100000, 5)
-					fv := 0.04 + 0.96*math.Pow(1-co, 5)
-					coat := fv
+					coat := 0.04 + 0.96*math.Pow(1-co, 5)
 					if alpha := float64(float32(coatRough * coatRough)); alpha >= ggxMinAlpha {
-						coat = ggxFresnelAlbedo64(co, alpha, 0.04)
+						e1 := ggxAlbedo64(co, alpha)
+						coat = ggxFresnelAlbedo64(co, alpha, 0.04) * (1 + 0.04*(1-e1)/e1)
 					}
-					want := (1-fv)*float64(gotBase[0]) + coat
+					want := (1-coat)*float64(gotBase[0]) + coat
 					tol := 0.002 + 4*math.Hypot(float64(se[0]), float64(seBase[0]))
 					if d := math.Abs(float64(got[0]) - want); d > tol {
 						t.Errorf("%s: reflects %.4f ± %.4f, want %.4f (base %.4f, coat %.4f)", name, got[0], se[0], want, gotBase[0], coat)

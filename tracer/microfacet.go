@@ -18,9 +18,8 @@ import "github.com/tracerender/trace/tracer/fmath"
 //
 // Single scattering: light that bounces between microfacets more than once
 // is lost; a white metal seen head-on reflects 0.63 of the light at
-// roughness 0.75 and 0.31 at roughness 1 (TestGGXAlbedo). A compensation
-// (Kulla and Conty's albedo tables, as Cycles' multiscatter GGX) is not
-// built yet.
+// roughness 0.75 and 0.31 at roughness 1 (TestGGXAlbedo). Metal and pbr
+// materials compensate it (ggxenergy.go); rough glass does not.
 //
 // α = roughness², as glTF 2.0, Cycles and Disney's model define it. Below
 // ggxMinAlpha the lobe is a mirror (a delta), which sampling handles
@@ -101,6 +100,16 @@ func schlick(f0 vec3, f90, c5 float32) vec3 {
 	}
 }
 
+// schlick3 is schlick with a reflectance f90 at grazing incidence per
+// channel.
+func schlick3(f0, f90 vec3, c5 float32) vec3 {
+	return vec3{
+		f0[0] + float32((f90[0]-f0[0])*c5),
+		f0[1] + float32((f90[1]-f0[1])*c5),
+		f0[2] + float32((f90[2]-f0[2])*c5),
+	}
+}
+
 // fresnelDielectric is the exact Fresnel reflectance of unpolarised light
 // meeting an interface at cosine cos > 0 with relative index eta =
 // n_from / n_to: 1 past the critical angle.
@@ -118,17 +127,18 @@ func fresnelDielectric(cos, eta float32) float32 {
 
 // pbrLobes are the parameters of a metal or pbr material at one point.
 type pbrLobes struct {
-	f0     vec3    // specular reflectance at normal incidence
-	f90    float32 // and at grazing incidence
-	kd     vec3    // diffuse albedo, (1 − metallic)·base colour
-	alpha  float32 // GGX α; < ggxMinAlpha: a mirror
-	coat   float32 // what the dielectric's specular lets through to the diffuse base: 1 − max F(cos θo)
-	pSpec0 float32 // the probability of sampling the specular lobe (of the base's two)
+	// The specular lobe's Schlick reflectance at normal and at grazing
+	// incidence, each times its multiple-scattering factor (ggxEnergy).
+	f0, f90 vec3
+	kd      vec3    // diffuse albedo, (1 − metallic)·base colour
+	alpha   float32 // GGX α; < ggxMinAlpha: a mirror
+	coat    float32 // what the dielectric's specular lets through to the diffuse base: 1 − its largest albedo at cos θo
+	pSpec0  float32 // the probability of sampling the specular lobe (of the base's two)
 	// The clear coat (Material.Clearcoat) over all of that, when clear
 	// > 0; with clear 0 the others are zero and unused.
-	clear      float32 // its strength, in (0, 1]
+	clear      float32 // its strength, in (0, 1], times its multiple-scattering factor
 	clearAlpha float32 // its GGX α; < ggxMinAlpha: a mirror
-	clearBase  float32 // what it lets through to the base: 1 − clear·F(cos θo)
+	clearBase  float32 // what it lets through to the base: 1 − strength·its albedo at cos θo
 	pClear     float32 // the probability of sampling it (the base's lobes share the rest)
 }
 
@@ -136,19 +146,38 @@ type pbrLobes struct {
 // a GGX lobe of Schlick's Fresnel with F0 0.04, colourless, on top of
 // the base:
 //
-//	f = f_base·(1 − clear·F(cos θo)) + clear·F(ωo·h)·D·G2 / (4 cos θo cos θi)
+//	f = f_base·(1 − clear·E_coat(cos θo)) + clear·F(ωo·h)·D·G2 / (4 cos θo cos θi)·ms
 //
-// glTF's extension weighs the base by 1 − clear·F(ωo·h) at each half
-// vector, which can reflect more light than is received at grazing views
-// (as the base's own fresnel_mix: eval); taking the coat's F at the view
-// direction, as the base's coat does, keeps f_base's share and the
-// coat's albedo (at most F(cos θo): TestPBRFurnace) within 1
-// (TestClearcoatFurnace), and differs from glTF's only toward grazing
+// with E_coat the coat's albedo seen at cos θo and ms its
+// multiple-scattering factor (ggxenergy.go). glTF's extension weighs the
+// base by 1 − clear·F(ωo·h) at each half vector, which can reflect more
+// light than is received at grazing views (as the base's own
+// fresnel_mix: eval); taking the coat's albedo at the view direction
+// keeps f_base's share and the coat's within 1, exactly 1 over a white
+// base (TestPBRWhiteFurnace), and differs from glTF's only toward grazing
 // angles.
 
 // clearcoatF is Schlick's Fresnel of a coat of F0 0.04 for c5 = (1 − cos)⁵.
 func clearcoatF(c5 float32) float32 {
 	return float32(0.04 + float32(0.96*c5))
+}
+
+// pbrReflectance returns the specular reflectance of a metal or pbr
+// material of base colour c and metallic metallic (a metal's is 1,
+// whatever it says) at normal and grazing incidence: the dielectric's,
+// f0d and f90d, and the metal's, the base colour and 1, mixed by metal.
+func pbrReflectance(m *Material, c vec3, metallic float32, f0d vec3, f90d float32) (f0 vec3, f90, metal float32) {
+	metal = 1
+	if m.Kind == MaterialPBR {
+		metal = clamp01(metallic)
+	}
+	dm := 1 - metal
+	f0 = vec3{
+		float32(f0d[0]*dm) + float32(c[0]*metal),
+		float32(f0d[1]*dm) + float32(c[1]*metal),
+		float32(f0d[2]*dm) + float32(c[2]*metal),
+	}
+	return f0, 1 - float32((1-f90d)*dm), metal
 }
 
 // newPBRLobes returns the lobes of a metal or pbr material of base colour
@@ -158,43 +187,48 @@ func clearcoatF(c5 float32) float32 {
 // of roughness clearRough (Scene.clearcoatParams) for a viewer at cosine
 // co to the shading normal.
 func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, clear, clearRough, co float32) pbrLobes {
-	metal := float32(1)
-	if m.Kind == MaterialPBR {
-		metal = clamp01(metallic)
+	f0, f90, metal := pbrReflectance(m, c, metallic, f0d, f90d)
+	rough = clamp01(rough)
+	l := pbrLobes{kd: scale(c, 1-metal), alpha: ggxAlpha(rough)}
+	// The lobes' albedos seen from co: the specular lobe's and the
+	// dielectric's (the same roughness), both compensated; the base's
+	// diffuse gets what the dielectric's lets through.
+	co = clamp01(co)
+	c5 := pow5(1 - co)
+	mirror := l.alpha < ggxMinAlpha
+	e1, e5 := float32(1), c5
+	if !mirror {
+		e1, e5 = ggxAlbedo(co, rough)
 	}
-	// The dielectric's reflectance and the metal's (the base colour at
-	// normal incidence, 1 at grazing), mixed by metal.
-	dm := 1 - metal
-	l := pbrLobes{
-		f0: vec3{
-			float32(f0d[0]*dm) + float32(c[0]*metal),
-			float32(f0d[1]*dm) + float32(c[1]*metal),
-			float32(f0d[2]*dm) + float32(c[2]*metal),
-		},
-		f90:   1 - float32((1-f90d)*dm),
-		kd:    scale(c, dm),
-		alpha: ggxAlpha(clamp01(rough)),
+	var es, ed vec3
+	for k := range 3 {
+		var ms float32
+		ms, es[k] = ggxEnergy(f0[k], f90, e1, e5, c5, mirror)
+		l.f0[k], l.f90[k] = float32(f0[k]*ms), float32(f90*ms)
+		_, ed[k] = ggxEnergy(f0d[k], f90d, e1, e5, c5, mirror)
 	}
-	// Sample the lobes in proportion to estimates of their albedos seen
-	// from co: Schlick's at the normal for the specular lobe, the diffuse
-	// albedo times what the dielectric's specular lets through for the
-	// diffuse one.
-	c5 := pow5(1 - clamp01(co))
-	fs := float32(float32(float32(l.f0[0]+l.f0[1])+l.f0[2]) * (1.0 / 3))
-	fs += float32((l.f90 - fs) * c5)
-	fb := schlick(f0d, f90d, c5)
-	l.coat = 1 - max(fb[0], fb[1], fb[2])
+	l.coat = max(0, 1-maxComponent(ed))
+	// Sample the lobes in proportion to their albedos (mean channel).
+	fs := float32(float32(float32(es[0]+es[1])+es[2]) * (1.0 / 3))
 	fd := float32(float32(float32(float32(l.kd[0]+l.kd[1])+l.kd[2])*(1.0/3)) * l.coat)
 	l.pSpec0 = 1
 	if fs+fd > 0 {
 		l.pSpec0 = fs / (fs + fd)
 	}
 	if m.Kind == MaterialPBR && clear > 0 {
-		// The clear coat's albedo estimated as the specular lobe's,
-		// Schlick's at the normal, against the base's seen through it.
-		l.clear = clamp01(clear)
-		l.clearAlpha = ggxAlpha(clamp01(clearRough))
-		fc := float32(l.clear * clearcoatF(c5))
+		// The clear coat's albedo, compensated, against the base's seen
+		// through it.
+		clear = clamp01(clear)
+		clearRough = clamp01(clearRough)
+		l.clearAlpha = ggxAlpha(clearRough)
+		mirror := l.clearAlpha < ggxMinAlpha
+		e1, e5 := float32(1), c5
+		if !mirror {
+			e1, e5 = ggxAlbedo(co, clearRough)
+		}
+		ms, ec := ggxEnergy(0.04, 1, e1, e5, c5, mirror)
+		l.clear = float32(clear * ms)
+		fc := float32(clear * ec)
 		l.clearBase = 1 - fc
 		l.pClear = fc / (fc + float32((fs+fd)*l.clearBase))
 	}
@@ -214,18 +248,18 @@ func (l *pbrLobes) eval(n, wo, wi vec3) (fcos vec3, pdf float32) {
 	cnh := dot(n, h)
 	// The diffuse base weighed by what the dielectric's specular (F0
 	// 0.04 and F90 1 by default, Material.SpecularF0 and SpecularF90)
-	// lets through, 1 − the largest component of its F: glTF's
-	// fresnel_mix takes F at the half vector, which at grazing views
-	// reflects up to 1.7 times the light received (a white base at cos
-	// θo 0.05); F at the view direction, as here, keeps the sum at most 1
-	// (TestPBRFurnace) and differs from glTF's only toward grazing
-	// angles.
+	// lets through, 1 − the largest channel of its albedo at the view
+	// direction (newPBRLobes): glTF's fresnel_mix takes F at the half
+	// vector, which at grazing views reflects up to 1.7 times the light
+	// received (a white base at cos θo 0.05); the albedo, as here, makes
+	// the sum exactly 1 for a white base (TestPBRWhiteFurnace), at most 1
+	// for others (TestPBRFurnace).
 	cd := float32(ci * invPi)
 	fcos = scale(l.kd, float32(l.coat*cd))
 	pdf = float32((1 - l.pSpec0) * cd)
 	if !(l.alpha < ggxMinAlpha) {
 		spec, sp := ggxReflection(cnh, co, ci, float32(l.alpha*l.alpha))
-		fcos = maddv(fcos, schlick(l.f0, l.f90, c5), vec3{spec, spec, spec})
+		fcos = maddv(fcos, schlick3(l.f0, l.f90, c5), vec3{spec, spec, spec})
 		pdf += float32(l.pSpec0 * sp)
 	}
 	if !(l.clear > 0) {
@@ -287,7 +321,7 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 			f := float32(l.clear*clearcoatF(c5)) / l.pClear
 			w = vec3{f, f, f}
 		} else {
-			w = scale(schlick(l.f0, l.f90, c5), 1/l.pSpec0)
+			w = scale(schlick3(l.f0, l.f90, c5), 1/l.pSpec0)
 			if l.clear > 0 {
 				w = scale(w, l.clearBase/(1-l.pClear))
 			}

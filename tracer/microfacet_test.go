@@ -89,27 +89,33 @@ func lobeAlbedo(l *pbrLobes, wo vec3, n int, seed uint64) (mean, se vec3) {
 	return mean, se
 }
 
-// TestGGXAlbedo: a white metal's directional albedo, estimated by sampling
-// the lobe, agrees with the float64 integral within 1 %, and never exceeds
-// 1. It also states the energy single scattering loses.
+// TestGGXAlbedo: a metal's directional albedo, estimated by sampling
+// the lobe, agrees within 1 % with the float64 integral of its single
+// scattering times the multiple-scattering factor 1 + F0·(1 − E1)/E1
+// (ggxenergy.go), E1 the integral for F = 1: 1 for a white metal, whose
+// single scattering it also states, never above 1 for a grey one.
 func TestGGXAlbedo(t *testing.T) {
-	white := &Material{Kind: MaterialMetal, Color: vec3{1, 1, 1}}
-	for _, rough := range []float32{0.1, 0.25, 0.5, 0.75, 1} {
-		for _, co := range []float64{0.1, 0.3, 0.6, 0.9, 1} {
-			white.Roughness = rough
-			l := materialLobes(white, white.Color, white.Metallic, white.Roughness, float32(co))
-			alpha := float64(float32(rough * rough))
-			want := ggxAlbedo64(co, alpha)
-			got, se := lobeAlbedo(&l, viewDir(co), 200000, 1)
-			if want > 1 || float64(got[0]) > 1+3*float64(se[0]) {
-				t.Errorf("roughness %g, cos θo %g: albedo %g (integral %g) exceeds 1", rough, co, got[0], want)
-			}
-			if d := math.Abs(float64(got[0]) - want); d > 0.01*want+3*float64(se[0]) {
-				t.Errorf("roughness %g, cos θo %g: sampled albedo %.4f ± %.4f, integral %.4f (%.2f %% off)",
-					rough, co, got[0], se[0], want, 100*d/want)
-			}
-			if co == 1 && (rough == 0.75 || rough == 1) {
-				t.Logf("roughness %g at normal incidence: a white metal reflects %.3f (single scattering)", rough, want)
+	for _, f0 := range []float32{1, 0.5} {
+		m := &Material{Kind: MaterialMetal, Color: vec3{f0, f0, f0}}
+		for _, rough := range []float32{0.1, 0.25, 0.5, 0.75, 1} {
+			for _, co := range []float64{0.1, 0.3, 0.6, 0.9, 1} {
+				m.Roughness = rough
+				l := materialLobes(m, m.Color, m.Metallic, m.Roughness, float32(co))
+				alpha := float64(float32(rough * rough))
+				e1 := ggxAlbedo64(co, alpha)
+				ss := ggxFresnelAlbedo64(co, alpha, float64(f0))
+				want := ss * (1 + float64(f0)*(1-e1)/e1)
+				got, se := lobeAlbedo(&l, viewDir(co), 200000, 1)
+				if want > 1+1e-3 || float64(got[0]) > 1+0.005+3*float64(se[0]) {
+					t.Errorf("F0 %g, roughness %g, cos θo %g: albedo %g (integral %g) exceeds 1", f0, rough, co, got[0], want)
+				}
+				if d := math.Abs(float64(got[0]) - want); d > 0.01*want+3*float64(se[0]) {
+					t.Errorf("F0 %g, roughness %g, cos θo %g: sampled albedo %.4f ± %.4f, integral %.4f (%.2f %% off)",
+						f0, rough, co, got[0], se[0], want, 100*d/want)
+				}
+				if f0 == 1 && co == 1 && (rough == 0.75 || rough == 1) {
+					t.Logf("roughness %g at normal incidence: a white metal's single scattering reflects %.3f", rough, e1)
+				}
 			}
 		}
 	}
@@ -213,8 +219,8 @@ func TestPBRSpecularF0(t *testing.T) {
 // specularFactor 0) under a uniform white sky is pure Lambert: its
 // radiance is the base colour, ρ·∫ cos/π = ρ, within 4 standard errors
 // of the mean; with the default specular it is not (its base gives up
-// what the 0.04 lobe reflects, which single-scattering GGX loses in
-// part).
+// what the 0.04 lobe reflects, ρ·(1 − E) + E with E the lobe's albedo,
+// more than ρ in every channel below 1).
 func TestPBRSpecularLambert(t *testing.T) {
 	base := vec3{0.6, 0.4, 0.2}
 	f0, f90 := PBRSpecular(1.5, 0, [3]float64{1, 1, 1})

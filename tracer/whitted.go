@@ -81,8 +81,8 @@ func (s *Scene) traceWhitted(r Ray, first Hit, smp *Sampler, st *Stats) vec3 {
 				// reflectance at normal incidence for the coat or metal.
 				radiance = maddv(radiance, b.weight, s.phongLocal(&sf, d, smp, int(b.depth), st).Add(s.emission(m, tc)))
 				// (The clear coat does not enter l.f0.)
-				l := newPBRLobes(m, s.color(m, tc), sf.metal, sf.rough, sf.specF0, sf.specF90, 0, 0, 1)
-				b.weight = mul(b.weight, l.f0)
+				f0, _, _ := pbrReflectance(m, s.color(m, tc), sf.metal, sf.specF0, sf.specF90)
+				b.weight = mul(b.weight, f0)
 				next = reflect(d, ns)
 			case MaterialDielectric:
 				eta := 1 / m.IOR
