@@ -7,11 +7,16 @@ a time, with nothing else in the scene. About 4 minutes.
    bounce, then the sky) seen from afar, so each pixel shows the
    directional albedo at its cos theta_o. trace's image mean must equal
    its formula (docs/scene-format.md "materials": Schlick's Fresnel,
-   height-correlated Smith G2, the pbr base Lambert x (1 - Fc)); Cycles'
-   is compared with Cycles 3.4's formula for the nodes render.py builds
-   (Principled v1's Fresnel F0 + (1 - F0)(Fd(wo.h, 1.5) - 0.04)/0.96,
-   separable Smith G1 G1), and the two formulas' gap with the two
-   renders' gap.
+   height-correlated Smith G2, the specular lobe times Turquin's
+   multiple-scattering factor 1 + F0 (1 - E1(mu))/E1(mu), E1 the lobe's
+   albedo for F = 1, the pbr base Lambert x (1 - the dielectric's
+   compensated albedo at mu)); Cycles' is compared with Cycles 3.4's
+   formula for the nodes render.py builds (Principled v1's Fresnel F0 +
+   (1 - F0)(Fd(wo.h, 1.5) - 0.04)/0.96, separable Smith G1 G1, single
+   scattering, the base x (1 - Fc(mu))), and the two formulas' gap with
+   the two renders' gap. The metals are also rendered with Cycles 3.4's
+   Multiscatter GGX (render.py --ggx multi), which keeps the energy too:
+   its column gives its mean and trace's against it.
 2. One rough glass interface: a dielectric plane under a black-to-white
    gradient sky, seen at cos theta_o 0.9, 0.5 and 0.2 from outside
    (entering) and from inside (leaving, total internal reflection),
@@ -22,7 +27,16 @@ a time, with nothing else in the scene. About 4 minutes.
    importance-sampled, MIS) and with BSDF sampling alone
    (render.py --world-mis 0), which is what its formula describes.
 
+3. A pbr floor (metallic 0, a grey base of 0.5, roughness 0.5 and 1)
+   under a uniform white sky, max_depth 1, seen at cos theta_o 0.15, 0.5
+   and 0.9: trace against its formula (the base's albedo times 1 - the
+   dielectric's compensated albedo, plus that albedo), and against Cycles
+   3.4's default Principled BSDF v1 (render.py --pbr principled: Disney
+   diffuse, GGX) and its Multiscatter GGX (--ggx multi). Information
+   beside the check, about 1 minute.
+
 Usage: /usr/bin/python3 scripts/cycles/ggx_check.py --trace BIN --out DIR [--blender blender]
+       [--parts furnace,interface,floor]
 Prints one line per case; exits 1 if a trace render is off its formula by
 more than --tolerance (0.5 %; the Monte Carlo error of image and formula
 is about 0.1 %). The Cycles columns are information, not checked.
@@ -47,6 +61,8 @@ FURNACE = [
     ("metal r0", {"type": "metal", "color": [0.95, 0.7, 0.35], "roughness": 0}),
     ("metal r0.25", {"type": "metal", "color": [0.95, 0.7, 0.35], "roughness": 0.25}),
     ("metal r0.5", {"type": "metal", "color": [0.95, 0.7, 0.35], "roughness": 0.5}),
+    ("metal r1", {"type": "metal", "color": [0.95, 0.7, 0.35], "roughness": 1}),
+    ("metal r0.5 white", {"type": "metal", "color": [1, 1, 1], "roughness": 0.5}),
     ("metal r1 white", {"type": "metal", "color": [1, 1, 1], "roughness": 1}),
     ("pbr m0 r0", {"type": "pbr", "base_color": [0.15, 0.5, 0.2], "metallic": 0, "roughness": 0}),
     ("pbr m0 r0.3", {"type": "pbr", "base_color": [0.8, 0.2, 0.1], "metallic": 0, "roughness": 0.3}),
@@ -112,13 +128,14 @@ class Normals:
         return h, wo, oh, w
 
 
-def conductor_albedo(nrm, f0, roughness, mu):
-    """Directional albedo of the GGX conductor lobe of reflectance f0 (3,):
-    (trace's, Cycles 3.4's)."""
+def conductor_albedo(nrm, f0, roughness, mu, f90=1.0):
+    """Directional albedo of the GGX conductor lobe of reflectance f0 (3,)
+    at normal incidence and f90 at grazing incidence: (trace's, with its
+    multiple-scattering factor, Cycles 3.4's single scattering)."""
     f0 = np.asarray(f0, dtype=np.float64)
     c5 = (1 - mu) ** 5
     if roughness * roughness < 1e-3:  # a mirror: Schlick's exactly in both (render.py)
-        f = f0 + (1 - f0) * c5
+        f = f0 + (f90 - f0) * c5
         return f, f
     a2 = roughness ** 4
     h, wo, oh, w = nrm.at(roughness * roughness, mu)
@@ -128,7 +145,8 @@ def conductor_albedo(nrm, f0, roughness, mu):
     interp = (fresnel(np.clip(oh, 1e-9, 1), 1 / IOR) - 0.04) / 0.96
     gt = w * g2(mu, wi[:, 2], a2)
     gc = w * g1(mu, a2) * g1(wi[:, 2], a2)
-    t = np.array([np.mean(gt * (f + (1 - f) * schlick)) for f in f0])
+    e1, e5 = np.mean(gt), np.mean(gt * schlick)
+    t = (f0 * (e1 - e5) + f90 * e5) * (1 + f0 * (1 - e1) / e1)
     c = np.array([np.mean(gc * (f + (1 - f) * interp)) for f in f0])
     return t, c
 
@@ -141,9 +159,12 @@ def sphere_albedo(nrm, m, mu):
     else:
         base, metal = np.array(m["base_color"], dtype=np.float64), float(m["metallic"])
     f0 = 0.04 * (1 - metal) + base * metal
-    diffuse = base * (1 - metal) * (1 - (0.04 + 0.96 * (1 - mu) ** 5))
     t, c = conductor_albedo(nrm, f0, float(m["roughness"]), mu)
-    return t + diffuse, c + diffuse
+    # The base under the dielectric's specular: trace's 1 - its compensated
+    # albedo, render.py's nodes 1 - Schlick's F at mu.
+    ed, _ = conductor_albedo(nrm, np.array([0.04]), float(m["roughness"]), mu)
+    diffuse = base * (1 - metal)
+    return t + diffuse * (1 - ed[0]), c + diffuse * (1 - (0.04 + 0.96 * (1 - mu) ** 5))
 
 
 def interface_radiance(nrm, roughness, mu, eta):
@@ -180,17 +201,18 @@ def run(cmd, log):
         sys.exit("failed (status %d): %s\nsee %s" % (p.returncode, " ".join(cmd), log))
 
 
-def render_both(a, scene, base, size, spp, cycles_extra=()):
+def render_both(a, scene, base, size, spp, cycles_extra=(), cycles_first=None):
     """Renders scene (a dict) with trace and Cycles; returns their images
     and, with cycles_extra, a second Cycles image with those render.py
-    arguments."""
+    arguments; cycles_first gives the first Cycles image's arguments."""
     path = base + ".json"
     with open(path, "w") as f:
         json.dump(scene, f, indent=1)
     run([a.trace, "render", path, "--width", str(size), "--height", str(size), "--samples", str(spp),
          "-o", base + "-trace.pfm", "--threads", str(a.threads), "-q"], base + "-trace.log")
     out = [imgio.read_pfm(base + "-trace.pfm")]
-    for i, extra in enumerate([()] + ([tuple(cycles_extra)] if cycles_extra else [])):
+    first = tuple(cycles_first) if cycles_first else ()
+    for i, extra in enumerate([first] + ([tuple(cycles_extra)] if cycles_extra else [])):
         pfm = "%s-cycles%s.pfm" % (base, "-%d" % i if i else "")
         run([a.blender, "-b", "--factory-startup", "--python", os.path.join(HERE, "render.py"), "--",
              "--scene", path, "--size", str(size), "--spp", str(spp), "--out", pfm,
@@ -210,7 +232,9 @@ def furnace(a, bad):
                  "background": {"color": [1, 1, 1]}, "materials": {"m": m},
                  "objects": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}]}
         base = os.path.join(a.out, "furnace-" + label.replace(" ", "-"))
-        ti, ci = render_both(a, scene, base, size, 1024)
+        metal = m["type"] == "metal" and m["roughness"] > 0
+        imgs = render_both(a, scene, base, size, 1024, ["--ggx", "multi"] if metal else ())
+        ti, ci = imgs[0], imgs[1]
         half = DIST * math.tan(math.radians(FOV / 2))
         y = (0.5 - (np.arange(size) + 0.5) / size) * 2 * half
         rho = np.hypot(*np.meshgrid(y, y))
@@ -223,10 +247,14 @@ def furnace(a, bad):
         off = 100 * (tm / pt - 1)
         ok = abs(off) <= a.tolerance
         bad += [] if ok else [label]
+        multi = ""
+        if metal:
+            mm = float(imgs[2][sel].mean())
+            multi = " | Cycles Multiscatter GGX %.4f, trace/it %.4f" % (mm, tm / mm)
         print("%-4s %-16s trace %.4f formula %.4f (%+.2f %%) | Cycles %.4f its formula %.4f (%+.2f %%) | "
-              "Cycles/trace: formulas %+.2f %%, renders %+.2f %%"
+              "Cycles/trace: formulas %+.2f %%, renders %+.2f %%%s"
               % ("ok" if ok else "OFF", label, tm, pt, off, cm, pc, 100 * (cm / pc - 1),
-                 100 * (pc / pt - 1), 100 * (cm / tm - 1)), flush=True)
+                 100 * (pc / pt - 1), 100 * (cm / tm - 1), multi), flush=True)
 
 
 def interface(a, bad):
@@ -259,6 +287,33 @@ def interface(a, bad):
                          100 * (cm / cbm - 1), 100 * (pc / pt - 1), 100 * (cm / tm - 1)), flush=True)
 
 
+def floor(a, bad):
+    print("== a pbr floor (metallic 0, base 0.5) under a white sky, max_depth 1")
+    size = 16
+    nrm = Normals(SAMPLES)
+    for r in (0.5, 1.0):
+        for mu in (0.15, 0.5, 0.9):
+            th = math.acos(mu)
+            m = {"type": "pbr", "base_color": [0.5, 0.5, 0.5], "metallic": 0, "roughness": r}
+            scene = {"version": 1, "render": {"width": size, "height": size, "samples": 1024, "max_depth": 1,
+                                              "integrator": "path", "seed": 1},
+                     "camera": {"position": [DIST * math.sin(th), DIST * mu, 0], "look_at": [0, 0, 0], "fov": 0.2},
+                     "background": {"color": [1, 1, 1]}, "materials": {"m": m},
+                     "objects": [{"type": "plane", "point": [0, 0, 0], "normal": [0, 1, 0], "material": "m"}]}
+            label = "floor r%.1f cos %.2f" % (r, mu)
+            base = os.path.join(a.out, "floor-r%02d-mu%02d" % (round(10 * r), round(100 * mu)))
+            ti, cp, cm = render_both(a, scene, base, size, 1024, cycles_first=["--pbr", "principled"],
+                                     cycles_extra=["--pbr", "principled", "--ggx", "multi"])
+            pt = float(np.mean(sphere_albedo(nrm, m, mu)[0]))
+            tm, cpm, cmm = float(ti.mean()), float(cp.mean()), float(cm.mean())
+            off = 100 * (tm / pt - 1)
+            ok = abs(off) <= a.tolerance
+            bad += [] if ok else [label]
+            print("%-4s %-20s trace %.4f formula %.4f (%+.2f %%) | Cycles Principled v1 GGX %.4f, Multiscatter GGX "
+                  "%.4f | trace/Cycles %.3f, %.3f"
+                  % ("ok" if ok else "OFF", label, tm, pt, off, cpm, cmm, tm / cpm, tm / cmm), flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--trace", required=True)
@@ -266,12 +321,18 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--tolerance", type=float, default=0.5, help="percent")
+    p.add_argument("--parts", default="furnace,interface,floor", help="which checks, comma-separated")
     a = p.parse_args()
     a.trace = os.path.abspath(a.trace)
     os.makedirs(a.out, exist_ok=True)
     bad = []
-    furnace(a, bad)
-    interface(a, bad)
+    parts = a.parts.split(",")
+    if "furnace" in parts:
+        furnace(a, bad)
+    if "interface" in parts:
+        interface(a, bad)
+    if "floor" in parts:
+        floor(a, bad)
     if bad:
         print("ggx_check: trace off its formula: " + ", ".join(bad))
         sys.exit(1)

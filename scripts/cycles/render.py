@@ -5,7 +5,7 @@ Run inside Blender:
     blender -b --factory-startup --python scripts/cycles/render.py -- \
         --scene scenes/examples/cornell-box.json --size 128 --spp 64 \
         --out x.pfm [--seed 1] [--scale 1e-3] [--threads 2] [--mask] [--stats x.json] \
-        [--pbr lambert|principled] [--world-mis 0] \
+        [--pbr lambert|principled] [--ggx single|multi] [--world-mis 0] \
         [--noise-threshold 0.01 [--min-samples 0] [--sample-count n.pfm]]
 
 It builds a Blender scene from the trace scene (conversion below), renders
@@ -24,6 +24,11 @@ takes), for scripts/cycles/adaptive_compare.py. --sample-count writes
 Cycles' Debug Sample Count pass, with or without adaptive sampling, as a
 PFM (the same value in each channel): the samples each pixel took over
 --spp, as Cycles normalises it (1 everywhere without adaptive sampling).
+--ggx multi builds the rough GGX lobes of metal and pbr materials (their
+Principled BSDFs) with Cycles 3.4's "Multiscatter GGX" distribution (a
+random walk between microfacets that keeps the energy single scattering
+loses, as trace's compensation does since pixel version 16), for
+scripts/cycles/ggx_check.py; single (the default) with "GGX".
 
 Conversion (trace coordinates (x, y, z), +y up, map to Blender's (x, -z, y),
 a rotation, so handedness and cross products carry over; --scale multiplies
@@ -63,12 +68,17 @@ import tracescene  # noqa: E402
 # of 4 pi^2, with an extra 1/pi, came out pi times too bright).
 POINT_LIGHT_WATTS_PER_INTENSITY = 4 * math.pi
 
+# The distribution of the rough GGX lobes of metal and pbr materials
+# (--ggx): Cycles 3.4's single-scattering GGX or its Multiscatter GGX.
+GGX_DISTRIBUTIONS = {"single": "GGX", "multi": "MULTI_GGX"}
+GGX = "GGX"
+
 
 def args():
     a = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     opt = {"seed": 1, "scale": 1.0, "threads": 2, "mask": False, "stats": None,
            "spp": 16, "size": 128, "bounces": None, "pbr": "lambert",
-           "world_mis": 1, "noise_threshold": 0.0, "min_samples": 0, "sample_count": None}
+           "world_mis": 1, "noise_threshold": 0.0, "min_samples": 0, "sample_count": None, "ggx": "single"}
     i = 0
     while i < len(a):
         k = a[i].lstrip("-")
@@ -88,6 +98,10 @@ def args():
         opt["bounces"] = int(opt["bounces"])
     if opt["pbr"] not in ("lambert", "principled"):
         raise SystemExit("--pbr %s: lambert or principled" % opt["pbr"])
+    if opt["ggx"] not in GGX_DISTRIBUTIONS:
+        raise SystemExit("--ggx %s: single or multi" % opt["ggx"])
+    global GGX
+    GGX = GGX_DISTRIBUTIONS[opt["ggx"]]
     return opt
 
 
@@ -265,7 +279,7 @@ def specular_lobe(tree, f0, roughness):
         sh = node(tree, "ShaderNodeBsdfGlossy", _distribution="SHARP")
         link_or_set(tree, mix_rgb(tree, "MIX", facing_pow5(tree), f0, (1.0, 1.0, 1.0, 1.0)), sh.inputs["Color"])
         return sh.outputs[0]
-    sh = node(tree, "ShaderNodeBsdfPrincipled", _distribution="GGX", _subsurface_method="BURLEY",
+    sh = node(tree, "ShaderNodeBsdfPrincipled", _distribution=GGX, _subsurface_method="BURLEY",
               Metallic=1.0, Specular=0.5, **{"Specular Tint": 0.0, "Roughness": float(roughness),
                                              "Sheen": 0.0, "Clearcoat": 0.0, "Transmission": 0.0,
                                              "Subsurface": 0.0, "Anisotropic": 0.0,
@@ -386,7 +400,7 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
         if clear > 0 and any(emit):
             raise SystemExit("material %s: a clear coat on an emitting pbr is not converted" % name)
         if pbr == "principled":
-            p = node(tree, "ShaderNodeBsdfPrincipled", _distribution="GGX", _subsurface_method="BURLEY",
+            p = node(tree, "ShaderNodeBsdfPrincipled", _distribution=GGX, _subsurface_method="BURLEY",
                      Metallic=metal, Specular=0.5,
                      **{"Specular Tint": 0.0, "Roughness": 0.0 if tracescene.is_smooth(rough) else rough,
                         "Sheen": 0.0, "Clearcoat": clear, "Clearcoat Roughness": clear_rough,
@@ -397,7 +411,10 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
         else:
             lobes = []
             if metal < 1:
-                # (1 - metallic)(1 - Fc) = (1 - metallic) 0.96 (1 - (1 - cos)^5)
+                # (1 - metallic)(1 - Fc) = (1 - metallic) 0.96 (1 - (1 - cos)^5):
+                # trace's base before pixel version 16, which weighs it by
+                # 1 - the dielectric's compensated albedo at cos theta_o
+                # (tracer/ggxenergy.go), a table no node holds.
                 k = math_node(tree, "MULTIPLY", math_node(tree, "SUBTRACT", 1.0, facing_pow5(tree)),
                               0.96 * (1 - metal))
                 d = node(tree, "ShaderNodeBsdfDiffuse", Roughness=0.0)

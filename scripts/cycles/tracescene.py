@@ -117,6 +117,9 @@ _SMITH = ("Cycles 3.4's Smith masking-shadowing is separable, G1(wo) G1(wi), tra
           "height-correlated 1/(1 + L(wo) + L(wi)): Cycles is darker toward grazing angles")
 _METAL_FRESNEL = ("Cycles' metallic Fresnel (Principled v1) is F0 + (1 - F0) (Fd(wo.h, 1.5) - 0.04)/0.96, "
                   "Fd the exact dielectric Fresnel, close to trace's Schlick F0 + (1 - F0)(1 - wo.h)^5")
+_ROUGH_BASE = ("trace weighs the rough base by 1 - the dielectric's compensated albedo at cos theta_o and "
+               "compensates its lobes' multiple scattering (pixel version 16), the nodes by 1 - Fc(cos theta_o), "
+               "single scattering")
 
 
 def is_smooth(roughness):
@@ -141,7 +144,9 @@ def classify(m, pbr="lambert"):
             return "exact", ("mirror with Schlick's Fresnel: Glossy BSDF Sharp coloured F0 + (1 - F0)(1 - cos)^5, "
                              "cos from Layer Weight Facing (the half vector is the normal)")
         return "approx", ("rough metal, Principled metallic 1: Principled BSDF metallic 1, GGX (single "
-                          "scattering, alpha = roughness^2 in both); " + _METAL_FRESNEL + "; " + _SMITH)
+                          "scattering, alpha = roughness^2 in both; trace compensates multiple scattering, "
+                          "render.py --ggx multi Cycles' Multiscatter GGX: ggx_check.py); " + _METAL_FRESNEL + "; "
+                          + _SMITH)
     if t == "dielectric":
         if is_smooth(m["roughness"]):
             return "exact", ("smooth glass, exact Fresnel, transmission tinted only: Mix Shader by the Fresnel node "
@@ -159,7 +164,8 @@ def classify(m, pbr="lambert"):
             if metal < 1:
                 return "approx", ("pbr as Principled, Disney diffuse: one Principled BSDF (specular 0.5, GGX); "
                                   "its diffuse is Disney's (Schlick darkening at grazing view and light, retro-reflection growing with "
-                                  "roughness) and not weighed by the coat, trace's Lambert x (1 - Fc(cos theta_o))"
+                                  "roughness) and not weighed by the coat, trace's Lambert x (1 - the dielectric's compensated albedo at "
+                                  "cos theta_o)"
                                   + ("" if smooth else "; " + _METAL_FRESNEL + "; " + _SMITH))
             if smooth:
                 return "approx", "pbr metallic 1 as Principled: a mirror; " + _METAL_FRESNEL
@@ -170,13 +176,14 @@ def classify(m, pbr="lambert"):
                     "plus clearcoat x the F0 0.04 specular lobe")
             if smooth and is_smooth(m.get("clearcoat_roughness", 0)):
                 return "exact", base + "; mirror specular; " + coat + ", a mirror (Glossy Sharp)"
-            return "approx", ("rough pbr or rough clear coat, Principled metallic 1 specular: " + base + "; " + coat
-                              + "; " + _METAL_FRESNEL + "; " + _SMITH)
+            return "approx", ("rough pbr or rough clear coat, Principled metallic 1 specular: " + base.replace(" exact", "")
+                              + "; " + coat
+                              + "; " + _ROUGH_BASE + "; " + _METAL_FRESNEL + "; " + _SMITH)
         if smooth:
             return "exact", base + "; mirror specular with Schlick's Fresnel (Glossy Sharp, as metal)"
-        return "approx", ("rough pbr, Principled metallic 1 specular: " + base + "; specular = Principled BSDF "
+        return "approx", ("rough pbr, Principled metallic 1 specular: " + base.replace(" exact", "") + "; specular = Principled BSDF "
                           "metallic 1 coloured F0 (for F0 0.04 its Fresnel is the exact one of IOR 1.5); "
-                          + _METAL_FRESNEL + "; " + _SMITH)
+                          + _ROUGH_BASE + "; " + _METAL_FRESNEL + "; " + _SMITH)
     if t == "phong":
         return "none", "phong: trace's diffuse + cosine-power lobe mix has no Cycles BSDF"
     return "none", "unknown type " + t
