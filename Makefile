@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDecodeImage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzGLTF$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzMeshoptDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzDracoDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzMTL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzPLY$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scenes -run '^$$' -fuzz '^FuzzSTL$$' -fuzztime $(FUZZTIME)

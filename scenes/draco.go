@@ -1,0 +1,597 @@
+package scenes
+
+// Draco's mesh bitstream (google/draco, bitstream version 2.2, written by
+// Draco 1.3 to 1.5), the codec under glTF's KHR_draco_mesh_compression,
+// decoded in pure Go as Draco's reference decoder decodes it
+// (src/draco/compression: point_cloud_decoder.cc, mesh_sequential_decoder.cc,
+// the sequential attribute decoders, entropy/ and prediction_schemes/;
+// docs/spec is the same as pseudo-code).
+//
+// Read: the header (a mesh, version 2.2, no metadata), the sequential
+// connectivity (draco_encoder -cl 0, and Blender's exporter for meshes with
+// shape keys: faces as raw 8-, 16-bit, varint or 32-bit indices, or as
+// rANS-coded index deltas), and the sequential attribute decoders (generic
+// raw values, integers, quantized floats, octahedral normals) with rANS
+// tagged or raw symbols, the difference prediction and its wrap and
+// canonicalized octahedron transforms. Refused, with an error naming the
+// feature: edgebreaker connectivity (every compression level above 0, so
+// Blender's defaults), point clouds, metadata, other versions.
+//
+// Every read is inside the stream: a short, long or foreign stream is an
+// error, never a panic. Allocations proportional to a count the stream
+// states (points, faces, symbols) go through a reserve function first, the
+// loader's asset budget; the others are bounded by the stream's length.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Draco's attribute data types (draco/core/draco_types.h).
+const (
+	dracoInt8    = 1
+	dracoUint8   = 2
+	dracoInt16   = 3
+	dracoUint16  = 4
+	dracoInt32   = 5
+	dracoUint32  = 6
+	dracoInt64   = 7
+	dracoUint64  = 8
+	dracoFloat32 = 9
+	dracoFloat64 = 10
+	dracoBool    = 11
+)
+
+// dracoTypeSize is the bytes of each data type, 0 for an invalid one.
+var dracoTypeSize = [...]int{0, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 1}
+
+// dracoTypeName names each data type for messages.
+var dracoTypeName = [...]string{"invalid", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64", "bool"}
+
+// dracoAttributeKinds names Draco's attribute types
+// (GeometryAttribute::Type; the last four only in transcoder builds).
+var dracoAttributeKinds = [...]string{"POSITION", "NORMAL", "COLOR", "TEX_COORD", "GENERIC", "TANGENT", "MATERIAL", "JOINTS", "WEIGHTS"}
+
+// dracoMesh is a decoded Draco mesh: triangles over points, and each
+// attribute's value at every point.
+type dracoMesh struct {
+	numPoints int
+	indices   []uint32 // three point ids per triangle
+	attrs     []dracoAttribute
+}
+
+// dracoAttribute is one decoded attribute.
+type dracoAttribute struct {
+	kind       int    // Draco's attribute type (dracoAttributeKinds)
+	dataType   int    // dracoInt8 … dracoBool
+	components int    // values per point
+	normalized bool   // as the encoder flagged it
+	uniqueID   uint32 // the id glTF's attributes map names
+	// data holds numPoints × components values of dataType, little
+	// endian, in point order: the bytes a glTF accessor of the same
+	// component type reads.
+	data []byte
+}
+
+// attribute returns the attribute of unique id id, or nil.
+func (m *dracoMesh) attribute(id uint32) *dracoAttribute {
+	for i := range m.attrs {
+		if m.attrs[i].uniqueID == id {
+			return &m.attrs[i]
+		}
+	}
+	return nil
+}
+
+// errDracoUnsupported marks the errors of a valid stream that uses a
+// feature this decoder does not read.
+var errDracoUnsupported = errors.New("not supported")
+
+// dracoUnsupported returns an error for a Draco feature not read.
+func dracoUnsupported(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), errDracoUnsupported)
+}
+
+// dracoReader reads a Draco stream front to back.
+type dracoReader struct {
+	b   []byte
+	pos int
+}
+
+var errDracoShort = errors.New("the stream ends early")
+
+func (r *dracoReader) remaining() int { return len(r.b) - r.pos }
+
+func (r *dracoReader) bytes(n int) ([]byte, error) {
+	if n < 0 || n > r.remaining() {
+		return nil, errDracoShort
+	}
+	v := r.b[r.pos : r.pos+n]
+	r.pos += n
+	return v, nil
+}
+
+func (r *dracoReader) u8() (uint8, error) {
+	v, err := r.bytes(1)
+	if err != nil {
+		return 0, err
+	}
+	return v[0], nil
+}
+
+func (r *dracoReader) u16() (uint16, error) {
+	v, err := r.bytes(2)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint16(v), nil
+}
+
+func (r *dracoReader) u32() (uint32, error) {
+	v, err := r.bytes(4)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(v), nil
+}
+
+func (r *dracoReader) f32() (float32, error) {
+	v, err := r.u32()
+	return math.Float32frombits(v), err
+}
+
+// varint reads an unsigned LEB128 number of at most maxBytes bytes (5 for
+// Draco's 32-bit varints, 10 for its 64-bit ones); bits above 64 are lost
+// as in the reference decoder's shifts.
+func (r *dracoReader) varint(maxBytes int) (uint64, error) {
+	var v uint64
+	for i := 0; i < maxBytes; i++ {
+		c, err := r.u8()
+		if err != nil {
+			return 0, err
+		}
+		if i < 10 {
+			v |= uint64(c&0x7f) << (7 * i)
+		}
+		if c&0x80 == 0 {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("a varint longer than %d bytes", maxBytes)
+}
+
+func (r *dracoReader) varint32() (uint32, error) {
+	v, err := r.varint(5)
+	return uint32(v), err
+}
+
+// decodeDraco decodes a Draco mesh stream. reserve is called with the bytes
+// of each allocation whose size the stream states before it is made; an
+// error from it ends the decoding.
+func decodeDraco(src []byte, reserve func(int64) error) (*dracoMesh, error) {
+	r := &dracoReader{b: src}
+	magic, err := r.bytes(5)
+	if err != nil || string(magic) != "DRACO" {
+		return nil, errors.New("not a Draco stream (no DRACO header)")
+	}
+	hdr, err := r.bytes(4)
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	major, minor, geometry, method := hdr[0], hdr[1], hdr[2], hdr[3]
+	flags, err := r.u16()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	if major != 2 || minor != 2 {
+		return nil, dracoUnsupported("bitstream version %d.%d (only 2.2, Draco 1.3 to 1.5)", major, minor)
+	}
+	switch geometry {
+	case 1:
+	case 0:
+		return nil, dracoUnsupported("a point cloud (only triangle meshes)")
+	default:
+		return nil, fmt.Errorf("geometry type %d is neither a point cloud nor a mesh", geometry)
+	}
+	if flags&0x8000 != 0 {
+		return nil, dracoUnsupported("metadata (draco_encoder --metadata)")
+	}
+	d := &dracoDecoder{r: r, reserve: reserve, mesh: &dracoMesh{}}
+	switch method {
+	case 0:
+		if err := d.sequentialConnectivity(); err != nil {
+			return nil, fmt.Errorf("sequential connectivity: %w", err)
+		}
+	case 1:
+		kind := "of an unknown kind"
+		if b, err := r.u8(); err == nil {
+			switch b {
+			case 0:
+				kind = "standard"
+			case 1:
+				kind = "predictive"
+			case 2:
+				kind = "valence"
+			}
+		}
+		return nil, dracoUnsupported("edgebreaker connectivity, %s (Draco's compression levels 1 to 10; only the sequential encoding of level 0 is read)", kind)
+	default:
+		return nil, fmt.Errorf("encoding method %d is neither sequential nor edgebreaker", method)
+	}
+	if err := d.attributes(); err != nil {
+		return nil, err
+	}
+	return d.mesh, nil
+}
+
+// dracoDecoder holds a decoding's state.
+type dracoDecoder struct {
+	r       *dracoReader
+	reserve func(int64) error
+	mesh    *dracoMesh
+}
+
+// alloc reserves n elements of size bytes each.
+func (d *dracoDecoder) alloc(n, size uint64) error {
+	if n > 0 && size > 0 && n > math.MaxInt64/size {
+		return fmt.Errorf("%d values of %d bytes: too many", n, size)
+	}
+	if d.reserve == nil {
+		return nil
+	}
+	return d.reserve(int64(n * size))
+}
+
+// sequentialConnectivity reads MeshSequentialDecoder::DecodeConnectivity.
+func (d *dracoDecoder) sequentialConnectivity() error {
+	r := d.r
+	nf, err := r.varint32()
+	if err != nil {
+		return err
+	}
+	np, err := r.varint32()
+	if err != nil {
+		return err
+	}
+	faces := uint64(nf)
+	if faces > math.MaxUint32/3 || faces > uint64(r.remaining()/3) {
+		return fmt.Errorf("%d faces: more than the stream's %d bytes can hold", nf, r.remaining())
+	}
+	if np > math.MaxInt32 {
+		return fmt.Errorf("%d points: too many", np)
+	}
+	method, err := r.u8()
+	if err != nil {
+		return err
+	}
+	n := int(faces * 3)
+	if err := d.alloc(uint64(n), 4); err != nil {
+		return err
+	}
+	idx := make([]uint32, n)
+	if method == 0 {
+		if err := dracoSymbols(r, idx, 1); err != nil {
+			return fmt.Errorf("indices: %w", err)
+		}
+		last := int64(0)
+		for i, v := range idx {
+			diff := int64(v >> 1)
+			if v&1 != 0 {
+				diff = -diff
+			}
+			last += diff
+			if last < 0 || last > math.MaxInt32 {
+				return fmt.Errorf("index %d of face %d is out of range", last, i/3)
+			}
+			idx[i] = uint32(last)
+		}
+	} else {
+		for i := range idx {
+			var v uint32
+			switch {
+			case np < 256:
+				var b uint8
+				b, err = r.u8()
+				v = uint32(b)
+			case np < 1<<16:
+				var h uint16
+				h, err = r.u16()
+				v = uint32(h)
+			case np < 1<<21:
+				v, err = r.varint32()
+			default:
+				v, err = r.u32()
+			}
+			if err != nil {
+				return fmt.Errorf("face %d: %w", i/3, err)
+			}
+			idx[i] = v
+		}
+	}
+	for i, v := range idx {
+		if v >= np {
+			return fmt.Errorf("face %d: point %d is out of range (%d points)", i/3, v, np)
+		}
+	}
+	d.mesh.indices = idx
+	d.mesh.numPoints = int(np)
+	return nil
+}
+
+// dracoAttributeDecoder is one attribute of an attributes decoder, with
+// its sequential decoder's state.
+type dracoAttributeDecoder struct {
+	attr    *dracoAttribute
+	decoder uint8 // 0 generic, 1 integer, 2 quantization, 3 normals
+	// portable holds the integer values before the quantization or
+	// octahedral transform, numPoints × portableComponents.
+	portable           []int32
+	portableComponents int
+}
+
+// attributes reads PointCloudDecoder::DecodePointAttributes with
+// sequential attribute decoders (SequentialAttributeDecodersController
+// over a LinearSequencer: point i's value is the i-th).
+func (d *dracoDecoder) attributes() error {
+	r := d.r
+	n, err := r.u8()
+	if err != nil {
+		return fmt.Errorf("attribute decoders: %w", err)
+	}
+	groups := make([][]*dracoAttributeDecoder, n)
+	for g := range groups {
+		na, err := r.varint32()
+		if err != nil {
+			return fmt.Errorf("attribute decoder %d: %w", g, err)
+		}
+		if na == 0 || uint64(na) > 5*uint64(r.remaining()) {
+			return fmt.Errorf("attribute decoder %d: %d attributes", g, na)
+		}
+		for i := uint32(0); i < na; i++ {
+			var desc [4]uint8
+			for k := range desc {
+				if desc[k], err = r.u8(); err != nil {
+					return fmt.Errorf("attribute decoder %d: attribute %d: %w", g, i, err)
+				}
+			}
+			kind, dt, comps, norm := desc[0], desc[1], desc[2], desc[3]
+			switch {
+			case int(kind) >= len(dracoAttributeKinds):
+				return fmt.Errorf("attribute decoder %d: attribute %d: type %d is not an attribute type", g, i, kind)
+			case dt == 0 || int(dt) >= len(dracoTypeSize):
+				return fmt.Errorf("attribute decoder %d: attribute %d: data type %d is not a data type", g, i, dt)
+			case comps == 0:
+				return fmt.Errorf("attribute decoder %d: attribute %d: no components", g, i)
+			}
+			id, err := r.varint32()
+			if err != nil {
+				return fmt.Errorf("attribute decoder %d: attribute %d: %w", g, i, err)
+			}
+			if d.mesh.attribute(id) != nil {
+				return fmt.Errorf("attribute decoder %d: attribute %d: unique id %d is used twice", g, i, id)
+			}
+			d.mesh.attrs = append(d.mesh.attrs, dracoAttribute{kind: int(kind), dataType: int(dt), components: int(comps), normalized: norm > 0, uniqueID: id})
+			groups[g] = append(groups[g], &dracoAttributeDecoder{})
+		}
+		for i, ad := range groups[g] {
+			if ad.decoder, err = r.u8(); err != nil {
+				return fmt.Errorf("attribute decoder %d: attribute %d: %w", g, i, err)
+			}
+			if ad.decoder > 3 {
+				return fmt.Errorf("attribute decoder %d: attribute %d: sequential decoder %d is not generic, integer, quantization or normals", g, i, ad.decoder)
+			}
+		}
+	}
+	// Appending is done: the attributes no longer move.
+	k := 0
+	for _, group := range groups {
+		for _, ad := range group {
+			ad.attr = &d.mesh.attrs[k]
+			k++
+			a := ad.attr
+			switch {
+			case ad.decoder == 2 && a.dataType != dracoFloat32:
+				return fmt.Errorf("attribute %d: quantized, but of %s (only float32)", a.uniqueID, dracoTypeName[a.dataType])
+			case ad.decoder == 3 && (a.dataType != dracoFloat32 || a.components != 3):
+				return fmt.Errorf("attribute %d: an octahedral normal, but %d × %s (only 3 × float32)", a.uniqueID, a.components, dracoTypeName[a.dataType])
+			}
+		}
+	}
+	for g, group := range groups {
+		for _, ad := range group {
+			if err := d.portableValues(ad); err != nil {
+				return fmt.Errorf("attribute decoder %d: attribute %d (%s): %w", g, ad.attr.uniqueID, dracoAttributeKinds[ad.attr.kind], err)
+			}
+		}
+		for _, ad := range group {
+			if err := d.transform(ad); err != nil {
+				return fmt.Errorf("attribute decoder %d: attribute %d (%s): %w", g, ad.attr.uniqueID, dracoAttributeKinds[ad.attr.kind], err)
+			}
+		}
+	}
+	return nil
+}
+
+// portableValues reads an attribute's values (DecodePortableAttribute):
+// raw bytes for the generic decoder, else integers through symbols and a
+// prediction scheme.
+func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
+	r, a := d.r, ad.attr
+	np := uint64(d.mesh.numPoints)
+	stride := uint64(a.components * dracoTypeSize[a.dataType])
+	if ad.decoder == 0 {
+		if np*stride > uint64(r.remaining()) {
+			return errDracoShort
+		}
+		raw, _ := r.bytes(int(np * stride))
+		a.data = raw
+		return nil
+	}
+	comps := a.components
+	if ad.decoder == 3 {
+		comps = 2 // octahedral coordinates
+	}
+	ad.portableComponents = comps
+	method, err := r.u8()
+	if err != nil {
+		return err
+	}
+	pm := int8(method)
+	if pm < -2 || pm >= 7 {
+		return fmt.Errorf("prediction scheme %d is not one", pm)
+	}
+	var pred dracoPrediction
+	if pm != -2 {
+		tb, err := r.u8()
+		if err != nil {
+			return err
+		}
+		tt := int8(tb)
+		if tt < -1 || tt >= 4 {
+			return fmt.Errorf("prediction transform %d is not one", tt)
+		}
+		// The reference decoder creates a scheme only for the transform
+		// its decoder takes, and reads the values without one otherwise.
+		// Without connectivity every method is the difference.
+		switch {
+		case ad.decoder != 3 && tt == 1:
+			pred = &dracoWrap{}
+		case ad.decoder == 3 && tt == 3:
+			pred = &dracoOctahedral{}
+		}
+	}
+	if err := d.alloc(np*uint64(comps), 4); err != nil {
+		return err
+	}
+	nv := int(np) * comps
+	vals := make([]int32, nv)
+	compressed, err := r.u8()
+	if err != nil {
+		return err
+	}
+	if compressed > 0 {
+		if err := dracoSymbols(r, vals, comps); err != nil {
+			return err
+		}
+	} else {
+		nb, err := r.u8()
+		if err != nil {
+			return err
+		}
+		if nb > 4 {
+			return fmt.Errorf("raw values of %d bytes (at most 4)", nb)
+		}
+		if uint64(nv)*uint64(nb) > uint64(r.remaining()) {
+			return errDracoShort
+		}
+		for i := range vals {
+			raw, _ := r.bytes(int(nb))
+			var v uint32
+			for k, c := range raw {
+				v |= uint32(c) << (8 * k)
+			}
+			vals[i] = int32(v)
+		}
+	}
+	if nv > 0 && (pred == nil || !pred.correctionsPositive()) {
+		for i, v := range vals {
+			vals[i] = dracoSigned(uint32(v))
+		}
+	}
+	if pred != nil {
+		if err := pred.decodeData(r); err != nil {
+			return fmt.Errorf("prediction data: %w", err)
+		}
+		if nv > 0 {
+			dracoDelta(pred, vals, comps)
+		}
+	}
+	ad.portable = vals
+	return nil
+}
+
+// transform reads an attribute's transform parameters (quantization,
+// octahedral bits) and turns its portable values into the attribute's
+// data (DecodeDataNeededByPortableTransform, TransformAttributeToOriginalFormat).
+func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
+	r, a := d.r, ad.attr
+	np := d.mesh.numPoints
+	switch ad.decoder {
+	case 0:
+		return nil
+	case 1:
+		size := dracoTypeSize[a.dataType]
+		switch a.dataType {
+		case dracoInt8, dracoUint8, dracoInt16, dracoUint16, dracoInt32, dracoUint32:
+		default:
+			return fmt.Errorf("integer values for %s (only 8-, 16- and 32-bit integers)", dracoTypeName[a.dataType])
+		}
+		a.data = make([]byte, len(ad.portable)*size)
+		for i, v := range ad.portable {
+			switch size {
+			case 1:
+				a.data[i] = byte(v)
+			case 2:
+				binary.LittleEndian.PutUint16(a.data[2*i:], uint16(v))
+			default:
+				binary.LittleEndian.PutUint32(a.data[4*i:], uint32(v))
+			}
+		}
+	case 2:
+		mins := make([]float32, a.components)
+		for c := range mins {
+			var err error
+			if mins[c], err = r.f32(); err != nil {
+				return fmt.Errorf("quantization: %w", err)
+			}
+		}
+		rng, err := r.f32()
+		if err != nil {
+			return fmt.Errorf("quantization: %w", err)
+		}
+		qbits, err := r.u8()
+		if err != nil {
+			return fmt.Errorf("quantization: %w", err)
+		}
+		if qbits < 1 || qbits > 30 {
+			return fmt.Errorf("quantization: %d bits (1 to 30)", qbits)
+		}
+		// Dequantizer: value × (range / max) + min, in float32 as
+		// AttributeQuantizationTransform::InverseTransformAttribute.
+		delta := rng / float32(int32(1)<<qbits-1)
+		a.data = make([]byte, 4*np*a.components)
+		for i, q := range ad.portable {
+			v := float32(float32(q)*delta) + mins[i%a.components]
+			binary.LittleEndian.PutUint32(a.data[4*i:], math.Float32bits(v))
+		}
+	case 3:
+		qbits, err := r.u8()
+		if err != nil {
+			return fmt.Errorf("octahedral transform: %w", err)
+		}
+		var oct dracoOctahedron
+		if !oct.setBits(int32(qbits)) {
+			return fmt.Errorf("octahedral transform: %d bits (2 to 30)", qbits)
+		}
+		a.data = make([]byte, 4*3*np)
+		for i := 0; i < np; i++ {
+			v := oct.unitVector(ad.portable[2*i], ad.portable[2*i+1])
+			for c := range v {
+				binary.LittleEndian.PutUint32(a.data[4*(3*i+c):], math.Float32bits(v[c]))
+			}
+		}
+	}
+	ad.portable = nil
+	return nil
+}
+
+// dracoSigned undoes Draco's folding of signed integers into symbols
+// (ConvertSymbolToSignedInt): even v is v/2, odd v is −(v−1)/2 − 1.
+func dracoSigned(v uint32) int32 {
+	if v&1 == 0 {
+		return int32(v >> 1)
+	}
+	return -int32(v>>1) - 1
+}

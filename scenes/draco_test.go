@@ -1,0 +1,269 @@
+package scenes
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dracoPLY is draco_decoder's binary PLY of a mesh of positions, normals
+// and per-corner texcoords (scripts/draco-vectors.sh).
+type dracoPLY struct {
+	points  [][6]float32 // x y z nx ny nz
+	faces   [][3]uint32
+	corners [][3][2]float32 // each face's texcoords
+}
+
+// readDracoPLY reads testdata/draco/name.ply.gz.
+func readDracoPLY(t *testing.T, name string) *dracoPLY {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "draco", name+".ply.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	var nv, nf int
+	var props []string
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "end_header" {
+			break
+		}
+		var n int
+		var s string
+		if _, err := fmt.Sscanf(line, "element vertex %d", &n); err == nil {
+			nv = n
+		} else if _, err := fmt.Sscanf(line, "element face %d", &n); err == nil {
+			nf = n
+		} else if _, err := fmt.Sscanf(line, "property float %s", &s); err == nil {
+			props = append(props, s)
+		}
+	}
+	if strings.Join(props, " ") != "x y z nx ny nz" {
+		t.Fatalf("%s: vertex properties %v, want x y z nx ny nz", name, props)
+	}
+	p := &dracoPLY{points: make([][6]float32, nv), faces: make([][3]uint32, nf), corners: make([][3][2]float32, nf)}
+	le := binary.LittleEndian
+	if err := binary.Read(br, le, p.points); err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.faces {
+		var rec struct {
+			N   uint8
+			Idx [3]uint32
+			M   uint8
+			UV  [3][2]float32
+		}
+		if err := binary.Read(br, le, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.N != 3 || rec.M != 6 {
+			t.Fatalf("%s: face %d has %d indices and %d texcoords", name, i, rec.N, rec.M)
+		}
+		p.faces[i], p.corners[i] = rec.Idx, rec.UV
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("%s: bytes after the faces", name)
+	}
+	return p
+}
+
+// readDracoVector reads testdata/draco/name.drc.
+func readDracoVector(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "draco", name+".drc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// dracoFloats returns attribute a's values as float32s.
+func dracoFloats(a *dracoAttribute) []float32 {
+	v := make([]float32, len(a.data)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(a.data[4*i:]))
+	}
+	return v
+}
+
+// dracoAttrOfKind returns m's attribute of Draco type kind.
+func dracoAttrOfKind(t *testing.T, m *dracoMesh, kind int) *dracoAttribute {
+	t.Helper()
+	for i := range m.attrs {
+		if m.attrs[i].kind == kind {
+			return &m.attrs[i]
+		}
+	}
+	t.Fatalf("no %s attribute", dracoAttributeKinds[kind])
+	return nil
+}
+
+// checkDracoAgainstPLY compares a decoded mesh with the reference's
+// decode bit for bit: the same points in the same order, the same faces
+// in the same order, the same values.
+func checkDracoAgainstPLY(t *testing.T, m *dracoMesh, ref *dracoPLY) {
+	t.Helper()
+	if m.numPoints != len(ref.points) || len(m.indices) != 3*len(ref.faces) {
+		t.Fatalf("%d points, %d faces; the reference %d, %d", m.numPoints, len(m.indices)/3, len(ref.points), len(ref.faces))
+	}
+	pos := dracoFloats(dracoAttrOfKind(t, m, 0))
+	nrm := dracoFloats(dracoAttrOfKind(t, m, 1))
+	uv := dracoFloats(dracoAttrOfKind(t, m, 3))
+	bad := 0
+	for i, p := range ref.points {
+		for c := 0; c < 3; c++ {
+			if math.Float32bits(pos[3*i+c]) != math.Float32bits(p[c]) || math.Float32bits(nrm[3*i+c]) != math.Float32bits(p[3+c]) {
+				if bad++; bad < 5 {
+					t.Errorf("point %d: position %v normal %v; the reference %v %v", i, pos[3*i:3*i+3], nrm[3*i:3*i+3], p[:3], p[3:])
+				}
+				break
+			}
+		}
+	}
+	for f, face := range ref.faces {
+		for j, want := range face {
+			got := m.indices[3*f+j]
+			if got != want {
+				if bad++; bad < 5 {
+					t.Errorf("face %d corner %d: point %d; the reference %d", f, j, got, want)
+				}
+				continue
+			}
+			for c := 0; c < 2; c++ {
+				if math.Float32bits(uv[2*got+uint32(c)]) != math.Float32bits(ref.corners[f][j][c]) {
+					if bad++; bad < 5 {
+						t.Errorf("face %d corner %d: texcoord %v; the reference %v", f, j, uv[2*got:2*got+2], ref.corners[f][j])
+					}
+					break
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d differences from the reference decoder", bad)
+	}
+}
+
+// TestDracoSequentialMatchesReference decodes draco_encoder's sequential
+// streams (-cl 0) at Blender's quantization, at draco_encoder's (both raw
+// symbols) and at 20 bits (tagged symbols), and compares them with
+// draco_decoder's decode of the same files.
+func TestDracoSequentialMatchesReference(t *testing.T) {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-q20"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := decodeDraco(readDracoVector(t, name), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDracoAgainstPLY(t, m, readDracoPLY(t, name))
+			for _, a := range m.attrs {
+				if a.dataType != dracoFloat32 || a.normalized {
+					t.Errorf("attribute %d: %s, normalized %v; want float32, not normalized", a.uniqueID, dracoTypeName[a.dataType], a.normalized)
+				}
+			}
+		})
+	}
+}
+
+// TestDracoRefusesEdgebreaker: the stream of every compression level above
+// 0 is refused with an error naming its connectivity, never decoded wrong.
+func TestDracoRefusesEdgebreaker(t *testing.T) {
+	for name, kind := range map[string]string{"sphere-cl6-blender": "valence", "sphere-cl7": "valence", "sphere-cl3": "standard"} {
+		_, err := decodeDraco(readDracoVector(t, name), nil)
+		if !errors.Is(err, errDracoUnsupported) || !strings.Contains(err.Error(), "edgebreaker connectivity, "+kind) {
+			t.Errorf("%s: %v, want the edgebreaker %s connectivity not supported", name, err, kind)
+		}
+	}
+}
+
+// TestDracoHostile: every prefix of a valid stream and streams with a
+// byte changed are errors or meshes within the stream's counts, never a
+// panic; a point count beyond the budget is refused before allocation.
+func TestDracoHostile(t *testing.T) {
+	src := readDracoVector(t, "sphere-cl0-blender")
+	for n := 0; n < len(src); n++ {
+		if _, err := decodeDraco(src[:n], nil); err == nil {
+			t.Fatalf("a stream cut to %d of %d bytes decoded", n, len(src))
+		}
+	}
+	for i := 0; i < len(src); i += 7 {
+		b := bytes.Clone(src)
+		b[i] ^= 0x5a
+		if m, err := decodeDraco(b, nil); err == nil {
+			for _, v := range m.indices {
+				if int(v) >= m.numPoints {
+					t.Fatalf("byte %d changed: index %d of %d points", i, v, m.numPoints)
+				}
+			}
+		}
+	}
+	// The header of sphere-cl0-blender: 1024 faces (bytes 11 and 12),
+	// 561 points (13 and 14), raw 16-bit indices (byte 15, then 6144
+	// bytes). Without the faces and with 2^28 − 1 points, the attributes'
+	// values would take 3 GB: refused under a budget of 1 MB.
+	b := bytes.Clone(src)
+	if !bytes.Equal(b[11:16], []byte{0x80, 0x08, 0xb1, 0x04, 1}) {
+		t.Fatalf("header % x, want 1024 faces, 561 points, raw indices", b[:16])
+	}
+	b = append(append(append([]byte{}, b[:11]...), 0, 0xff, 0xff, 0xff, 0x7f, 1), b[16+6144:]...)
+	budget := errors.New("over budget")
+	_, err := decodeDraco(b, func(n int64) error {
+		if n > 1<<20 {
+			return budget
+		}
+		return nil
+	})
+	if !errors.Is(err, budget) {
+		t.Fatalf("2^28 points: %v, want the budget's error", err)
+	}
+}
+
+// FuzzDracoDecode: any stream decodes or fails, never panics, allocates
+// no more than its budget (the loader's reserve) allows, and a decoded
+// mesh's indices and values are within its counts.
+func FuzzDracoDecode(f *testing.F) {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl7"} {
+		f.Add(readDracoVector(f, name))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var spent int64
+		m, err := decodeDraco(src, func(n int64) error {
+			if spent += n; spent > 1<<20 { // decoding time grows with the bytes
+				return errors.New("over budget")
+			}
+			return nil
+		})
+		if err != nil {
+			return
+		}
+		for _, v := range m.indices {
+			if int(v) >= m.numPoints {
+				t.Fatalf("index %d of %d points", v, m.numPoints)
+			}
+		}
+		for _, a := range m.attrs {
+			if len(a.data) != m.numPoints*a.components*dracoTypeSize[a.dataType] {
+				t.Fatalf("attribute %d: %d bytes for %d points of %d × %s", a.uniqueID, len(a.data), m.numPoints, a.components, dracoTypeName[a.dataType])
+			}
+		}
+	})
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Test vectors of KHR_draco_mesh_compression from Draco's own encoder and
+# decoder (Debian's draco 1.5.5: draco_encoder, draco_decoder). The Go
+# decoder (scenes/draco.go) must give the reference decoder's points,
+# faces and attribute values bit for bit (scenes/draco_test.go), and the
+# glTF loader must load a Draco primitive as its uncompressed twin
+# (scenes/gltfdraco_test.go).
+#
+#   scripts/draco-vectors.sh          # rewrite scenes/testdata/draco, run the tests
+#
+# From the gallery's sphere (the first primitive of
+# scenes/examples/assets/spheres.gltf, as an OBJ: scripts/draco/gltf2obj.py)
+# it writes, with draco_encoder:
+#   sphere-cl0-blender.drc  -cl 0 -qp 14 -qt 12 -qn 10 -qg 12: the
+#       sequential encoding at Blender's quantization (Blender's exporter
+#       encodes sequentially where a mesh has shape keys)
+#   sphere-cl0.drc          -cl 0 and draco_encoder's quantization (11, 10, 8)
+#   sphere-cl0-q20.drc      -cl 0 -qp 20 -qt 20 -qn 20: values of many bits,
+#       which the encoder writes as tagged symbols (the others: raw)
+#   sphere-cl6-blender.drc  -cl 6 at Blender's quantization (Blender's
+#       default: edgebreaker, valence)
+#   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
+#   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
+# and beside each the reference decode, draco_decoder -o x.ply, gzip -n
+# (binary PLY: per point x y z nx ny nz as float32, per face three point
+# ids and three texcoord pairs). go test reads them; draco is not needed
+# to run the tests.
+#
+# Install (not a dependency of make test):
+#   apt-get update && apt-get install -y draco
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/scenes/testdata/draco
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+
+python3 "$root/scripts/draco/gltf2obj.py" "$root/scenes/examples/assets/spheres.gltf" >"$tmp/sphere.obj"
+
+encode() { # name, draco_encoder options
+	local name=$1
+	shift
+	draco_encoder -i "$tmp/sphere.obj" -o "$out/$name.drc" "$@" >/dev/null
+	draco_decoder -i "$out/$name.drc" -o "$tmp/$name.ply" >/dev/null
+	gzip -n -9 -c "$tmp/$name.ply" >"$out/$name.ply.gz"
+}
+blender=(-qp 14 -qt 12 -qn 10 -qg 12)
+encode sphere-cl0-blender -cl 0 "${blender[@]}"
+encode sphere-cl0 -cl 0
+encode sphere-cl0-q20 -cl 0 -qp 20 -qt 20 -qn 20
+encode sphere-cl6-blender -cl 6 "${blender[@]}"
+encode sphere-cl7 -cl 7
+encode sphere-cl3 -cl 3
+
+ls -l "$out"
+cd "$root" && go test ./scenes -run 'Draco'
