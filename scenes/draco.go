@@ -528,6 +528,9 @@ func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
 		default:
 			return fmt.Errorf("integer values for %s (only 8-, 16- and 32-bit integers)", dracoTypeName[a.dataType])
 		}
+		if err := d.alloc(uint64(len(ad.portable)), uint64(size)); err != nil {
+			return err
+		}
 		a.data = make([]byte, len(ad.portable)*size)
 		for i, v := range ad.portable {
 			switch size {
@@ -561,6 +564,9 @@ func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
 		// Dequantizer: value × (range / max) + min, in float32 as
 		// AttributeQuantizationTransform::InverseTransformAttribute.
 		delta := rng / float32(int32(1)<<qbits-1)
+		if err := d.alloc(uint64(np*a.components), 4); err != nil {
+			return err
+		}
 		a.data = make([]byte, 4*np*a.components)
 		for i, q := range ad.portable {
 			v := float32(float32(q)*delta) + mins[i%a.components]
@@ -574,6 +580,9 @@ func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
 		var oct dracoOctahedron
 		if !oct.setBits(int32(qbits)) {
 			return fmt.Errorf("octahedral transform: %d bits (2 to 30)", qbits)
+		}
+		if err := d.alloc(uint64(3*np), 4); err != nil {
+			return err
 		}
 		a.data = make([]byte, 4*3*np)
 		for i := 0; i < np; i++ {

@@ -106,6 +106,15 @@ func FuzzGLTF(f *testing.F) {
 		}
 		f.Add(data, true)
 	}
+	// KHR_draco_mesh_compression: draco_encoder -cl 0's spheres (read)
+	// and -cl 7's (refused).
+	for _, name := range []string{"spheres-cl0-blender.gltf", "spheres-cl7.gltf"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "draco", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, false)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"
 		if glb {

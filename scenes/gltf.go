@@ -36,6 +36,10 @@ import (
 //     Buffer views compressed with EXT_meshopt_compression or
 //     KHR_meshopt_compression are decoded first, into buffers of their own, and read as any view
 //     (gltfmeshopt.go); the fallback buffers they stand for are not read.
+//     Primitives compressed with KHR_draco_mesh_compression are decoded
+//     next (gltfdraco.go, draco.go: Draco's sequential encoding; its
+//     edgebreaker connectivity is refused), each decoded attribute and the
+//     indices into a buffer of their own that the accessors then read.
 //   - Geometry: the default scene (scene, else scenes[0]; with no scenes at
 //     all, every node that is no other node's child), walked depth first,
 //     each node's matrix or translation·rotation·scale composed with its
@@ -227,6 +231,7 @@ var gltfSupported = map[string]bool{
 	"KHR_mesh_quantization":           true,
 	gltfMeshoptExt:                    true,
 	gltfMeshoptKHRExt:                 true,
+	gltfDracoExt:                      true,
 	"KHR_texture_transform":           true,
 	gltfTransmissionExt:               true,
 	gltfIORExt:                        true,
@@ -345,6 +350,9 @@ func (l *gltfLoader) decode(data []byte) error {
 		l.bufferBytes += len(b.Data)
 	}
 	if err := l.decodeMeshopt(fallback); err != nil {
+		return err
+	}
+	if err := l.decodeDraco(); err != nil {
 		return err
 	}
 	return l.decodeLights()

@@ -21,7 +21,11 @@
 #       default: edgebreaker, valence)
 #   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
 #   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
-# and beside each the reference decode, draco_decoder -o x.ply, gzip -n
+# and spheres-cl0-blender.gltf, spheres-cl7.gltf: the gallery's spheres
+# (all 25 primitives) reading sphere-cl0-blender.drc or sphere-cl7.drc
+# through KHR_draco_mesh_compression (scripts/draco/gltfdraco.py), the
+# uncompressed spheres.gltf being their twin;
+# and beside each stream the reference decode, draco_decoder -o x.ply, gzip -n
 # (binary PLY: per point x y z nx ny nz as float32, per face three point
 # ids and three texcoord pairs). go test reads them; draco is not needed
 # to run the tests.
@@ -52,6 +56,10 @@ encode sphere-cl0-q20 -cl 0 -qp 20 -qt 20 -qn 20
 encode sphere-cl6-blender -cl 6 "${blender[@]}"
 encode sphere-cl7 -cl 7
 encode sphere-cl3 -cl 3
+
+for name in cl0-blender cl7; do
+	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" >"$out/spheres-$name.gltf"
+done
 
 ls -l "$out"
 cd "$root" && go test ./scenes -run 'Draco'

@@ -1,0 +1,166 @@
+package scenes
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+)
+
+// loadSceneFile loads the glTF file at src, copied into a new scene
+// folder, returning the mesh, the error and the copy's path.
+func loadSceneFile(t *testing.T, src string) (*importedMesh, string, error) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, a := gltfScene(t)
+	p := filepath.Join(dir, filepath.Base(src))
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := loadGLTF(a, p)
+	return m, p, err
+}
+
+// TestDracoGLTFTwin loads the gallery's 25 spheres with every primitive
+// read from one Draco stream (draco_encoder -cl 0 at Blender's
+// quantization, scripts/draco-vectors.sh) and from their uncompressed
+// file (assets/spheres.gltf): the same meshes, the same triangles in the
+// same order, within what the quantization loses: positions 1e-4 (14 bits
+// over the sphere's span of 2 round by 6.1e-5), normals 0.005 (10-bit
+// octahedral coordinates: a step of 2/1022 over the octahedron, about
+// 0.003 on the sphere), uvs 1.3e-4 (12 bits over [0, 1]: 1.2e-4).
+func TestDracoGLTFTwin(t *testing.T) {
+	twin, _, err := loadSceneFile(t, filepath.Join("examples", "assets", "spheres.gltf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := loadSceneFile(t, filepath.Join("testdata", "draco", "spheres-cl0-blender.gltf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.meshes) != 25 || len(twin.meshes) != 25 {
+		t.Fatalf("%d meshes, the twin %d; want 25", len(m.meshes), len(twin.meshes))
+	}
+	var dp, dn, duv float32
+	for i := range m.meshes {
+		a, b := m.meshes[i], twin.meshes[i]
+		if len(a.Indices) != len(b.Indices) || len(a.Positions) != len(b.Positions) || a.Material != b.Material {
+			t.Fatalf("mesh %d: %d indices, %d vertices, material %d; the twin %d, %d, %d", i, len(a.Indices), len(a.Positions), a.Material, len(b.Indices), len(b.Positions), b.Material)
+		}
+		if len(a.Normals) != len(a.Positions) || len(a.UVs) != len(a.Positions) || len(b.Normals) != len(b.Positions) || len(b.UVs) != len(b.Positions) {
+			t.Fatalf("mesh %d: %d normals, %d uvs of %d vertices; the twin %d, %d of %d", i, len(a.Normals), len(a.UVs), len(a.Positions), len(b.Normals), len(b.UVs), len(b.Positions))
+		}
+		for k := range a.Indices {
+			va, vb := a.Indices[k], b.Indices[k]
+			for c := range 3 {
+				dp = max(dp, abs32(a.Positions[va][c]-b.Positions[vb][c]))
+				dn = max(dn, abs32(a.Normals[va][c]-b.Normals[vb][c]))
+			}
+			for c := range 2 {
+				duv = max(duv, abs32(a.UVs[va][c]-b.UVs[vb][c]))
+			}
+		}
+	}
+	t.Logf("largest differences: positions %g, normals %g, uvs %g", dp, dn, duv)
+	if dp > 1e-4 || dn > 0.005 || duv > 1.3e-4 {
+		t.Errorf("largest differences: positions %g, normals %g, uvs %g; want at most 1e-4, 0.005, 1.3e-4", dp, dn, duv)
+	}
+}
+
+// TestDracoGLTFEdgebreakerRefused: a file of Draco's default level
+// (edgebreaker, valence) is refused naming the file, the primitive's
+// extension, its view and the feature, not drawn wrong.
+func TestDracoGLTFEdgebreakerRefused(t *testing.T) {
+	_, path, err := loadSceneFile(t, filepath.Join("testdata", "draco", "spheres-cl7.gltf"))
+	checkGLTFError(t, err, path, "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: bufferViews[0]: edgebreaker connectivity, valence")
+}
+
+// TestDracoGLTFErrors refuses a Draco primitive whose extension object,
+// accessors or stream do not fit, each error naming the file and the
+// primitive's JSON path; the decoded bytes count against MaxAssetBytes.
+func TestDracoGLTFErrors(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "draco", "spheres-cl0-blender.gltf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(t *testing.T) *gltf.Document {
+		doc := new(gltf.Document)
+		if err := json.Unmarshal(data, doc); err != nil {
+			t.Fatal(err)
+		}
+		doc.Buffers[0].Data, err = gltfDataURI(doc.Buffers[0].URI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.Buffers[0].URI = ""
+		doc.Meshes = doc.Meshes[:1]
+		doc.Nodes = doc.Nodes[:1]
+		doc.Scenes[0].Nodes = []int{0}
+		return doc
+	}
+	ext := func(d *gltf.Document) map[string]any {
+		e := map[string]any{}
+		if err := gltfExtension(d.Meshes[0].Primitives[0].Extensions[gltfDracoExt], &e); err != nil {
+			t.Fatal(err)
+		}
+		d.Meshes[0].Primitives[0].Extensions[gltfDracoExt] = e
+		return e
+	}
+	attrs := func(d *gltf.Document) map[string]any { return ext(d)["attributes"].(map[string]any) }
+	const at = "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression"
+	for _, tc := range []struct {
+		name   string
+		change func(d *gltf.Document)
+		msg    string
+	}{
+		{"no bufferView", func(d *gltf.Document) { delete(ext(d), "bufferView") }, at + ": no bufferView"},
+		{"no attributes", func(d *gltf.Document) { delete(ext(d), "attributes") }, at + ": no attributes"},
+		{"bufferView out of range", func(d *gltf.Document) { ext(d)["bufferView"] = 7 }, at + ": bufferViews[7] does not exist"},
+		{"strip", func(d *gltf.Document) { d.Meshes[0].Primitives[0].Mode = gltf.PrimitiveTriangleStrip }, at + ": mode TRIANGLE_STRIP (Draco decodes TRIANGLES only)"},
+		{"unknown id", func(d *gltf.Document) { attrs(d)["POSITION"] = 9 }, at + ".attributes.POSITION: the Draco stream of bufferViews[0] has no attribute of unique id 9"},
+		{"no such semantic", func(d *gltf.Document) { attrs(d)["COLOR_0"] = 1 }, at + ".attributes.COLOR_0: the primitive has no COLOR_0 attribute"},
+		{"wrong count", func(d *gltf.Document) { d.Accessors[1].Count = 560 }, at + ".attributes.POSITION: accessors[1] has 560 elements, the Draco stream 561 points"},
+		{"wrong type", func(d *gltf.Document) { attrs(d)["POSITION"] = 1 }, at + ".attributes.POSITION: accessors[1] is FLOAT VEC3, the Draco attribute 2 × float32"},
+		{"wrong index count", func(d *gltf.Document) { d.Accessors[3].Count = 3069 }, at + ": indices: accessors[3] is 3069 × SCALAR, the Draco stream's 3072 indices"},
+		{"truncated", func(d *gltf.Document) { d.BufferViews[0].ByteLength = 7000 }, at + ": bufferViews[0]: attribute decoder 0"},
+		{"not Draco", func(d *gltf.Document) { d.Buffers[0].Data[0] = 'd' }, at + ": bufferViews[0]: not a Draco stream"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := load(t)
+			tc.change(doc)
+			dir, a := gltfScene(t)
+			path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+			_, err := loadGLTF(a, path)
+			checkGLTFError(t, err, path, tc.msg)
+		})
+	}
+	t.Run("budget", func(t *testing.T) {
+		dir, a := gltfScene(t)
+		path := writeGLTF(t, filepath.Join(dir, "model.gltf"), load(t))
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.used = MaxAssetBytes - fi.Size() - 1000 // the file, and less than the decoded indices take
+		_, err = loadGLTF(a, path)
+		checkGLTFError(t, err, path, at+": bufferViews[0]: sequential connectivity: the scene's files together are larger than the limit")
+	})
+	t.Run("glb", func(t *testing.T) { // the stream in the BIN chunk
+		m := mustLoadGLTFDoc(t, load(t), true)
+		if len(m.meshes) != 1 || len(m.meshes[0].Indices) != 3072 || len(m.meshes[0].Positions) != 561 {
+			t.Fatalf("%d meshes", len(m.meshes))
+		}
+		var hi float32 // the unit sphere's, moved by its node's translation (5, −5, 0)
+		for _, p := range m.meshes[0].Positions {
+			hi = max(hi, p[0])
+		}
+		if hi < 5.999 || hi > 6.001 {
+			t.Errorf("largest x %g, want 6", hi)
+		}
+	})
+}
