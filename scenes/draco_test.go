@@ -165,10 +165,11 @@ func checkDracoAgainstPLY(t *testing.T, m *dracoMesh, ref *dracoPLY) {
 
 // TestDracoSequentialMatchesReference decodes draco_encoder's sequential
 // streams (-cl 0) at Blender's quantization, at draco_encoder's (both raw
-// symbols) and at 20 bits (tagged symbols), and compares them with
-// draco_decoder's decode of the same files.
+// symbols) and at 20 bits (tagged symbols), and the library's with its
+// connectivity compressed (rANS-coded index deltas), and compares them
+// with draco_decoder's decode of the same files.
 func TestDracoSequentialMatchesReference(t *testing.T) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-q20"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-q20", "sphere-cl0-compressed"} {
 		t.Run(name, func(t *testing.T) {
 			m, err := decodeDraco(readDracoVector(t, name), nil)
 			if err != nil {
@@ -181,6 +182,72 @@ func TestDracoSequentialMatchesReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDracoSequentialColors decodes a sequential stream of positions and
+// 8-bit RGBA colours (Draco's integer attribute, with the wrap transform)
+// and compares it with draco_decoder's PLY of it.
+func TestDracoSequentialColors(t *testing.T) {
+	const name = "sphere-color-cl0"
+	m, err := decodeDraco(readDracoVector(t, name), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("testdata", "draco", name+".ply.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	var nv, nf int
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == "end_header\n" {
+			break
+		}
+		fmt.Sscanf(line, "element vertex %d", &nv)
+		fmt.Sscanf(line, "element face %d", &nf)
+	}
+	type vertex struct {
+		P    [3]float32
+		RGBA [4]uint8
+	}
+	verts := make([]vertex, nv)
+	if err := binary.Read(br, binary.LittleEndian, verts); err != nil {
+		t.Fatal(err)
+	}
+	faces := make([]struct {
+		N   uint8
+		Idx [3]uint32
+	}, nf)
+	if err := binary.Read(br, binary.LittleEndian, faces); err != nil {
+		t.Fatal(err)
+	}
+	if m.numPoints != nv || len(m.indices) != 3*nf {
+		t.Fatalf("%d points, %d faces; the reference %d, %d", m.numPoints, len(m.indices)/3, nv, nf)
+	}
+	col := dracoAttrOfKind(t, m, 2)
+	if col.dataType != dracoUint8 || col.components != 4 || !col.normalized {
+		t.Fatalf("colour: %d × %s, normalized %v; want 4 × uint8, normalized", col.components, dracoTypeName[col.dataType], col.normalized)
+	}
+	pos := dracoFloats(dracoAttrOfKind(t, m, 0))
+	for i, v := range verts {
+		if !bytes.Equal(col.data[4*i:4*i+4], v.RGBA[:]) || [3]float32(pos[3*i:3*i+3]) != v.P {
+			t.Fatalf("point %d: %v %v; the reference %v %v", i, pos[3*i:3*i+3], col.data[4*i:4*i+4], v.P, v.RGBA)
+		}
+	}
+	for i, fc := range faces {
+		if fc.N != 3 || [3]uint32(m.indices[3*i:3*i+3]) != fc.Idx {
+			t.Fatalf("face %d: %v; the reference %v", i, m.indices[3*i:3*i+3], fc.Idx)
+		}
 	}
 }
 
@@ -241,7 +308,7 @@ func TestDracoHostile(t *testing.T) {
 // no more than its budget (the loader's reserve) allows, and a decoded
 // mesh's indices and values are within its counts.
 func FuzzDracoDecode(f *testing.F) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl7"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl7"} {
 		f.Add(readDracoVector(f, name))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/qmuntal/gltf"
@@ -163,4 +164,51 @@ func TestDracoGLTFErrors(t *testing.T) {
 			t.Errorf("largest x %g, want 6", hi)
 		}
 	})
+}
+
+// TestDracoGLTFColors loads a primitive whose POSITION and COLOR_0 (an
+// UNSIGNED_BYTE normalized VEC4 accessor) come from a Draco stream of
+// 8-bit RGBA colours (testdata/draco/sphere-color-cl0.drc): each vertex's
+// colour is its decoded bytes / 255, as for an uncompressed accessor.
+func TestDracoGLTFColors(t *testing.T) {
+	src := readDracoVector(t, "sphere-color-cl0")
+	dm, err := decodeDraco(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, col := dracoAttrOfKind(t, dm, 0), dracoAttrOfKind(t, dm, 2)
+	doc := &gltf.Document{
+		Asset:              gltf.Asset{Version: "2.0"},
+		ExtensionsUsed:     []string{gltfDracoExt},
+		ExtensionsRequired: []string{gltfDracoExt},
+		Buffers:            []*gltf.Buffer{{ByteLength: len(src), Data: src}},
+		BufferViews:        []*gltf.BufferView{{Buffer: 0, ByteLength: len(src)}},
+		Accessors: []*gltf.Accessor{
+			{ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec3, Count: dm.numPoints},
+			{ComponentType: gltf.ComponentUbyte, Normalized: true, Type: gltf.AccessorVec4, Count: dm.numPoints},
+			{ComponentType: gltf.ComponentUshort, Type: gltf.AccessorScalar, Count: len(dm.indices)},
+		},
+		Meshes: []*gltf.Mesh{{Primitives: []*gltf.Primitive{{
+			Attributes: gltf.PrimitiveAttributes{gltf.POSITION: 0, gltf.COLOR_0: 1},
+			Indices:    gltf.Index(2),
+			Extensions: gltf.Extensions{gltfDracoExt: map[string]any{
+				"bufferView": 0, "attributes": map[string]any{"POSITION": pos.uniqueID, "COLOR_0": col.uniqueID}}},
+		}}}},
+		Nodes:  []*gltf.Node{{Mesh: gltf.Index(0)}},
+		Scenes: []*gltf.Scene{{Nodes: []int{0}}},
+	}
+	m := mustLoadGLTFDoc(t, doc, false)
+	if len(m.meshes) != 1 || len(m.meshes[0].Colors) != dm.numPoints {
+		t.Fatalf("%d meshes, want 1 with %d colours", len(m.meshes), dm.numPoints)
+	}
+	for i, c := range m.meshes[0].Colors {
+		for k := range 3 {
+			if want := float32(col.data[4*i+k]) / 255; c[k] != want {
+				t.Fatalf("vertex %d: colour %v, want %v/255", i, c, col.data[4*i:4*i+3])
+			}
+		}
+	}
+	if !slices.Equal(m.meshes[0].Indices, dm.indices) {
+		t.Errorf("indices differ from the stream's")
+	}
 }

@@ -21,6 +21,13 @@
 #       default: edgebreaker, valence)
 #   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
 #   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
+#   sphere-color-cl0.drc    -cl 0 -qp 14 of the sphere's positions with an
+#       RGBA colour of 8-bit integers per vertex (scripts/draco/colorply.py),
+#       Draco's integer attribute
+# with scripts/draco/sequential.cc (built against libdraco-dev 1.5.5):
+#   sphere-cl0-compressed.drc  the sequential encoding at Blender's
+#       quantization with the library's compress_connectivity option
+#       (the indices as rANS-coded deltas), which draco_encoder never sets
 # and spheres-cl0-blender.gltf, spheres-cl7.gltf: the gallery's spheres
 # (all 25 primitives) reading sphere-cl0-blender.drc or sphere-cl7.drc
 # through KHR_draco_mesh_compression (scripts/draco/gltfdraco.py), the
@@ -31,7 +38,7 @@
 # to run the tests.
 #
 # Install (not a dependency of make test):
-#   apt-get update && apt-get install -y draco
+#   apt-get update && apt-get install -y draco libdraco-dev g++
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,20 +49,29 @@ mkdir -p "$out"
 
 python3 "$root/scripts/draco/gltf2obj.py" "$root/scenes/examples/assets/spheres.gltf" >"$tmp/sphere.obj"
 
-encode() { # name, draco_encoder options
-	local name=$1
-	shift
-	draco_encoder -i "$tmp/sphere.obj" -o "$out/$name.drc" "$@" >/dev/null
-	draco_decoder -i "$out/$name.drc" -o "$tmp/$name.ply" >/dev/null
-	gzip -n -9 -c "$tmp/$name.ply" >"$out/$name.ply.gz"
+reference() { # name: the reference decode of name.drc
+	draco_decoder -i "$out/$1.drc" -o "$tmp/$1.ply" >/dev/null
+	gzip -n -9 -c "$tmp/$1.ply" >"$out/$1.ply.gz"
+}
+encode() { # name, input, draco_encoder options
+	local name=$1 in=$2
+	shift 2
+	draco_encoder -i "$in" -o "$out/$name.drc" "$@" >/dev/null
+	reference "$name"
 }
 blender=(-qp 14 -qt 12 -qn 10 -qg 12)
-encode sphere-cl0-blender -cl 0 "${blender[@]}"
-encode sphere-cl0 -cl 0
-encode sphere-cl0-q20 -cl 0 -qp 20 -qt 20 -qn 20
-encode sphere-cl6-blender -cl 6 "${blender[@]}"
-encode sphere-cl7 -cl 7
-encode sphere-cl3 -cl 3
+obj=$tmp/sphere.obj
+encode sphere-cl0-blender "$obj" -cl 0 "${blender[@]}"
+encode sphere-cl0 "$obj" -cl 0
+encode sphere-cl0-q20 "$obj" -cl 0 -qp 20 -qt 20 -qn 20
+encode sphere-cl6-blender "$obj" -cl 6 "${blender[@]}"
+encode sphere-cl7 "$obj" -cl 7
+encode sphere-cl3 "$obj" -cl 3
+python3 "$root/scripts/draco/colorply.py" "$obj" >"$tmp/sphere-color.ply"
+encode sphere-color-cl0 "$tmp/sphere-color.ply" -cl 0 -qp 14
+g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldraco
+"$tmp/sequential" "$obj" "$out/sphere-cl0-compressed.drc"
+reference sphere-cl0-compressed
 
 for name in cl0-blender cl7; do
 	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" >"$out/spheres-$name.gltf"
