@@ -341,13 +341,19 @@ func (d *dracoDecoder) attributes() error {
 		return fmt.Errorf("attribute decoders: %w", err)
 	}
 	groups := make([][]*dracoAttributeDecoder, n)
+	ids := map[uint32]bool{}
 	for g := range groups {
 		na, err := r.varint32()
 		if err != nil {
 			return fmt.Errorf("attribute decoder %d: %w", g, err)
 		}
-		if na == 0 || uint64(na) > 5*uint64(r.remaining()) {
+		if na == 0 || 5*uint64(na) > uint64(r.remaining()) { // 5 bytes each at least
 			return fmt.Errorf("attribute decoder %d: %d attributes", g, na)
+		}
+		// An attribute's description takes 5 bytes of the stream and
+		// about 150 of memory here (its struct, decoder and id).
+		if err := d.alloc(uint64(na), 150); err != nil {
+			return err
 		}
 		for i := uint32(0); i < na; i++ {
 			var desc [4]uint8
@@ -369,9 +375,10 @@ func (d *dracoDecoder) attributes() error {
 			if err != nil {
 				return fmt.Errorf("attribute decoder %d: attribute %d: %w", g, i, err)
 			}
-			if d.mesh.attribute(id) != nil {
+			if ids[id] {
 				return fmt.Errorf("attribute decoder %d: attribute %d: unique id %d is used twice", g, i, id)
 			}
+			ids[id] = true
 			d.mesh.attrs = append(d.mesh.attrs, dracoAttribute{kind: int(kind), dataType: int(dt), components: int(comps), normalized: norm > 0, uniqueID: id})
 			groups[g] = append(groups[g], &dracoAttributeDecoder{})
 		}

@@ -292,6 +292,18 @@ func TestDracoHostile(t *testing.T) {
 		t.Fatalf("header % x, want 1024 faces, 561 points, raw indices", b[:16])
 	}
 	b = append(append(append([]byte{}, b[:11]...), 0, 0xff, 0xff, 0xff, 0x7f, 1), b[16+6144:]...)
+	// 1000 attributes in one attribute decoder (after the faces, a count
+	// of decoders, 1, then the attributes' varint, 3): more than the
+	// 2.6 KB left can describe at 5 bytes each, refused before anything
+	// is made for them.
+	c := bytes.Clone(src)
+	if c[16+6144] != 1 || c[16+6144+1] != 3 || len(c)-(16+6144+2) >= 5000 {
+		t.Fatalf("attribute decoders % x, %d bytes left; want 1 decoder of 3 attributes, less than 5000", c[16+6144:16+6144+2], len(c)-(16+6144+2))
+	}
+	c = append(append(append([]byte{}, c[:16+6144+1]...), 0xe8, 0x07), c[16+6144+2:]...)
+	if _, err := decodeDraco(c, nil); err == nil || !strings.Contains(err.Error(), ": 1000 attributes") {
+		t.Errorf("1000 attributes: %v, want refused for the stream's length", err)
+	}
 	budget := errors.New("over budget")
 	_, err := decodeDraco(b, func(n int64) error {
 		if n > 1<<20 {
