@@ -165,11 +165,12 @@ func checkDracoAgainstPLY(t *testing.T, m *dracoMesh, ref *dracoPLY) {
 
 // TestDracoSequentialMatchesReference decodes draco_encoder's sequential
 // streams (-cl 0) at Blender's quantization, at draco_encoder's (both raw
-// symbols) and at 20 bits (tagged symbols), and the library's with its
-// connectivity compressed (rANS-coded index deltas), and compares them
-// with draco_decoder's decode of the same files.
+// symbols) and at 20 bits (tagged symbols), the library's as Blender's
+// exporter calls it for a mesh with shape keys (speed 4), and the
+// library's with its connectivity compressed (rANS-coded index deltas),
+// and compares them with draco_decoder's decode of the same files.
 func TestDracoSequentialMatchesReference(t *testing.T) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-q20", "sphere-cl0-compressed"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-blender-shapekeys", "sphere-cl0", "sphere-cl0-q20", "sphere-cl0-compressed"} {
 		t.Run(name, func(t *testing.T) {
 			m, err := decodeDraco(readDracoVector(t, name), nil)
 			if err != nil {

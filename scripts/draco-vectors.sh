@@ -28,6 +28,10 @@
 #   sphere-cl0-compressed.drc  the sequential encoding at Blender's
 #       quantization with the library's compress_connectivity option
 #       (the indices as rANS-coded deltas), which draco_encoder never sets
+#   sphere-blender-shapekeys.drc  what Blender's exporter writes for a mesh
+#       with shape keys at its defaults (level 6: speed 4, the sequential
+#       encoding, 14/10/12/12 bits), through the library calls of its
+#       encoder (github.com/ux3d/blender_extern_draco src/encoder.cpp)
 # and spheres-cl0-blender.gltf, spheres-cl7.gltf: the gallery's spheres
 # (all 25 primitives) reading sphere-cl0-blender.drc or sphere-cl7.drc
 # through KHR_draco_mesh_compression (scripts/draco/gltfdraco.py), the
@@ -70,8 +74,10 @@ encode sphere-cl3 "$obj" -cl 3
 python3 "$root/scripts/draco/colorply.py" "$obj" >"$tmp/sphere-color.ply"
 encode sphere-color-cl0 "$tmp/sphere-color.ply" -cl 0 -qp 14
 g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldraco
-"$tmp/sequential" "$obj" "$out/sphere-cl0-compressed.drc"
+"$tmp/sequential" compressed "$obj" "$out/sphere-cl0-compressed.drc"
 reference sphere-cl0-compressed
+"$tmp/sequential" blender "$obj" "$out/sphere-blender-shapekeys.drc"
+reference sphere-blender-shapekeys
 
 for name in cl0-blender cl7; do
 	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" >"$out/spheres-$name.gltf"

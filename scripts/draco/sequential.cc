@@ -1,27 +1,56 @@
-// Encodes a mesh file with Draco's sequential encoding and its connectivity
-// compressed (the library's "compress_connectivity" option, which
-// draco_encoder does not set: index deltas as rANS symbols), at Blender's
-// quantization (positions 14, texcoords 12, normals 10, generic 12 bits):
+// Encodes a mesh file with Draco's sequential encoding at Blender's
+// quantization (positions 14, normals 10, texcoords 12, generic 12 bits):
 // scripts/draco-vectors.sh.
 //
-//   sequential in.obj out.drc
+//   sequential compressed in.obj out.drc
+//       speed 10, the connectivity compressed (the library's
+//       "compress_connectivity" option, which draco_encoder does not set:
+//       index deltas as rANS symbols)
+//   sequential blender in.obj out.drc
+//       what Blender 3.x's exporter writes for a mesh with shape keys at
+//       its default compression level 6: draco::Encoder with
+//       SetSpeedOptions(4, 4), the quantization per attribute type and
+//       SetEncodingMethod(MESH_SEQUENTIAL_ENCODING), as its library does
+//       (github.com/ux3d/blender_extern_draco, src/encoder.cpp,
+//       encoderEncode with preserveTriangleOrder)
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
+#include "draco/compression/encode.h"
 #include "draco/compression/expert_encode.h"
 #include "draco/io/mesh_io.h"
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: sequential in.obj out.drc\n");
+  if (argc != 4 || (std::strcmp(argv[1], "compressed") != 0 &&
+                    std::strcmp(argv[1], "blender") != 0)) {
+    std::fprintf(stderr, "usage: sequential compressed|blender in.obj out.drc\n");
     return 2;
   }
-  auto mesh = draco::ReadMeshFromFile(argv[1]);
+  const char *in = argv[2], *out = argv[3];
+  auto mesh = draco::ReadMeshFromFile(in);
   if (!mesh.ok()) {
     std::fprintf(stderr, "%s\n", mesh.status().error_msg());
     return 1;
   }
   draco::Mesh *m = mesh.value().get();
+  draco::EncoderBuffer buf;
+  if (std::strcmp(argv[1], "blender") == 0) {
+    draco::Encoder enc;
+    enc.SetSpeedOptions(4, 4);
+    enc.SetAttributeQuantization(draco::GeometryAttribute::POSITION, 14);
+    enc.SetAttributeQuantization(draco::GeometryAttribute::NORMAL, 10);
+    enc.SetAttributeQuantization(draco::GeometryAttribute::TEX_COORD, 12);
+    enc.SetAttributeQuantization(draco::GeometryAttribute::GENERIC, 12);
+    enc.SetEncodingMethod(draco::MESH_SEQUENTIAL_ENCODING);
+    const draco::Status st = enc.EncodeMeshToBuffer(*m, &buf);
+    if (!st.ok()) {
+      std::fprintf(stderr, "%s\n", st.error_msg());
+      return 1;
+    }
+    std::ofstream(out, std::ios::binary).write(buf.data(), buf.size());
+    return 0;
+  }
   draco::ExpertEncoder enc(*m);
   draco::EncoderOptions opts = draco::EncoderOptions::CreateDefaultOptions();
   opts.SetSpeed(10, 10);
@@ -35,12 +64,11 @@ int main(int argc, char **argv) {
   }
   enc.Reset(opts);
   enc.SetEncodingMethod(draco::MESH_SEQUENTIAL_ENCODING);
-  draco::EncoderBuffer buf;
   const draco::Status st = enc.EncodeToBuffer(&buf);
   if (!st.ok()) {
     std::fprintf(stderr, "%s\n", st.error_msg());
     return 1;
   }
-  std::ofstream(argv[2], std::ios::binary).write(buf.data(), buf.size());
+  std::ofstream(out, std::ios::binary).write(buf.data(), buf.size());
   return 0;
 }
