@@ -156,9 +156,10 @@ check-ptx:
 # Regenerate kernels/scene_gen.h, the kernel's declarations of the compiled
 # scene (structs, kinds with their count sentinels, limits, a static
 # assertion per field), from the Go types: what `go generate ./kernels/...`
-# runs (kernels/internal/gendecl); and the GGX lobe's albedo tables of its
-# energy compensation, tracer/ggx_albedo_gen.go and kernels/ggx_albedo_gen.h,
-# integrated in float64 (kernels/internal/genalbedo, about 2 s). Commit the
+# runs (kernels/internal/gendecl); and the albedo tables of the GGX lobes'
+# and rough glass's energy compensation, tracer/ggx_albedo_gen.go and
+# kernels/ggx_albedo_gen.h, integrated in float64 (kernels/internal/genalbedo,
+# about 4 s on 2 cores). Commit the
 # results, and run make kernels after them. GEN=FILE, ALBEDO_GO=FILE and
 # ALBEDO_H=FILE write elsewhere.
 GEN ?= kernels/scene_gen.h
