@@ -108,6 +108,42 @@ DEVFN void ggx_albedo(float co, float rough, float* e1, float* e5) {
     *e5 = albedo_lerp(ggx_e5, k, tx, ty);
 }
 
+/* glass_lerp: glassLerp. */
+DEVFN float glass_lerp(int k, float tx, float ty) {
+    float a = glass_e[k] + ((glass_e[k + 1] - glass_e[k]) * tx);
+    float b = glass_e[k + TR_GLASS_ALBEDO_N] + ((glass_e[k + TR_GLASS_ALBEDO_N + 1] - glass_e[k + TR_GLASS_ALBEDO_N]) * tx);
+    return a + ((b - a) * ty);
+}
+
+/* glass_albedo: glassAlbedo, the albedo of rough glass of GGX α alpha and
+ * relative index eta seen at cosine co (ggx_albedo_gen.h's glass_e). */
+DEVFN float glass_albedo(float co, float alpha, float eta) {
+    const int n = TR_GLASS_ALBEDO_N;
+    int s = 0;
+    float ior = 1.0f / eta;
+    if (eta > 1.0f) {
+        s = 1;
+        ior = eta;
+    }
+    float x = fm_sqrt(clamp01(co)) * (float)(n - 1);
+    float y = fm_sqrt(clamp01(alpha)) * (float)(n - 1);
+    float z = fm_sqrt(clamp01((ior - 1.0f) * (1.0f / 3.0f))) * (float)(n - 1);
+    int i = (int)x, j = (int)y, l = (int)z;
+    if (i > n - 2) {
+        i = n - 2;
+    }
+    if (j > n - 2) {
+        j = n - 2;
+    }
+    if (l > n - 2) {
+        l = n - 2;
+    }
+    float tx = x - (float)i, ty = y - (float)j, tz = z - (float)l;
+    int k = ((s * n + l) * n + j) * n + i;
+    float a = glass_lerp(k, tx, ty), b = glass_lerp(k + n * n, tx, ty);
+    return a + ((b - a) * tz);
+}
+
 /* ggx_energy: ggxEnergy; returns the multiple-scattering factor, with the
  * compensated albedo in *e. */
 DEVFN float ggx_energy(float f0, float f90, float e1, float e5, float c5, int mirror, float* e) {
@@ -332,7 +368,7 @@ DEVFN float dielectric_eval(vec3 ns, vec3 wo, vec3 wi, float eta, float alpha, f
     }
     *pdf = (sel * ggx_g1(co, a2)) * common;
     *refracted = refr;
-    return (sel * ggx_g2(co, absf(cwi), a2)) * common;
+    return ((sel * ggx_g2(co, absf(cwi), a2)) * common) / glass_albedo(co, alpha, eta);
 }
 
 /* sample_dielectric: sampleDielectric; returns ok, with the direction,
@@ -389,7 +425,7 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
     } else {
         *pdf = (fr * g1) * (dh / (4.0f * co));
     }
-    *weight = ggx_g2(co, ci, a2) / g1;
+    *weight = (ggx_g2(co, ci, a2) / g1) / glass_albedo(co, alpha, eta);
     return 1;
 }
 

@@ -59,3 +59,43 @@ func ggxEnergy(f0, f90, e1, e5, c5 float32, mirror bool) (ms, e float32) {
 	e = float32(f0*(e1-e5)) + float32(f90*e5)
 	return ms, float32(e * ms)
 }
+
+// Rough glass (dielectricEval, sampleDielectric) is compensated the same
+// way: its lobe, reflection and refraction together with the exact
+// Fresnel reflectance at each microfacet normal, would reflect and
+// transmit all the light if it lost none (a smooth glass does: F + (1 −
+// F) = 1), so Turquin's factor for its F of 1 is 1/E(μo), E the lobe's
+// single-scattering albedo tabulated by kernels/internal/genalbedo for a
+// ray entering the glass and one leaving it (glassE): a clear rough glass
+// then vanishes in a white furnace at every roughness, ior and view angle
+// (TestGlassWhiteFurnace).
+
+// glassAlbedo returns E, the albedo of rough glass of GGX α and relative
+// index eta (n_from / n_to: the entering table below 1, the leaving one
+// above) seen at cosine co to the normal, interpolated trilinearly in
+// glassE at √co, the roughness √α and √((ior − 1)/3), each clamped to
+// [0, 1].
+func glassAlbedo(co, alpha, eta float32) float32 {
+	const n = glassAlbedoN
+	s, ior := 0, 1/eta
+	if eta > 1 {
+		s, ior = 1, eta
+	}
+	x := float32(sqrt32(clamp01(co)) * (n - 1))
+	y := float32(sqrt32(clamp01(alpha)) * (n - 1))
+	z := float32(sqrt32(clamp01(float32((ior-1)*(1.0/3)))) * (n - 1))
+	i, j, l := min(int(x), n-2), min(int(y), n-2), min(int(z), n-2)
+	tx, ty, tz := x-float32(i), y-float32(j), z-float32(l)
+	k := ((s*n+l)*n+j)*n + i
+	a, b := glassLerp(k, tx, ty), glassLerp(k+n*n, tx, ty)
+	return a + float32((b-a)*tz)
+}
+
+// glassLerp interpolates glassE bilinearly between its entries k, k + 1
+// and the next row's, at fractions tx along a row and ty across.
+func glassLerp(k int, tx, ty float32) float32 {
+	const n = glassAlbedoN
+	a := glassE[k] + float32((glassE[k+1]-glassE[k])*tx)
+	b := glassE[k+n] + float32((glassE[k+n+1]-glassE[k+n])*tx)
+	return a + float32((b-a)*ty)
+}

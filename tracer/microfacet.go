@@ -18,8 +18,8 @@ import "github.com/tracerender/trace/tracer/fmath"
 //
 // Single scattering: light that bounces between microfacets more than once
 // is lost; a white metal seen head-on reflects 0.63 of the light at
-// roughness 0.75 and 0.31 at roughness 1 (TestGGXAlbedo). Metal and pbr
-// materials compensate it (ggxenergy.go); rough glass does not.
+// roughness 0.75 and 0.31 at roughness 1 (TestGGXAlbedo). Metal, pbr and
+// rough glass compensate it (ggxenergy.go).
 //
 // α = roughness², as glTF 2.0, Cycles and Disney's model define it. Below
 // ggxMinAlpha the lobe is a mirror (a delta), which sampling handles
@@ -359,9 +359,10 @@ func dielectricEta(sf *surfaceHit) float32 {
 // The density is the visible normals' G1(ωo)·D(h)·(wo·h)/cos θo, times
 // the Fresnel choice (F, or 1 − F for refraction, F at wo·h), times the
 // Jacobian dh/dwi: 1/(4 wo·h) for reflection, |wi·h|/(eta wo·h + wi·h)²
-// for refraction; f·cos θi is the same with G2 for G1, so that f·cos θi /
-// pdf is sampleDielectric's weight G2/G1. Like the sampler it carries
-// no η² scaling of radiance.
+// for refraction; f·cos θi is the same with G2 for G1 and divided by the
+// lobe's albedo at wo (glassAlbedo: its energy compensation), so that
+// f·cos θi / pdf is sampleDielectric's weight G2/G1/E. Like the sampler it
+// carries no η² scaling of radiance.
 func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, refracted bool) {
 	co, cwi := dot(ns, wo), dot(ns, wi)
 	if !(co > 0) || cwi == 0 {
@@ -395,7 +396,7 @@ func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, ref
 		sel = fr
 	}
 	pdf = float32(float32(sel*ggxG1(co, a2)) * common)
-	fcos = float32(float32(sel*ggxG2(co, absf(cwi), a2)) * common)
+	fcos = float32(float32(sel*ggxG2(co, absf(cwi), a2))*common) / glassAlbedo(co, alpha, eta)
 	return fcos, pdf, refracted
 }
 
@@ -408,7 +409,8 @@ func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, ref
 // absorbed. A smooth surface (α < ggxMinAlpha) reflects with its exact
 // Fresnel reflectance and refracts otherwise, weight 1, leaving u1 and u2
 // unused. A rough one (Walter et al. 2007) does the same about a visible
-// microfacet normal, with the weight G2/G1.
+// microfacet normal, with the weight G2/G1 divided by the lobe's albedo
+// seen at −d (glassAlbedo), so that a clear glass scatters all the light.
 func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, weight float32, refracted bool, pdf float32, ok bool) {
 	if alpha < ggxMinAlpha {
 		fr, refr, ok := refraction(d, ns, eta)
@@ -450,5 +452,5 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 	} else {
 		pdf = float32(float32(fr*g1) * float32(dh/float32(4*co)))
 	}
-	return dir, ggxG2(co, ci, a2) / g1, refracted, pdf, true
+	return dir, ggxG2(co, ci, a2) / g1 / glassAlbedo(co, alpha, eta), refracted, pdf, true
 }

@@ -331,44 +331,63 @@ func TestFresnelDielectric(t *testing.T) {
 	}
 }
 
-// TestRoughDielectricEnergy: rough glass scatters at most what arrives
-// (the weights G2/G1 are ≤ 1), reflects about its Fresnel share, and at
-// roughness → 0 becomes today's smooth glass.
-func TestRoughDielectricEnergy(t *testing.T) {
+// TestGlassWhiteFurnace: a clear rough glass reflects and transmits all
+// the light it receives (the mean of sampleDielectric's weights, which
+// are dielectricEval's f·cos θi / pdf), entering (relative index 1/ior)
+// and leaving (ior, past the critical angle reflecting all) at roughness
+// 0.25, 0.5 and 1, ior 1.33, 1.5 and 2.4 and views at cos θo 0.1, 0.5 and
+// 0.9: within 1.5 %, the glass tables' interpolation error (1.2 % at
+// most, 0.14 % on average: genalbedo's TestGlassInterpolation) plus 4
+// standard errors of 40000 samples (0.7 % off at most here). Single scattering kept as little as 0.33 (leaving an ior of
+// 2.4 at roughness 1, cos θo 0.9): it fails without the compensation.
+// Each weight is G2/G1 ≤ 1 divided by glassAlbedo at the view, and at
+// roughness 0.05 the glass reflects its smooth Fresnel share.
+func TestGlassWhiteFurnace(t *testing.T) {
 	nz := vec3{0, 0, 1}
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, eta := range []float32{1 / 1.5, 1.5} {
-		for _, rough := range []float32{0.05, 0.25, 0.5, 1} {
-			for _, co := range []float64{0.2, 0.6, 1} {
-				d := viewDir(co)
-				d = vec3{-d[0], -d[1], -d[2]}
-				const n = 50000
-				var total, refl float64
-				for i := 0; i < n; i++ {
-					_, w, refracted, _, ok := sampleDielectric(nz, d, eta, ggxAlpha(rough), rng.Float32(), rng.Float32(), rng.Float32())
-					if !ok {
+	var worst float64
+	for _, ior := range []float32{1.33, 1.5, 2.4} {
+		for _, eta := range []float32{1 / ior, ior} {
+			for _, rough := range []float32{0.05, 0.25, 0.5, 1} {
+				for _, co := range []float64{0.1, 0.5, 0.9} {
+					d := viewDir(co)
+					d = vec3{-d[0], -d[1], -d[2]}
+					alpha := ggxAlpha(rough)
+					wmax := 1 / float64(glassAlbedo(float32(co), alpha, eta))
+					const n = 40000
+					var total, sq, refl float64
+					for i := 0; i < n; i++ {
+						_, w, refracted, _, ok := sampleDielectric(nz, d, eta, alpha, rng.Float32(), rng.Float32(), rng.Float32())
+						if !ok {
+							continue
+						}
+						if float64(w) > wmax*(1+1e-6) || w < 0 {
+							t.Fatalf("eta %g, roughness %g: weight %g above 1/E %g", eta, rough, w, wmax)
+						}
+						total += float64(w)
+						sq += float64(w) * float64(w)
+						if !refracted {
+							refl += float64(w)
+						}
+					}
+					total /= n
+					refl /= n
+					se := math.Sqrt((sq/n - total*total) / n)
+					if rough == 0.05 {
+						if smooth := float64(fresnelDielectric(float32(co), eta)); math.Abs(refl-smooth) > 0.02 {
+							t.Errorf("eta %g, roughness %g, cos θo %g: reflects %.4f, smooth glass %.4f", eta, rough, co, refl, smooth)
+						}
 						continue
 					}
-					if w > 1+1e-6 || w < 0 {
-						t.Fatalf("eta %g, roughness %g: weight %g", eta, rough, w)
+					worst = max(worst, math.Abs(total-1))
+					if math.Abs(total-1) > 0.015 {
+						t.Errorf("ior %g, eta %g, roughness %g, cos θo %g: scatters %.4f ± %.4f, want 1", ior, eta, rough, co, total, se)
 					}
-					total += float64(w)
-					if !refracted {
-						refl += float64(w)
-					}
-				}
-				total /= n
-				refl /= n
-				if total > 1 {
-					t.Errorf("eta %g, roughness %g, cos %g: scatters %g > 1", eta, rough, co, total)
-				}
-				smooth := float64(fresnelDielectric(float32(co), eta))
-				if rough == 0.05 && math.Abs(refl-smooth) > 0.02 {
-					t.Errorf("eta %g, roughness %g, cos %g: reflects %.4f, smooth glass %.4f", eta, rough, co, refl, smooth)
 				}
 			}
 		}
 	}
+	t.Logf("worst |albedo − 1| %.4f", worst)
 }
 
 // TestPBRSamplingDensity: the directions pbrLobes.sample draws follow the
