@@ -2,7 +2,8 @@
 # pbr-noise.sh: noise at equal CPU time of two trace binaries on scenes of
 # rough metal and pbr materials, for a change to how their lobes are
 # sampled (pixel version 16: the lobes picked in proportion to their
-# compensated albedos, tracer/ggxenergy.go).
+# compensated albedos, tracer/ggxenergy.go), or of rough glass
+# (scripts/cycles/scenes/frosted.json: pixel version 17's compensation).
 #
 #   scripts/pbr-noise.sh [-s SIDE] [-r REFSPP] [-n SPP] [-k K] BEFORE AFTER [SCENE...]
 #

@@ -21,7 +21,8 @@ a time, with nothing else in the scene. About 4 minutes.
    gradient sky, seen at cos theta_o 0.9, 0.5 and 0.2 from outside
    (entering) and from inside (leaving, total internal reflection),
    max_depth 1. trace's formula: Walter et al. 2007 with the Fresnel at
-   each microfacet normal and G2; Cycles 3.4's GGX glass: reflection and
+   each microfacet normal and G2, divided by the lobe's albedo at cos
+   theta_o (its compensation); Cycles 3.4's GGX glass: reflection and
    refraction weighed by the Fresnel at the shading normal, separable G.
    Cycles is rendered twice: as render.py renders it (the sky
    importance-sampled, MIS) and with BSDF sampling alone
@@ -34,9 +35,14 @@ a time, with nothing else in the scene. About 4 minutes.
    3.4's default Principled BSDF v1 (render.py --pbr principled: Disney
    diffuse, GGX) and its Multiscatter GGX (--ggx multi). Information
    beside the check, about 1 minute.
+4. Clear rough glass spheres (ior 1.5 at roughness 0.5 and 1, 2.4 at 0.5,
+   1.33 at 0.25) in a white furnace, max_depth 64: trace's compensated
+   glass must vanish (its mean 1 within 1 %); Cycles 3.4's default GGX
+   glass (render.py's mix, single scattering) and its Glass BSDF of
+   Multiscatter GGX (--ggx multi) beside it, information.
 
 Usage: /usr/bin/python3 scripts/cycles/ggx_check.py --trace BIN --out DIR [--blender blender]
-       [--parts furnace,interface,floor]
+       [--parts furnace,interface,floor,glass]
 Prints one line per case; exits 1 if a trace render is off its formula by
 more than --tolerance (0.5 %; the Monte Carlo error of image and formula
 is about 0.1 %). The Cycles columns are information, not checked.
@@ -185,6 +191,10 @@ def interface_radiance(nrm, roughness, mu, eta):
     f = fresnel(np.clip(oh, 1e-9, 1), eta)
     trace = (np.mean(w * up * f * g2(mu, wr[:, 2], a2) * lr)
              + np.mean(w * down * (1 - f) * g2(mu, wt[:, 2], a2) * lt))
+    # trace's compensation (pixel version 17): the lobe divided by its
+    # albedo at mu, the same integral under a white sky.
+    trace /= (np.mean(w * up * f * g2(mu, wr[:, 2], a2))
+              + np.mean(w * down * (1 - f) * g2(mu, wt[:, 2], a2)))
     fn = float(fresnel(mu, eta))
     cyc = (fn * np.mean(w * up * g1(mu, a2) * g1(wr[:, 2], a2) * lr)
            + (1 - fn) * np.mean(w * down * g1(mu, a2) * g1(wt[:, 2], a2) * lt))
@@ -287,6 +297,32 @@ def interface(a, bad):
                          100 * (cm / cbm - 1), 100 * (pc / pt - 1), 100 * (cm / tm - 1)), flush=True)
 
 
+GLASS = [(1.5, 0.5), (1.5, 1.0), (2.4, 0.5), (1.33, 0.25)]
+
+
+def glass(a, bad):
+    print("== white furnace of clear rough glass spheres (max_depth 64): image mean over |rho| < %.1f" % RHO)
+    size, spp = 48, 512
+    for ior, r in GLASS:
+        m = {"type": "dielectric", "ior": ior, "roughness": r}
+        scene = {"version": 1, "render": {"width": size, "height": size, "samples": spp, "max_depth": 64,
+                                          "integrator": "path", "seed": 1},
+                 "camera": {"position": [0, 0, -DIST], "look_at": [0, 0, 0], "fov": FOV},
+                 "background": {"color": [1, 1, 1]}, "materials": {"m": m},
+                 "objects": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}]}
+        base = os.path.join(a.out, "glass-furnace-ior%03d-r%03d" % (round(100 * ior), round(100 * r)))
+        ti, ci, mi = render_both(a, scene, base, size, spp, ["--ggx", "multi"])
+        half = DIST * math.tan(math.radians(FOV / 2))
+        y = (0.5 - (np.arange(size) + 0.5) / size) * 2 * half
+        sel = np.hypot(*np.meshgrid(y, y)) < RHO
+        tm, cm, mm = float(ti[sel].mean()), float(ci[sel].mean()), float(mi[sel].mean())
+        ok = abs(tm - 1) <= 0.01
+        label = "glass ior %.2f r%.2f" % (ior, r)
+        bad += [] if ok else [label]
+        print("%-4s %-22s trace %.4f | Cycles GGX %.4f (trace/it %.3f) | Cycles Multiscatter GGX %.4f (trace/it %.3f)"
+              % ("ok" if ok else "OFF", label, tm, cm, tm / cm, mm, tm / mm), flush=True)
+
+
 def floor(a, bad):
     print("== a pbr floor (metallic 0, base 0.5) under a white sky, max_depth 1")
     size = 16
@@ -321,7 +357,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--tolerance", type=float, default=0.5, help="percent")
-    p.add_argument("--parts", default="furnace,interface,floor", help="which checks, comma-separated")
+    p.add_argument("--parts", default="furnace,interface,floor,glass", help="which checks, comma-separated")
     a = p.parse_args()
     a.trace = os.path.abspath(a.trace)
     os.makedirs(a.out, exist_ok=True)
@@ -333,6 +369,8 @@ def main():
         interface(a, bad)
     if "floor" in parts:
         floor(a, bad)
+    if "glass" in parts:
+        glass(a, bad)
     if bad:
         print("ggx_check: trace off its formula: " + ", ".join(bad))
         sys.exit(1)

@@ -27,7 +27,8 @@ PFM (the same value in each channel): the samples each pixel took over
 --ggx multi builds the rough GGX lobes of metal and pbr materials (their
 Principled BSDFs) with Cycles 3.4's "Multiscatter GGX" distribution (a
 random walk between microfacets that keeps the energy single scattering
-loses, as trace's compensation does since pixel version 16), for
+loses, as trace's compensation does since pixel version 16), and rough
+dielectrics as one Glass BSDF of Multiscatter GGX (pixel version 17), for
 scripts/cycles/ggx_check.py; single (the default) with "GGX".
 
 Conversion (trace coordinates (x, y, z), +y up, map to Blender's (x, -z, y),
@@ -366,15 +367,26 @@ def material(scene, name, uvkind, mask_index=None, pbr="lambert"):
         dist = "SHARP" if smooth else "GGX"
         rough = 0.0 if smooth else float(m["roughness"])
         ior = float(m["ior"])
-        refr = node(tree, "ShaderNodeBsdfRefraction", _distribution=dist, Roughness=rough, IOR=ior)
-        link_or_set(tree, color_socket(tree, m, scene, uvkind), refr.inputs["Color"])
-        refl = node(tree, "ShaderNodeBsdfGlossy", _distribution=dist, Roughness=rough, Color=(1, 1, 1, 1))
-        fr = node(tree, "ShaderNodeFresnel", IOR=ior)
-        mix = tree.nodes.new("ShaderNodeMixShader")
-        tree.links.new(fr.outputs["Fac"], mix.inputs["Fac"])
-        tree.links.new(refr.outputs[0], mix.inputs[1])
-        tree.links.new(refl.outputs[0], mix.inputs[2])
-        sh = mix.outputs[0]
+        if not smooth and GGX == "MULTI_GGX":
+            # --ggx multi: one Glass BSDF of Multiscatter GGX (its random
+            # walk keeps the energy, as trace's compensation does since
+            # pixel version 17); it tints reflection too, which a clear
+            # glass does not notice.
+            g = node(tree, "ShaderNodeBsdfGlass", _distribution="MULTI_GGX", Roughness=rough, IOR=ior)
+            link_or_set(tree, color_socket(tree, m, scene, uvkind), g.inputs["Color"])
+            dist = None
+        refr = None if dist is None else node(tree, "ShaderNodeBsdfRefraction", _distribution=dist, Roughness=rough, IOR=ior)
+        if refr is None:
+            sh = g.outputs[0]
+        else:
+            link_or_set(tree, color_socket(tree, m, scene, uvkind), refr.inputs["Color"])
+            refl = node(tree, "ShaderNodeBsdfGlossy", _distribution=dist, Roughness=rough, Color=(1, 1, 1, 1))
+            fr = node(tree, "ShaderNodeFresnel", IOR=ior)
+            mix = tree.nodes.new("ShaderNodeMixShader")
+            tree.links.new(fr.outputs["Fac"], mix.inputs["Fac"])
+            tree.links.new(refr.outputs[0], mix.inputs[1])
+            tree.links.new(refl.outputs[0], mix.inputs[2])
+            sh = mix.outputs[0]
         if float(m.get("attenuation_distance", 0)) > 0:
             # Absorption inside (Beer-Lambert): trace's sigma = -ln(colour) /
             # distance per channel; Cycles' Volume Absorption absorbs

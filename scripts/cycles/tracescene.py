@@ -155,7 +155,10 @@ def classify(m, pbr="lambert"):
                           "Refraction GGX mixed by the Fresnel node) weighs reflection and refraction by the "
                           "Fresnel at the shading normal, trace (Walter 2007) by the Fresnel at each microfacet "
                           "normal (on one interface at roughness 0.5, up to 30 % apart toward grazing views, "
-                          "ggx_check.py); " + _SMITH + "; and Cycles' rough refraction is brighter when light "
+                          "ggx_check.py); trace compensates multiple scattering (pixel version 17: its lobe / its "
+                          "albedo, a clear sphere vanishes in a white furnace), the nodes are single scattering "
+                          "(render.py --ggx multi: one Glass BSDF of Cycles' Multiscatter GGX, which keeps the "
+                          "energy too: ggx_check.py --parts glass); " + _SMITH + "; and Cycles' rough refraction is brighter when light "
                           "sampling finds the light than when its BSDF sampling does (up to 11 % at roughness 0.5)")
     if t == "pbr":
         metal = min(max(float(m["metallic"]), 0.0), 1.0)
