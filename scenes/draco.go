@@ -171,6 +171,22 @@ func (r *dracoReader) varint32() (uint32, error) {
 // of each allocation whose size the stream states before it is made; an
 // error from it ends the decoding.
 func decodeDraco(src []byte, reserve func(int64) error) (*dracoMesh, error) {
+	d, err := decodeDracoConnectivity(src, reserve)
+	if err != nil {
+		return nil, err
+	}
+	if d.eb != nil {
+		return nil, dracoUnsupported("attributes over edgebreaker connectivity (Draco's compression levels 1 to 10; only the sequential encoding of level 0 is read)")
+	}
+	if err := d.attributes(); err != nil {
+		return nil, err
+	}
+	return d.mesh, nil
+}
+
+// decodeDracoConnectivity reads a stream's header and connectivity: the
+// mesh's faces and point count.
+func decodeDracoConnectivity(src []byte, reserve func(int64) error) (*dracoDecoder, error) {
 	r := &dracoReader{b: src}
 	magic, err := r.bytes(5)
 	if err != nil || string(magic) != "DRACO" {
@@ -205,25 +221,13 @@ func decodeDraco(src []byte, reserve func(int64) error) (*dracoMesh, error) {
 			return nil, fmt.Errorf("sequential connectivity: %w", err)
 		}
 	case 1:
-		kind := "of an unknown kind"
-		if b, err := r.u8(); err == nil {
-			switch b {
-			case 0:
-				kind = "standard"
-			case 1:
-				kind = "predictive"
-			case 2:
-				kind = "valence"
-			}
+		if err := d.edgebreakerConnectivity(); err != nil {
+			return nil, fmt.Errorf("edgebreaker connectivity: %w", err)
 		}
-		return nil, dracoUnsupported("edgebreaker connectivity, %s (Draco's compression levels 1 to 10; only the sequential encoding of level 0 is read)", kind)
 	default:
 		return nil, fmt.Errorf("encoding method %d is neither sequential nor edgebreaker", method)
 	}
-	if err := d.attributes(); err != nil {
-		return nil, err
-	}
-	return d.mesh, nil
+	return d, nil
 }
 
 // dracoDecoder holds a decoding's state.
@@ -231,6 +235,7 @@ type dracoDecoder struct {
 	r       *dracoReader
 	reserve func(int64) error
 	mesh    *dracoMesh
+	eb      *dracoEdgebreaker // the edgebreaker connectivity's tables, or nil
 }
 
 // alloc reserves n elements of size bytes each.

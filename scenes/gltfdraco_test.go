@@ -78,7 +78,7 @@ func TestDracoGLTFTwin(t *testing.T) {
 // extension, its view and the feature, not drawn wrong.
 func TestDracoGLTFEdgebreakerRefused(t *testing.T) {
 	_, path, err := loadSceneFile(t, filepath.Join("testdata", "draco", "spheres-cl7.gltf"))
-	checkGLTFError(t, err, path, "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: bufferViews[0]: edgebreaker connectivity, valence")
+	checkGLTFError(t, err, path, "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: bufferViews[0]: attributes over edgebreaker connectivity")
 }
 
 // TestDracoGLTFErrors refuses a Draco primitive whose extension object,
