@@ -10,12 +10,18 @@ package scenes
 // Read: the header (a mesh, version 2.2, no metadata), the sequential
 // connectivity (draco_encoder -cl 0, and Blender's exporter for meshes with
 // shape keys: faces as raw 8-, 16-bit, varint or 32-bit indices, or as
-// rANS-coded index deltas), and the sequential attribute decoders (generic
-// raw values, integers, quantized floats, octahedral normals) with rANS
-// tagged or raw symbols, the difference prediction and its wrap and
-// canonicalized octahedron transforms. Refused, with an error naming the
-// feature: edgebreaker connectivity (every compression level above 0, so
-// Blender's defaults), point clouds, metadata, other versions.
+// rANS-coded index deltas), the edgebreaker connectivity of levels 1 to 10
+// (dracoedgebreaker.go: standard and valence traversals, attribute seams),
+// and the sequential attribute decoders (generic raw values, integers,
+// quantized floats, octahedral normals) with rANS tagged or raw symbols, in
+// point order or, over edgebreaker, in a depth-first traversal's order
+// (dracomeshpredict.go), with the difference, parallelogram, portable
+// texcoord and geometric normal predictions and the wrap and canonicalized
+// octahedron transforms: every stream of draco_encoder's levels 0 to 8, so
+// Blender's defaults (6). Refused, with an error naming the feature: the
+// constrained multi-parallelogram prediction and the prediction-degree
+// traversal (levels 9 and 10), the deprecated predictions and traversal of
+// older Draco, point clouds, metadata, other versions.
 //
 // Every read is inside the stream: a short, long or foreign stream is an
 // error, never a panic. Allocations proportional to a count the stream
@@ -69,6 +75,12 @@ type dracoAttribute struct {
 	components int    // values per point
 	normalized bool   // as the encoder flagged it
 	uniqueID   uint32 // the id glTF's attributes map names
+	// prediction is the prediction scheme its values were decoded with
+	// (Draco's PredictionSchemeMethod: -2 none, 0 difference, 1
+	// parallelogram, 5 tex coords portable, 6 geometric normal), as the
+	// decoder created it (the difference where a mesh scheme was named
+	// without connectivity).
+	prediction int8
 	// data holds numPoints × components values of dataType, little
 	// endian, in point order: the bytes a glTF accessor of the same
 	// component type reads.
@@ -175,9 +187,6 @@ func decodeDraco(src []byte, reserve func(int64) error) (*dracoMesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.eb != nil {
-		return nil, dracoUnsupported("attributes over edgebreaker connectivity (Draco's compression levels 1 to 10; only the sequential encoding of level 0 is read)")
-	}
 	if err := d.attributes(); err != nil {
 		return nil, err
 	}
@@ -236,6 +245,9 @@ type dracoDecoder struct {
 	reserve func(int64) error
 	mesh    *dracoMesh
 	eb      *dracoEdgebreaker // the edgebreaker connectivity's tables, or nil
+	// position is the first POSITION attribute, whose portable values
+	// (quantized) the texcoord and normal predictions read.
+	position *dracoAttributeDecoder
 }
 
 // alloc reserves n elements of size bytes each.
@@ -331,21 +343,74 @@ type dracoAttributeDecoder struct {
 	attr    *dracoAttribute
 	decoder uint8 // 0 generic, 1 integer, 2 quantization, 3 normals
 	// portable holds the integer values before the quantization or
-	// octahedral transform, numPoints × portableComponents.
+	// octahedral transform, entries × portableComponents.
 	portable           []int32
 	portableComponents int
+	// pointEntry maps each point to its entry (the explicit mapping of
+	// a mesh traversal), nil where point i's value is the i-th.
+	pointEntry []int32
 }
 
-// attributes reads PointCloudDecoder::DecodePointAttributes with
-// sequential attribute decoders (SequentialAttributeDecodersController
-// over a LinearSequencer: point i's value is the i-th).
+// dracoGroup is an attributes decoder: its attributes and the sequence
+// of points its values follow.
+type dracoGroup struct {
+	attrs []*dracoAttributeDecoder
+	seq   *dracoSequence
+	// Over edgebreaker connectivity: the attribute data it decodes (-1
+	// the positions'), whether its values are per corner (the attribute
+	// data's seams) and its traversal (0 depth first).
+	dataID     int
+	perCorner  bool
+	traversal  uint8
+	hasMeshDec bool
+}
+
+// attributes reads PointCloudDecoder::DecodePointAttributes: over
+// sequential connectivity with sequential attribute decoders
+// (SequentialAttributeDecodersController over a LinearSequencer: point i's
+// value is the i-th), over edgebreaker connectivity with the same decoders
+// over MeshTraversalSequencer (the values in the order a depth-first
+// traversal of the corner table meets the vertices).
 func (d *dracoDecoder) attributes() error {
 	r := d.r
 	n, err := r.u8()
 	if err != nil {
 		return fmt.Errorf("attribute decoders: %w", err)
 	}
-	groups := make([][]*dracoAttributeDecoder, n)
+	groups := make([]dracoGroup, n)
+	if d.eb != nil {
+		// MeshEdgebreakerDecoderImpl::CreateAttributesDecoder.
+		used := make([]bool, len(d.eb.attrs))
+		posUsed := false
+		for g := range groups {
+			b, err := r.bytes(3)
+			if err != nil {
+				return fmt.Errorf("attribute decoder %d: %w", g, err)
+			}
+			id, kind, trav := int8(b[0]), b[1], b[2]
+			gr := &groups[g]
+			gr.dataID, gr.perCorner, gr.traversal, gr.hasMeshDec = int(id), kind != 0, trav, true
+			switch {
+			case id >= 0 && int(id) >= len(used):
+				return fmt.Errorf("attribute decoder %d: attribute data %d of %d", g, id, len(used))
+			case id >= 0 && used[id]:
+				return fmt.Errorf("attribute decoder %d: attribute data %d is decoded twice", g, id)
+			case id < 0 && posUsed:
+				return fmt.Errorf("attribute decoder %d: the positions' connectivity is decoded twice", g)
+			case trav > 1:
+				return fmt.Errorf("attribute decoder %d: traversal %d is not one", g, trav)
+			case gr.perCorner && (trav != 0 || id < 0):
+				return fmt.Errorf("attribute decoder %d: per-corner values without their attribute data or a depth-first traversal", g)
+			case trav == 1:
+				return dracoUnsupported("attribute decoder %d: the prediction-degree traversal (Draco's compression levels 9 and 10)", g)
+			}
+			if id >= 0 {
+				used[id] = true
+			} else {
+				posUsed = true
+			}
+		}
+	}
 	ids := map[uint32]bool{}
 	for g := range groups {
 		na, err := r.varint32()
@@ -385,9 +450,9 @@ func (d *dracoDecoder) attributes() error {
 			}
 			ids[id] = true
 			d.mesh.attrs = append(d.mesh.attrs, dracoAttribute{kind: int(kind), dataType: int(dt), components: int(comps), normalized: norm > 0, uniqueID: id})
-			groups[g] = append(groups[g], &dracoAttributeDecoder{})
+			groups[g].attrs = append(groups[g].attrs, &dracoAttributeDecoder{})
 		}
-		for i, ad := range groups[g] {
+		for i, ad := range groups[g].attrs {
 			if ad.decoder, err = r.u8(); err != nil {
 				return fmt.Errorf("attribute decoder %d: attribute %d: %w", g, i, err)
 			}
@@ -398,8 +463,8 @@ func (d *dracoDecoder) attributes() error {
 	}
 	// Appending is done: the attributes no longer move.
 	k := 0
-	for _, group := range groups {
-		for _, ad := range group {
+	for g := range groups {
+		for _, ad := range groups[g].attrs {
 			ad.attr = &d.mesh.attrs[k]
 			k++
 			a := ad.attr
@@ -409,16 +474,34 @@ func (d *dracoDecoder) attributes() error {
 			case ad.decoder == 3 && (a.dataType != dracoFloat32 || a.components != 3):
 				return fmt.Errorf("attribute %d: an octahedral normal, but %d × %s (only 3 × float32)", a.uniqueID, a.components, dracoTypeName[a.dataType])
 			}
+			if a.kind == 0 && d.position == nil {
+				d.position = ad // GetNamedAttributeId(POSITION): the first
+			}
 		}
 	}
-	for g, group := range groups {
-		for _, ad := range group {
-			if err := d.portableValues(ad); err != nil {
+	for g := range groups {
+		gr := &groups[g]
+		if gr.hasMeshDec {
+			seq, err := d.traverse(gr)
+			if err != nil {
+				return fmt.Errorf("attribute decoder %d: %w", g, err)
+			}
+			gr.seq = seq
+			for _, ad := range gr.attrs {
+				if ad.pointEntry, err = d.pointEntries(seq); err != nil {
+					return fmt.Errorf("attribute decoder %d: %w", g, err)
+				}
+			}
+		} else {
+			gr.seq = &dracoSequence{entries: d.mesh.numPoints}
+		}
+		for _, ad := range gr.attrs {
+			if err := d.portableValues(ad, gr.seq); err != nil {
 				return fmt.Errorf("attribute decoder %d: attribute %d (%s): %w", g, ad.attr.uniqueID, dracoAttributeKinds[ad.attr.kind], err)
 			}
 		}
-		for _, ad := range group {
-			if err := d.transform(ad); err != nil {
+		for _, ad := range gr.attrs {
+			if err := d.transform(ad, gr.seq.entries); err != nil {
 				return fmt.Errorf("attribute decoder %d: attribute %d (%s): %w", g, ad.attr.uniqueID, dracoAttributeKinds[ad.attr.kind], err)
 			}
 		}
@@ -428,16 +511,16 @@ func (d *dracoDecoder) attributes() error {
 
 // portableValues reads an attribute's values (DecodePortableAttribute):
 // raw bytes for the generic decoder, else integers through symbols and a
-// prediction scheme.
-func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
+// prediction scheme; one value per entry of seq.
+func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder, seq *dracoSequence) error {
 	r, a := d.r, ad.attr
-	np := uint64(d.mesh.numPoints)
+	ne := uint64(seq.entries)
 	stride := uint64(a.components * dracoTypeSize[a.dataType])
 	if ad.decoder == 0 {
-		if np*stride > uint64(r.remaining()) {
+		if ne*stride > uint64(r.remaining()) {
 			return errDracoShort
 		}
-		raw, _ := r.bytes(int(np * stride))
+		raw, _ := r.bytes(int(ne * stride))
 		a.data = raw
 		return nil
 	}
@@ -446,6 +529,7 @@ func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
 		comps = 2 // octahedral coordinates
 	}
 	ad.portableComponents = comps
+	a.prediction = -2
 	method, err := r.u8()
 	if err != nil {
 		return err
@@ -454,7 +538,7 @@ func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
 	if pm < -2 || pm >= 7 {
 		return fmt.Errorf("prediction scheme %d is not one", pm)
 	}
-	var pred dracoPrediction
+	var pred dracoScheme
 	if pm != -2 {
 		tb, err := r.u8()
 		if err != nil {
@@ -467,17 +551,17 @@ func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
 		// The reference decoder creates a scheme only for the transform
 		// its decoder takes, and reads the values without one otherwise.
 		// Without connectivity every method is the difference.
-		switch {
-		case ad.decoder != 3 && tt == 1:
-			pred = &dracoWrap{}
-		case ad.decoder == 3 && tt == 3:
-			pred = &dracoOctahedral{}
+		if pred, err = d.scheme(ad, seq, pm, tt); err != nil {
+			return err
+		}
+		if pred != nil {
+			a.prediction = pred.method()
 		}
 	}
-	if err := d.alloc(np*uint64(comps), 4); err != nil {
+	if err := d.alloc(ne*uint64(comps), 4); err != nil {
 		return err
 	}
-	nv := int(np) * comps
+	nv := int(ne) * comps
 	vals := make([]int32, nv)
 	compressed, err := r.u8()
 	if err != nil {
@@ -517,7 +601,9 @@ func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
 			return fmt.Errorf("prediction data: %w", err)
 		}
 		if nv > 0 {
-			dracoDelta(pred, vals, comps)
+			if err := pred.originals(vals, comps); err != nil {
+				return fmt.Errorf("prediction: %w", err)
+			}
 		}
 	}
 	ad.portable = vals
@@ -526,13 +612,12 @@ func (d *dracoDecoder) portableValues(ad *dracoAttributeDecoder) error {
 
 // transform reads an attribute's transform parameters (quantization,
 // octahedral bits) and turns its portable values into the attribute's
-// data (DecodeDataNeededByPortableTransform, TransformAttributeToOriginalFormat).
-func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
+// data (DecodeDataNeededByPortableTransform, TransformAttributeToOriginalFormat),
+// then gives each point its entry's value.
+func (d *dracoDecoder) transform(ad *dracoAttributeDecoder, ne int) error {
 	r, a := d.r, ad.attr
-	np := d.mesh.numPoints
 	switch ad.decoder {
 	case 0:
-		return nil
 	case 1:
 		size := dracoTypeSize[a.dataType]
 		switch a.dataType {
@@ -576,10 +661,10 @@ func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
 		// Dequantizer: value × (range / max) + min, in float32 as
 		// AttributeQuantizationTransform::InverseTransformAttribute.
 		delta := rng / float32(int32(1)<<qbits-1)
-		if err := d.alloc(uint64(np*a.components), 4); err != nil {
+		if err := d.alloc(uint64(ne*a.components), 4); err != nil {
 			return err
 		}
-		a.data = make([]byte, 4*np*a.components)
+		a.data = make([]byte, 4*ne*a.components)
 		for i, q := range ad.portable {
 			v := float32(float32(q)*delta) + mins[i%a.components]
 			binary.LittleEndian.PutUint32(a.data[4*i:], math.Float32bits(v))
@@ -593,18 +678,32 @@ func (d *dracoDecoder) transform(ad *dracoAttributeDecoder) error {
 		if !oct.setBits(int32(qbits)) {
 			return fmt.Errorf("octahedral transform: %d bits (2 to 30)", qbits)
 		}
-		if err := d.alloc(uint64(3*np), 4); err != nil {
+		if err := d.alloc(uint64(3*ne), 4); err != nil {
 			return err
 		}
-		a.data = make([]byte, 4*3*np)
-		for i := 0; i < np; i++ {
+		a.data = make([]byte, 4*3*ne)
+		for i := 0; i < ne; i++ {
 			v := oct.unitVector(ad.portable[2*i], ad.portable[2*i+1])
 			for c := range v {
 				binary.LittleEndian.PutUint32(a.data[4*(3*i+c):], math.Float32bits(v[c]))
 			}
 		}
 	}
-	ad.portable = nil
+	if ad != d.position {
+		ad.portable = nil // the positions' are the parent of mesh predictions
+	}
+	if ad.pointEntry == nil {
+		return nil
+	}
+	stride := a.components * dracoTypeSize[a.dataType]
+	if err := d.alloc(uint64(d.mesh.numPoints), uint64(stride)); err != nil {
+		return err
+	}
+	data := make([]byte, d.mesh.numPoints*stride)
+	for p, e := range ad.pointEntry {
+		copy(data[p*stride:(p+1)*stride], a.data[int(e)*stride:])
+	}
+	a.data = data
 	return nil
 }
 

@@ -252,14 +252,18 @@ func TestDracoSequentialColors(t *testing.T) {
 	}
 }
 
-// TestDracoRefusesEdgebreaker: the stream of every compression level above
-// 0 is refused with an error naming what is not read (the attributes over
-// edgebreaker connectivity), never decoded wrong.
-func TestDracoRefusesEdgebreaker(t *testing.T) {
-	for _, name := range []string{"sphere-cl6-blender", "sphere-cl7", "sphere-cl3"} {
+// TestDracoRefusesLevels9And10: draco_encoder's -cl 9 (constrained
+// multi-parallelogram positions) and -cl 10 (and the prediction-degree
+// traversal) are refused with an error naming the feature, never decoded
+// wrong.
+func TestDracoRefusesLevels9And10(t *testing.T) {
+	for name, feature := range map[string]string{
+		"sphere-cl9":  "attribute 0 (POSITION): the constrained multi-parallelogram prediction (Draco's compression levels 9 and 10): not supported",
+		"sphere-cl10": "attribute decoder 0: the prediction-degree traversal (Draco's compression levels 9 and 10): not supported",
+	} {
 		_, err := decodeDraco(readDracoVector(t, name), nil)
-		if !errors.Is(err, errDracoUnsupported) || !strings.Contains(err.Error(), "attributes over edgebreaker connectivity") {
-			t.Errorf("%s: %v, want the attributes over edgebreaker connectivity not supported", name, err)
+		if !errors.Is(err, errDracoUnsupported) || !strings.Contains(err.Error(), feature) {
+			t.Errorf("%s: %v, want %q", name, err, feature)
 		}
 	}
 }
@@ -322,7 +326,7 @@ func TestDracoHostile(t *testing.T) {
 // no more than its budget (the loader's reserve) allows, and a decoded
 // mesh's indices and values are within its counts.
 func FuzzDracoDecode(f *testing.F) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl7"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl3", "sphere-cl6-blender", "sphere-cl7", "sphere-cl9", "sphere-cl10"} {
 		f.Add(readDracoVector(f, name))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -41,33 +42,78 @@ func TestDracoEdgebreakerConnectivity(t *testing.T) {
 }
 
 // TestDracoEdgebreakerHostile: every prefix of an edgebreaker stream, and
-// the stream with a byte changed, is an error or a connectivity within
-// its counts, never a panic or a hang.
+// the stream with any byte changed, is an error or a mesh
+// within its counts (every index a point, every attribute a value per
+// point), never a panic or a hang; what it allocates stays within 1 MB.
 func TestDracoEdgebreakerHostile(t *testing.T) {
-	for _, name := range []string{"sphere-cl3", "sphere-cl7"} {
+	for _, name := range []string{"sphere-cl3", "sphere-cl6-blender", "sphere-cl7"} {
 		src := readDracoVector(t, name)
-		for n := 0; n < len(src); n++ {
-			if d, err := decodeDracoConnectivity(src[:n], nil); err == nil {
-				checkDracoIndices(t, d.mesh)
+		decoded := 0
+		try := func(b []byte) {
+			var spent int64
+			m, err := decodeDraco(b, func(n int64) error {
+				if spent += n; spent > 1<<20 {
+					return errors.New("over budget")
+				}
+				return nil
+			})
+			if err == nil {
+				decoded++
+				checkDracoMesh(t, m)
 			}
+		}
+		for n := 0; n < len(src); n++ {
+			try(src[:n])
 		}
 		for i := 0; i < len(src); i++ {
-			for _, x := range []byte{0x01, 0x5a, 0xff} {
-				b := bytes.Clone(src)
-				b[i] ^= x
-				if d, err := decodeDracoConnectivity(b, nil); err == nil {
-					checkDracoIndices(t, d.mesh)
-				}
-			}
+			b := bytes.Clone(src)
+			b[i] ^= 0x5a
+			try(b)
 		}
+		t.Logf("%s: %d of %d cut or changed streams decoded", name, decoded, 2*len(src))
 	}
 }
 
-func checkDracoIndices(t *testing.T, m *dracoMesh) {
+// checkDracoMesh checks a decoded mesh's indices and attributes against
+// its point count.
+func checkDracoMesh(t *testing.T, m *dracoMesh) {
 	t.Helper()
 	for _, v := range m.indices {
 		if int(v) >= m.numPoints {
 			t.Fatalf("index %d of %d points", v, m.numPoints)
 		}
+	}
+	for _, a := range m.attrs {
+		if len(a.data) != m.numPoints*a.components*dracoTypeSize[a.dataType] {
+			t.Fatalf("attribute %d: %d bytes for %d points of %d × %s", a.uniqueID, len(a.data), m.numPoints, a.components, dracoTypeName[a.dataType])
+		}
+	}
+}
+
+// TestDracoEdgebreakerMatchesReference: the edgebreaker streams decode to
+// draco_decoder's mesh bit for bit: every position, normal and texcoord
+// of every point, every face. Between them they take every prediction
+// scheme of levels 1 to 8: parallelogram positions and texcoords with
+// difference-coded normals (-cl 3, standard traversal, one connectivity;
+// -cl 6, valence, texcoord and normal seams), and parallelogram
+// positions, portable texcoords and geometric normals (-cl 7).
+func TestDracoEdgebreakerMatchesReference(t *testing.T) {
+	for name, want := range map[string][3]int8{
+		"sphere-cl3":         {1, 1, 0},
+		"sphere-cl6-blender": {1, 1, 0},
+		"sphere-cl7":         {1, 5, 6},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m, err := decodeDraco(readDracoVector(t, name), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDracoAgainstPLY(t, m, readDracoPLY(t, name))
+			for i, kind := range []int{0, 3, 1} { // POSITION, TEX_COORD, NORMAL
+				if got := dracoAttrOfKind(t, m, kind).prediction; got != want[i] {
+					t.Errorf("%s: prediction scheme %d, want %d", dracoAttributeKinds[kind], got, want[i])
+				}
+			}
+		})
 	}
 }

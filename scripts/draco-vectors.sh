@@ -21,6 +21,9 @@
 #       default: edgebreaker, valence)
 #   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
 #   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
+#   sphere-cl9.drc          -cl 9 (valence; constrained multi-parallelogram
+#       positions, not read yet)
+#   sphere-cl10.drc         -cl 10 (and the prediction-degree traversal)
 #   sphere-color-cl0.drc    -cl 0 -qp 14 of the sphere's positions with an
 #       RGBA colour of 8-bit integers per vertex (scripts/draco/colorply.py),
 #       Draco's integer attribute
@@ -32,10 +35,11 @@
 #       with shape keys at its defaults (level 6: speed 4, the sequential
 #       encoding, 14/10/12/12 bits), through the library calls of its
 #       encoder (github.com/ux3d/blender_extern_draco src/encoder.cpp)
-# and spheres-cl0-blender.gltf, spheres-cl7.gltf: the gallery's spheres
-# (all 25 primitives) reading sphere-cl0-blender.drc or sphere-cl7.drc
-# through KHR_draco_mesh_compression (scripts/draco/gltfdraco.py), the
-# uncompressed spheres.gltf being their twin;
+# and spheres-cl0-blender.gltf, spheres-cl6-blender.gltf, spheres-cl7.gltf:
+# the gallery's spheres (all 25 primitives) reading sphere-cl0-blender.drc,
+# sphere-cl6-blender.drc or sphere-cl7.drc through KHR_draco_mesh_compression
+# (scripts/draco/gltfdraco.py, the accessors counting the reference
+# decode's points and faces), the uncompressed spheres.gltf being their twin;
 # and beside each stream the reference decode, draco_decoder -o x.ply, gzip -n
 # (binary PLY: per point x y z nx ny nz as float32, per face three point
 # ids and three texcoord pairs). go test reads them; draco is not needed
@@ -71,6 +75,8 @@ encode sphere-cl0-q20 "$obj" -cl 0 -qp 20 -qt 20 -qn 20
 encode sphere-cl6-blender "$obj" -cl 6 "${blender[@]}"
 encode sphere-cl7 "$obj" -cl 7
 encode sphere-cl3 "$obj" -cl 3
+encode sphere-cl9 "$obj" -cl 9
+encode sphere-cl10 "$obj" -cl 10
 python3 "$root/scripts/draco/colorply.py" "$obj" >"$tmp/sphere-color.ply"
 encode sphere-color-cl0 "$tmp/sphere-color.ply" -cl 0 -qp 14
 g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldraco
@@ -79,8 +85,10 @@ reference sphere-cl0-compressed
 "$tmp/sequential" blender "$obj" "$out/sphere-blender-shapekeys.drc"
 reference sphere-blender-shapekeys
 
-for name in cl0-blender cl7; do
-	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" >"$out/spheres-$name.gltf"
+for name in cl0-blender cl6-blender cl7; do
+	counts=$(gzip -dc "$out/sphere-$name.ply.gz" | head -c 300 | grep -a -E '^element (vertex|face) ' | cut -d' ' -f3 | tr '\n' ' ')
+	# shellcheck disable=SC2086 # the points and faces, two words
+	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" $counts >"$out/spheres-$name.gltf"
 done
 
 ls -l "$out"

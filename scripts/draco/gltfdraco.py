@@ -5,9 +5,13 @@ exporter writes: the stream as the only buffer (a data URI) and view,
 accessors of the same count, type and component type without a
 bufferView, the extension's attributes map naming the Draco attribute ids
 (positions, texcoords and normals of draco_encoder's OBJ input: 0, 1, 2),
-and the extension required: scripts/draco-vectors.sh.
+and the extension required: scripts/draco-vectors.sh. The attributes'
+accessors count the stream's points and the indices three per face where
+they are given (the reference decoder's: edgebreaker numbers the points by
+its seams, not as the original vertices, and drops degenerate faces), else
+the original's.
 
-    gltfdraco.py in.gltf stream.drc > out.gltf
+    gltfdraco.py in.gltf stream.drc [points faces] > out.gltf
 """
 import base64, json, sys
 
@@ -26,6 +30,8 @@ for m in g["meshes"]:
             old = p["attributes"][key] if key != "indices" else p["indices"]
             if old not in made:
                 a = {k: v for k, v in old_accessors[old].items() if k not in ("bufferView", "byteOffset")}
+                if len(sys.argv) > 4:
+                    a["count"] = int(sys.argv[3]) if key != "indices" else 3 * int(sys.argv[4])
                 g["accessors"].append(a)
                 made[old] = len(g["accessors"]) - 1
             if key == "indices":
