@@ -326,7 +326,7 @@ func TestDracoHostile(t *testing.T) {
 // no more than its budget (the loader's reserve) allows, and a decoded
 // mesh's indices and values are within its counts.
 func FuzzDracoDecode(f *testing.F) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl3", "sphere-cl6-blender", "sphere-cl7", "sphere-cl9", "sphere-cl10"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl3", "sphere-cl6-blender", "sphere-cl7", "sphere-cl9", "sphere-cl10", "topology-cl3", "topology-cl6-blender", "topology-cl7"} {
 		f.Add(readDracoVector(f, name))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

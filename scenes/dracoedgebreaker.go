@@ -179,6 +179,10 @@ func (a *dracoAttrCorners) recompute() error {
 type dracoEdgebreaker struct {
 	corners *dracoCorners
 	attrs   []*dracoAttrCorners // per attribute data
+	// What the traversal met, for the tests: split symbols, topology
+	// split events, interior start faces, start faces on a boundary,
+	// vertices removed after a split (without attribute data).
+	merges, splitEvents, interiorStarts, boundaryStarts, removed int
 }
 
 // dracoBitRANS is RAnsBitDecoder: bits of probability p0/256 of being 0.
@@ -471,6 +475,7 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 		t.leftmost = append(t.leftmost, -1)
 		return int32(len(t.leftmost) - 1), nil
 	}
+	eb := &dracoEdgebreaker{corners: t, splitEvents: len(splits)}
 	var stack []int32
 	splitCorners := map[int64]int32{}
 	var invalid []int32
@@ -575,6 +580,7 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 				}
 			}
 			t.leftmost[vn] = -1
+			eb.merges++
 			if removeInvalid {
 				invalid = append(invalid, vn)
 			}
@@ -653,8 +659,10 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 		corner := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if !startFaces.bit() {
+			eb.boundaryStarts++
 			continue
 		}
+		eb.interiorStarts++
 		if numFaces >= int32(nf) {
 			return corrupt("more faces than %d", nf)
 		}
@@ -721,10 +729,10 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 		t.leftmost[src] = -1
 		hole[iv], hole[src] = hole[src], false
 		numVerts--
+		eb.removed++
 	}
 
 	// Attribute seams (DecodeAttributeConnectivitiesOnFace).
-	eb := &dracoEdgebreaker{corners: t}
 	if nad > 0 {
 		if err := d.alloc(uint64(nad), 6*uint64(nc)+uint64(len(t.leftmost))); err != nil {
 			return err

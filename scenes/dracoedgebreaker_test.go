@@ -41,12 +41,45 @@ func TestDracoEdgebreakerConnectivity(t *testing.T) {
 	}
 }
 
+// TestDracoEdgebreakerTopology decodes the edgebreaker streams of
+// scripts/draco/topology.py (a torus, a grid with a hole, an octahedron, a
+// lone triangle) as draco_decoder does, bit for bit, and checks that they
+// take the traversal's rarer paths: split symbols merging vertices, a
+// topology split event, an interior start face and start faces on
+// boundaries; at -cl 3 (no attribute data) the merged vertices removed and
+// renumbered, at -cl 6 and 7 the texcoord and normal seams.
+func TestDracoEdgebreakerTopology(t *testing.T) {
+	for _, name := range []string{"topology-cl3", "topology-cl6-blender", "topology-cl7"} {
+		t.Run(name, func(t *testing.T) {
+			src := readDracoVector(t, name)
+			d, err := decodeDracoConnectivity(src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eb := d.eb
+			if eb.merges == 0 || eb.splitEvents == 0 || eb.interiorStarts == 0 || eb.boundaryStarts == 0 {
+				t.Errorf("%d split symbols, %d topology splits, %d interior and %d boundary start faces; want each", eb.merges, eb.splitEvents, eb.interiorStarts, eb.boundaryStarts)
+			}
+			if cl3 := name == "topology-cl3"; (eb.removed > 0) != cl3 || (len(eb.attrs) == 0) != cl3 {
+				t.Errorf("%d vertices removed, %d attribute data", eb.removed, len(eb.attrs))
+			}
+			m, err := decodeDraco(src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDracoAgainstPLY(t, m, readDracoPLY(t, name))
+		})
+	}
+}
+
 // TestDracoEdgebreakerHostile: every prefix of an edgebreaker stream, and
-// the stream with any byte changed, is an error or a mesh
-// within its counts (every index a point, every attribute a value per
-// point), never a panic or a hang; what it allocates stays within 1 MB.
+// the stream with any byte changed (Blender's default -cl 6 of the
+// sphere; -cl 3 and 7 of the topology vectors: both traversals, every
+// scheme, splits and start faces), is an error or a mesh within its counts
+// (every index a point, every attribute a value per point), never a panic
+// or a hang; what it allocates stays within 1 MB.
 func TestDracoEdgebreakerHostile(t *testing.T) {
-	for _, name := range []string{"sphere-cl3", "sphere-cl6-blender", "sphere-cl7"} {
+	for _, name := range []string{"sphere-cl6-blender", "topology-cl3", "topology-cl7"} {
 		src := readDracoVector(t, name)
 		decoded := 0
 		try := func(b []byte) {

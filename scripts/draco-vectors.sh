@@ -24,6 +24,11 @@
 #   sphere-cl9.drc          -cl 9 (valence; constrained multi-parallelogram
 #       positions, not read yet)
 #   sphere-cl10.drc         -cl 10 (and the prediction-degree traversal)
+#   topology-cl3.drc, topology-cl6-blender.drc, topology-cl7.drc  the
+#       edgebreaker's rarer paths (scripts/draco/topology.py: a torus, a
+#       grid with a hole, an octahedron, a lone triangle: split symbols, a
+#       topology split event, interior and boundary start faces) at -cl 3,
+#       -cl 6 at Blender's quantization and -cl 7
 #   sphere-color-cl0.drc    -cl 0 -qp 14 of the sphere's positions with an
 #       RGBA colour of 8-bit integers per vertex (scripts/draco/colorply.py),
 #       Draco's integer attribute
@@ -77,6 +82,10 @@ encode sphere-cl7 "$obj" -cl 7
 encode sphere-cl3 "$obj" -cl 3
 encode sphere-cl9 "$obj" -cl 9
 encode sphere-cl10 "$obj" -cl 10
+python3 "$root/scripts/draco/topology.py" >"$tmp/topology.obj"
+encode topology-cl3 "$tmp/topology.obj" -cl 3
+encode topology-cl6-blender "$tmp/topology.obj" -cl 6 "${blender[@]}"
+encode topology-cl7 "$tmp/topology.obj" -cl 7
 python3 "$root/scripts/draco/colorply.py" "$obj" >"$tmp/sphere-color.ply"
 encode sphere-color-cl0 "$tmp/sphere-color.ply" -cl 0 -qp 14
 g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldraco
