@@ -15,13 +15,13 @@ package scenes
 // and the sequential attribute decoders (generic raw values, integers,
 // quantized floats, octahedral normals) with rANS tagged or raw symbols, in
 // point order or, over edgebreaker, in a depth-first traversal's order
-// (dracomeshpredict.go), with the difference, parallelogram, portable
+// (dracomeshpredict.go; depth first, or by prediction degree), with the
+// difference, parallelogram, constrained multi-parallelogram, portable
 // texcoord and geometric normal predictions and the wrap and canonicalized
-// octahedron transforms: every stream of draco_encoder's levels 0 to 8, so
-// Blender's defaults (6). Refused, with an error naming the feature: the
-// constrained multi-parallelogram prediction and the prediction-degree
-// traversal (levels 9 and 10), the deprecated predictions and traversal of
-// older Draco, point clouds, metadata, other versions.
+// octahedron transforms: every stream of draco_encoder's levels 0 to 10,
+// so Blender's defaults (6). Refused, with an error naming the feature: the
+// deprecated predictions (multi-parallelogram, tex coords) and traversal
+// (predictive) of Draco before 1.2, point clouds, metadata, other versions.
 //
 // Every read is inside the stream: a short, long or foreign stream is an
 // error, never a panic. Allocations proportional to a count the stream
@@ -77,7 +77,8 @@ type dracoAttribute struct {
 	uniqueID   uint32 // the id glTF's attributes map names
 	// prediction is the prediction scheme its values were decoded with
 	// (Draco's PredictionSchemeMethod: -2 none, 0 difference, 1
-	// parallelogram, 5 tex coords portable, 6 geometric normal), as the
+	// parallelogram, 4 constrained multi-parallelogram, 5 tex coords
+	// portable, 6 geometric normal), as the
 	// decoder created it (the difference where a mesh scheme was named
 	// without connectivity).
 	prediction int8
@@ -401,8 +402,6 @@ func (d *dracoDecoder) attributes() error {
 				return fmt.Errorf("attribute decoder %d: traversal %d is not one", g, trav)
 			case gr.perCorner && (trav != 0 || id < 0):
 				return fmt.Errorf("attribute decoder %d: per-corner values without their attribute data or a depth-first traversal", g)
-			case trav == 1:
-				return dracoUnsupported("attribute decoder %d: the prediction-degree traversal (Draco's compression levels 9 and 10)", g)
 			}
 			if id >= 0 {
 				used[id] = true

@@ -252,18 +252,35 @@ func TestDracoSequentialColors(t *testing.T) {
 	}
 }
 
-// TestDracoRefusesLevels9And10: draco_encoder's -cl 9 (constrained
-// multi-parallelogram positions) and -cl 10 (and the prediction-degree
-// traversal) are refused with an error naming the feature, never decoded
-// wrong.
-func TestDracoRefusesLevels9And10(t *testing.T) {
-	for name, feature := range map[string]string{
-		"sphere-cl9":  "attribute 0 (POSITION): the constrained multi-parallelogram prediction (Draco's compression levels 9 and 10): not supported",
-		"sphere-cl10": "attribute decoder 0: the prediction-degree traversal (Draco's compression levels 9 and 10): not supported",
-	} {
-		_, err := decodeDraco(readDracoVector(t, name), nil)
-		if !errors.Is(err, errDracoUnsupported) || !strings.Contains(err.Error(), feature) {
-			t.Errorf("%s: %v, want %q", name, err, feature)
+// dracoDeprecated returns sphere-cl7 with its first prediction scheme
+// byte (the positions', parallelogram) made scheme 2 or 3 (Draco 1.1's
+// multi-parallelogram and tex coords), found by trying every byte.
+func dracoDeprecated(t *testing.T, scheme byte) []byte {
+	t.Helper()
+	src := readDracoVector(t, "sphere-cl7")
+	want := fmt.Sprintf("the deprecated prediction scheme %d (Draco before 1.2): not supported", scheme)
+	for i := range src {
+		if src[i] != 1 {
+			continue
+		}
+		b := bytes.Clone(src)
+		b[i] = scheme
+		if _, err := decodeDraco(b, nil); err != nil && errors.Is(err, errDracoUnsupported) && strings.Contains(err.Error(), want) {
+			return b
+		}
+	}
+	t.Fatalf("no byte of sphere-cl7 makes %q", want)
+	return nil
+}
+
+// TestDracoRefusesDeprecated: a stream naming the prediction schemes of
+// Draco before 1.2 (which the reference still reads, Draco 1.5 no longer
+// writes) is refused with an error naming them, never decoded wrong.
+func TestDracoRefusesDeprecated(t *testing.T) {
+	for _, scheme := range []byte{2, 3} {
+		_, err := decodeDraco(dracoDeprecated(t, scheme), nil)
+		if !strings.Contains(err.Error(), "attribute decoder 0: attribute 0 (POSITION): ") {
+			t.Errorf("scheme %d: %v, want the positions named", scheme, err)
 		}
 	}
 }
@@ -326,7 +343,7 @@ func TestDracoHostile(t *testing.T) {
 // no more than its budget (the loader's reserve) allows, and a decoded
 // mesh's indices and values are within its counts.
 func FuzzDracoDecode(f *testing.F) {
-	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl3", "sphere-cl6-blender", "sphere-cl7", "sphere-cl9", "sphere-cl10", "topology-cl3", "topology-cl6-blender", "topology-cl7"} {
+	for _, name := range []string{"sphere-cl0-blender", "sphere-cl0", "sphere-cl0-compressed", "sphere-color-cl0", "sphere-cl3", "sphere-cl6-blender", "sphere-cl7", "sphere-cl9", "sphere-cl10", "topology-cl3", "topology-cl6-blender", "topology-cl7", "topology-cl10"} {
 		f.Add(readDracoVector(f, name))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

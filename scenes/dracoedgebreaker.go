@@ -181,8 +181,10 @@ type dracoEdgebreaker struct {
 	attrs   []*dracoAttrCorners // per attribute data
 	// What the traversal met, for the tests: split symbols, topology
 	// split events, interior start faces, start faces on a boundary,
-	// vertices removed after a split (without attribute data).
+	// vertices removed after a split (without attribute data);
+	// attributes decoders of the prediction-degree traversal.
 	merges, splitEvents, interiorStarts, boundaryStarts, removed int
+	degreeTraversals                                             int
 }
 
 // dracoBitRANS is RAnsBitDecoder: bits of probability p0/256 of being 0.

@@ -47,9 +47,9 @@ func TestDracoEdgebreakerConnectivity(t *testing.T) {
 // take the traversal's rarer paths: split symbols merging vertices, a
 // topology split event, an interior start face and start faces on
 // boundaries; at -cl 3 (no attribute data) the merged vertices removed and
-// renumbered, at -cl 6 and 7 the texcoord and normal seams.
+// renumbered, at -cl 6, 7 and 10 the texcoord and normal seams.
 func TestDracoEdgebreakerTopology(t *testing.T) {
-	for _, name := range []string{"topology-cl3", "topology-cl6-blender", "topology-cl7"} {
+	for _, name := range []string{"topology-cl3", "topology-cl6-blender", "topology-cl7", "topology-cl10"} {
 		t.Run(name, func(t *testing.T) {
 			src := readDracoVector(t, name)
 			d, err := decodeDracoConnectivity(src, nil)
@@ -74,12 +74,13 @@ func TestDracoEdgebreakerTopology(t *testing.T) {
 
 // TestDracoEdgebreakerHostile: every prefix of an edgebreaker stream, and
 // the stream with any byte changed (Blender's default -cl 6 of the
-// sphere; -cl 3 and 7 of the topology vectors: both traversals, every
-// scheme, splits and start faces), is an error or a mesh within its counts
+// sphere; -cl 3, 7 and 10 of the topology vectors: both edgebreaker
+// traversals, both attribute traversals, every scheme, splits and start
+// faces), is an error or a mesh within its counts
 // (every index a point, every attribute a value per point), never a panic
 // or a hang; what it allocates stays within 1 MB.
 func TestDracoEdgebreakerHostile(t *testing.T) {
-	for _, name := range []string{"sphere-cl6-blender", "topology-cl3", "topology-cl7"} {
+	for _, name := range []string{"sphere-cl6-blender", "topology-cl3", "topology-cl7", "topology-cl10"} {
 		src := readDracoVector(t, name)
 		decoded := 0
 		try := func(b []byte) {
@@ -129,15 +130,30 @@ func checkDracoMesh(t *testing.T, m *dracoMesh) {
 // scheme of levels 1 to 8: parallelogram positions and texcoords with
 // difference-coded normals (-cl 3, standard traversal, one connectivity;
 // -cl 6, valence, texcoord and normal seams), and parallelogram
-// positions, portable texcoords and geometric normals (-cl 7).
+// positions, portable texcoords and geometric normals (-cl 7), with the
+// positions' constrained multi-parallelogram (-cl 9) over the
+// prediction-degree traversal (-cl 10).
 func TestDracoEdgebreakerMatchesReference(t *testing.T) {
 	for name, want := range map[string][3]int8{
 		"sphere-cl3":         {1, 1, 0},
 		"sphere-cl6-blender": {1, 1, 0},
 		"sphere-cl7":         {1, 5, 6},
+		"sphere-cl9":         {4, 5, 6},
+		"sphere-cl10":        {4, 5, 6},
 	} {
 		t.Run(name, func(t *testing.T) {
-			m, err := decodeDraco(readDracoVector(t, name), nil)
+			src := readDracoVector(t, name)
+			d, err := decodeDracoConnectivity(src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.attributes(); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := d.eb.degreeTraversals > 0, name == "sphere-cl10"; got != want {
+				t.Errorf("%d attributes decoders of the prediction-degree traversal, want some: %v", d.eb.degreeTraversals, want)
+			}
+			m, err := decodeDraco(src, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,11 +3,13 @@ package scenes
 // Draco's attribute decoding over edgebreaker connectivity: the traversal
 // that orders an attribute's values (MeshTraversalSequencer with
 // DepthFirstTraverser and MeshAttributeIndicesEncodingObserver), and the
-// mesh prediction schemes of Draco's default levels
+// mesh prediction schemes of Draco's levels
 // (src/draco/compression/attributes/prediction_schemes): parallelogram
-// (positions, texcoords at level 6), tex coords portable (level 7) and
-// geometric normal (the normals, with the canonicalized octahedron
-// transform). All integer arithmetic is the reference's, its int64 and
+// (positions, texcoords at level 6), tex coords portable (levels 7 to 10)
+// and geometric normal (the normals, with the canonicalized octahedron
+// transform), and those of levels 9 and 10: the constrained
+// multi-parallelogram prediction (positions) over the prediction-degree
+// traversal (MaxPredictionDegreeTraverser). All integer arithmetic is the reference's, its int64 and
 // uint64 wrap-around included; a value the stream cannot have (an entry
 // out of range, a corner without a vertex) is an error.
 
@@ -114,6 +116,14 @@ func (d *dracoDecoder) traverse(g *dracoGroup) (*dracoSequence, error) {
 	}
 	faceVisited := func(c int32) bool { return c < 0 || fvisited[c/3] }
 	vertOK := func(v int32) bool { return v >= 0 && int(v) < nv }
+	if g.traversal == 1 {
+		d.eb.degreeTraversals++
+		if err := s.traverseDegree(visit, vvisited, fvisited, nv); err != nil {
+			return nil, err
+		}
+		s.entries = len(s.pointIDs)
+		return s, nil
+	}
 	var stack []int32
 	for f := 0; f < nc/3; f++ {
 		c := int32(3 * f)
@@ -175,6 +185,107 @@ func (d *dracoDecoder) traverse(g *dracoGroup) (*dracoSequence, error) {
 	}
 	s.entries = len(s.pointIDs)
 	return s, nil
+}
+
+// traverseDegree is MaxPredictionDegreeTraverser (Draco's levels 9 and
+// 10): from every face in order, the faces whose tip vertex is not yet
+// visited first, and of those the ones it is met by for the second time
+// or more (the vertices whose values have more parallelograms to be
+// predicted from).
+func (s *dracoSequence) traverseDegree(visit func(v, c int32), vvisited, fvisited []bool, nv int) error {
+	w := s.view
+	if nv == 0 {
+		return nil
+	}
+	degree := make([]int32, nv)
+	var stacks [3][]int32
+	best := 0
+	vertOK := func(v int32) bool { return v >= 0 && int(v) < nv }
+	priority := func(c int32) (int, error) {
+		v := w.vert(c)
+		if !vertOK(v) {
+			return 0, errors.New("traversal: a corner without a vertex")
+		}
+		if vvisited[v] {
+			return 0, nil
+		}
+		degree[v]++
+		if degree[v] > 1 {
+			return 1, nil
+		}
+		return 2, nil
+	}
+	push := func(c int32, p int) {
+		stacks[p] = append(stacks[p], c)
+		best = min(best, p)
+	}
+	pop := func() int32 {
+		for i := best; i < len(stacks); i++ {
+			if n := len(stacks[i]); n > 0 {
+				c := stacks[i][n-1]
+				stacks[i] = stacks[i][:n-1]
+				best = i
+				return c
+			}
+		}
+		return -1
+	}
+	faceVisited := func(c int32) bool { return c < 0 || fvisited[c/3] }
+	for f := 0; f < len(fvisited); f++ {
+		c := int32(3 * f)
+		stacks[0] = append(stacks[0], c)
+		best = 0
+		for _, k := range [3]int32{ebNext(c), ebPrev(c), c} {
+			v := w.vert(k)
+			if !vertOK(v) {
+				return errors.New("traversal: a corner without a vertex")
+			}
+			if !vvisited[v] {
+				visit(v, k)
+			}
+		}
+		for c = pop(); c >= 0; c = pop() {
+			if fvisited[c/3] {
+				continue
+			}
+			for {
+				fvisited[c/3] = true
+				v := w.vert(c)
+				if !vertOK(v) {
+					return errors.New("traversal: a corner without a vertex")
+				}
+				if !vvisited[v] {
+					visit(v, c)
+				}
+				right, left := w.opp(ebNext(c)), w.opp(ebPrev(c))
+				rightDone, leftDone := faceVisited(right), faceVisited(left)
+				if !leftDone {
+					p, err := priority(left)
+					if err != nil {
+						return err
+					}
+					if rightDone && p <= best {
+						c = left
+						continue
+					}
+					push(left, p)
+				}
+				if !rightDone {
+					p, err := priority(right)
+					if err != nil {
+						return err
+					}
+					if p <= best {
+						c = right
+						continue
+					}
+					push(right, p)
+				}
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // pointEntries is UpdatePointToAttributeIndexMapping: each point's entry,
@@ -249,7 +360,7 @@ func (d *dracoDecoder) scheme(ad *dracoAttributeDecoder, seq *dracoSequence, pm,
 	case 2, 3:
 		return nil, dracoUnsupported("the deprecated prediction scheme %d (Draco before 1.2)", pm)
 	case 4:
-		return nil, dracoUnsupported("the constrained multi-parallelogram prediction (Draco's compression levels 9 and 10)")
+		return &dracoMultiParallelogram{dracoParallelogram{wrap: wrap, seq: seq}, [4][]bool{}}, nil
 	case 5:
 		pos, err := d.positions(seq)
 		if err != nil {
@@ -361,6 +472,111 @@ func (s *dracoParallelogram) predict(p, c int32, vals []int32, comps int, out []
 		out[k] = int32(r)
 	}
 	return true
+}
+
+// dracoMultiParallelogram is
+// MeshPredictionSchemeConstrainedMultiParallelogramDecoder: the mean of
+// the parallelograms round the vertex (up to 4) that the encoder did not
+// flag as crossing a crease, one list of flags per number of them.
+type dracoMultiParallelogram struct {
+	dracoParallelogram
+	crease [4][]bool
+}
+
+func (s *dracoMultiParallelogram) method() int8 { return 4 }
+
+func (s *dracoMultiParallelogram) decodeData(r *dracoReader) error {
+	nc := len(s.seq.view.t.vertex)
+	for i := range s.crease {
+		n, err := r.varint32()
+		if err != nil {
+			return err
+		}
+		if uint64(n) > uint64(nc) {
+			return fmt.Errorf("%d crease flags for %d corners", n, nc)
+		}
+		if n == 0 {
+			continue
+		}
+		var bits dracoBitRANS
+		if err := bits.start(r); err != nil {
+			return fmt.Errorf("crease flags: %w", err)
+		}
+		s.crease[i] = make([]bool, n)
+		for j := range s.crease[i] {
+			s.crease[i][j] = bits.bit()
+		}
+	}
+	return s.wrap.decodeData(r)
+}
+
+func (s *dracoMultiParallelogram) originals(vals []int32, comps int) error {
+	n := len(s.seq.dataToCorner)
+	if n*comps != len(vals) {
+		return errors.New("values and corners differ in number")
+	}
+	w := s.seq.view
+	var preds [4][]int32
+	for i := range preds {
+		preds[i] = make([]int32, comps)
+	}
+	multi := make([]int32, comps)
+	var pos [4]int
+	s.wrap.original(preds[0], vals[:comps], vals[:comps])
+	for p := 1; p < n; p++ {
+		start := s.seq.dataToCorner[p]
+		c, count, first := start, 0, true
+		for k := 0; c >= 0; k++ {
+			if k > len(w.t.vertex) {
+				return errors.New("a vertex's corners do not end")
+			}
+			if s.predict(int32(p), c, vals, comps, preds[count]) {
+				if count++; count == len(preds) {
+					break
+				}
+			}
+			if first {
+				c = w.swingLeft(c)
+			} else {
+				c = w.swingRight(c)
+			}
+			if c == start {
+				break
+			}
+			if c < 0 && first {
+				first = false
+				c = w.swingRight(start)
+			}
+		}
+		used := int32(0)
+		if count > 0 {
+			clear(multi)
+			ctx := count - 1
+			for i := 0; i < count; i++ {
+				if pos[ctx] >= len(s.crease[ctx]) {
+					return errors.New("more parallelograms than crease flags")
+				}
+				crease := s.crease[ctx][pos[ctx]]
+				pos[ctx]++
+				if !crease {
+					used++
+					for j := range multi {
+						multi[j] = int32(uint32(multi[j]) + uint32(preds[i][j]))
+					}
+				}
+			}
+		}
+		out := vals[p*comps : (p+1)*comps]
+		if used == 0 {
+			s.wrap.original(vals[(p-1)*comps:p*comps], out, out)
+			continue
+		}
+		for j := range multi {
+			multi[j] /= used
+		}
+		s.wrap.original(multi, out, out)
+	}
+	return nil
 }
 
 // dracoTexCoords is MeshPredictionSchemeTexCoordsPortableDecoder.

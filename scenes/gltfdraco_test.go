@@ -77,7 +77,9 @@ func TestDracoGLTFTwin(t *testing.T) {
 // TestDracoGLTFEdgebreaker loads the gallery's spheres read from Draco's
 // edgebreaker streams, Blender's default (-cl 6 at its quantization:
 // parallelogram positions and texcoords) and draco_encoder's (-cl 7:
-// portable texcoords, geometric normals), against their uncompressed twin.
+// portable texcoords, geometric normals) and the densest (-cl 10:
+// constrained multi-parallelogram positions, the prediction-degree
+// traversal), against their uncompressed twin.
 // Edgebreaker reorders faces and vertices, so each mesh is compared as a
 // set of triangles: every decoded vertex is matched with the twin's
 // nearest (position, normal and uv together), each triangle must be one of
@@ -85,7 +87,7 @@ func TestDracoGLTFTwin(t *testing.T) {
 // twin's not met degenerate ones (two corners at one position: the poles'
 // 29 of each sphere, which Draco's encoder drops), within the
 // quantization's error: at Blender's as in TestDracoGLTFTwin; at
-// draco_encoder's (11, 8 and 10 bits) positions 5e-4 (half of 2/2047),
+// draco_encoder's (-cl 7 and 10: 11, 8 and 10 bits) positions 5e-4 (half of 2/2047),
 // normals 0.015 (8-bit octahedral coordinates: a step of 2/254), uvs 5e-4
 // (half of 1/1023).
 func TestDracoGLTFEdgebreaker(t *testing.T) {
@@ -99,6 +101,7 @@ func TestDracoGLTFEdgebreaker(t *testing.T) {
 	}{
 		{"spheres-cl6-blender.gltf", 1e-4, 0.005, 1.3e-4},
 		{"spheres-cl7.gltf", 5e-4, 0.015, 5e-4},
+		{"spheres-cl10.gltf", 5e-4, 0.015, 5e-4},
 	} {
 		name := tc.name
 		m, _, err := loadSceneFile(t, filepath.Join("testdata", "draco", name))
@@ -173,10 +176,10 @@ func TestDracoGLTFEdgebreaker(t *testing.T) {
 	}
 }
 
-// TestDracoGLTFRefusesLevel10: a primitive of draco_encoder's -cl 10 is
-// refused naming the file, the primitive's extension and what is not read
-// (the prediction-degree traversal), not drawn wrong.
-func TestDracoGLTFRefusesLevel10(t *testing.T) {
+// TestDracoGLTFRefusesDeprecated: a primitive whose stream names a
+// prediction scheme of Draco before 1.2 is refused naming the file, the
+// primitive's extension and the scheme, not drawn wrong.
+func TestDracoGLTFRefusesDeprecated(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "draco", "spheres-cl7.gltf"))
 	if err != nil {
 		t.Fatal(err)
@@ -185,20 +188,19 @@ func TestDracoGLTFRefusesLevel10(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	drc := readDracoVector(t, "sphere-cl10")
+	drc := dracoDeprecated(t, 2)
 	doc["buffers"] = []any{map[string]any{"byteLength": len(drc), "uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(drc)}}
-	doc["bufferViews"] = []any{map[string]any{"buffer": 0, "byteLength": len(drc)}}
 	out, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir, a := gltfScene(t)
-	path := filepath.Join(dir, "cl10.gltf")
+	path := filepath.Join(dir, "deprecated.gltf")
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = loadGLTF(a, path)
-	checkGLTFError(t, err, path, "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: bufferViews[0]: attribute decoder 0: the prediction-degree traversal (Draco's compression levels 9 and 10): not supported")
+	checkGLTFError(t, err, path, "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: bufferViews[0]: attribute decoder 0: attribute 0 (POSITION): the deprecated prediction scheme 2 (Draco before 1.2): not supported")
 }
 
 // dracoRotated is a triangle's corners rotated to put the smallest first.

@@ -22,13 +22,14 @@
 #   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
 #   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
 #   sphere-cl9.drc          -cl 9 (valence; constrained multi-parallelogram
-#       positions, not read yet)
+#       positions)
 #   sphere-cl10.drc         -cl 10 (and the prediction-degree traversal)
-#   topology-cl3.drc, topology-cl6-blender.drc, topology-cl7.drc  the
+#   topology-cl3.drc, topology-cl6-blender.drc, topology-cl7.drc,
+#   topology-cl10.drc  the
 #       edgebreaker's rarer paths (scripts/draco/topology.py: a torus, a
 #       grid with a hole, an octahedron, a lone triangle: split symbols, a
 #       topology split event, interior and boundary start faces) at -cl 3,
-#       -cl 6 at Blender's quantization and -cl 7
+#       -cl 6 at Blender's quantization, -cl 7 and -cl 10
 #   sphere-color-cl0.drc    -cl 0 -qp 14 of the sphere's positions with an
 #       RGBA colour of 8-bit integers per vertex (scripts/draco/colorply.py),
 #       Draco's integer attribute
@@ -40,9 +41,10 @@
 #       with shape keys at its defaults (level 6: speed 4, the sequential
 #       encoding, 14/10/12/12 bits), through the library calls of its
 #       encoder (github.com/ux3d/blender_extern_draco src/encoder.cpp)
-# and spheres-cl0-blender.gltf, spheres-cl6-blender.gltf, spheres-cl7.gltf:
-# the gallery's spheres (all 25 primitives) reading sphere-cl0-blender.drc,
-# sphere-cl6-blender.drc or sphere-cl7.drc through KHR_draco_mesh_compression
+# and spheres-cl0-blender.gltf, spheres-cl6-blender.gltf, spheres-cl7.gltf,
+# spheres-cl10.gltf: the gallery's spheres (all 25 primitives) reading
+# sphere-cl0-blender.drc, sphere-cl6-blender.drc, sphere-cl7.drc or
+# sphere-cl10.drc through KHR_draco_mesh_compression
 # (scripts/draco/gltfdraco.py, the accessors counting the reference
 # decode's points and faces), the uncompressed spheres.gltf being their twin;
 # and beside each stream the reference decode, draco_decoder -o x.ply, gzip -n
@@ -86,6 +88,7 @@ python3 "$root/scripts/draco/topology.py" >"$tmp/topology.obj"
 encode topology-cl3 "$tmp/topology.obj" -cl 3
 encode topology-cl6-blender "$tmp/topology.obj" -cl 6 "${blender[@]}"
 encode topology-cl7 "$tmp/topology.obj" -cl 7
+encode topology-cl10 "$tmp/topology.obj" -cl 10
 python3 "$root/scripts/draco/colorply.py" "$obj" >"$tmp/sphere-color.ply"
 encode sphere-color-cl0 "$tmp/sphere-color.ply" -cl 0 -qp 14
 g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldraco
@@ -94,7 +97,7 @@ reference sphere-cl0-compressed
 "$tmp/sequential" blender "$obj" "$out/sphere-blender-shapekeys.drc"
 reference sphere-blender-shapekeys
 
-for name in cl0-blender cl6-blender cl7; do
+for name in cl0-blender cl6-blender cl7 cl10; do
 	counts=$(gzip -dc "$out/sphere-$name.ply.gz" | head -c 300 | grep -a -E '^element (vertex|face) ' | cut -d' ' -f3 | tr '\n' ' ')
 	# shellcheck disable=SC2086 # the points and faces, two words
 	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" $counts >"$out/spheres-$name.gltf"
