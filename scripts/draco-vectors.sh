@@ -18,7 +18,9 @@
 #   sphere-cl0-q20.drc      -cl 0 -qp 20 -qt 20 -qn 20: values of many bits,
 #       which the encoder writes as tagged symbols (the others: raw)
 #   sphere-cl6-blender.drc  -cl 6 at Blender's quantization (Blender's
-#       default: edgebreaker, valence)
+#       default: edgebreaker, valence; the same bytes as the library calls
+#       of Blender's exporter for a mesh without shape keys, which the
+#       script checks: scripts/draco/sequential.cc blender-edgebreaker)
 #   sphere-cl7.drc          draco_encoder's defaults (edgebreaker, valence)
 #   sphere-cl3.drc          -cl 3 (edgebreaker, standard)
 #   sphere-cl9.drc          -cl 9 (valence; constrained multi-parallelogram
@@ -96,9 +98,13 @@ g++ -O1 -std=c++17 -o "$tmp/sequential" "$root/scripts/draco/sequential.cc" -ldr
 reference sphere-cl0-compressed
 "$tmp/sequential" blender "$obj" "$out/sphere-blender-shapekeys.drc"
 reference sphere-blender-shapekeys
+# Blender's exporter without shape keys (the library's edgebreaker at speed
+# 4) writes the same bytes as draco_encoder -cl 6 at its quantization.
+"$tmp/sequential" blender-edgebreaker "$obj" "$tmp/blender-edgebreaker.drc"
+cmp "$tmp/blender-edgebreaker.drc" "$out/sphere-cl6-blender.drc"
 
 for name in cl0-blender cl6-blender cl7 cl10; do
-	counts=$(gzip -dc "$out/sphere-$name.ply.gz" | head -c 300 | grep -a -E '^element (vertex|face) ' | cut -d' ' -f3 | tr '\n' ' ')
+	counts=$(python3 -c 'import gzip, re, sys; print(*(int(n) for n in re.findall(rb"element (?:vertex|face) (\d+)", gzip.open(sys.argv[1]).read(400))))' "$out/sphere-$name.ply.gz")
 	# shellcheck disable=SC2086 # the points and faces, two words
 	python3 "$root/scripts/draco/gltfdraco.py" "$root/scenes/examples/assets/spheres.gltf" "$out/sphere-$name.drc" $counts >"$out/spheres-$name.gltf"
 done

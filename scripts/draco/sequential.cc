@@ -13,6 +13,10 @@
 //       SetEncodingMethod(MESH_SEQUENTIAL_ENCODING), as its library does
 //       (github.com/ux3d/blender_extern_draco, src/encoder.cpp,
 //       encoderEncode with preserveTriangleOrder)
+//   sequential blender-edgebreaker in.obj out.drc
+//       the same calls without SetEncodingMethod: what Blender's exporter
+//       writes for a mesh without shape keys (edgebreaker; despite the
+//       tool's name)
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -22,9 +26,11 @@
 #include "draco/io/mesh_io.h"
 
 int main(int argc, char **argv) {
-  if (argc != 4 || (std::strcmp(argv[1], "compressed") != 0 &&
-                    std::strcmp(argv[1], "blender") != 0)) {
-    std::fprintf(stderr, "usage: sequential compressed|blender in.obj out.drc\n");
+  const bool blender = std::strcmp(argv[1], "blender") == 0,
+             blender_eb = std::strcmp(argv[1], "blender-edgebreaker") == 0;
+  if (argc != 4 || (std::strcmp(argv[1], "compressed") != 0 && !blender &&
+                    !blender_eb)) {
+    std::fprintf(stderr, "usage: sequential compressed|blender|blender-edgebreaker in.obj out.drc\n");
     return 2;
   }
   const char *in = argv[2], *out = argv[3];
@@ -35,14 +41,16 @@ int main(int argc, char **argv) {
   }
   draco::Mesh *m = mesh.value().get();
   draco::EncoderBuffer buf;
-  if (std::strcmp(argv[1], "blender") == 0) {
+  if (blender || blender_eb) {
     draco::Encoder enc;
     enc.SetSpeedOptions(4, 4);
     enc.SetAttributeQuantization(draco::GeometryAttribute::POSITION, 14);
     enc.SetAttributeQuantization(draco::GeometryAttribute::NORMAL, 10);
     enc.SetAttributeQuantization(draco::GeometryAttribute::TEX_COORD, 12);
     enc.SetAttributeQuantization(draco::GeometryAttribute::GENERIC, 12);
-    enc.SetEncodingMethod(draco::MESH_SEQUENTIAL_ENCODING);
+    if (blender) {
+      enc.SetEncodingMethod(draco::MESH_SEQUENTIAL_ENCODING);
+    }
     const draco::Status st = enc.EncodeMeshToBuffer(*m, &buf);
     if (!st.ok()) {
       std::fprintf(stderr, "%s\n", st.error_msg());
