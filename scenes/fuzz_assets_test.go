@@ -106,9 +106,10 @@ func FuzzGLTF(f *testing.F) {
 		}
 		f.Add(data, true)
 	}
-	// KHR_draco_mesh_compression: draco_encoder -cl 0's spheres (read)
-	// and -cl 7's (refused).
-	for _, name := range []string{"spheres-cl0-blender.gltf", "spheres-cl7.gltf"} {
+	// KHR_draco_mesh_compression: draco_encoder's spheres, sequential
+	// (-cl 0) and edgebreaker (Blender's -cl 6, draco_encoder's -cl 7 and
+	// -cl 10), all read.
+	for _, name := range []string{"spheres-cl0-blender.gltf", "spheres-cl6-blender.gltf", "spheres-cl7.gltf", "spheres-cl10.gltf"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "draco", name))
 		if err != nil {
 			f.Fatal(err)
