@@ -182,9 +182,10 @@ type dracoEdgebreaker struct {
 	// What the traversal met, for the tests: split symbols, topology
 	// split events, interior start faces, start faces on a boundary,
 	// vertices removed after a split (without attribute data);
-	// attributes decoders of the prediction-degree traversal.
+	// attributes decoders of the prediction-degree traversal; interior
+	// vertices split into points by a seam.
 	merges, splitEvents, interiorStarts, boundaryStarts, removed int
-	degreeTraversals                                             int
+	degreeTraversals, interiorSeams                              int
 }
 
 // dracoBitRANS is RAnsBitDecoder: bits of probability p0/256 of being 0.
@@ -803,6 +804,7 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 					}
 					if a.vertex[act] != av {
 						first, found = act, true
+						eb.interiorSeams++
 						break
 					}
 				}

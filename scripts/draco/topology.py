@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes an OBJ whose Draco edgebreaker encoding takes the traversal's
 rarer paths, for scripts/draco-vectors.sh: a torus (genus 1: split
-symbols and topology split events; a texcoord seam round both its
-circles), a square grid with a square hole in it (boundaries: hole
+symbols and topology split events; closed, with a texcoord seam round
+both its circles that splits interior vertices into several points), a square grid with a square hole in it (boundaries: hole
 vertices and start faces on an open edge), a closed octahedron (an
 interior start face) and a lone triangle (a component of one face), each
 with texcoords and smooth normals.
@@ -18,21 +18,34 @@ def vert(p, uv, n):
     v.append(p)
     vt.append(uv)
     vn.append(n)
-    return len(v)
+    return len(v), len(vt), len(vn)
 
 
-# Torus: R 1, r 0.35, 24 × 12 quads; the seam vertices repeated with u or v 1.
+# Torus: R 1, r 0.35, 24 × 12 quads; positions and normals shared round
+# both circles, the texcoords of the seam vertices repeated with u or v 1,
+# so that the seams split interior vertices' texcoords.
 R, r, nu, nv = 1.0, 0.35, 24, 12
-idx = {}
-for i in range(nu + 1):
-    for j in range(nv + 1):
-        a, b = 2 * math.pi * i / nu, 2 * math.pi * j / nv
-        p = ((R + r * math.cos(b)) * math.cos(a), (R + r * math.cos(b)) * math.sin(a), r * math.sin(b))
-        n = (math.cos(b) * math.cos(a), math.cos(b) * math.sin(a), math.sin(b))
-        idx[i, j] = vert(p, (i / nu, j / nv), n)
+pos, uvs = {}, {}
 for i in range(nu):
     for j in range(nv):
-        a, b, c, d = idx[i, j], idx[i + 1, j], idx[i + 1, j + 1], idx[i, j + 1]
+        a, b = 2 * math.pi * i / nu, 2 * math.pi * j / nv
+        v.append(((R + r * math.cos(b)) * math.cos(a), (R + r * math.cos(b)) * math.sin(a), r * math.sin(b)))
+        vn.append((math.cos(b) * math.cos(a), math.cos(b) * math.sin(a), math.sin(b)))
+        pos[i, j] = len(v)
+for i in range(nu + 1):
+    for j in range(nv + 1):
+        vt.append((i / nu, j / nv))
+        uvs[i, j] = len(vt)
+
+
+def torus(i, j):
+    p = pos[i % nu, j % nv]
+    return p, uvs[i, j], p
+
+
+for i in range(nu):
+    for j in range(nv):
+        a, b, c, d = torus(i, j), torus(i + 1, j), torus(i + 1, j + 1), torus(i, j + 1)
         faces += [(a, b, c), (a, c, d)]
 
 # A 8 × 8 grid at z = −1 without its middle 2 × 2 cells.
@@ -64,4 +77,4 @@ for uv in vt:
 for n in vn:
     print("vn %.6f %.6f %.6f" % n)
 for f in faces:
-    print("f " + " ".join("%d/%d/%d" % (k, k, k) for k in f))
+    print("f " + " ".join("%d/%d/%d" % k for k in f))
