@@ -15,6 +15,17 @@ import "math"
 // with the weight G2(ωo, ωt)/G1(ωo) if ωt goes below it. No random
 // numbers.
 func glassAlbedo(co, rough, eta float64, n int) float64 {
+	e, _ := glassLobe(co, rough, eta, n)
+	return e
+}
+
+// glassLobe returns glassAlbedo's e and, over the same normals, p, the
+// probability that one try of sampleDielectric (a visible normal, then
+// reflection with probability F and refraction otherwise) gives a
+// direction on the side it aims for: reflection above the surface,
+// refraction below. sampleDielectric draws again where a try misses, and
+// its density scales with p.
+func glassLobe(co, rough, eta float64, n int) (e, p float64) {
 	alpha := rough * rough
 	a2 := alpha * alpha
 	so := math.Sqrt(max(0, 1-co*co))
@@ -25,7 +36,7 @@ func glassAlbedo(co, rough, eta float64, n int) float64 {
 	l := math.Hypot(vx, vz)
 	vx, vz = vx/l, vz/l
 	s := 0.5 * (1 + vz)
-	var sum, total float64
+	var sum, valid, total float64
 	for i := 0; i < n; i++ {
 		th := math.Pi / 2 * (float64(i) + 0.5) / float64(n)
 		r, cth := math.Sin(th), math.Cos(th)
@@ -56,12 +67,14 @@ func glassAlbedo(co, rough, eta float64, n int) float64 {
 				f = 0.5 * (rs*rs + rp*rp)
 				if ci := eta*co - (eta*oh-ct)*hz; ci > 0 {
 					sum += area * (1 - f) * g2(ci) / g1
+					valid += area * (1 - f)
 				}
 			}
 			if ci := 2*oh*hz - co; ci > 0 {
 				sum += area * f * g2(ci) / g1
+				valid += area * f
 			}
 		}
 	}
-	return sum / total
+	return sum / total, valid / total
 }
