@@ -108,16 +108,16 @@ DEVFN void ggx_albedo(float co, float rough, float* e1, float* e5) {
     *e5 = albedo_lerp(ggx_e5, k, tx, ty);
 }
 
-/* glass_lerp: glassLerp. */
-DEVFN float glass_lerp(int k, float tx, float ty) {
-    float a = glass_e[k] + ((glass_e[k + 1] - glass_e[k]) * tx);
-    float b = glass_e[k + TR_GLASS_ALBEDO_N] + ((glass_e[k + TR_GLASS_ALBEDO_N + 1] - glass_e[k + TR_GLASS_ALBEDO_N]) * tx);
+/* glass_lerp: glassLerp, in the table tab. */
+DEVFN float glass_lerp(const float* tab, int k, float tx, float ty) {
+    float a = tab[k] + ((tab[k + 1] - tab[k]) * tx);
+    float b = tab[k + TR_GLASS_ALBEDO_N] + ((tab[k + TR_GLASS_ALBEDO_N + 1] - tab[k + TR_GLASS_ALBEDO_N]) * tx);
     return a + ((b - a) * ty);
 }
 
-/* glass_albedo: glassAlbedo, the albedo of rough glass of GGX α alpha and
- * relative index eta seen at cosine co (ggx_albedo_gen.h's glass_e). */
-DEVFN float glass_albedo(float co, float alpha, float eta) {
+/* glass_lookup: glassLookup, tab (glass_e or glass_p) interpolated at
+ * cosine co, GGX α alpha and relative index eta. */
+DEVFN float glass_lookup(const float* tab, float co, float alpha, float eta) {
     const int n = TR_GLASS_ALBEDO_N;
     int s = 0;
     float ior = 1.0f / eta;
@@ -140,8 +140,22 @@ DEVFN float glass_albedo(float co, float alpha, float eta) {
     }
     float tx = x - (float)i, ty = y - (float)j, tz = z - (float)l;
     int k = ((s * n + l) * n + j) * n + i;
-    float a = glass_lerp(k, tx, ty), b = glass_lerp(k + n * n, tx, ty);
+    float a = glass_lerp(tab, k, tx, ty), b = glass_lerp(tab, k + n * n, tx, ty);
     return a + ((b - a) * tz);
+}
+
+/* glass_albedo: glassAlbedo, the albedo of rough glass of GGX α alpha and
+ * relative index eta seen at cosine co (ggx_albedo_gen.h's glass_e). */
+DEVFN float glass_albedo(float co, float alpha, float eta) { return glass_lookup(glass_e, co, alpha, eta); }
+
+/* glass_try_scale: glassTryScale, the factor by which drawing up to
+ * TR_GLASS_TRIES normals multiplies one try's density (glass_p). */
+DEVFN_CALL float glass_try_scale(float co, float alpha, float eta) {
+    float p = go_minf(go_maxf(glass_lookup(glass_p, co, alpha, eta), 1e-3f), 1.0f);
+    float q = 1.0f - p;
+    float q2 = q * q;
+    float q4 = q2 * q2;
+    return (1.0f - (q4 * q4)) / p;
 }
 
 /* ggx_energy: ggxEnergy; returns the multiple-scattering factor, with the
@@ -366,9 +380,22 @@ DEVFN float dielectric_eval(vec3 ns, vec3 wo, vec3 wi, float eta, float alpha, f
         common = ggx_d(ch, a2) / (4.0f * co);
         sel = fr;
     }
-    *pdf = (sel * ggx_g1(co, a2)) * common;
+    *pdf = ((sel * ggx_g1(co, a2)) * common) * glass_try_scale(co, alpha, eta);
     *refracted = refr;
     return ((sel * ggx_g2(co, absf(cwi), a2)) * common) / glass_albedo(co, alpha, eta);
+}
+
+/* TR_GLASS_TRIES: glassTries, the most normals sample_dielectric draws. */
+#define TR_GLASS_TRIES 8u
+
+/* glass_retry: glassRetry, the numbers of try number try > 0. */
+DEVFN_CALL void glass_retry(float lobe, float u1, float u2, u32 try_, float* l, float* v1, float* v2) {
+    const float one = 16777216.0f;
+    u32 k = hash32((u32)(lobe * one) ^ hash32((u32)(u1 * one) ^ hash32((u32)(u2 * one) + try_ * 0x9e3779b9u)));
+    u32 k2 = hash32(k);
+    *l = unit_float(k);
+    *v1 = unit_float(k2);
+    *v2 = unit_float(hash32(k2));
 }
 
 /* sample_dielectric: sampleDielectric; returns ok, with the direction,
@@ -396,36 +423,51 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
     if (!(co > 0.0f)) {
         return 0;
     }
-    vec3 hn = ggx_sample_normal(ns, wo, alpha, u1, u2);
-    float cosO = dot(wo, hn);
-    if (!(cosO > 0.0f)) {
-        return 0;
-    }
-    int through = refraction(d, hn, eta, &fr, &refr);
-    float ci;
-    if (!through || lobe < fr) {
-        *dir = reflect(d, hn);
-        ci = dot(ns, *dir);
-    } else {
-        *dir = refr;
-        *refracted = 1;
-        ci = -dot(ns, *dir);
-    }
-    if (!(ci > 0.0f)) {
-        return 0;
+    vec3 hn;
+    float cosO, ci;
+    for (u32 try_ = 0;; try_++) {
+        if (try_ == TR_GLASS_TRIES) {
+            *refracted = 0;
+            return 0; /* every try through the microsurface: absorbed */
+        }
+        float l = lobe, v1 = u1, v2 = u2;
+        if (try_ > 0) {
+            glass_retry(lobe, u1, u2, try_, &l, &v1, &v2);
+        }
+        hn = ggx_sample_normal(ns, wo, alpha, v1, v2);
+        cosO = dot(wo, hn);
+        if (!(cosO > 0.0f)) {
+            continue;
+        }
+        int through = refraction(d, hn, eta, &fr, &refr);
+        if (!through || l < fr) {
+            *dir = reflect(d, hn);
+            *refracted = 0;
+            ci = dot(ns, *dir);
+        } else {
+            *dir = refr;
+            *refracted = 1;
+            ci = -dot(ns, *dir);
+        }
+        if (ci > 0.0f) {
+            break;
+        }
     }
     float a2 = alpha * alpha;
     float g1 = ggx_g1(co, a2);
+    float scale = glass_try_scale(co, alpha, eta);
     /* dielectric_eval's density, from the sampled normal. */
     float dh = ggx_d(dot(ns, hn), a2);
+    float p1;
     if (*refracted) {
         float cosI = dot(*dir, hn);
         float den = (eta * cosO) + cosI;
-        *pdf = ((1.0f - fr) * g1) * (((dh * cosO) * -cosI) / ((co * den) * den));
+        p1 = ((1.0f - fr) * g1) * (((dh * cosO) * -cosI) / ((co * den) * den));
     } else {
-        *pdf = (fr * g1) * (dh / (4.0f * co));
+        p1 = (fr * g1) * (dh / (4.0f * co));
     }
-    *weight = (ggx_g2(co, ci, a2) / g1) / glass_albedo(co, alpha, eta);
+    *pdf = p1 * scale;
+    *weight = (ggx_g2(co, ci, a2) / g1) / (glass_albedo(co, alpha, eta) * scale);
     return 1;
 }
 

@@ -76,6 +76,20 @@ func ggxEnergy(f0, f90, e1, e5, c5 float32, mirror bool) (ms, e float32) {
 // glassE at √co, the roughness √α and √((ior − 1)/3), each clamped to
 // [0, 1].
 func glassAlbedo(co, alpha, eta float32) float32 {
+	return glassLookup(&glassE, co, alpha, eta)
+}
+
+// glassValid returns P, the probability that one try of
+// sampleDielectric's gives a direction on the side it aims for, for rough
+// glass of GGX α and relative index eta seen at cosine co: glassP,
+// interpolated as glassAlbedo interpolates glassE.
+func glassValid(co, alpha, eta float32) float32 {
+	return glassLookup(&glassP, co, alpha, eta)
+}
+
+// glassLookup interpolates tab, a table on glassE's grid, trilinearly as
+// glassAlbedo describes.
+func glassLookup(tab *[2 * glassAlbedoN * glassAlbedoN * glassAlbedoN]float32, co, alpha, eta float32) float32 {
 	const n = glassAlbedoN
 	s, ior := 0, 1/eta
 	if eta > 1 {
@@ -87,15 +101,15 @@ func glassAlbedo(co, alpha, eta float32) float32 {
 	i, j, l := min(int(x), n-2), min(int(y), n-2), min(int(z), n-2)
 	tx, ty, tz := x-float32(i), y-float32(j), z-float32(l)
 	k := ((s*n+l)*n+j)*n + i
-	a, b := glassLerp(k, tx, ty), glassLerp(k+n*n, tx, ty)
+	a, b := glassLerp(tab, k, tx, ty), glassLerp(tab, k+n*n, tx, ty)
 	return a + float32((b-a)*tz)
 }
 
-// glassLerp interpolates glassE bilinearly between its entries k, k + 1
+// glassLerp interpolates tab bilinearly between its entries k, k + 1
 // and the next row's, at fractions tx along a row and ty across.
-func glassLerp(k int, tx, ty float32) float32 {
+func glassLerp(tab *[2 * glassAlbedoN * glassAlbedoN * glassAlbedoN]float32, k int, tx, ty float32) float32 {
 	const n = glassAlbedoN
-	a := glassE[k] + float32((glassE[k+1]-glassE[k])*tx)
-	b := glassE[k+n] + float32((glassE[k+n+1]-glassE[k+n])*tx)
+	a := tab[k] + float32((tab[k+1]-tab[k])*tx)
+	b := tab[k+n] + float32((tab[k+n+1]-tab[k+n])*tx)
 	return a + float32((b-a)*ty)
 }

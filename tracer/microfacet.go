@@ -360,9 +360,11 @@ func dielectricEta(sf *surfaceHit) float32 {
 // the Fresnel choice (F, or 1 − F for refraction, F at wo·h), times the
 // Jacobian dh/dwi: 1/(4 wo·h) for reflection, |wi·h|/(eta wo·h + wi·h)²
 // for refraction; f·cos θi is the same with G2 for G1 and divided by the
-// lobe's albedo at wo (glassAlbedo: its energy compensation), so that
-// f·cos θi / pdf is sampleDielectric's weight G2/G1/E. Like the sampler it
-// carries no η² scaling of radiance.
+// lobe's albedo at wo (glassAlbedo: its energy compensation). The
+// density is one try's times glassTryScale, as sampleDielectric draws
+// again where a try goes through the microsurface, so that f·cos θi / pdf
+// is its weight G2/G1/E/glassTryScale. Like the sampler it carries no η²
+// scaling of radiance.
 func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, refracted bool) {
 	co, cwi := dot(ns, wo), dot(ns, wi)
 	if !(co > 0) || cwi == 0 {
@@ -395,9 +397,36 @@ func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, ref
 		common = ggxD(ch, a2) / float32(4*co)
 		sel = fr
 	}
-	pdf = float32(float32(sel*ggxG1(co, a2)) * common)
+	pdf = float32(float32(float32(sel*ggxG1(co, a2))*common) * glassTryScale(co, alpha, eta))
 	fcos = float32(float32(sel*ggxG2(co, absf(cwi), a2))*common) / glassAlbedo(co, alpha, eta)
 	return fcos, pdf, refracted
+}
+
+// glassTries is how many microfacet normals sampleDielectric draws at
+// most before it absorbs a ray: a try whose reflection goes below the
+// surface, or whose refraction comes back above it, is drawn again.
+const glassTries = 8
+
+// glassTryScale is the factor by which trying up to glassTries times
+// multiplies the density of one try's directions, (1 − (1 − P)^k)/P for
+// k tries each of which succeeds with the probability P (glassValid).
+func glassTryScale(co, alpha, eta float32) float32 {
+	p := min(max(glassValid(co, alpha, eta), 1e-3), 1)
+	q := 1 - p
+	q2 := float32(q * q)
+	q4 := float32(q2 * q2)
+	return (1 - float32(q4*q4)) / p
+}
+
+// glassRetry returns the numbers of sampleDielectric's try number try > 0,
+// hashed from the first try's lobe, u1 and u2 (each a multiple of 2⁻²⁴ in
+// [0, 1), as the samplers give them), so that the tries are independent
+// and a pixel's value stays a function of its numbers.
+func glassRetry(lobe, u1, u2 float32, try uint32) (float32, float32, float32) {
+	const one = 1 << 24
+	k := hash32(uint32(float32(lobe*one)) ^ hash32(uint32(float32(u1*one))^hash32(uint32(float32(u2*one))+try*0x9e3779b9)))
+	k2 := hash32(k)
+	return unitFloat(k), unitFloat(k2), unitFloat(hash32(k2))
 }
 
 // sampleDielectric picks the next direction of a ray arriving along d at
@@ -409,8 +438,13 @@ func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, ref
 // absorbed. A smooth surface (α < ggxMinAlpha) reflects with its exact
 // Fresnel reflectance and refracts otherwise, weight 1, leaving u1 and u2
 // unused. A rough one (Walter et al. 2007) does the same about a visible
-// microfacet normal, with the weight G2/G1 divided by the lobe's albedo
-// seen at −d (glassAlbedo), so that a clear glass scatters all the light.
+// microfacet normal; where that direction goes through the microsurface
+// (a reflection below the surface, a refraction back above it) it draws
+// another normal, up to glassTries in all, from numbers hashed from these
+// (glassRetry). One try's density, times glassTryScale, is the density of
+// the result, and its weight G2/G1 divided by the lobe's albedo seen at
+// −d (glassAlbedo) and by glassTryScale stays near 1 where a single try
+// weighed 0 or 1/E: a clear glass scatters all the light.
 func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, weight float32, refracted bool, pdf float32, ok bool) {
 	if alpha < ggxMinAlpha {
 		fr, refr, ok := refraction(d, ns, eta)
@@ -424,25 +458,38 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 	if !(co > 0) {
 		return vec3{}, 0, false, 0, false
 	}
-	hn := ggxSampleNormal(ns, wo, alpha, u1, u2)
-	cosO := dot(wo, hn)
-	if !(cosO > 0) {
-		return vec3{}, 0, false, 0, false
-	}
-	fr, refr, through := refraction(d, hn, eta)
-	var ci float32
-	if !through || lobe < fr {
-		dir = reflect(d, hn)
-		ci = dot(ns, dir)
-	} else {
-		dir, refracted = refr, true
-		ci = -dot(ns, dir)
-	}
-	if !(ci > 0) {
-		return vec3{}, 0, false, 0, false // through the microsurface the wrong way: absorbed
+	var hn vec3
+	var cosO, fr, ci float32
+	for try := uint32(0); ; try++ {
+		if try == glassTries {
+			return vec3{}, 0, false, 0, false // every try through the microsurface: absorbed
+		}
+		l, v1, v2 := lobe, u1, u2
+		if try > 0 {
+			l, v1, v2 = glassRetry(lobe, u1, u2, try)
+		}
+		hn = ggxSampleNormal(ns, wo, alpha, v1, v2)
+		cosO = dot(wo, hn)
+		if !(cosO > 0) {
+			continue
+		}
+		var refr vec3
+		var through bool
+		fr, refr, through = refraction(d, hn, eta)
+		if !through || l < fr {
+			dir, refracted = reflect(d, hn), false
+			ci = dot(ns, dir)
+		} else {
+			dir, refracted = refr, true
+			ci = -dot(ns, dir)
+		}
+		if ci > 0 {
+			break
+		}
 	}
 	a2 := float32(alpha * alpha)
 	g1 := ggxG1(co, a2)
+	scale := glassTryScale(co, alpha, eta)
 	// dielectricEval's density, from the sampled normal.
 	dh := ggxD(dot(ns, hn), a2)
 	if refracted {
@@ -452,5 +499,5 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 	} else {
 		pdf = float32(float32(fr*g1) * float32(dh/float32(4*co)))
 	}
-	return dir, ggxG2(co, ci, a2) / g1 / glassAlbedo(co, alpha, eta), refracted, pdf, true
+	return dir, ggxG2(co, ci, a2) / g1 / float32(glassAlbedo(co, alpha, eta)*scale), refracted, float32(pdf * scale), true
 }
