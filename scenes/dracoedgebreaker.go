@@ -210,29 +210,11 @@ func (d *dracoBitRANS) start(r *dracoReader) error {
 		return errDracoShort
 	}
 	buf, _ := r.bytes(int(n))
-	k := len(buf)
-	if k < 1 {
+	if len(buf) < 1 {
 		return errors.New("no coded bits")
 	}
-	switch buf[k-1] >> 6 {
-	case 0:
-		d.off, d.state = k-1, uint32(buf[k-1]&0x3f)
-	case 1:
-		if k < 2 {
-			return errDracoShort
-		}
-		d.off, d.state = k-2, (uint32(buf[k-2])|uint32(buf[k-1])<<8)&0x3fff
-	case 2:
-		if k < 3 {
-			return errDracoShort
-		}
-		d.off, d.state = k-3, (uint32(buf[k-3])|uint32(buf[k-2])<<8|uint32(buf[k-1])<<16)&0x3fffff
-	default:
-		return errors.New("the bit coder's initial state is out of range")
-	}
-	d.state += 4096
-	if d.state >= 4096*256 {
-		return errors.New("the bit coder's initial state is out of range")
+	if d.off, d.state, err = dracoRANSState(buf, 4096, false, "bit coder's"); err != nil {
+		return err
 	}
 	d.p0, d.buf = uint32(p0), buf
 	return nil

@@ -163,33 +163,49 @@ func (d *dracoRANS) start(r *dracoReader) error {
 	if len(buf) < 1 {
 		return errors.New("no coded bytes")
 	}
-	k := len(buf)
-	switch buf[k-1] >> 6 {
-	case 0:
-		d.off, d.state = k-1, uint32(buf[k-1]&0x3f)
-	case 1:
-		if k < 2 {
-			return errDracoShort
-		}
-		d.off, d.state = k-2, (uint32(buf[k-2])|uint32(buf[k-1])<<8)&0x3fff
-	case 2:
-		if k < 3 {
-			return errDracoShort
-		}
-		d.off, d.state = k-3, (uint32(buf[k-3])|uint32(buf[k-2])<<8|uint32(buf[k-1])<<16)&0x3fffff
-	default:
-		if k < 4 {
-			return errDracoShort
-		}
-		d.off, d.state = k-4, (uint32(buf[k-4])|uint32(buf[k-3])<<8|uint32(buf[k-2])<<16|uint32(buf[k-1])<<24)&0x3fffffff
-	}
-	base := 4 * d.precision
-	d.state += base
-	if uint64(d.state) >= uint64(base)*256 {
-		return errors.New("the coder's initial state is out of range")
+	if d.off, d.state, err = dracoRANSState(buf, 4*d.precision, true, "coder's"); err != nil {
+		return err
 	}
 	d.buf = buf
 	return nil
+}
+
+// dracoRANSState reads a rANS coder's initial state from the end of its
+// coded bytes buf (at least one): the top two bits of the last byte say
+// whether the state is in the last one, two, three or (where wide: the
+// symbol coder's rans_read_init, not the bit coder's ans_read_init) four
+// bytes. It returns the offset of the bytes before the state and the state
+// plus base, which must stay below base*256; what names the coder in the
+// error.
+func dracoRANSState(buf []byte, base uint32, wide bool, what string) (off int, state uint32, err error) {
+	k := len(buf)
+	switch buf[k-1] >> 6 {
+	case 0:
+		off, state = k-1, uint32(buf[k-1]&0x3f)
+	case 1:
+		if k < 2 {
+			return 0, 0, errDracoShort
+		}
+		off, state = k-2, (uint32(buf[k-2])|uint32(buf[k-1])<<8)&0x3fff
+	case 2:
+		if k < 3 {
+			return 0, 0, errDracoShort
+		}
+		off, state = k-3, (uint32(buf[k-3])|uint32(buf[k-2])<<8|uint32(buf[k-1])<<16)&0x3fffff
+	default:
+		if !wide {
+			return 0, 0, fmt.Errorf("the %s initial state is out of range", what)
+		}
+		if k < 4 {
+			return 0, 0, errDracoShort
+		}
+		off, state = k-4, (uint32(buf[k-4])|uint32(buf[k-3])<<8|uint32(buf[k-2])<<16|uint32(buf[k-1])<<24)&0x3fffffff
+	}
+	state += base
+	if uint64(state) >= uint64(base)*256 {
+		return 0, 0, fmt.Errorf("the %s initial state is out of range", what)
+	}
+	return off, state, nil
 }
 
 // read decodes one symbol (RAnsDecoder::rans_read).
