@@ -334,6 +334,15 @@ func meshoptDecodeTriangles(dst []byte, count, size int, src []byte) error {
 		last += v>>1 ^ -(v & 1)
 		return last
 	}
+	// nextOrFIFO is a triangle's vertex by its 4-bit code fe: a new one
+	// (next) for 0, else the one fe places back in the vertex FIFO.
+	nextOrFIFO := func(fe int) uint32 {
+		if fe == 0 {
+			next++
+			return next - 1
+		}
+		return verts[(vertAt-fe)&15]
+	}
 	out := 0
 	write := func(a, b, c uint32) {
 		if size == 2 {
@@ -386,18 +395,7 @@ func meshoptDecodeTriangles(dst []byte, count, size int, src []byte) error {
 			feb, fec = int(aux>>4), int(aux&15)
 			a = next
 			next++
-			if feb == 0 {
-				b = next
-				next++
-			} else {
-				b = verts[(vertAt-feb)&15]
-			}
-			if fec == 0 {
-				c = next
-				next++
-			} else {
-				c = verts[(vertAt-fec)&15]
-			}
+			b, c = nextOrFIFO(feb), nextOrFIFO(fec)
 			pushB, pushC = feb == 0, fec == 0
 		} else {
 			if p > safeEnd {
@@ -413,18 +411,7 @@ func meshoptDecodeTriangles(dst []byte, count, size int, src []byte) error {
 				a = next
 				next++
 			}
-			if feb == 0 {
-				b = next
-				next++
-			} else {
-				b = verts[(vertAt-feb)&15]
-			}
-			if fec == 0 {
-				c = next
-				next++
-			} else {
-				c = verts[(vertAt-fec)&15]
-			}
+			b, c = nextOrFIFO(feb), nextOrFIFO(fec)
 			if code == 0xff {
 				a = readIndex()
 			}
