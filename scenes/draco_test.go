@@ -3,7 +3,6 @@ package scenes
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,16 +25,7 @@ type dracoPLY struct {
 // readDracoPLY reads testdata/draco/name.ply.gz.
 func readDracoPLY(t *testing.T, name string) *dracoPLY {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "draco", name+".ply.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(zr)
+	br := bufio.NewReader(bytes.NewReader(readGzipFile(t, filepath.Join("testdata", "draco", name+".ply.gz"))))
 	var nv, nf int
 	var props []string
 	for {
@@ -195,16 +185,7 @@ func TestDracoSequentialColors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join("testdata", "draco", name+".ply.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(zr)
+	br := bufio.NewReader(bytes.NewReader(readGzipFile(t, filepath.Join("testdata", "draco", name+".ply.gz"))))
 	var nv, nf int
 	for {
 		line, err := br.ReadString('\n')

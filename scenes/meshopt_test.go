@@ -2,7 +2,7 @@ package scenes
 
 import (
 	"bufio"
-	"compress/gzip"
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -54,17 +54,8 @@ func readMeshoptVectors(t testing.TB) []meshoptVector {
 // readMeshoptVectorFile reads one file of vectors.
 func readMeshoptVectorFile(t testing.TB, path string) []meshoptVector {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var vs []meshoptVector
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(bytes.NewReader(readGzipFile(t, path)))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var v meshoptVector
