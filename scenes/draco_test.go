@@ -22,12 +22,12 @@ type dracoPLY struct {
 	corners [][3][2]float32 // each face's texcoords
 }
 
-// readDracoPLY reads testdata/draco/name.ply.gz.
-func readDracoPLY(t *testing.T, name string) *dracoPLY {
+// openDracoPLY reads the header of testdata/draco/name.ply.gz (a binary
+// PLY of draco_decoder's): its vertex and face counts and the names of
+// its float vertex properties, and returns a reader of the data after it.
+func openDracoPLY(t *testing.T, name string) (br *bufio.Reader, nv, nf int, floatProps []string) {
 	t.Helper()
-	br := bufio.NewReader(bytes.NewReader(readGzipFile(t, filepath.Join("testdata", "draco", name+".ply.gz"))))
-	var nv, nf int
-	var props []string
+	br = bufio.NewReader(bytes.NewReader(readGzipFile(t, filepath.Join("testdata", "draco", name+".ply.gz"))))
 	for {
 		line, err := br.ReadString('\n')
 		if err != nil {
@@ -35,7 +35,7 @@ func readDracoPLY(t *testing.T, name string) *dracoPLY {
 		}
 		line = strings.TrimSpace(line)
 		if line == "end_header" {
-			break
+			return br, nv, nf, floatProps
 		}
 		var n int
 		var s string
@@ -44,9 +44,15 @@ func readDracoPLY(t *testing.T, name string) *dracoPLY {
 		} else if _, err := fmt.Sscanf(line, "element face %d", &n); err == nil {
 			nf = n
 		} else if _, err := fmt.Sscanf(line, "property float %s", &s); err == nil {
-			props = append(props, s)
+			floatProps = append(floatProps, s)
 		}
 	}
+}
+
+// readDracoPLY reads testdata/draco/name.ply.gz.
+func readDracoPLY(t *testing.T, name string) *dracoPLY {
+	t.Helper()
+	br, nv, nf, props := openDracoPLY(t, name)
 	if strings.Join(props, " ") != "x y z nx ny nz" {
 		t.Fatalf("%s: vertex properties %v, want x y z nx ny nz", name, props)
 	}
@@ -185,19 +191,7 @@ func TestDracoSequentialColors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br := bufio.NewReader(bytes.NewReader(readGzipFile(t, filepath.Join("testdata", "draco", name+".ply.gz"))))
-	var nv, nf int
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if line == "end_header\n" {
-			break
-		}
-		fmt.Sscanf(line, "element vertex %d", &nv)
-		fmt.Sscanf(line, "element face %d", &nf)
-	}
+	br, nv, nf, _ := openDracoPLY(t, name)
 	type vertex struct {
 		P    [3]float32
 		RGBA [4]uint8
