@@ -329,18 +329,8 @@ func FuzzDracoDecode(f *testing.F) {
 			}
 			return nil
 		})
-		if err != nil {
-			return
-		}
-		for _, v := range m.indices {
-			if int(v) >= m.numPoints {
-				t.Fatalf("index %d of %d points", v, m.numPoints)
-			}
-		}
-		for _, a := range m.attrs {
-			if len(a.data) != m.numPoints*a.components*dracoTypeSize[a.dataType] {
-				t.Fatalf("attribute %d: %d bytes for %d points of %d × %s", a.uniqueID, len(a.data), m.numPoints, a.components, dracoTypeName[a.dataType])
-			}
+		if err == nil {
+			checkDracoMesh(t, m)
 		}
 	})
 }
