@@ -318,6 +318,32 @@ func checkGLTFError(t *testing.T, err error, path, msg string) {
 	}
 }
 
+// checkGLTFDocError writes doc to model.gltf in a new scene folder, loads
+// it and checks the error as checkGLTFError does.
+func checkGLTFDocError(t *testing.T, doc *gltf.Document, msg string) {
+	t.Helper()
+	dir, a := gltfScene(t)
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	_, err := loadGLTF(a, path)
+	checkGLTFError(t, err, path, msg)
+}
+
+// checkGLTFOverBudget is checkGLTFDocError with the scene's MaxAssetBytes
+// spent but for the file itself and spare bytes more (fewer than what
+// doc decodes to).
+func checkGLTFOverBudget(t *testing.T, doc *gltf.Document, spare int64, msg string) {
+	t.Helper()
+	dir, a := gltfScene(t)
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.used = MaxAssetBytes - fi.Size() - spare
+	_, err = loadGLTF(a, path)
+	checkGLTFError(t, err, path, msg)
+}
+
 // TestLoadGLTFMaterials converts baseColorFactor, names unnamed materials
 // by index, and gives each triangle its material.
 func TestLoadGLTFMaterials(t *testing.T) {
