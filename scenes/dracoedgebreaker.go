@@ -675,6 +675,7 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 		return corrupt("%d faces, the stream states %d", numFaces, nf)
 	}
 	numVerts := len(t.leftmost)
+	w := &ebView{t: t}
 	for _, iv := range invalid {
 		src := int32(numVerts - 1)
 		for t.leftMost(src) < 0 {
@@ -698,17 +699,7 @@ func (d *dracoDecoder) edgebreakerConnectivity() error {
 				return corrupt("corner %d is not of vertex %d", c, src)
 			}
 			t.vertex[c] = iv
-			if left {
-				c = t.swingLeft(c)
-				if c < 0 {
-					c = t.swingRight(start)
-					left = false
-				} else if c == start {
-					c = -1
-				}
-			} else {
-				c = t.swingRight(c)
-			}
+			c, left = w.nextCorner(start, c, left)
 		}
 		t.leftmost[iv] = t.leftmost[src]
 		t.leftmost[src] = -1

@@ -75,6 +75,23 @@ func (w *ebView) leftMost(v int32) int32 {
 func (w *ebView) swingLeft(c int32) int32  { return ebNext(w.opp(ebNext(c))) }
 func (w *ebView) swingRight(c int32) int32 { return ebPrev(w.opp(ebPrev(c))) }
 
+// nextCorner is VertexCornersIterator::Next: the corner after c round the
+// vertex whose corners the iteration started at start, swinging left
+// while left, then right from start once the left swing meets a
+// boundary; -1 after the last. It returns whether it still swings left.
+func (w *ebView) nextCorner(start, c int32, left bool) (int32, bool) {
+	if !left {
+		return w.swingRight(c), false
+	}
+	if c = w.swingLeft(c); c < 0 {
+		return w.swingRight(start), false
+	}
+	if c == start {
+		return -1, true
+	}
+	return c, true
+}
+
 // onBoundary is IsOnBoundary.
 func (w *ebView) onBoundary(v int32) bool {
 	c := w.leftMost(v)
@@ -824,17 +841,7 @@ func (s *dracoGeometricNormal) predict(c int32) ([3]int64, error) {
 		for i := range nrm {
 			nrm[i] += uint64(cross[i])
 		}
-		if left {
-			cur = w.swingLeft(cur)
-			if cur < 0 {
-				cur = w.swingRight(start)
-				left = false
-			} else if cur == start {
-				cur = -1
-			}
-		} else {
-			cur = w.swingRight(cur)
-		}
+		cur, left = w.nextCorner(start, cur, left)
 	}
 	v := [3]int64{int64(nrm[0]), int64(nrm[1]), int64(nrm[2])}
 	const upper = 1 << 29
