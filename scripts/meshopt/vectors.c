@@ -211,34 +211,22 @@ static void filterVectors(void)
 	free(data);
 }
 
-static void triangles(const char* name, const unsigned int* idx, size_t count, size_t vertices, size_t size)
+// indices encodes count indices of size bytes (2 or 4) below vertices
+// with the triangle codec (mode "TRIANGLES") or the index sequence codec
+// ("INDICES"), has the library decode them and writes the vector.
+static void indices(const char* name, const char* mode, const unsigned int* idx, size_t count, size_t vertices, size_t size)
 {
-	size_t bound = meshopt_encodeIndexBufferBound(count, vertices);
+	int tri = strcmp(mode, "TRIANGLES") == 0;
+	size_t bound = tri ? meshopt_encodeIndexBufferBound(count, vertices) : meshopt_encodeIndexSequenceBound(count, vertices);
 	unsigned char* enc = malloc(bound);
-	size_t n = meshopt_encodeIndexBuffer(enc, bound, idx, count);
+	size_t n = tri ? meshopt_encodeIndexBuffer(enc, bound, idx, count) : meshopt_encodeIndexSequence(enc, bound, idx, count);
 	unsigned char* dec = malloc(count * size);
-	if (n == 0 || meshopt_decodeIndexBuffer(dec, count, size, enc, n) != 0)
+	if (n == 0 || (tri ? meshopt_decodeIndexBuffer(dec, count, size, enc, n) : meshopt_decodeIndexSequence(dec, count, size, enc, n)) != 0)
 	{
 		fprintf(stderr, "%s: the library failed\n", name);
 		exit(1);
 	}
-	vector(name, "TRIANGLES", "NONE", count, size, enc, n, dec, NULL);
-	free(enc);
-	free(dec);
-}
-
-static void sequence(const char* name, const unsigned int* idx, size_t count, size_t vertices, size_t size)
-{
-	size_t bound = meshopt_encodeIndexSequenceBound(count, vertices);
-	unsigned char* enc = malloc(bound);
-	size_t n = meshopt_encodeIndexSequence(enc, bound, idx, count);
-	unsigned char* dec = malloc(count * size);
-	if (n == 0 || meshopt_decodeIndexSequence(dec, count, size, enc, n) != 0)
-	{
-		fprintf(stderr, "%s: the library failed\n", name);
-		exit(1);
-	}
-	vector(name, "INDICES", "NONE", count, size, enc, n, dec, NULL);
+	vector(name, mode, "NONE", count, size, enc, n, dec, NULL);
 	free(enc);
 	free(dec);
 }
@@ -263,9 +251,9 @@ static void indexVectors(void)
 	meshopt_optimizeVertexCache(tmp, idx, count, nv);
 	meshopt_optimizeVertexFetchRemap(idx, tmp, count, nv);
 	meshopt_remapIndexBuffer(idx, tmp, count, idx);
-	triangles("triangles-grid-u16", idx, count, nv, 2);
-	triangles("triangles-grid-u32", idx, count, nv, 4);
-	sequence("indices-grid-u16", idx, count, nv, 2);
+	indices("triangles-grid-u16", "TRIANGLES", idx, count, nv, 2);
+	indices("triangles-grid-u32", "TRIANGLES", idx, count, nv, 4);
+	indices("indices-grid-u16", "INDICES", idx, count, nv, 2);
 	for (size_t t = count / 3 - 1; t > 0; --t)
 	{
 		size_t j = rnd() % (t + 1);
@@ -276,16 +264,16 @@ static void indexVectors(void)
 			idx[j * 3 + c] = v;
 		}
 	}
-	triangles("triangles-shuffled-u32", idx, count, nv, 4);
+	indices("triangles-shuffled-u32", "TRIANGLES", idx, count, nv, 4);
 	size_t rc = 201;
 	for (size_t i = 0; i < rc; ++i)
 		idx[i] = (i % 5 == 0) ? rnd() * 97u : rnd() % 70000;
-	triangles("triangles-random-u32", idx, rc, 0xffffffffu, 4);
-	sequence("indices-random-u32", idx, rc, 0xffffffffu, 4);
+	indices("triangles-random-u32", "TRIANGLES", idx, rc, 0xffffffffu, 4);
+	indices("indices-random-u32", "INDICES", idx, rc, 0xffffffffu, 4);
 	// a strip's bimodal sequence
 	for (size_t i = 0; i < rc; ++i)
 		idx[i] = (i % 2) ? 1000 + i / 2 : i / 2;
-	sequence("indices-strip-u16", idx, rc, 2000, 2);
+	indices("indices-strip-u16", "INDICES", idx, rc, 2000, 2);
 	free(idx);
 	free(tmp);
 }
