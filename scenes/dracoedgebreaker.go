@@ -65,26 +65,18 @@ func ebPrev(c int32) int32 {
 	return c - 1
 }
 
-func (t *dracoCorners) vert(c int32) int32 {
-	if c < 0 || int(c) >= len(t.vertex) {
+// dracoAt is s[i], or -1 (no corner, no vertex) where i is out of s's
+// range.
+func dracoAt(s []int32, i int32) int32 {
+	if i < 0 || int(i) >= len(s) {
 		return -1
 	}
-	return t.vertex[c]
+	return s[i]
 }
 
-func (t *dracoCorners) opp(c int32) int32 {
-	if c < 0 || int(c) >= len(t.opposite) {
-		return -1
-	}
-	return t.opposite[c]
-}
-
-func (t *dracoCorners) leftMost(v int32) int32 {
-	if v < 0 || int(v) >= len(t.leftmost) {
-		return -1
-	}
-	return t.leftmost[v]
-}
+func (t *dracoCorners) vert(c int32) int32     { return dracoAt(t.vertex, c) }
+func (t *dracoCorners) opp(c int32) int32      { return dracoAt(t.opposite, c) }
+func (t *dracoCorners) leftMost(v int32) int32 { return dracoAt(t.leftmost, v) }
 
 func (t *dracoCorners) swingRight(c int32) int32 { return ebPrev(t.opp(ebPrev(c))) }
 func (t *dracoCorners) swingLeft(c int32) int32  { return ebNext(t.opp(ebNext(c))) }

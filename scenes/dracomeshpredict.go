@@ -40,10 +40,7 @@ type ebView struct {
 
 func (w *ebView) vert(c int32) int32 {
 	if w.a != nil {
-		if c < 0 || int(c) >= len(w.a.vertex) {
-			return -1
-		}
-		return w.a.vertex[c]
+		return dracoAt(w.a.vertex, c)
 	}
 	return w.t.vert(c)
 }
@@ -64,10 +61,7 @@ func (w *ebView) numVertices() int {
 
 func (w *ebView) leftMost(v int32) int32 {
 	if w.a != nil {
-		if v < 0 || int(v) >= len(w.a.leftmost) {
-			return -1
-		}
-		return w.a.leftmost[v]
+		return dracoAt(w.a.leftmost, v)
 	}
 	return w.t.leftMost(v)
 }
@@ -426,11 +420,7 @@ func (p *dracoPositions) at(entry int32) ([3]int64, bool) {
 
 // dataOf is the sequence's entry of the vertex at corner c, or -1.
 func (s *dracoSequence) dataOf(c int32) int32 {
-	v := s.view.vert(c)
-	if v < 0 || int(v) >= len(s.vertexToData) {
-		return -1
-	}
-	return s.vertexToData[v]
+	return dracoAt(s.vertexToData, s.view.vert(c))
 }
 
 // dracoDeltaScheme is PredictionSchemeDeltaDecoder.
