@@ -28,53 +28,30 @@ func glassAlbedo(co, rough, eta float64, n int) float64 {
 func glassLobe(co, rough, eta float64, n int) (e, p float64) {
 	alpha := rough * rough
 	a2 := alpha * alpha
-	so := math.Sqrt(max(0, 1-co*co))
 	root := func(c float64) float64 { return math.Sqrt(a2 + (1-a2)*c*c) }
 	g1 := 2 * co / (co + root(co))
 	g2 := func(ci float64) float64 { return 2 * co * ci / (ci*root(co) + co*root(ci)) }
-	vx, vz := alpha*so, co
-	l := math.Hypot(vx, vz)
-	vx, vz = vx/l, vz/l
-	s := 0.5 * (1 + vz)
-	var sum, valid, total float64
-	for i := 0; i < n; i++ {
-		th := math.Pi / 2 * (float64(i) + 0.5) / float64(n)
-		r, cth := math.Sin(th), math.Cos(th)
-		area := r * cth
-		for j := 0; j < n; j++ {
-			total += area
-			phi := math.Pi * ((float64(j)+0.5)/float64(n) - 0.5)
-			p1, p2 := r*math.Cos(phi), r*math.Sin(phi)
-			p2 = (1-s)*math.Sqrt(max(0, 1-p1*p1)) + s*p2
-			pz := math.Sqrt(max(0, 1-p1*p1-p2*p2))
-			nx, ny, nz := pz*vx-p2*vz, p1, pz*vz+p2*vx
-			hx, hy, hz := alpha*nx, alpha*ny, max(0, nz)
-			hl := math.Sqrt(hx*hx + hy*hy + hz*hz)
-			hx, hz = hx/hl, hz/hl
-			oh := so*hx + co*hz
-			if !(oh > 0) {
-				continue
-			}
-			oh = min(oh, 1)
-			f := 1.0
-			sin2t := eta * eta * (1 - oh*oh)
-			if sin2t < 1 {
-				// The refracted direction eta·(−ωo) + (eta·cos − cos_t)·h:
-				// its cosine to the normal, downward.
-				ct := math.Sqrt(1 - sin2t)
-				ec, et := eta*oh, eta*ct
-				rs, rp := (ec-ct)/(ec+ct), (oh-et)/(oh+et)
-				f = 0.5 * (rs*rs + rp*rp)
-				if ci := eta*co - (eta*oh-ct)*hz; ci > 0 {
-					sum += area * (1 - f) * g2(ci) / g1
-					valid += area * (1 - f)
-				}
-			}
-			if ci := 2*oh*hz - co; ci > 0 {
-				sum += area * f * g2(ci) / g1
-				valid += area * f
+	var sum, valid float64
+	total := visibleNormals(co, alpha, n, func(area, hz, oh float64) {
+		oh = min(oh, 1)
+		f := 1.0
+		sin2t := eta * eta * (1 - oh*oh)
+		if sin2t < 1 {
+			// The refracted direction eta·(−ωo) + (eta·cos − cos_t)·h:
+			// its cosine to the normal, downward.
+			ct := math.Sqrt(1 - sin2t)
+			ec, et := eta*oh, eta*ct
+			rs, rp := (ec-ct)/(ec+ct), (oh-et)/(oh+et)
+			f = 0.5 * (rs*rs + rp*rp)
+			if ci := eta*co - (eta*oh-ct)*hz; ci > 0 {
+				sum += area * (1 - f) * g2(ci) / g1
+				valid += area * (1 - f)
 			}
 		}
-	}
+		if ci := 2*oh*hz - co; ci > 0 {
+			sum += area * f * g2(ci) / g1
+			valid += area * f
+		}
+	})
 	return sum / total, valid / total
 }

@@ -109,26 +109,34 @@ func gridRough(j int) float64 {
 func tables() (e1, e5 []float32) {
 	e1 = make([]float32, albedoN*albedoN)
 	e5 = make([]float32, albedoN*albedoN)
+	eachRow(albedoN, func(j int) {
+		for i := range albedoN {
+			a1, a5 := albedo(gridCos(i), gridRough(j), quadN)
+			e1[j*albedoN+i], e5[j*albedoN+i] = float32(a1), float32(a5)
+		}
+	})
+	return e1, e5
+}
+
+// eachRow calls fn for rows 0 to n − 1, on as many goroutines as Go may
+// run at once, and returns when all are done.
+func eachRow(n int, fn func(row int)) {
 	var wg sync.WaitGroup
 	rows := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range rows {
-				for i := range albedoN {
-					a1, a5 := albedo(gridCos(i), gridRough(j), quadN)
-					e1[j*albedoN+i], e5[j*albedoN+i] = float32(a1), float32(a5)
-				}
+			for row := range rows {
+				fn(row)
 			}
 		}()
 	}
-	for j := range albedoN {
-		rows <- j
+	for row := range n {
+		rows <- row
 	}
 	close(rows)
 	wg.Wait()
-	return e1, e5
 }
 
 // gridGlassCos, gridGlassRough and gridIOR are the cosine, roughness and
@@ -155,30 +163,17 @@ func gridIOR(l int) float64 {
 func glassTables() (e, p []float32) {
 	e = make([]float32, 2*glassN*glassN*glassN)
 	p = make([]float32, len(e))
-	var wg sync.WaitGroup
-	rows := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for row := range rows {
-				s, l, j := row/(glassN*glassN), row/glassN%glassN, row%glassN
-				eta := gridIOR(l)
-				if s == 0 {
-					eta = 1 / eta
-				}
-				for i := range glassN {
-					a, v := glassLobe(gridGlassCos(i), gridGlassRough(j), eta, glassQuadN)
-					e[row*glassN+i], p[row*glassN+i] = float32(a), float32(v)
-				}
-			}
-		}()
-	}
-	for row := range 2 * glassN * glassN {
-		rows <- row
-	}
-	close(rows)
-	wg.Wait()
+	eachRow(2*glassN*glassN, func(row int) {
+		s, l, j := row/(glassN*glassN), row/glassN%glassN, row%glassN
+		eta := gridIOR(l)
+		if s == 0 {
+			eta = 1 / eta
+		}
+		for i := range glassN {
+			a, v := glassLobe(gridGlassCos(i), gridGlassRough(j), eta, glassQuadN)
+			e[row*glassN+i], p[row*glassN+i] = float32(a), float32(v)
+		}
+	})
 	return e, p
 }
 

@@ -15,16 +15,41 @@ import "math"
 func albedo(co, rough float64, n int) (e1, e5 float64) {
 	alpha := rough * rough
 	a2 := alpha * alpha
-	so := math.Sqrt(max(0, 1-co*co))
 	root := func(c float64) float64 { return math.Sqrt(a2 + (1-a2)*c*c) }
 	g1 := 2 * co / (co + root(co))
+	var s1, s5 float64
+	total := visibleNormals(co, alpha, n, func(area, hz, oh float64) {
+		ci := 2*oh*hz - co
+		if !(ci > 0) {
+			return
+		}
+		g2 := 2 * co * ci / (ci*root(co) + co*root(ci))
+		w := g2 / g1
+		w *= area
+		s1 += w
+		c := 1 - min(oh, 1)
+		s5 += w * c * c * c * c * c
+	})
+	// Divided by the cells' summed area, not its integral π/2: a
+	// constant integrand (α 0: h = n) comes out exact.
+	return s1 / total, s5 / total
+}
+
+// visibleNormals walks the GGX normals of α alpha visible from a viewer
+// at cosine co > 0 (Heitz 2018, as ggxSampleNormal draws them) on n × n
+// cells of the projected disc (its radius sin θ and half the azimuth, θ
+// and φ in equal steps: the other half mirrors it across the plane of
+// incidence), calling fn with each cell's area, its normal h's cosine hz
+// to the surface normal and oh = ωo·h where that is > 0, and returns the
+// cells' summed area.
+func visibleNormals(co, alpha float64, n int, fn func(area, hz, oh float64)) (total float64) {
+	so := math.Sqrt(max(0, 1-co*co))
 	// ωo stretched to unit roughness, and a basis about it: t1 normal to
 	// the plane of incidence, t2 = vh × t1.
 	vx, vz := alpha*so, co
 	l := math.Hypot(vx, vz)
 	vx, vz = vx/l, vz/l
 	s := 0.5 * (1 + vz)
-	var s1, s5, total float64
 	for i := 0; i < n; i++ {
 		// The disc's radius r = sin θ, θ uniform: a cell's area
 		// 2 r cos θ dθ dφ shrinks toward the rim, where pz = cos θ → 0
@@ -43,20 +68,10 @@ func albedo(co, rough float64, n int) (e1, e5 float64) {
 			hx, hy, hz := alpha*nx, alpha*ny, max(0, nz)
 			hl := math.Sqrt(hx*hx + hy*hy + hz*hz)
 			hx, hz = hx/hl, hz/hl
-			oh := so*hx + co*hz
-			ci := 2*oh*hz - co
-			if !(ci > 0 && oh > 0) {
-				continue
+			if oh := so*hx + co*hz; oh > 0 {
+				fn(area, hz, oh)
 			}
-			g2 := 2 * co * ci / (ci*root(co) + co*root(ci))
-			w := g2 / g1
-			w *= area
-			s1 += w
-			c := 1 - min(oh, 1)
-			s5 += w * c * c * c * c * c
 		}
 	}
-	// Divided by the cells' summed area, not its integral π/2: a
-	// constant integrand (α 0: h = n) comes out exact.
-	return s1 / total, s5 / total
+	return total
 }
