@@ -66,6 +66,10 @@ type dracoMesh struct {
 	numPoints int
 	indices   []uint32 // three point ids per triangle
 	attrs     []dracoAttribute
+	// renumbered is whether the encoder numbered the points otherwise
+	// than its input (edgebreaker: in its traversal's order); the
+	// sequential encoding keeps them in order.
+	renumbered bool
 }
 
 // dracoAttribute is one decoded attribute.
@@ -231,6 +235,7 @@ func decodeDracoConnectivity(src []byte, reserve func(int64) error) (*dracoDecod
 			return nil, fmt.Errorf("sequential connectivity: %w", err)
 		}
 	case 1:
+		d.mesh.renumbered = true
 		if err := d.edgebreakerConnectivity(); err != nil {
 			return nil, fmt.Errorf("edgebreaker connectivity: %w", err)
 		}

@@ -116,6 +116,12 @@ func FuzzGLTF(f *testing.F) {
 		}
 		f.Add(data, false)
 	}
+	// Morph targets at the mesh's weights: Khronos's SimpleMorph.
+	data, err := os.ReadFile(filepath.Join("testdata", "khronos", "SimpleMorph", "SimpleMorph.gltf"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, false)
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"
 		if glb {
@@ -144,7 +150,8 @@ func FuzzMTL(f *testing.F) {
 // fuzzGLTFFeatures returns a .gltf whose triangle is skinned by a joint
 // under a rotated parent, whose second primitive has a sparse POSITION,
 // whose third has quantized SHORT positions, BYTE normals and
-// UNSIGNED_SHORT texture coordinates, a LINES primitive, and a
+// UNSIGNED_SHORT texture coordinates and a SHORT morph target that its
+// node's weights apply, a LINES primitive, and a
 // transmission (glass) material. TestGLTFFeatures checks that it loads.
 func fuzzGLTFFeatures(f testing.TB) []byte {
 	doc := gltf.NewDocument()
@@ -165,9 +172,11 @@ func fuzzGLTFFeatures(f testing.TB) []byte {
 	qnor := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]int8{{0, 0, 127}, {0, 0, 127}, {0, 0, 127}})
 	doc.Accessors[qnor].Normalized = true
 	quv := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][2]uint16{{0, 0}, {1, 0}, {0, 1}})
+	qmorph := modeler.WriteAccessor(doc, gltf.TargetArrayBuffer, [][3]int16{{0, 0, 0}, {0, 0, 0}, {0, 0, 100}})
 	doc.Meshes = []*gltf.Mesh{{Primitives: []*gltf.Primitive{skinned}}, {Primitives: []*gltf.Primitive{
 		{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: sparse}},
-		{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: qpos, gltf.NORMAL: qnor, gltf.TEXCOORD_0: quv}},
+		{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: qpos, gltf.NORMAL: qnor, gltf.TEXCOORD_0: quv},
+			Targets: []gltf.PrimitiveAttributes{{gltf.POSITION: qmorph}}},
 		{Mode: gltf.PrimitiveLines, Attributes: gltf.PrimitiveAttributes{gltf.POSITION: pos}},
 	}}}
 	doc.ExtensionsUsed = []string{"KHR_mesh_quantization", "KHR_materials_transmission", "KHR_materials_ior"}
@@ -182,7 +191,7 @@ func fuzzGLTFFeatures(f testing.TB) []byte {
 		{Mesh: gltf.Index(0), Skin: gltf.Index(0)},
 		{Name: "root", Rotation: [4]float64{0, 0, s, s}, Scale: [3]float64{1, 1, 1}, Children: []int{2}},
 		{Name: "bone", Translation: [3]float64{0, 1, 0}, Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{2, 2, 2}},
-		{Mesh: gltf.Index(1), Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}},
+		{Mesh: gltf.Index(1), Rotation: [4]float64{0, 0, 0, 1}, Scale: [3]float64{1, 1, 1}, Weights: []float64{0.5}},
 	}
 	doc.Skins = []*gltf.Skin{{Joints: []int{1, 2}}}
 	doc.Scenes[0].Nodes = []int{0, 1, 3}
@@ -199,8 +208,9 @@ func fuzzGLTFFeatures(f testing.TB) []byte {
 // TestGLTFFeatures: FuzzGLTF's seed of the features Blender and glTF tools
 // write loads whole, so that the fuzzer starts from files that reach
 // them: three meshes (the lines left out), the skinned triangle placed by
-// its joints, the sparse vertex moved, the quantized one dequantized, and
-// the glass material a dielectric.
+// its joints, the sparse vertex moved, the quantized one dequantized and
+// morphed by its quantized target at the node's weight, and the glass
+// material a dielectric.
 func TestGLTFFeatures(t *testing.T) {
 	log := captureWarnings(t)
 	dir, a := gltfScene(t)
@@ -222,7 +232,7 @@ func TestGLTFFeatures(t *testing.T) {
 	// quarters by the bone, (-3, 0, 0).
 	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {-0.5, 1.5, 0}, {-2.5, 0, 0}})
 	checkPositions(t, m.meshes[1], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}})
-	checkPositions(t, m.meshes[2], []mgl32.Vec3{{0, 0, 0}, {32767, 0, 0}, {0, 32767, 0}})
+	checkPositions(t, m.meshes[2], []mgl32.Vec3{{0, 0, 0}, {32767, 0, 0}, {0, 32767, 50}})
 	if len(m.materials) == 0 || !m.materials[0].Glass || m.materials[0].IOR != 1.33 {
 		t.Errorf("materials %+v, want the glass of ior 1.33 first", m.materials)
 	}

@@ -90,8 +90,11 @@ import (
 //   - Lights (KHR_lights_punctual): point, spot and directional lights,
 //     placed and turned by their nodes, into out.lights (gltflight.go).
 //   - Skinned meshes are drawn in the pose of their joints' nodes
-//     (gltfskin.go); primitives with morph targets in their base shape,
-//     with a one-line warning (slog) naming them.
+//     (gltfskin.go); primitives with morph targets at their node's or
+//     mesh's weights, morphed before they are skinned (gltfmorph.go:
+//     POSITION, NORMAL and TANGENT targets, sparse, quantized or from a
+//     meshopt view; the targets' other attributes are named in a one-line
+//     warning (slog), not applied).
 //   - Glass: a material of full transmission (KHR_materials_transmission,
 //     with KHR_materials_ior and KHR_materials_volume) becomes trace's
 //     dielectric (gltfglass.go). Other material extensions but
@@ -120,12 +123,15 @@ import (
 // without TEXCOORD_1; COLOR_0 of another type or outside [0, 1]; textures
 // whose image comes only from an extension other than EXT_texture_webp
 // (KHR_texture_basisu); non-finite positions, normals
-// or texture coordinates; indices out of range; TRIANGLES index or
+// or texture coordinates; morph targets of other types or counts, weights
+// lists of another length than the targets', non-finite weights or
+// morphed vertices, and weights other than 0 on an edgebreaker-compressed
+// Draco primitive (gltfmorph.go); indices out of range; TRIANGLES index or
 // vertex counts that are not multiples of 3; bad lights (gltflight.go);
 // glass and clear coat values that glTF does not allow (gltfglass.go,
 // gltfclearcoat.go); nodes reached twice (cycles, shared
 // children); more than tracer.MaxTriangles triangles, or 3·MaxTriangles
-// vertices, over all instances.
+// vertices, over all instances and morph targets.
 //
 // Each returned MeshDesc has its own slices (no two share one); its
 // Materials give every triangle the index of its material in the returned
@@ -161,14 +167,14 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 	return &l.out, nil
 }
 
-// poseWarning says, in one line, which meshes are not drawn as an
-// animation would pose them and which primitives are not drawn at all
-// (points and lines), or returns "".
+// poseWarning says, in one line, which morph targets' attributes are not
+// applied and which primitives are not drawn at all (points and lines),
+// or returns "".
 func (l *gltfLoader) poseWarning() string {
 	var parts []string
-	if n := len(l.morphed); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s) %s drawn in the base shape, morph targets and weights ignored",
-			gltfCount(n, "a primitive with morph targets", "primitives with morph targets"), gltfShortList(l.morphed), gltfVerb(n)))
+	if n := len(l.unmorphed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s) %s not applied: only POSITION, NORMAL and TANGENT are morphed",
+			gltfCount(n, "a morph target attribute", "morph target attributes"), gltfShortList(l.unmorphed), gltfVerb(n)))
 	}
 	if n := len(l.unsurfaced); n > 0 {
 		parts = append(parts, fmt.Sprintf("%s (%s) %s not drawn: only triangles are",
@@ -255,7 +261,8 @@ type gltfLoader struct {
 	lights         []gltfLight                     // KHR_lights_punctual's lights, checked
 	triangles      int                             // over all instances so far
 	vertices       int                             // over all instances so far
-	morphed        []string                        // the primitives with morph targets met, for the warning
+	renumbered     map[[2]int]bool                 // meshes[m].primitives[k] whose Draco stream renumbers the vertices (edgebreaker)
+	unmorphed      []string                        // the morph targets' attributes not applied (TEXCOORD_n, COLOR_n), for the warning
 	unsurfaced     []string                        // the primitives of points and lines, not drawn
 	dflt           int32                           // index of glTF's default material in out.materials, or -1
 	quantized      bool                            // the file lists KHR_mesh_quantization (gltfquant.go)
@@ -284,6 +291,7 @@ type gltfPrimitive struct {
 	indices   []uint32     // three per triangle, all < len(positions)
 	material  int32        // index in out.materials, or −1
 	tangents  [][4]float32 // TANGENT (xyz, w handedness); nil when absent
+	targets   []gltfTarget // the morph targets' displacements (gltfmorph.go)
 }
 
 // errorf returns an *Error for the glTF file; err, if not nil, is the
@@ -661,9 +669,13 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4, skin int) error 
 			}
 			place = sk.place // vertex by vertex, computed where needed
 		}
+		positions, normals, tangents, err := l.morph(node, mesh, k, p) // before skinning, as glTF says
+		if err != nil {
+			return err
+		}
 		var m tracer.MeshDesc
-		m.Positions = make([]mgl32.Vec3, len(p.positions))
-		for i, q := range p.positions {
+		m.Positions = make([]mgl32.Vec3, len(positions))
+		for i, q := range positions {
 			w := place(i).m.Mul4x1(mgl64.Vec4{float64(q[0]), float64(q[1]), float64(q[2]), 1})
 			v := mgl32.Vec3{float32(w[0]), float32(w[1]), float32(w[2])}
 			if !gltfFinite(v) {
@@ -671,9 +683,9 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4, skin int) error 
 			}
 			m.Positions[i] = v
 		}
-		if p.normals != nil {
-			m.Normals = make([]mgl32.Vec3, len(p.normals))
-			for i, q := range p.normals {
+		if normals != nil {
+			m.Normals = make([]mgl32.Vec3, len(normals))
+			for i, q := range normals {
 				if place(i).det == 0 {
 					m.Normals = nil // a flattening map: shade the instance flat
 					break
@@ -687,11 +699,11 @@ func (l *gltfLoader) instance(node, mesh int, world mgl64.Mat4, skin int) error 
 				m.Normals[i] = mgl32.Vec3{float32(w[0] / n), float32(w[1] / n), float32(w[2] / n)}
 			}
 		}
-		if p.tangents != nil {
+		if tangents != nil {
 			// Directions in the surface: the node's linear part, and a
 			// mirror flips the handedness (see transform.tangents).
-			m.Tangents = make([]mgl32.Vec4, len(p.tangents))
-			for i, q := range p.tangents {
+			m.Tangents = make([]mgl32.Vec4, len(tangents))
+			for i, q := range tangents {
 				pl := place(i)
 				if pl.det == 0 {
 					m.Tangents = nil
@@ -812,9 +824,6 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 	default:
 		return nil, l.errorf(nil, "%s: mode %s is not supported (only TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN)", where, gp.Mode)
 	}
-	if len(gp.Targets) > 0 {
-		l.morphed = append(l.morphed, where) // drawn in its base shape
-	}
 	p := &gltfPrimitive{material: -1}
 
 	ai, ok := gp.Attributes[gltf.POSITION]
@@ -918,6 +927,10 @@ func (l *gltfLoader) primitive(mesh, k int) (*gltfPrimitive, error) {
 				return nil, l.errorf(nil, "%s: TANGENT %d is not finite", where, i)
 			}
 		}
+	}
+
+	if err := l.morphTargets(gp, p, where, nv); err != nil {
+		return nil, err
 	}
 
 	if gp.Indices != nil {

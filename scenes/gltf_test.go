@@ -823,25 +823,6 @@ func captureWarnings(t *testing.T) *strings.Builder {
 	return &log
 }
 
-// TestLoadGLTFMorph: a primitive with morph targets is drawn in its base
-// shape, with one warning line.
-func TestLoadGLTFMorph(t *testing.T) {
-	log := captureWarnings(t)
-	doc := newGLTFDoc(gltfTriangle, nil)
-	p := doc.Meshes[0].Primitives[0]
-	p.Targets = []gltf.PrimitiveAttributes{{gltf.POSITION: modeler.WritePosition(doc, [][3]float32{{0, 0, 9}, {0, 0, 9}, {0, 0, 9}})}}
-	doc.Meshes[0].Weights = []float64{1}
-	m := mustLoadGLTFDoc(t, doc, false)
-	if len(m.meshes) != 1 {
-		t.Fatalf("%d meshes, want 1", len(m.meshes))
-	}
-	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}})
-	want := `model.gltf: a primitive with morph targets (meshes[0].primitives[0]) is drawn in the base shape, morph targets and weights ignored`
-	if got := log.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, want) {
-		t.Errorf("log %q: want one line with %q", got, want)
-	}
-}
-
 // TestLoadGLTFSkinPose: a skinned mesh is drawn in the pose of its
 // joints' nodes, each vertex moved by its weighted joints' world
 // matrices times their inverse bind matrices; the skinned node's own

@@ -87,6 +87,12 @@ func (l *gltfLoader) decodeDraco() error {
 				}
 				decoded[bvi] = dm
 			}
+			if dm.renumbered {
+				if l.renumbered == nil {
+					l.renumbered = map[[2]int]bool{}
+				}
+				l.renumbered[[2]int{mi, k}] = true // its morph targets' order is not the points' (gltfmorph.go)
+			}
 			for _, sem := range slices.Sorted(maps.Keys(ext.Attributes)) {
 				if err := l.dracoAttribute(gp, dm, sem, ext.Attributes[sem], bvi, claimed, where); err != nil {
 					return err

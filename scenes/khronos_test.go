@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"math"
 	"os"
@@ -280,4 +281,81 @@ func editTextureExtensions(t *testing.T, b []byte, edit func(ext map[string]any)
 		t.Fatal(err)
 	}
 	return out
+}
+
+// simpleMorphChecks are where SimpleMorph's triangle is at its weights
+// (0.5, 0.5), in the model's coordinates: its base shape's centre and
+// the part above it that only the morphed triangle, (0, 0), (1, 0),
+// (0.5, 1.5), covers are green; beside the morphed triangle's sloping
+// edges, and above its top, is the black background.
+var simpleMorphChecks = []struct {
+	x, y  float64
+	class string
+}{
+	{0.5, 0.2, "green"}, {0.5, 1.2, "green"}, {0.45, 0.9, "green"},
+	{0.15, 0.8, "dark"}, {0.85, 0.8, "dark"}, {0.5, 1.65, "dark"},
+}
+
+// simpleMorphFailures lists how an image of SimpleMorph's scene.json
+// (the model moved by (−0.5, −0.75)) differs from simpleMorphChecks.
+func simpleMorphFailures(t *testing.T, k *khronosImage) []string {
+	var bad []string
+	for _, c := range simpleMorphChecks {
+		x, y := c.x-0.5, c.y-0.75
+		n := k.count(x-0.03, y-0.03, x+0.03, y+0.03, 0)
+		t.Logf("(%g, %g): %v", c.x, c.y, n)
+		if n[c.class] == 0 || len(n) != 1 {
+			bad = append(bad, fmt.Sprintf("(%g, %g) shows %v, want %s", c.x, c.y, n, c.class))
+		}
+	}
+	return bad
+}
+
+// TestKhronosSimpleMorph renders the sample model SimpleMorph, whose
+// triangle's top vertex its two morph targets, at the mesh's weights
+// (0.5, 0.5), raise from (0.5, 0.5) to (0.5, 1.5) (its README and the glTF
+// tutorial's "Simple Morph Target"), and checks the triangle is there.
+// The negative control: the file with weights (0, 0), the base shape,
+// fails the checks above the base.
+func TestKhronosSimpleMorph(t *testing.T) {
+	dir := filepath.Join("testdata", "khronos", "SimpleMorph")
+	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(dir, "scene.json"))); len(bad) > 0 {
+		t.Errorf("SimpleMorph does not look as its README says:\n%v", bad)
+	}
+	base := khronosEdited(t, dir, "SimpleMorph.gltf", func(g map[string]any) {
+		g["meshes"].([]any)[0].(map[string]any)["weights"] = []any{0, 0}
+	})
+	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(base, "scene.json"))); len(bad) != 2 {
+		t.Errorf("the base shape fails %v, want the two checks above it", bad)
+	}
+}
+
+// khronosEdited copies a sample model's folder to a temporary one,
+// changing the glTF document in file by edit.
+func khronosEdited(t *testing.T, dir, file string, edit func(g map[string]any)) string {
+	tmp := t.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == file {
+			var g map[string]any
+			if err := json.Unmarshal(b, &g); err != nil {
+				t.Fatal(err)
+			}
+			edit(g)
+			if b, err = json.Marshal(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(tmp, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tmp
 }
