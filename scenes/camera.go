@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -90,7 +91,7 @@ func (d *decoder) orthographic(f fields, c *tracer.CameraDesc) {
 }
 
 // gltfCameraFields are the members of a camera taken from a glTF file.
-var gltfCameraFields = []string{"gltf", "camera", "shift", "aperture", "focus_distance"}
+var gltfCameraFields = []string{"gltf", "camera", "shift", "aperture", "focus_distance", "animation", "time"}
 
 // gltfCamera decodes a camera section that takes its camera from a glTF
 // file ("gltf"): the camera named by "camera" (its index in
@@ -101,7 +102,8 @@ var gltfCameraFields = []string{"gltf", "camera", "shift", "aperture", "focus_di
 // file's vertical field of view, or, orthographic, a height of 2·ymag
 // (scaled by the node along its y). The file's aspectRatio, xmag and
 // clipping planes are not used: the image's size sets the aspect. shift,
-// aperture and focus_distance are the scene's as for any camera.
+// aperture and focus_distance are the scene's as for any camera;
+// "animation" and "time" pose the file first (animation.go).
 func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 	f.known(gltfCameraFields...)
 	c := tracer.CameraDesc{
@@ -132,7 +134,15 @@ func (d *decoder) gltfCamera(f fields) tracer.CameraDesc {
 		d.err.Err = err
 		return c
 	}
-	im, err := d.importFile(a, path, loadGLTF)
+	pose, ok := d.gltfPose(f, file)
+	if !ok {
+		return c
+	}
+	im, err := d.importFileAs(a, path, path+pose.key(), loadGLTFPosed(pose))
+	if errors.Is(err, errGLTFAnimationPick) {
+		d.importFailed(f, f.lookup("animation"), f.at("animation"), path, file, err)
+		return c
+	}
 	if err != nil {
 		d.importFailed(f, fv, f.at("gltf"), path, file, err)
 		return c

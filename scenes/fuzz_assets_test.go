@@ -20,9 +20,15 @@ import (
 // the given contents (and, for OBJ, a material library lib.mtl), from
 // memory, and checks what FuzzParse checks of the answer.
 func fuzzBundle(t *testing.T, name string, files map[string][]byte) {
+	fuzzBundleObject(t, name, "", files)
+}
+
+// fuzzBundleObject is fuzzBundle with more members of the mesh object
+// (fields: `, "animation": 0`).
+func fuzzBundleObject(t *testing.T, name, fields string, files map[string][]byte) {
 	scene := `{"version": 1, "camera": {"position": [0, 0, -5], "look_at": [0, 0, 0]},
 	  "materials": {"m": {"type": "diffuse"}},
-	  "objects": [{"type": "mesh", "file": "` + name + `", "material": "m"}]}`
+	  "objects": [{"type": "mesh", "file": "` + name + `", "material": "m"` + fields + `}]}`
 	b := &Bundle{Name: "fuzz.json", Dir: "/fuzz", Scene: []byte(scene), Files: files}
 	d, err := b.Load()
 	if err != nil {
@@ -48,7 +54,8 @@ func fuzzBundle(t *testing.T, name string, files map[string][]byte) {
 }
 
 // FuzzGLTF checks that a glTF file (JSON or GLB) never panics the loader
-// and that what it accepts is a mesh the renderer can use.
+// and that what it accepts is a mesh the renderer can use, as the file
+// holds it and posed by its first animation at 0.7 s.
 func FuzzGLTF(f *testing.F) {
 	doc := gltf.NewDocument()
 	prim := &gltf.Primitive{Attributes: gltf.PrimitiveAttributes{
@@ -128,6 +135,7 @@ func FuzzGLTF(f *testing.F) {
 			name = "m.glb"
 		}
 		fuzzBundle(t, name, map[string][]byte{name: data})
+		fuzzBundleObject(t, name, `, "animation": 0, "time": 0.7`, map[string][]byte{name: data})
 	})
 }
 
@@ -195,6 +203,19 @@ func fuzzGLTFFeatures(f testing.TB) []byte {
 	}
 	doc.Skins = []*gltf.Skin{{Joints: []int{1, 2}}}
 	doc.Scenes[0].Nodes = []int{0, 1, 3}
+	// An animation: the bone turned (LINEAR, slerp), the third mesh's node
+	// moved (CUBICSPLINE) and its morph target's weight (STEP).
+	times := modeler.WriteAccessor(doc, gltf.TargetNone, []float32{0, 1})
+	doc.Animations = []*gltf.Animation{{Name: "Wave", Samplers: []*gltf.AnimationSampler{
+		{Input: times, Output: modeler.WriteAccessor(doc, gltf.TargetNone, [][4]float32{{0, 0, 0, 1}, {0, 0, float32(s), float32(s)}})},
+		{Input: times, Interpolation: gltf.InterpolationCubicSpline,
+			Output: modeler.WriteAccessor(doc, gltf.TargetNone, [][3]float32{{0, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {0, 0, 4}, {0, 0, 0}})},
+		{Input: times, Interpolation: gltf.InterpolationStep, Output: modeler.WriteAccessor(doc, gltf.TargetNone, []float32{1, 0})},
+	}, Channels: []*gltf.AnimationChannel{
+		{Sampler: 0, Target: gltf.AnimationChannelTarget{Node: gltf.Index(2), Path: gltf.TRSRotation}},
+		{Sampler: 1, Target: gltf.AnimationChannelTarget{Node: gltf.Index(3), Path: gltf.TRSTranslation}},
+		{Sampler: 2, Target: gltf.AnimationChannelTarget{Node: gltf.Index(3), Path: gltf.TRSWeights}},
+	}}}
 	for _, b := range doc.Buffers {
 		b.EmbeddedResource()
 	}
@@ -239,4 +260,14 @@ func TestGLTFFeatures(t *testing.T) {
 	if !strings.Contains(log.String(), "meshes[1].primitives[2]) is not drawn") {
 		t.Errorf("warnings %q do not name the lines", log.String())
 	}
+	// Posed by "Wave" at 0.5 s: the third mesh's node moved by the
+	// Hermite spline from 0 (out-tangent (1, 0, 0)) to (0, 0, 4) (in-
+	// tangent (0, 2, 0)) at u = 0.5, 0.125·(1, 0, 0) + 0.5·(0, 0, 4) −
+	// 0.125·(0, 2, 0), and its target's weight 1 (STEP).
+	m, err = loadGLTFPose(a, path, gltfPose{name: "Wave", index: -1, time: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := mgl32.Vec3{0.125, -0.25, 2}
+	checkPositions(t, m.meshes[2], []mgl32.Vec3{o, o.Add(mgl32.Vec3{32767, 0, 0}), o.Add(mgl32.Vec3{0, 32767, 100})})
 }

@@ -106,8 +106,12 @@ import (
 //     LINE_STRIP: Blender's loose vertices and edges) have no surface
 //     to draw: they are left out, and the same warning names them.
 //   - Cameras are recorded with their nodes' world matrices, for a scene
-//     whose camera section names the file (camera.go); animations and
-//     extras are ignored without an error.
+//     whose camera section names the file (camera.go); extras are
+//     ignored without an error.
+//   - Animations: none but the one loadGLTFPose's pose picks, whose
+//     channels are sampled at its time into their nodes' translation,
+//     rotation, scale and weights before the nodes are walked
+//     (gltfanim.go); loadGLTF reads the nodes as the file holds them.
 //
 // What it refuses, with an *Error whose Msg names the element: an object
 // with two members of the same key (named by its JSON path); any entry
@@ -140,6 +144,13 @@ import (
 // images[] entries (of one buffer view, data: URI or file) use it, and
 // shared between them: treat images as read-only.
 func loadGLTF(a *assets, path string) (*importedMesh, error) {
+	return loadGLTFPose(a, path, noGLTFPose)
+}
+
+// loadGLTFPose is loadGLTF with the file's nodes posed by the animation
+// pose picks, sampled at its time (gltfanim.go), before the nodes are
+// walked.
+func loadGLTFPose(a *assets, path string, pose gltfPose) (*importedMesh, error) {
 	data, err := a.read(path)
 	if err != nil {
 		return nil, fileError(path, err)
@@ -156,6 +167,9 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 		dflt:      -1,
 	}
 	if err := l.decode(data); err != nil {
+		return nil, err
+	}
+	if err := l.animate(pose); err != nil {
 		return nil, err
 	}
 	if err := l.walk(); err != nil {
@@ -275,6 +289,7 @@ type gltfLoader struct {
 	worlds         []mgl64.Mat4                    // nodes' world matrices, where worldKnown (nodeWorld)
 	worldKnown     []bool
 	glossRough     map[gltfGlossKey]*tracer.Image // roughness images derived from specular-glossiness textures (gltfspecgloss.go)
+	keyframes      gltfKeyframes                  // the posing animation's keyframes, read (gltfanim.go)
 	// localMatrices counts the local matrices nodeWorld computes, for the
 	// tests.
 	localMatrices int

@@ -283,24 +283,36 @@ func editTextureExtensions(t *testing.T, b []byte, edit func(ext map[string]any)
 	return out
 }
 
-// simpleMorphChecks are where SimpleMorph's triangle is at its weights
-// (0.5, 0.5), in the model's coordinates: its base shape's centre and
-// the part above it that only the morphed triangle, (0, 0), (1, 0),
-// (0.5, 1.5), covers are green; beside the morphed triangle's sloping
-// edges, and above its top, is the black background.
-var simpleMorphChecks = []struct {
+// simpleMorphCheck is a point of SimpleMorph's model (at z = 0) and the
+// class its pixels must have.
+type simpleMorphCheck struct {
 	x, y  float64
 	class string
-}{
-	{0.5, 0.2, "green"}, {0.5, 1.2, "green"}, {0.45, 0.9, "green"},
-	{0.15, 0.8, "dark"}, {0.85, 0.8, "dark"}, {0.5, 1.65, "dark"},
 }
 
-// simpleMorphFailures lists how an image of SimpleMorph's scene.json
-// (the model moved by (−0.5, −0.75)) differs from simpleMorphChecks.
-func simpleMorphFailures(t *testing.T, k *khronosImage) []string {
+var (
+	// simpleMorphChecks are where the triangle is at the mesh's weights
+	// (0.5, 0.5): its base shape's centre and the part above it that
+	// only the morphed triangle, (0, 0), (1, 0), (0.5, 1.5), covers are
+	// green; beside its sloping edges, and above its top, is the black
+	// background.
+	simpleMorphChecks = []simpleMorphCheck{
+		{0.5, 0.2, "green"}, {0.5, 1.2, "green"}, {0.45, 0.9, "green"},
+		{0.15, 0.8, "dark"}, {0.85, 0.8, "dark"}, {0.5, 1.65, "dark"},
+	}
+	// simpleMorphChecks15 are where it is at 1.5 s of its animation,
+	// weights (0.5, 1): (0, 0), (1, 0), (1, 2).
+	simpleMorphChecks15 = []simpleMorphCheck{
+		{0.8, 0.3, "green"}, {0.9, 1.5, "green"}, {0.93, 1.8, "green"},
+		{0.3, 1.0, "dark"}, {0.5, 1.2, "dark"}, {1.15, 1.0, "dark"},
+	}
+)
+
+// simpleMorphFailures lists how an image of a SimpleMorph scene (the
+// model moved by (−0.5, −0.75)) differs from checks.
+func simpleMorphFailures(t *testing.T, k *khronosImage, checks []simpleMorphCheck) []string {
 	var bad []string
-	for _, c := range simpleMorphChecks {
+	for _, c := range checks {
 		x, y := c.x-0.5, c.y-0.75
 		n := k.count(x-0.03, y-0.03, x+0.03, y+0.03, 0)
 		t.Logf("(%g, %g): %v", c.x, c.y, n)
@@ -314,18 +326,28 @@ func simpleMorphFailures(t *testing.T, k *khronosImage) []string {
 // TestKhronosSimpleMorph renders the sample model SimpleMorph, whose
 // triangle's top vertex its two morph targets, at the mesh's weights
 // (0.5, 0.5), raise from (0.5, 0.5) to (0.5, 1.5) (its README and the glTF
-// tutorial's "Simple Morph Target"), and checks the triangle is there.
-// The negative control: the file with weights (0, 0), the base shape,
-// fails the checks above the base.
+// tutorial's "Simple Morph Target"), and checks the triangle is there;
+// and posed by its animation at 1.5 s (scene-1.5s.json: the weights
+// LINEAR halfway from (0, 1) to (1, 1)), where the top vertex is at
+// (1, 2). The negative controls: the file with weights (0, 0), the base
+// shape, fails the checks above the base, and the unposed image fails
+// the posed one's checks.
 func TestKhronosSimpleMorph(t *testing.T) {
 	dir := filepath.Join("testdata", "khronos", "SimpleMorph")
-	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(dir, "scene.json"))); len(bad) > 0 {
+	still := renderKhronos(t, filepath.Join(dir, "scene.json"))
+	if bad := simpleMorphFailures(t, still, simpleMorphChecks); len(bad) > 0 {
 		t.Errorf("SimpleMorph does not look as its README says:\n%v", bad)
+	}
+	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(dir, "scene-1.5s.json")), simpleMorphChecks15); len(bad) > 0 {
+		t.Errorf("SimpleMorph at 1.5 s is not where its animation puts it:\n%v", bad)
+	}
+	if bad := simpleMorphFailures(t, still, simpleMorphChecks15); len(bad) < 3 {
+		t.Errorf("the unposed triangle fails only %v of the posed checks: they cannot tell", bad)
 	}
 	base := khronosEdited(t, dir, "SimpleMorph.gltf", func(g map[string]any) {
 		g["meshes"].([]any)[0].(map[string]any)["weights"] = []any{0, 0}
 	})
-	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(base, "scene.json"))); len(bad) != 2 {
+	if bad := simpleMorphFailures(t, renderKhronos(t, filepath.Join(base, "scene.json")), simpleMorphChecks); len(bad) != 2 {
 		t.Errorf("the base shape fails %v, want the two checks above it", bad)
 	}
 }

@@ -36,7 +36,8 @@ import (
 // read once, and its materials are added to the scene once (an absorbing
 // glass once per scale it is placed at: placedGlass). The file's
 // lights (glTF's KHR_lights_punctual) are added for each object, placed
-// by its transform (meshLights).
+// by its transform (meshLights). A glTF file may be posed by one of its
+// animations: "animation" and "time" (animation.go).
 
 // meshExtensions are the accepted mesh file name extensions.
 var meshExtensions = []string{".obj", ".gltf", ".glb", ".ply", ".stl"}
@@ -96,10 +97,11 @@ func (d *decoder) mesh(f fields, mats materialTable, s *tracer.SceneDesc) {
 				"crease_angle applies to OBJ and PLY files, whose normals trace computes; %s is a %s file", quoteFile(file), ext)
 		}
 	}
-	if d.failed() {
+	pose, ok := d.gltfPose(f, file)
+	if !ok || d.failed() {
 		return
 	}
-	mf := d.meshFile(f, fv, file, crease, mats, s)
+	mf := d.meshFile(f, fv, file, crease, pose, mats, s)
 	if mf == nil {
 		return
 	}
@@ -333,11 +335,15 @@ func (d *decoder) sceneAssets() (*assets, error) {
 }
 
 // meshFile returns the mesh file named by the object f's file member fv,
-// reading it and adding its materials to s at its first use. It returns
-// nil after recording an error.
-func (d *decoder) meshFile(f fields, fv *value, file string, crease float64, mats materialTable, s *tracer.SceneDesc) *meshFile {
+// posed by pose (a glTF file's animation), reading it and adding its
+// materials to s at its first use. It returns nil after recording an
+// error.
+func (d *decoder) meshFile(f fields, fv *value, file string, crease float64, pose gltfPose, mats materialTable, s *tracer.SceneDesc) *meshFile {
 	l := f.at("file")
 	load := meshLoader(strings.ToLower(filepath.Ext(file)), crease)
+	if pose.posed() {
+		load = loadGLTFPosed(pose)
+	}
 	if load == nil {
 		d.fail(fv, l, "unsupported mesh file %s (accepted extensions: %s)", quoteFile(file), strings.Join(meshExtensions, ", "))
 		return nil
@@ -358,10 +364,15 @@ func (d *decoder) meshFile(f fields, fv *value, file string, crease float64, mat
 	if crease != objCreaseDegrees {
 		key = fmt.Sprintf("%s\x00crease %g", path, crease)
 	}
+	key += pose.key()
 	if mf := d.meshFiles[key]; mf != nil {
 		return mf
 	}
 	im, err := d.importFileAs(a, path, key, load)
+	if errors.Is(err, errGLTFAnimationPick) {
+		d.importFailed(f, f.lookup("animation"), f.at("animation"), path, file, err)
+		return nil
+	}
 	if err != nil {
 		d.importFailed(f, fv, l, path, file, err)
 		return nil

@@ -14,7 +14,7 @@ var objectFields = map[string][]string{
 	"plane":    {"type", "name", "material", "point", "normal"},
 	"quad":     {"type", "name", "material", "corner", "edge1", "edge2"},
 	"triangle": {"type", "name", "material", "vertices", "uv"},
-	"mesh":     {"type", "name", "material", "file", "transform", "crease_angle"}, // see mesh.go
+	"mesh":     {"type", "name", "material", "file", "transform", "crease_angle", "animation", "time"}, // see mesh.go, animation.go
 }
 
 // objects decodes the objects array a (nil when absent) at l into the

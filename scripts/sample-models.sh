@@ -11,13 +11,14 @@
 #
 #   - the Go module github.com/qmuntal/gltf v0.29.0, whose testdata holds
 #     Khronos sample models with their screenshots (EnvironmentTest,
-#     OrientationTest, BoxVertexColors, Cameras, Cube, "Box With Spaces"),
+#     OrientationTest, BoxVertexColors, Cameras, Cube, "Box With Spaces",
+#     AnimatedCube, posed by its animation at 0.25 s),
 #     through the Go module proxy (`go mod download`);
 #   - Debian's assimp-testmodels package (apt-get download; no install),
 #     for BoxTextured.
 #
-# TextureTransformTest is in scenes/testdata/khronos and checked by
-# `go test ./scenes -run Khronos`; this script renders it too. AlphaModes
+# TextureTransformTest and SimpleMorph are in scenes/testdata/khronos and
+# checked by `go test ./scenes -run Khronos`; this script renders them too. AlphaModes
 # is made by scenes/examples/assets/gen -alpha-modes after AlphaBlendModeTest (glTF's alpha modes
 # and cutoffs), which neither package holds: Cycles is its reference.
 # Unlit is made by assets/gen -unlit: KHR_materials_unlit spheres above
@@ -57,7 +58,7 @@ out=/tmp/trace-sample-models
 samples=64
 cycles=0
 cycles_samples=256
-models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass SpecGloss Unlit"
+models="EnvironmentTest OrientationTest BoxVertexColors Cameras Cube BoxWithSpaces BoxTextured TextureTransformTest AlphaModes Glass SpecGloss Unlit AnimatedCube SimpleMorph"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) trace=$2; shift 2 ;;
@@ -105,10 +106,11 @@ if [ ! -d "$atm" ]; then
 	dpkg -x "$out"/.assimp/assimp-testmodels_*.deb "$out/.assimp"
 fi
 
-# model NAME SOURCE-DIR GLTF SCREENSHOT CAMERA-JSON [EXTRA-OBJECTS] [BACKGROUND-JSON]
+# model NAME SOURCE-DIR GLTF SCREENSHOT CAMERA-JSON [EXTRA-OBJECTS] [BACKGROUND-JSON] [MESH-FIELDS]
 model() {
 	local name=$1 src=$2 gltf=$3 shot=$4 camera=$5 extra=${6:-}
 	local background=${7:-"{\"type\": \"image\", \"file\": \"$name/sky.hdr\"}"}
+	local fields=${8:-}
 	local dir=$out/$name
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -124,7 +126,7 @@ model() {
   "film": {"tonemap": "aces", "transfer": "srgb"},
   "background": $background,
   "materials": {},
-  "objects": [{"type": "mesh", "file": "$name/$gltf"}$extra]
+  "objects": [{"type": "mesh", "file": "$name/$gltf"$fields}$extra]
 }
 EOF
 	if [ -n "$shot" ] && [ -f "$shot" ]; then
@@ -197,6 +199,17 @@ for m in $models; do
 		rm -rf "$out/.gen" && (cd "$root" && go run ./scenes/examples/assets/gen -unlit "$out/.gen")
 		model $m "$out/.gen" Unlit.gltf "" \
 			'{"position": [0, 0, 6], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' ;;
+	AnimatedCube)
+		# Its animation turns it about y, a full turn in 2 s: at 0.25 s the
+		# cube stands turned 45° (the animation replaces the file's own
+		# rotation, 180°), an edge toward the camera.
+		model $m "$qm/AnimatedCube/glTF" AnimatedCube.gltf "$qm/AnimatedCube/screenshot/screenshot.gif" \
+			'{"position": [0, 1.2, 4.5], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 40}' "" "" ', "animation": 0, "time": 0.25' ;;
+	SimpleMorph)
+		# Khronos's morph target sample (scenes/testdata/khronos), at its
+		# mesh's weights (0.5, 0.5): the top vertex at (0.5, 1.5).
+		model $m "$root/scenes/testdata/khronos/SimpleMorph" SimpleMorph.gltf "" \
+			'{"position": [0.5, 0.75, 3.5], "look_at": [0.5, 0.75, 0], "up": [0, 1, 0], "fov": 40}' ;;
 	TextureTransformTest)
 		model $m "$root/scenes/testdata/khronos/TextureTransformTest" TextureTransformTest.gltf "" \
 			'{"position": [0, 0, 3.2], "look_at": [0, 0, 0], "up": [0, 1, 0], "fov": 42}' ;;
