@@ -39,7 +39,12 @@
 # --variants gltf), clearcoat (Principled Clearcoat 0 and 1, Clearcoat
 # from an image and Clearcoat Roughness from an image: glTF's
 # KHR_materials_clearcoat with its clearcoatTexture and
-# clearcoatRoughnessTexture, probes on each half of each sphere).
+# clearcoatRoughnessTexture, probes on each half of each sphere),
+# shapekeys (shape keys at 0.7 and 0.5: glTF morph targets at their
+# weights; an object keyframed across the floor, exported at frame 0,
+# rendered by Cycles at frame 24 and posed in the glTF scenes by
+# "animation": 0, "time": 1; probes where only the morphed or moved
+# shapes are; 20 s with --variants gltf).
 #
 # Needs Blender 3.4 (Debian 12's `blender`) and numpy:
 #

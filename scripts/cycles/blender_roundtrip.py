@@ -41,6 +41,12 @@ Scenes (Blender's Z-up world):
   Clearcoat Roughness from an image (0.1 above, 0.6 below), a grey
   floor, a Sun and a Point: glTF's KHR_materials_clearcoat with its
   clearcoatTexture and clearcoatRoughnessTexture; probes on each half.
+- shapekeys: a sphere with a shape key at 0.7 (its upper half raised),
+  a cube with one at 0.5 (its top face moved along x): glTF morph
+  targets and weights; and a sphere keyframed (Bezier) across the floor,
+  exported at frame 0 and rendered by Cycles at frame 24, which the glTF
+  scenes pose with "animation": 0, "time": 1 (the OBJ exports hold frame
+  0 and the shape keys applied).
 - instances: three objects sharing one mesh (Alt-D), a collection (kept
   out of the scene's tree) instanced by two empties, and a camera of
   vertical sensor fit with lens shift (glTF holds no shift: the glTF
@@ -530,6 +536,60 @@ def clearcoat(out):
     return probes + [("floor", (0.0, -1.6, 0), 0.5)]
 
 
+# POSE is what a scene's glTF trace scenes add to the mesh object (an
+# animation and time), and the frames to export at and render at; set by
+# shape_keys.
+POSE = {}
+
+
+def shape_keys(out):
+    """Shape keys and an animation: a sphere whose key "Stretch" (value
+    0.7) raises its upper half by 1.2, a cube whose key "Lean" (0.5)
+    moves its top face 0.8 along x, and a small sphere keyframed (Bezier,
+    Blender's default) from x = -2 at frame 0 to x = 2 at frame 48 and
+    exported at frame 0, where Cycles renders frame 24 (1 s at 24 fps)
+    and the glTF scenes pose the file with "animation": 0, "time": 1.
+    Probes where only the morphed and posed shapes are (above the
+    sphere, beside the cube's top, the moving sphere at frame 24) and on
+    the bases. Returns the probes."""
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    bpy.context.object.data.materials.append(principled("Ground", (0.5, 0.5, 0.5), roughness=1.0))
+    blob = add_sphere("Blob", (-1.3, 0.0, 0.6), 0.6, principled("BlobMat", (0.8, 0.2, 0.1), roughness=0.5))
+    blob.shape_key_add(name="Basis")
+    k = blob.shape_key_add(name="Stretch")
+    for v in k.data:
+        if v.co.z > 0:
+            v.co.z += 1.2
+    k.value = 0.7
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(1.3, 0.0, 0.5))
+    cube = bpy.context.object
+    cube.name = "Leaner"
+    cube.data.materials.append(principled("LeanMat", (0.1, 0.3, 0.8), roughness=0.5))
+    cube.shape_key_add(name="Basis")
+    k = cube.shape_key_add(name="Lean")
+    for v in k.data:
+        if v.co.z > 0:
+            v.co.x += 0.8
+    k.value = 0.5
+    mover = add_sphere("Mover", (-2.0, -1.5, 0.3), 0.3, principled("MoverMat", (0.05, 0.5, 0.05), roughness=0.5))
+    sc = bpy.context.scene
+    sc.render.fps = 24
+    sc.frame_start, sc.frame_end = 0, 48
+    mover.keyframe_insert("location", frame=0)
+    mover.location.x = 2.0
+    mover.keyframe_insert("location", frame=48)
+    sc.frame_set(24)
+    x24 = mover.matrix_world.translation.x
+    sc.frame_set(0)
+    POSE.update(fields={"animation": 0, "time": 1.0}, render_frame=24)
+    add_light("SUN", "Sun", (0, 0, 5), 3.0, rot=(math.radians(35), 0, math.radians(-20)))
+    add_light("POINT", "Point", (1.5, -3.0, 3.0), 600.0)
+    add_camera((0.0, -7.0, 2.6), (0.0, 0.0, 0.8))
+    return [("blob_base", (-1.3, -0.6, 0.6), 0.2), ("blob_stretched", (-1.3, -0.45, 1.6), 0.15),
+            ("cube_base", (1.3, -0.5, 0.3), 0.15), ("cube_lean", (1.95, -0.5, 0.85), 0.1),
+            ("mover_at_1s", (x24, -1.5 - 0.3, 0.3), 0.12), ("floor", (0.0, -1.0, 0), 0.3)]
+
+
 def srgb_to_linear(c):
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -627,7 +687,7 @@ def trace_scenes(opt, name):
         # glTF holds no lens shift: the scene gives it, as a user would
         gcam = {"gltf": f, "shift": shift} if shift != [0, 0] else {"gltf": f}
         s = dict(base, description="Blender %s export of %s.blend" % (kind, name),
-                 camera=gcam, objects=[{"type": "mesh", "file": f}])
+                 camera=gcam, objects=[dict({"type": "mesh", "file": f}, **POSE.get("fields", {}))])
         with open(os.path.join(out, "%s-%s.json" % (name, kind)), "w") as fp:
             json.dump(s, fp, indent=1)
     sc = bpy.context.scene
@@ -731,8 +791,10 @@ def main():
         probes = specular(opt["out"])
     elif name == "clearcoat":
         probes = clearcoat(opt["out"])
+    elif name == "shapekeys":
+        probes = shape_keys(opt["out"])
     else:
-        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes, instances, specular or clearcoat" % name)
+        raise SystemExit("--scene %s: stilllife, spotarea, hierarchy, maps, attributes, instances, specular, clearcoat or shapekeys" % name)
     sc = bpy.context.scene
     world = bpy.data.worlds.new("World")
     world.use_nodes = True
@@ -749,6 +811,10 @@ def main():
     export(opt, name)
     trace_scenes(opt, name)
     regions(probes, os.path.join(opt["out"], name + "-regions.json"), opt["width"], opt["height"])
+    if "render_frame" in POSE:
+        # exported at the first frame; Cycles renders the frame the glTF
+        # scenes' "time" poses (the OBJ exports hold the first frame)
+        sc.frame_set(POSE["render_frame"])
     cycles(opt, name + "-cycles")
     area = [ob for ob in sc.objects if ob.type == "LIGHT" and ob.data.type == "AREA"]
     if area:
