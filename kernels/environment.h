@@ -60,7 +60,7 @@ DEVFN vec3 sample_environment(const TraceScene* s, float u1, float u2, float* pd
         *pdf = 0.0f;
         return v3(0.0f, 0.0f, 0.0f);
     }
-    vec3 dir = v3(-(sinT * fm_sin(phi)), cosT, sinT * fm_cos(phi));
+    vec3 dir = background_to_world(&s->Background, v3(-(sinT * fm_sin(phi)), cosT, sinT * fm_cos(phi)));
     float p = (bin_probability(rows, j) * bin_probability(row, i)) * (float)(W * H);
     *pdf = p / (TR_TWO_PI_SQ * sinT);
     return dir;
@@ -72,6 +72,7 @@ DEVFN float environment_pdf(const TraceScene* s, vec3 d) {
     int W = (int)t->Width, H = (int)t->Height;
     const float* rows = s->Texels + s->Background.Distribution;
     const float* cols = rows + H;
+    d = background_to_map(&s->Background, d);
     float sinT = fm_sqrt(go_maxf(0.0f, 1.0f - (d.y * d.y)));
     if (!(sinT > 0.0f)) {
         return 0.0f;

@@ -76,8 +76,8 @@ func TestPack(t *testing.T) {
 			t.Errorf("array %s: %d bytes, want %d", a.Name, len(a.Bytes), n)
 		}
 	}
-	if len(h.Bytes()) != 1384 {
-		t.Errorf("header is %d bytes, want 1384 (scene.h)", len(h.Bytes()))
+	if len(h.Bytes()) != 1416 {
+		t.Errorf("header is %d bytes, want 1416 (scene.h)", len(h.Bytes()))
 	}
 }
 

@@ -377,7 +377,7 @@ SCENE_FIELD(Camera, Ortho, 80, 4);
 SCENE_FIELD(Camera, Filtered, 84, 4);
 SCENE_FIELD(Camera, FilterTable, 88, 1028);
 
-/* tracer.Background (tracer/desc.go), 48 bytes. */
+/* tracer.Background (tracer/desc.go), 84 bytes. */
 typedef struct {
     u32 Kind;
     vec3 Color;
@@ -385,14 +385,16 @@ typedef struct {
     vec3 Top;
     i32 Texture;
     u32 Distribution;
+    vec3 Rotation[3];
 } Background;
-PORT_STATIC_ASSERT(sizeof(Background) == 48, "Background: 48 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Background) == 84, "Background: 84 bytes, as in Go");
 SCENE_FIELD(Background, Kind, 0, 4);
 SCENE_FIELD(Background, Color, 4, 12);
 SCENE_FIELD(Background, Bottom, 16, 12);
 SCENE_FIELD(Background, Top, 28, 12);
 SCENE_FIELD(Background, Texture, 40, 4);
 SCENE_FIELD(Background, Distribution, 44, 4);
+SCENE_FIELD(Background, Rotation, 48, 36);
 
 /* tracer.Tangent (tracer/normalmap.go), 16 bytes. */
 typedef struct {
@@ -426,7 +428,7 @@ SCENE_FIELD(LightNode, Power, 40, 4);
 SCENE_FIELD(LightNode, Ref, 44, 4);
 SCENE_FIELD(LightNode, Flags, 48, 4);
 
-/* kernels.TraceScene (kernels/pack.go), 1384 bytes. */
+/* kernels.TraceScene (kernels/pack.go), 1416 bytes. */
 typedef struct {
     const BVHNode* Nodes;
     const Triangle* Triangles;
@@ -469,7 +471,7 @@ typedef struct {
     u32 TreeLights;
     u32 _;
 } TraceScene;
-PORT_STATIC_ASSERT(sizeof(TraceScene) == 1384, "TraceScene: 1384 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(TraceScene) == 1416, "TraceScene: 1416 bytes, as in Go");
 SCENE_FIELD(TraceScene, Nodes, 0, 8);
 SCENE_FIELD(TraceScene, Triangles, 8, 8);
 SCENE_FIELD(TraceScene, TriangleAttrs, 16, 8);
@@ -495,21 +497,21 @@ SCENE_FIELD(TraceScene, Samples, 128, 4);
 SCENE_FIELD(TraceScene, MaxDepth, 132, 4);
 SCENE_FIELD(TraceScene, Integrator, 136, 4);
 SCENE_FIELD(TraceScene, Camera, 140, 1116);
-SCENE_FIELD(TraceScene, Background, 1256, 48);
-SCENE_FIELD(TraceScene, SeeThrough, 1304, 4);
-SCENE_FIELD(TraceScene, UV1, 1312, 8);
-SCENE_FIELD(TraceScene, Colors, 1320, 8);
-SCENE_FIELD(TraceScene, NumUV1, 1328, 4);
-SCENE_FIELD(TraceScene, NumColors, 1332, 4);
-SCENE_FIELD(TraceScene, Tangents, 1336, 8);
-SCENE_FIELD(TraceScene, NumTangents, 1344, 4);
-SCENE_FIELD(TraceScene, Stop, 1348, 4);
-SCENE_FIELD(TraceScene, TriangleRecords, 1352, 8);
-SCENE_FIELD(TraceScene, LightNodes, 1360, 8);
-SCENE_FIELD(TraceScene, MinSamples, 1368, 4);
-SCENE_FIELD(TraceScene, NoiseLimit, 1372, 4);
-SCENE_FIELD(TraceScene, TreeLights, 1376, 4);
-SCENE_FIELD(TraceScene, _, 1380, 4);
+SCENE_FIELD(TraceScene, Background, 1256, 84);
+SCENE_FIELD(TraceScene, SeeThrough, 1340, 4);
+SCENE_FIELD(TraceScene, UV1, 1344, 8);
+SCENE_FIELD(TraceScene, Colors, 1352, 8);
+SCENE_FIELD(TraceScene, NumUV1, 1360, 4);
+SCENE_FIELD(TraceScene, NumColors, 1364, 4);
+SCENE_FIELD(TraceScene, Tangents, 1368, 8);
+SCENE_FIELD(TraceScene, NumTangents, 1376, 4);
+SCENE_FIELD(TraceScene, Stop, 1380, 4);
+SCENE_FIELD(TraceScene, TriangleRecords, 1384, 8);
+SCENE_FIELD(TraceScene, LightNodes, 1392, 8);
+SCENE_FIELD(TraceScene, MinSamples, 1400, 4);
+SCENE_FIELD(TraceScene, NoiseLimit, 1404, 4);
+SCENE_FIELD(TraceScene, TreeLights, 1408, 4);
+SCENE_FIELD(TraceScene, _, 1412, 4);
 
 #undef SCENE_FIELD
 

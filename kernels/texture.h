@@ -222,6 +222,29 @@ DEVFN vec3 emission(const TraceScene* s, const Material* m, const TexCoords* tc)
     return mul(m->Emission, texture_of(s, (i32)(m->EmissionMap - 1u), tc));
 }
 
+/* background_rotated: Background.Rotated (tracer/desc.go). */
+DEVFN int background_rotated(const Background* b) {
+    return b->Rotation[0].x != 0.0f || b->Rotation[0].y != 0.0f || b->Rotation[0].z != 0.0f;
+}
+
+/* background_to_map: Background.toMap (tracer/environment.go), the world
+ * direction d in the frame of the background's map. */
+DEVFN vec3 background_to_map(const Background* b, vec3 d) {
+    if (!background_rotated(b)) {
+        return d;
+    }
+    return v3(dot(b->Rotation[0], d), dot(b->Rotation[1], d), dot(b->Rotation[2], d));
+}
+
+/* background_to_world: Background.toWorld, the direction m of the map's
+ * frame in the world. */
+DEVFN vec3 background_to_world(const Background* b, vec3 m) {
+    if (!background_rotated(b)) {
+        return m;
+    }
+    return madd(madd(scale(b->Rotation[0], m.x), b->Rotation[1], m.y), b->Rotation[2], m.z);
+}
+
 /* background: Scene.background, the radiance along the unit direction d of
  * a ray that leaves the scene. */
 DEVFN vec3 background(const TraceScene* s, vec3 d) {
@@ -232,6 +255,7 @@ DEVFN vec3 background(const TraceScene* s, vec3 d) {
         return madd(scale(b->Bottom, 1.0f - t), b->Top, t);
     }
     case BackgroundImage: {
+        d = background_to_map(b, d);
         float u = (fm_atan2(-d.x, d.z) + TR_PI) / TR_TWO_PI;
         float v = 1.0f - fm_acos(go_maxf(-1.0f, go_minf(1.0f, d.y))) / TR_PI;
         return sample_image(s, &s->Textures[b->Texture], u, v, 1);

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"image/png"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer"
 )
 
@@ -253,6 +255,51 @@ func TestLoadBackgroundTableRoom(t *testing.T) {
 			if &sc.Texels[0] != &pix[0] || len(sc.Texels) != 3*w*h+room || (sc.Background.Distribution != 0) != background {
 				t.Errorf("%s, background %v: the compiled scene's %d texels, table at %d, are not the image's %d and its table", file, background, len(sc.Texels), sc.Background.Distribution, 3*w*h+room)
 			}
+		}
+	}
+}
+
+// TestLoadImageBackgroundRotation: an image background's "rotation", a
+// number (degrees about +y) or [rx, ry, rz] (about x, then y, then z, as a
+// mesh's rotate), loads as the rows of the inverse turn; none, or whole
+// turns, as no rotation (the zero matrix, which renders as before).
+func TestLoadImageBackgroundRotation(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "env.pfm", pfmFile(1, 2, 3, true, []float32{1, 2, 3, 4, 5, 6}))
+	c, s := float32(math.Cos(math.Pi/6)), float32(0.5) // 30°
+	for _, tc := range []struct {
+		rotation string
+		want     [3]mgl32.Vec3
+	}{
+		{``, [3]mgl32.Vec3{}},
+		{`, "rotation": 0`, [3]mgl32.Vec3{}},
+		{`, "rotation": [360, -720, 0]`, [3]mgl32.Vec3{}},
+		// +90° about y carries +z to +x: the map's +z (its centre) is
+		// seen along +x, so the world's +x looks the map up at +z.
+		{`, "rotation": 90`, [3]mgl32.Vec3{{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}},
+		{`, "rotation": [0, 90, 0]`, [3]mgl32.Vec3{{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}},
+		// +90° about x carries +y to +z.
+		{`, "rotation": [90, 0, 0]`, [3]mgl32.Vec3{{1, 0, 0}, {0, 0, 1}, {0, -1, 0}}},
+		// About y, then z: Rz(90)·Ry(90) carries x to (0, 0, −1), y to
+		// (−1, 0, 0), z to (0, 1, 0); its transpose's rows are those.
+		{`, "rotation": [0, 90, 90]`, [3]mgl32.Vec3{{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}}},
+		{`, "rotation": -30`, [3]mgl32.Vec3{{c, 0, s}, {0, 1, 0}, {-s, 0, c}}},
+	} {
+		writeFile(t, dir, "scene.json", []byte(imageScene(`{"type": "image", "file": "env.pfm"`+tc.rotation+`}`, `{}`)))
+		d, err := Load(filepath.Join(dir, "scene.json"))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.rotation, err)
+		}
+		got := d.Background.Rotation
+		for i := range 3 {
+			for j := range 3 {
+				if math.Abs(float64(got[i][j]-tc.want[i][j])) > 1e-6 {
+					t.Errorf("%q: rotation %v, want %v", tc.rotation, got, tc.want)
+				}
+			}
+		}
+		if _, err := tracer.Compile(d); err != nil {
+			t.Errorf("%q: %v", tc.rotation, err)
 		}
 	}
 }

@@ -228,7 +228,19 @@ type Background struct {
 	// in Scene.Texels of the table next-event estimation picks directions
 	// from (environment.go), or 0 when the image is black.
 	Distribution uint32
+	// Rotation turns a BackgroundImage: its rows are those of the inverse
+	// R⁻¹ = Rᵀ of the rotation R that carries the map's frame into the
+	// world, so that a world direction d looks the map up at
+	// (Rotation[0]·d, Rotation[1]·d, Rotation[2]·d), and a direction m of
+	// the map's frame lies along Σ m[i]·Rotation[i] in the world. All zero
+	// (the default) for none: the lookup then uses d itself, bit for bit
+	// as before rotations (an identity matrix would turn −0 into +0).
+	Rotation [3]mgl32.Vec3
 }
+
+// Rotated reports whether b turns its image. Validate holds every row of
+// a Rotation that is not all zero to unit length, so its first row says.
+func (b *Background) Rotated() bool { return b.Rotation[0] != (mgl32.Vec3{}) }
 
 // Texture is a colour pattern over a shape's (u, v) coordinates: a checker
 // or an image.

@@ -1,8 +1,10 @@
 package tracer
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/tracerender/trace/tracer/fmath"
 )
 
@@ -206,6 +208,58 @@ func binProbability(cdf []float32, k int) float32 {
 	return cdf[k] - cdf[k-1]
 }
 
+// toMap returns the world direction d in the frame of the background's
+// map: Rotation·d, or d itself when the background is not turned.
+func (b *Background) toMap(d vec3) vec3 {
+	if !b.Rotated() {
+		return d
+	}
+	r := &b.Rotation
+	return vec3{dot(r[0], d), dot(r[1], d), dot(r[2], d)}
+}
+
+// toWorld returns the direction m of the map's frame in the world:
+// Rotationᵀ·m, toMap's inverse, or m itself when the background is not
+// turned.
+func (b *Background) toWorld(m vec3) vec3 {
+	if !b.Rotated() {
+		return m
+	}
+	r := &b.Rotation
+	return madd(madd(scale(r[0], m[0]), r[1], m[1]), r[2], m[2])
+}
+
+// checkRotation accepts a Background.Rotation: all zero, or a rotation
+// whose rows are orthonormal within float32 rounding (1e-4).
+func checkRotation(r *[3]mgl32.Vec3) error {
+	if *r == ([3]mgl32.Vec3{}) {
+		return nil
+	}
+	for i := range 3 {
+		for j := range 3 {
+			if x := float64(r[i][j]); math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("row %d is not finite: %v", i, r[i])
+			}
+		}
+	}
+	for i := range 3 {
+		for j := i; j < 3; j++ {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			var d float64
+			for k := range 3 {
+				d += float64(float64(r[i][k]) * float64(r[j][k]))
+			}
+			if math.Abs(d-want) > 1e-4 {
+				return fmt.Errorf("rows %d and %d have dot product %g, not %g: not a rotation", i, j, d, want)
+			}
+		}
+	}
+	return nil
+}
+
 // environmentTables returns the background's row distribution and the
 // table of its rows' distributions.
 func (s *Scene) environmentTables() (t *Texture, rows, cols []float32) {
@@ -230,9 +284,10 @@ func (s *Scene) sampleEnvironment(u1, u2 float32) (vec3, float32) {
 	if !(sinT > 0) {
 		return vec3{}, 0
 	}
-	// atan2(−x, z) = φ and acos(y) = θ (Background's mapping).
+	// atan2(−x, z) = φ and acos(y) = θ (Background's mapping), in the
+	// map's frame, then turned into the world.
 	sinPhi, cosPhi := fmath.SinCos(phi)
-	dir := vec3{-float32(sinT * sinPhi), cosT, float32(sinT * cosPhi)}
+	dir := s.Background.toWorld(vec3{-float32(sinT * sinPhi), cosT, float32(sinT * cosPhi)})
 	p := float32(float32(binProbability(rows, j)*binProbability(row, i)) * float32(W*H))
 	return dir, p / float32(float32(float32(2*pi*pi)*sinT))
 }
@@ -241,6 +296,7 @@ func (s *Scene) sampleEnvironment(u1, u2 float32) (vec3, float32) {
 // sampleEnvironment picks the unit direction d.
 func (s *Scene) environmentPdf(d vec3) float32 {
 	t, rows, cols := s.environmentTables()
+	d = s.Background.toMap(d)
 	W, H := int(t.Width), int(t.Height)
 	sinT := sqrt32(max(0, 1-float32(d[1]*d[1])))
 	if !(sinT > 0) {

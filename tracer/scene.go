@@ -625,6 +625,9 @@ func checkDesc(d *SceneDesc) error {
 		if b.Texture < 0 || int(b.Texture) >= len(d.Textures) || d.Textures[b.Texture].Kind != TextureImage {
 			return fmt.Errorf("background: texture %d is not an image texture", b.Texture)
 		}
+		if err := checkRotation(&b.Rotation); err != nil {
+			return fmt.Errorf("background: rotation: %w", err)
+		}
 	} else if b.Kind >= NumBackgroundKinds {
 		return fmt.Errorf("background: unknown kind %d", b.Kind)
 	}

@@ -128,6 +128,7 @@ func (s *Scene) background(d vec3) vec3 {
 		// Equirectangular: u = (atan2(−x, z) + π)/2π puts +z at the
 		// centre column and −x (the right of a camera looking along +z)
 		// to its right; v = 1 − acos(y)/π puts straight up on the top row.
+		d = b.toMap(d)
 		u := (fmath.Atan2(-d[0], d[2]) + pi) / float32(2*pi)
 		v := 1 - fmath.Acos(max(-1, min(1, d[1])))/pi
 		return s.sampleImage(&s.Textures[b.Texture], u, v, true)

@@ -279,6 +279,16 @@ func randomScene(seed uint64, integ tracer.Integrator) *tracer.SceneDesc {
 		d.Background = tracer.Background{Kind: tracer.BackgroundGradient, Bottom: col(), Top: col()}
 	default:
 		d.Background = tracer.Background{Kind: tracer.BackgroundImage, Texture: 2}
+		if seed%4 != 1 {
+			// Turned, from the seed: a quarter turn about +y (exact
+			// zeros and ones) in seeds 2 mod 4, angles about all three
+			// axes otherwise; seeds 1 mod 4 keep the map as it is.
+			deg := [3]float64{0, 90, 0}
+			if seed%4 != 2 {
+				deg = [3]float64{float64(seed*37%360) - 180, float64(seed * 71 % 360), float64(seed * 13 % 90)}
+			}
+			d.Background.Rotation = backgroundRotation(deg)
+		}
 	}
 
 	// Materials: every kind, some textured.
@@ -1407,6 +1417,61 @@ func TestRandomScenesUseAdaptive(t *testing.T) {
 	}
 	if n < 4 {
 		t.Errorf("%d of 24 random scenes sample adaptively: want at least 4", n)
+	}
+}
+
+// backgroundRotation returns tracer.Background.Rotation for a turn by
+// deg degrees about x, then y, then z: the rows of (Rz·Ry·Rx)ᵀ, with
+// exact zeros and ones at multiples of 90°.
+func backgroundRotation(deg [3]float64) [3]mgl32.Vec3 {
+	var s, c [3]float64
+	for i, a := range deg {
+		s[i], c[i] = math.Sincos(a * math.Pi / 180)
+		if math.Mod(a, 90) == 0 {
+			s[i], c[i] = math.Round(s[i]), math.Round(c[i])
+		}
+	}
+	rx := [3][3]float64{{1, 0, 0}, {0, c[0], -s[0]}, {0, s[0], c[0]}}
+	ry := [3][3]float64{{c[1], 0, s[1]}, {0, 1, 0}, {-s[1], 0, c[1]}}
+	rz := [3][3]float64{{c[2], -s[2], 0}, {s[2], c[2], 0}, {0, 0, 1}}
+	mul := func(a, b [3][3]float64) (m [3][3]float64) {
+		for i := range 3 {
+			for j := range 3 {
+				m[i][j] = a[i][0]*b[0][j] + a[i][1]*b[1][j] + a[i][2]*b[2][j]
+			}
+		}
+		return m
+	}
+	r := mul(rz, mul(ry, rx))
+	var rows [3]mgl32.Vec3
+	for i := range 3 {
+		for j := range 3 {
+			rows[i][j] = float32(r[j][i])
+		}
+	}
+	return rows
+}
+
+// TestRandomScenesUseBackgroundRotation: some random scenes of each
+// integrator are lit by a turned image background, one of them by a
+// quarter turn about +y, so parity covers the turned lookup, sampling
+// and density.
+func TestRandomScenesUseBackgroundRotation(t *testing.T) {
+	n, quarter := 0, 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		s, err := tracer.Compile(randomScene(seed, tracer.IntegratorPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := s.Background; b.Kind == tracer.BackgroundImage && b.Distribution != 0 && b.Rotated() {
+			n++
+			if b.Rotation[0] == (mgl32.Vec3{0, 0, -1}) {
+				quarter++
+			}
+		}
+	}
+	if n < 3 || quarter < 1 {
+		t.Errorf("%d of 12 random scenes have a turned, importance-sampled image background, %d by a quarter turn: want at least 3 and 1", n, quarter)
 	}
 }
 
