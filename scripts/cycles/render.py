@@ -562,7 +562,12 @@ def world(scene, mask, mis=True):
     d the ray direction (the world's Generated coordinate); image -> an
     equirectangular Environment Texture, turned 90 degrees about the
     vertical so that trace's u = (atan2(-x, z) + pi)/2pi lands (Blender's
-    u is -atan2(y, x)/2pi + 1/2), times intensity."""
+    u is -atan2(y, x)/2pi + 1/2), times intensity. An image background's
+    "rotation" R (trace turns the map by R: a ray along d looks it up at
+    R^T d) is one more Mapping node before that one, of type Vector, which
+    turns the ray direction by (C R C^T)^T, C trace's axes into Blender's
+    (to_blender), given as Blender's XYZ Euler angles (Rz Ry Rx, the
+    rotate convention of trace's transforms, but about Blender's axes)."""
     w = bpy.data.worlds.new("trace")
     bpy.context.scene.world = w
     w.use_nodes = True
@@ -590,7 +595,18 @@ def world(scene, mask, mis=True):
         mp = tree.nodes.new("ShaderNodeMapping")
         mp.vector_type = "VECTOR"
         mp.inputs["Rotation"].default_value = (0.0, 0.0, math.radians(90.0))
-        tree.links.new(tc.outputs["Generated"], mp.inputs["Vector"])
+        if "rotation" in b:
+            from mathutils import Matrix
+
+            C = to_blender(np.eye(3)).T  # columns: trace's axes in Blender's
+            turn = (C @ tracescene.background_rotation(b) @ C.T).T
+            rot = tree.nodes.new("ShaderNodeMapping")
+            rot.vector_type = "VECTOR"
+            rot.inputs["Rotation"].default_value = tuple(Matrix(turn.tolist()).to_euler("XYZ"))
+            tree.links.new(tc.outputs["Generated"], rot.inputs["Vector"])
+            tree.links.new(rot.outputs[0], mp.inputs["Vector"])
+        else:
+            tree.links.new(tc.outputs["Generated"], mp.inputs["Vector"])
         env = tree.nodes.new("ShaderNodeTexEnvironment")
         env.image = img
         env.interpolation = "Linear"

@@ -230,6 +230,17 @@ def transform_matrices(tr):
     return linear, normal, t, flip
 
 
+def background_rotation(b):
+    """The rotation R (3 x 3, trace coordinates) that an image background's
+    "rotation" turns its map by, as scenes/background.go reads it: a number
+    is degrees about +y, [rx, ry, rz] degrees about x, then y, then z (a
+    mesh transform's rotate); the identity without one. A ray along d looks
+    the map up at R^T d."""
+    r = b.get("rotation", 0)
+    rx, ry, rz = (0, r, 0) if isinstance(r, (int, float)) else r
+    return transform_matrices({"rotate": [rx, ry, rz]})[0]
+
+
 # ---------------------------------------------------------------- OBJ
 
 
