@@ -148,14 +148,13 @@ DEVFN float glass_lookup(const float* tab, float co, float alpha, float eta) {
  * relative index eta seen at cosine co (ggx_albedo_gen.h's glass_e). */
 DEVFN float glass_albedo(float co, float alpha, float eta) { return glass_lookup(glass_e, co, alpha, eta); }
 
-/* glass_try_scale: glassTryScale, the factor by which drawing up to
- * TR_GLASS_TRIES normals multiplies one try's density (glass_p). */
-DEVFN_CALL float glass_try_scale(float co, float alpha, float eta) {
-    float p = go_minf(go_maxf(glass_lookup(glass_p, co, alpha, eta), 1e-3f), 1.0f);
-    float q = 1.0f - p;
+/* glass_kept: glassKept, the probability that sample_dielectric keeps one
+ * of its TR_GLASS_TRIES tries, 1 − (1 − E)^TR_GLASS_TRIES (glass_e). */
+DEVFN_CALL float glass_kept(float co, float alpha, float eta) {
+    float q = 1.0f - go_minf(go_maxf(glass_albedo(co, alpha, eta), 1e-3f), 1.0f);
     float q2 = q * q;
     float q4 = q2 * q2;
-    return (1.0f - (q4 * q4)) / p;
+    return 1.0f - (q4 * q4);
 }
 
 /* ggx_energy: ggxEnergy; returns the multiple-scattering factor, with the
@@ -380,9 +379,10 @@ DEVFN float dielectric_eval(vec3 ns, vec3 wo, vec3 wi, float eta, float alpha, f
         common = ggx_d(ch, a2) / (4.0f * co);
         sel = fr;
     }
-    *pdf = ((sel * ggx_g1(co, a2)) * common) * glass_try_scale(co, alpha, eta);
+    float fcos = ((sel * ggx_g2(co, absf(cwi), a2)) * common) / glass_albedo(co, alpha, eta);
+    *pdf = fcos * glass_kept(co, alpha, eta);
     *refracted = refr;
-    return ((sel * ggx_g2(co, absf(cwi), a2)) * common) / glass_albedo(co, alpha, eta);
+    return fcos;
 }
 
 /* TR_GLASS_TRIES: glassTries, the most normals sample_dielectric draws. */
@@ -400,7 +400,8 @@ DEVFN_CALL void glass_retry(float lobe, float u1, float u2, u32 try_, float* l, 
 
 /* sample_dielectric: sampleDielectric; returns ok, with the direction,
  * the weight (the tint aside), whether it refracted and the density (0
- * for smooth glass). */
+ * for smooth glass). A try is kept with the probability G2/G1(ωo), from
+ * what is left of its Fresnel choice's number. */
 DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe, float u1, float u2, vec3* dir,
                             float* weight, int* refracted, float* pdf) {
     float fr;
@@ -423,12 +424,14 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
     if (!(co > 0.0f)) {
         return 0;
     }
+    float a2 = alpha * alpha;
+    float g1 = ggx_g1(co, a2);
     vec3 hn;
-    float cosO, ci;
+    float cosO, g2;
     for (u32 try_ = 0;; try_++) {
         if (try_ == TR_GLASS_TRIES) {
             *refracted = 0;
-            return 0; /* every try through the microsurface: absorbed */
+            return 0; /* no try kept: absorbed */
         }
         float l = lobe, v1 = u1, v2 = u2;
         if (try_ > 0) {
@@ -440,34 +443,40 @@ DEVFN int sample_dielectric(vec3 ns, vec3 d, float eta, float alpha, float lobe,
             continue;
         }
         int through = refraction(d, hn, eta, &fr, &refr);
+        float ci, keep;
         if (!through || l < fr) {
             *dir = reflect(d, hn);
             *refracted = 0;
             ci = dot(ns, *dir);
+            keep = l / fr;
         } else {
             *dir = refr;
             *refracted = 1;
             ci = -dot(ns, *dir);
+            keep = (l - fr) / (1.0f - fr);
         }
-        if (ci > 0.0f) {
+        if (!(ci > 0.0f)) {
+            continue;
+        }
+        g2 = ggx_g2(co, ci, a2);
+        if ((keep * g1) < g2) {
             break;
         }
     }
-    float a2 = alpha * alpha;
-    float g1 = ggx_g1(co, a2);
-    float scale = glass_try_scale(co, alpha, eta);
-    /* dielectric_eval's density, from the sampled normal. */
+    /* dielectric_eval's f·cos θi and density, from the sampled normal. */
     float dh = ggx_d(dot(ns, hn), a2);
-    float p1;
+    float fcos;
     if (*refracted) {
         float cosI = dot(*dir, hn);
         float den = (eta * cosO) + cosI;
-        p1 = ((1.0f - fr) * g1) * (((dh * cosO) * -cosI) / ((co * den) * den));
+        fcos = ((1.0f - fr) * g2) * (((dh * cosO) * -cosI) / ((co * den) * den));
     } else {
-        p1 = (fr * g1) * (dh / (4.0f * co));
+        fcos = (fr * g2) * (dh / (4.0f * co));
     }
-    *pdf = p1 * scale;
-    *weight = (ggx_g2(co, ci, a2) / g1) / (glass_albedo(co, alpha, eta) * scale);
+    float kept = glass_kept(co, alpha, eta);
+    fcos = fcos / glass_albedo(co, alpha, eta);
+    *pdf = fcos * kept;
+    *weight = 1.0f / kept;
     return 1;
 }
 

@@ -79,14 +79,6 @@ func glassAlbedo(co, alpha, eta float32) float32 {
 	return glassLookup(&glassE, co, alpha, eta)
 }
 
-// glassValid returns P, the probability that one try of
-// sampleDielectric's gives a direction on the side it aims for, for rough
-// glass of GGX α and relative index eta seen at cosine co: glassP,
-// interpolated as glassAlbedo interpolates glassE.
-func glassValid(co, alpha, eta float32) float32 {
-	return glassLookup(&glassP, co, alpha, eta)
-}
-
 // glassLookup interpolates tab, a table on glassE's grid, trilinearly as
 // glassAlbedo describes.
 func glassLookup(tab *[2 * glassAlbedoN * glassAlbedoN * glassAlbedoN]float32, co, alpha, eta float32) float32 {

@@ -360,11 +360,12 @@ func dielectricEta(sf *surfaceHit) float32 {
 // the Fresnel choice (F, or 1 − F for refraction, F at wo·h), times the
 // Jacobian dh/dwi: 1/(4 wo·h) for reflection, |wi·h|/(eta wo·h + wi·h)²
 // for refraction; f·cos θi is the same with G2 for G1 and divided by the
-// lobe's albedo at wo (glassAlbedo: its energy compensation). The
-// density is one try's times glassTryScale, as sampleDielectric draws
-// again where a try goes through the microsurface, so that f·cos θi / pdf
-// is its weight G2/G1/E/glassTryScale. Like the sampler it carries no η²
-// scaling of radiance.
+// lobe's albedo at wo (glassAlbedo: its energy compensation). As
+// sampleDielectric keeps a try with the probability G2/G1 and draws
+// again otherwise, the density it samples is f·cos θi itself times
+// glassKept, the probability that it keeps one of its tries, and
+// f·cos θi / pdf is its weight 1/glassKept. Like the sampler it carries
+// no η² scaling of radiance.
 func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, refracted bool) {
 	co, cwi := dot(ns, wo), dot(ns, wi)
 	if !(co > 0) || cwi == 0 {
@@ -397,25 +398,23 @@ func dielectricEval(ns, wo, wi vec3, eta, alpha float32) (fcos, pdf float32, ref
 		common = ggxD(ch, a2) / float32(4*co)
 		sel = fr
 	}
-	pdf = float32(float32(float32(sel*ggxG1(co, a2))*common) * glassTryScale(co, alpha, eta))
 	fcos = float32(float32(sel*ggxG2(co, absf(cwi), a2))*common) / glassAlbedo(co, alpha, eta)
-	return fcos, pdf, refracted
+	return fcos, float32(fcos * glassKept(co, alpha, eta)), refracted
 }
 
 // glassTries is how many microfacet normals sampleDielectric draws at
-// most before it absorbs a ray: a try whose reflection goes below the
-// surface, or whose refraction comes back above it, is drawn again.
+// most before it absorbs a ray.
 const glassTries = 8
 
-// glassTryScale is the factor by which trying up to glassTries times
-// multiplies the density of one try's directions, (1 − (1 − P)^k)/P for
-// k tries each of which succeeds with the probability P (glassValid).
-func glassTryScale(co, alpha, eta float32) float32 {
-	p := min(max(glassValid(co, alpha, eta), 1e-3), 1)
-	q := 1 - p
+// glassKept is the probability that sampleDielectric keeps one of its
+// glassTries tries, 1 − (1 − E)^glassTries, each try kept with the
+// probability E, the lobe's albedo (glassAlbedo, at least 1e-3): its
+// density is f·cos θi times glassKept, its weight 1/glassKept.
+func glassKept(co, alpha, eta float32) float32 {
+	q := 1 - min(max(glassAlbedo(co, alpha, eta), 1e-3), 1)
 	q2 := float32(q * q)
 	q4 := float32(q2 * q2)
-	return (1 - float32(q4*q4)) / p
+	return 1 - float32(q4*q4)
 }
 
 // glassRetry returns the numbers of sampleDielectric's try number try > 0,
@@ -438,13 +437,17 @@ func glassRetry(lobe, u1, u2 float32, try uint32) (float32, float32, float32) {
 // absorbed. A smooth surface (α < ggxMinAlpha) reflects with its exact
 // Fresnel reflectance and refracts otherwise, weight 1, leaving u1 and u2
 // unused. A rough one (Walter et al. 2007) does the same about a visible
-// microfacet normal; where that direction goes through the microsurface
-// (a reflection below the surface, a refraction back above it) it draws
-// another normal, up to glassTries in all, from numbers hashed from these
-// (glassRetry). One try's density, times glassTryScale, is the density of
-// the result, and its weight G2/G1 divided by the lobe's albedo seen at
-// −d (glassAlbedo) and by glassTryScale stays near 1 where a single try
-// weighed 0 or 1/E: a clear glass scatters all the light.
+// microfacet normal, and keeps the direction with the probability
+// G2/G1(ωo), the weight such a sample would carry, from what is left of
+// its Fresnel choice's number (lobe's place within F, or within 1 − F); a
+// direction through the microsurface (a reflection below the surface, a
+// refraction back above it) is never kept. A try not kept draws again,
+// up to glassTries in all, from numbers hashed from these (glassRetry).
+// So a try is kept with the probability E, the lobe's albedo, and the
+// kept directions follow f·cos θi itself: the density is f·cos θi times
+// glassKept and every sample weighs 1/glassKept, near 1, where weighing
+// the tries by G2/G1 gave weights of variance up to 0.2 at each
+// interface.
 func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, weight float32, refracted bool, pdf float32, ok bool) {
 	if alpha < ggxMinAlpha {
 		fr, refr, ok := refraction(d, ns, eta)
@@ -458,11 +461,13 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 	if !(co > 0) {
 		return vec3{}, 0, false, 0, false
 	}
+	a2 := float32(alpha * alpha)
+	g1 := ggxG1(co, a2)
 	var hn vec3
-	var cosO, fr, ci float32
+	var cosO, fr, g2 float32
 	for try := uint32(0); ; try++ {
 		if try == glassTries {
-			return vec3{}, 0, false, 0, false // every try through the microsurface: absorbed
+			return vec3{}, 0, false, 0, false // no try kept: absorbed
 		}
 		l, v1, v2 := lobe, u1, u2
 		if try > 0 {
@@ -475,29 +480,33 @@ func sampleDielectric(ns, d vec3, eta, alpha, lobe, u1, u2 float32) (dir vec3, w
 		}
 		var refr vec3
 		var through bool
+		var ci, keep float32
 		fr, refr, through = refraction(d, hn, eta)
 		if !through || l < fr {
 			dir, refracted = reflect(d, hn), false
-			ci = dot(ns, dir)
+			ci, keep = dot(ns, dir), l/fr
 		} else {
 			dir, refracted = refr, true
-			ci = -dot(ns, dir)
+			ci, keep = -dot(ns, dir), (l-fr)/(1-fr)
 		}
-		if ci > 0 {
+		if !(ci > 0) {
+			continue
+		}
+		if g2 = ggxG2(co, ci, a2); float32(keep*g1) < g2 {
 			break
 		}
 	}
-	a2 := float32(alpha * alpha)
-	g1 := ggxG1(co, a2)
-	scale := glassTryScale(co, alpha, eta)
-	// dielectricEval's density, from the sampled normal.
+	// dielectricEval's f·cos θi and density, from the sampled normal.
 	dh := ggxD(dot(ns, hn), a2)
+	var fcos float32
 	if refracted {
 		cosI := dot(dir, hn)
 		den := float32(eta*cosO) + cosI
-		pdf = float32(float32((1-fr)*g1) * float32(float32(float32(dh*cosO)*-cosI)/float32(float32(co*den)*den)))
+		fcos = float32((1-fr)*g2) * float32(float32(float32(dh*cosO)*-cosI)/float32(float32(co*den)*den))
 	} else {
-		pdf = float32(float32(fr*g1) * float32(dh/float32(4*co)))
+		fcos = float32(fr*g2) * float32(dh/float32(4*co))
 	}
-	return dir, ggxG2(co, ci, a2) / g1 / float32(glassAlbedo(co, alpha, eta)*scale), refracted, float32(pdf * scale), true
+	kept := glassKept(co, alpha, eta)
+	fcos /= glassAlbedo(co, alpha, eta)
+	return dir, 1 / kept, refracted, float32(fcos * kept), true
 }
