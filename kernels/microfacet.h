@@ -115,7 +115,7 @@ DEVFN float glass_lerp(const float* tab, int k, float tx, float ty) {
     return a + ((b - a) * ty);
 }
 
-/* glass_lookup: glassLookup, tab (glass_e or glass_p) interpolated at
+/* glass_lookup: glassLookup, tab (glass_e) interpolated at
  * cosine co, GGX α alpha and relative index eta. */
 DEVFN float glass_lookup(const float* tab, float co, float alpha, float eta) {
     const int n = TR_GLASS_ALBEDO_N;
