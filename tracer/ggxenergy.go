@@ -18,7 +18,11 @@ package tracer
 // per channel, constant over the lighting directions, so that its albedo
 // for F = 1 (a white metal) is exactly 1 at every roughness and view
 // angle, and a coloured one's is a little more than single scattering's,
-// as light that bounces twice is coloured twice. The diffuse base of a pbr
+// as light that bounces twice is coloured twice (Kulla and Conty's
+// Fresnel-aware factor, F_avg·E_avg/(1 − F_avg·(1 − E_avg)) for F0, as
+// Cycles 4 has it, makes a gold of roughness 1 0.94 of Cycles 3.4's
+// Multiscatter GGX where this one makes it 1.03: docs/scene-format.md,
+// materials). The diffuse base of a pbr
 // material is weighed by 1 − the compensated albedo of the dielectric's
 // specular seen at μo (its largest channel), and the base under a clear
 // coat by 1 − clear × the coat's, as Cycles 4's Principled BSDF and
