@@ -232,33 +232,12 @@ func TestKhronosTextureTransform(t *testing.T) {
 // khronosVariant copies a sample model's folder to a temporary one,
 // changing every material's texture extensions in file by edit.
 func khronosVariant(t *testing.T, dir, file string, edit func(ext map[string]any)) string {
-	tmp := t.TempDir()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Name() == file {
-			b = editTextureExtensions(t, b, edit)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tmp
+	return khronosEdited(t, dir, file, func(g map[string]any) { editTextureExtensions(g, edit) })
 }
 
 // editTextureExtensions calls edit on every extensions object inside a
-// glTF file's materials.
-func editTextureExtensions(t *testing.T, b []byte, edit func(ext map[string]any)) []byte {
-	var g map[string]any
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+// glTF document's materials.
+func editTextureExtensions(g map[string]any, edit func(ext map[string]any)) {
 	var strip func(v any)
 	strip = func(v any) {
 		switch v := v.(type) {
@@ -276,11 +255,6 @@ func editTextureExtensions(t *testing.T, b []byte, edit func(ext map[string]any)
 		}
 	}
 	strip(g["materials"])
-	out, err := json.Marshal(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // simpleMorphCheck is a point of SimpleMorph's model (at z = 0) and the
