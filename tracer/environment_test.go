@@ -157,28 +157,8 @@ func TestRotatedEnvironmentSampling(t *testing.T) {
 // lit by a dim sky and a sun 45° up toward +z in the map's frame, the
 // map turned by rot.
 func skyShadowScene(t testing.TB, rot [3]vec3) *Scene {
-	const w, h = 64, 32
-	img := Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
-	for j := 0; j < h; j++ {
-		for i := 0; i < w; i++ {
-			v := float32(0.05)
-			if j >= 7 && j <= 8 && i >= 31 && i <= 32 { // θ ≈ 45°, φ ≈ 0: toward +z
-				v = 500
-			}
-			k := 3 * (j*w + i)
-			img.Pix[k], img.Pix[k+1], img.Pix[k+2] = v, v, v
-		}
-	}
-	return compileTest(t, &SceneDesc{
-		Settings:   Settings{MaxDepth: 1},
-		Camera:     CameraDesc{Position: vec3{0, 4, -6}},
-		Background: Background{Kind: BackgroundImage, Texture: 0, Rotation: rot},
-		Images:     []Image{img},
-		Textures:   []Texture{{Kind: TextureImage, Image: 0}},
-		Materials:  []Material{{Kind: MaterialDiffuse, Color: vec3{0.5, 0.5, 0.5}, Texture: NoTexture}},
-		Planes:     []PlaneDesc{{Normal: vec3{0, 1, 0}}},
-		Spheres:    []SphereDesc{{Center: vec3{0, 1, 0}, Radius: 0.5}},
-	})
+	// θ ≈ 45°, φ ≈ 0: toward +z.
+	return sunFloorScene(t, rot, vec3{0, 4, -6}, []SphereDesc{{Center: vec3{0, 1, 0}, Radius: 0.5}}, [4]int{7, 8, 31, 32}, 0.05, 500, vec3{1, 1, 1})
 }
 
 // TestRotatedEnvironmentShadow renders the floor where the sphere's

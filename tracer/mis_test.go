@@ -65,26 +65,35 @@ func TestGlossyNoFireflies(t *testing.T) {
 // small bright sun 50° from the zenith, the map turned by rot
 // (Background.Rotation; zero for none).
 func envScene(t testing.TB, rot [3]vec3) *Scene {
+	return sunFloorScene(t, rot, vec3{0, 1, -3}, nil, [4]int{8, 9, 20, 21}, 0.2, 400, vec3{1, 0.9, 0.8})
+}
+
+// sunFloorScene is a diffuse floor at height 0, with spheres, under a 64 ×
+// 32 environment image turned by rot: a sky of sky and a sun of sun over
+// the texel rows and columns box (j0, j1, i0, i1, inclusive), both times
+// tint; the camera at cam, one bounce.
+func sunFloorScene(t testing.TB, rot [3]vec3, cam vec3, spheres []SphereDesc, box [4]int, sky, sun float32, tint vec3) *Scene {
 	const w, h = 64, 32
 	img := Image{Width: w, Height: h, Pix: make([]float32, 3*w*h)}
 	for j := 0; j < h; j++ {
 		for i := 0; i < w; i++ {
-			v := float32(0.2)
-			if j >= 8 && j <= 9 && i >= 20 && i <= 21 {
-				v = 400
+			v := sky
+			if j >= box[0] && j <= box[1] && i >= box[2] && i <= box[3] {
+				v = sun
 			}
 			k := 3 * (j*w + i)
-			img.Pix[k], img.Pix[k+1], img.Pix[k+2] = v, float32(v*0.9), float32(v*0.8)
+			img.Pix[k], img.Pix[k+1], img.Pix[k+2] = float32(v*tint[0]), float32(v*tint[1]), float32(v*tint[2])
 		}
 	}
 	return compileTest(t, &SceneDesc{
 		Settings:   Settings{MaxDepth: 1},
-		Camera:     CameraDesc{Position: vec3{0, 1, -3}},
+		Camera:     CameraDesc{Position: cam},
 		Background: Background{Kind: BackgroundImage, Texture: 0, Rotation: rot},
 		Images:     []Image{img},
 		Textures:   []Texture{{Kind: TextureImage, Image: 0}},
 		Materials:  []Material{{Kind: MaterialDiffuse, Color: vec3{0.5, 0.5, 0.5}, Texture: NoTexture}},
 		Planes:     []PlaneDesc{{Normal: vec3{0, 1, 0}}},
+		Spheres:    spheres,
 	})
 }
 
