@@ -153,7 +153,7 @@ func (l *gltfLoader) animate(p gltfPose) error {
 		if si < 0 || si >= len(anim.Samplers) || anim.Samplers[si] == nil {
 			return l.errorf(nil, "%s: samplers[%d] does not exist", where, si)
 		}
-		v, err := l.sample(anim.Samplers[si], ch.Target.Path, comps, p.time, fmt.Sprintf("animations[%d].samplers[%d]", ai, si))
+		v, err := l.sampled(anim.Samplers[si], ch.Target.Path, comps, p.time, fmt.Sprintf("animations[%d].samplers[%d]", ai, si))
 		if err != nil {
 			return err
 		}
@@ -184,6 +184,42 @@ func (l *gltfLoader) nodeTargets(node *gltf.Node) int {
 		}
 	}
 	return n
+}
+
+// gltfSampleKey is what a sampled value depends on, besides the time:
+// samplers alike in these give channels one value, shared.
+type gltfSampleKey struct {
+	input, output int
+	interpolation gltf.Interpolation
+	path          gltf.TRSProperty
+	comps         int
+}
+
+// sampled is sample, computed once for samplers alike (gltfSampleKey)
+// however many channels use them, the nodes sharing the returned slice
+// (read only), and the values of all that are computed no more than the
+// file's buffers hold bytes: a file's counts of channels and morph
+// targets cannot multiply into memory (channels × targets weights) it
+// does not bring, where the keyframes a sampled value comes from take at
+// least a byte per value.
+func (l *gltfLoader) sampled(s *gltf.AnimationSampler, path gltf.TRSProperty, comps int, t float64, where string) ([]float64, error) {
+	k := &l.keyframes
+	key := gltfSampleKey{s.Input, s.Output, s.Interpolation, path, comps}
+	if v, ok := k.sampled[key]; ok {
+		return v, nil
+	}
+	if k.sampledValues += comps; k.sampledValues > l.bufferBytes {
+		return nil, l.errorf(nil, "%s: the animation's channels take %d sampled values in all, more than the %d bytes of the file's buffers", where, k.sampledValues, l.bufferBytes)
+	}
+	v, err := l.sample(s, path, comps, t, where)
+	if err != nil {
+		return nil, err
+	}
+	if k.sampled == nil {
+		k.sampled = map[gltfSampleKey][]float64{}
+	}
+	k.sampled[key] = v
+	return v, nil
 }
 
 // sample returns the value of sampler s, of comps components, at time t:
@@ -351,6 +387,10 @@ type gltfKeyframes struct {
 	values map[gltfValuesKey][]float64
 	read   map[int]bool
 	bytes  int
+	// sampled are the values sampled (sampled), sampledValues their
+	// number.
+	sampled       map[gltfSampleKey][]float64
+	sampledValues int
 }
 
 // readKeyValues is keyValues without the cache.

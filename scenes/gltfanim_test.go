@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -341,4 +342,79 @@ func TestSceneGLTFAnimation(t *testing.T) {
 			t.Errorf("%s / %s: error %v, want one with %q", tc.camera, tc.object, err, tc.msg)
 		}
 	}
+}
+
+// manyWeightChannels returns morphDoc's triangle with targets morph
+// targets (all the same displacement) and nodes nodes holding it, and an
+// animation "Faces" whose channels set the weights of every node: all
+// from one sampler, or, with inputs, each from a sampler of its own
+// with an input accessor of its own (one keyframe at 0 s, the same
+// bytes), all sharing one output of targets weights of 0.5.
+func manyWeightChannels(targets, nodes int, inputs bool) *gltf.Document {
+	doc := newGLTFDoc(gltfTriangle, nil)
+	d := modeler.WritePosition(doc, [][3]float32{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}})
+	doc.Meshes[0].Primitives[0].Targets = make([]gltf.PrimitiveAttributes, targets)
+	for i := range targets {
+		doc.Meshes[0].Primitives[0].Targets[i] = gltf.PrimitiveAttributes{gltf.POSITION: d}
+	}
+	weights := make([]float32, targets)
+	for i := range weights {
+		weights[i] = 0.5
+	}
+	in := modeler.WriteAccessor(doc, gltf.TargetNone, []float32{0})
+	out := modeler.WriteAccessor(doc, gltf.TargetNone, weights)
+	a := &gltf.Animation{Name: "Faces"}
+	for n := range nodes {
+		if n > 0 {
+			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0)})
+		}
+		if n == 0 || inputs {
+			acc := *doc.Accessors[in]
+			doc.Accessors = append(doc.Accessors, &acc)
+			a.Samplers = append(a.Samplers, &gltf.AnimationSampler{Input: len(doc.Accessors) - 1, Output: out})
+		}
+		a.Channels = append(a.Channels, &gltf.AnimationChannel{Sampler: len(a.Samplers) - 1,
+			Target: gltf.AnimationChannelTarget{Node: gltf.Index(n), Path: gltf.TRSWeights}})
+	}
+	doc.Animations = []*gltf.Animation{a}
+	return doc
+}
+
+// TestGLTFAnimationSharedWeights: 2000 channels sharing one sampler set
+// the 2000 weights of 2000 nodes: the sampled weights are computed once
+// and shared, not copied per channel (2000 × 2000 × 8 bytes = 32 MB), so
+// that a file's channel and target counts cannot multiply into memory
+// the file does not bring. The triangle is drawn at its weights.
+func TestGLTFAnimationSharedWeights(t *testing.T) {
+	const targets, nodes = 2000, 2000
+	doc := manyWeightChannels(targets, nodes, false)
+	dir, a := gltfScene(t)
+	path := writeGLTF(t, filepath.Join(dir, "model.gltf"), doc)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := loadGLTFPose(a, path, posedAt("Faces", 0))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each target moves every vertex by (0, 0, 1), at 0.5: z = 1000.
+	checkPositions(t, m.meshes[0], []mgl32.Vec3{{0, 0, 1000}, {1, 0, 1000}, {0, 1, 1000}})
+	if got, most := after.TotalAlloc-before.TotalAlloc, uint64(16<<20); got > most {
+		t.Errorf("posing allocated %d bytes, want at most %d (the weights sampled once, %d bytes)", got, most, targets*8)
+	}
+}
+
+// TestGLTFAnimationSampledBudget: samplers that each read an input
+// accessor of their own (4 bytes) and one shared output of 1000 weights
+// would set 1000 × 1000 weights, far more values than the file's
+// buffers hold bytes: an error, before they are sampled.
+func TestGLTFAnimationSampledBudget(t *testing.T) {
+	doc := manyWeightChannels(1000, 1000, true)
+	modeler.WriteBufferView(doc, gltf.TargetNone, make([]byte, 8000)) // room for the inputs' 4000 bytes
+	_, err := loadGLTFPosedDoc(t, doc, posedAt("Faces", 0))
+	if err == nil || !strings.Contains(err.Error(), "sampled") {
+		t.Fatalf("error %v, want one about the sampled values", err)
+	}
+	// The same with one sampler loads.
+	mustPose(t, manyWeightChannels(1000, 1000, false), posedAt("Faces", 0))
 }
