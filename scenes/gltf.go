@@ -151,11 +151,19 @@ func loadGLTF(a *assets, path string) (*importedMesh, error) {
 // pose picks, sampled at its time (gltfanim.go), before the nodes are
 // walked.
 func loadGLTFPose(a *assets, path string, pose gltfPose) (*importedMesh, error) {
-	data, err := a.read(path)
-	if err != nil {
-		return nil, fileError(path, err)
+	l := newGLTFLoader(a, path)
+	if err := l.load(pose); err != nil {
+		return nil, err
 	}
-	l := &gltfLoader{
+	if msg := l.poseWarning(); msg != "" {
+		slog.Warn(fmt.Sprintf("%s: %s", filepath.ToSlash(a.key(path)), msg))
+	}
+	return &l.out, nil
+}
+
+// newGLTFLoader returns a loader of the glTF file at path.
+func newGLTFLoader(a *assets, path string) *gltfLoader {
+	return &gltfLoader{
 		a:         a,
 		path:      path,
 		dir:       filepath.Dir(path),
@@ -166,19 +174,21 @@ func loadGLTFPose(a *assets, path string, pose gltfPose) (*importedMesh, error) 
 		prims:     map[[2]int]*gltfPrimitive{},
 		dflt:      -1,
 	}
+}
+
+// load reads the file into l.out, its nodes posed by pose.
+func (l *gltfLoader) load(pose gltfPose) error {
+	data, err := l.a.read(l.path)
+	if err != nil {
+		return fileError(l.path, err)
+	}
 	if err := l.decode(data); err != nil {
-		return nil, err
+		return err
 	}
 	if err := l.animate(pose); err != nil {
-		return nil, err
+		return err
 	}
-	if err := l.walk(); err != nil {
-		return nil, err
-	}
-	if msg := l.poseWarning(); msg != "" {
-		slog.Warn(fmt.Sprintf("%s: %s", filepath.ToSlash(a.key(path)), msg))
-	}
-	return &l.out, nil
+	return l.walk()
 }
 
 // poseWarning says, in one line, which morph targets' attributes are not
@@ -276,6 +286,7 @@ type gltfLoader struct {
 	triangles      int                             // over all instances so far
 	vertices       int                             // over all instances so far
 	renumbered     map[[2]int]bool                 // meshes[m].primitives[k] whose Draco stream renumbers the vertices (edgebreaker)
+	morphed        map[[2]int]gltfMorphed          // meshes[m].primitives[k]'s last morph, for the nodes that share its weights (gltfmorph.go)
 	unmorphed      []string                        // the morph targets' attributes not applied (TEXCOORD_n, COLOR_n), for the warning
 	unsurfaced     []string                        // the primitives of points and lines, not drawn
 	dflt           int32                           // index of glTF's default material in out.materials, or -1
@@ -293,6 +304,8 @@ type gltfLoader struct {
 	// localMatrices counts the local matrices nodeWorld computes, for the
 	// tests.
 	localMatrices int
+	// morphs counts the attributes gltfMorph computes, for the tests.
+	morphs int
 }
 
 // gltfPrimitive is a primitive's data as read from its accessors, before

@@ -224,7 +224,15 @@ func (l *gltfLoader) morph(node, mesh, k int, p *gltfPrimitive) (pos, nrm [][3]f
 	if l.renumbered[[2]int{mesh, k}] {
 		return nil, nil, nil, l.errorf(nil, "%s: morph targets with weights other than 0 on a primitive compressed with Draco's edgebreaker encoding: not supported (%s compresses the base attributes alone, and edgebreaker renumbers the vertices, which the targets' uncompressed accessors follow in their old order; Draco's sequential encoding, Blender's for meshes with shape keys, keeps it)", where, gltfDracoExt)
 	}
+	// Nodes giving p the same weights (one slice: the mesh's, or an
+	// animation sampler's, shared) share the last result for it, so that
+	// a primitive instanced by many nodes is not morphed once per node.
+	pk := [2]int{mesh, k}
+	if m, ok := l.morphed[pk]; ok && m.weights == &weights[0] {
+		return m.pos, m.nrm, m.tan, nil
+	}
 	bad := -1
+	l.morphs += gltfCount01(movesPos) + gltfCount01(movesNrm) + gltfCount01(movesTan)
 	if movesPos {
 		if pos, bad = gltfMorph(pos, p.targets, weights, gltfPositions); pos == nil {
 			return nil, nil, nil, l.errorf(nil, "%s: POSITION %d is not finite after the morph targets", where, bad)
@@ -249,5 +257,26 @@ func (l *gltfLoader) morph(node, mesh, k int, p *gltfPrimitive) (pos, nrm [][3]f
 			tan[i] = [4]float32{t[0], t[1], t[2], p.tangents[i][3]} // the handedness stays
 		}
 	}
+	if l.morphed == nil {
+		l.morphed = map[[2]int]gltfMorphed{}
+	}
+	l.morphed[pk] = gltfMorphed{&weights[0], pos, nrm, tan}
 	return pos, nrm, tan, nil
+}
+
+// gltfMorphed is a primitive's last morph (gltfLoader.morph): the weights
+// it was computed with (their first element: the slice) and its vertices,
+// read only.
+type gltfMorphed struct {
+	weights  *float64
+	pos, nrm [][3]float32
+	tan      [][4]float32
+}
+
+// gltfCount01 is 1 for true, 0 for false.
+func gltfCount01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -312,3 +312,60 @@ func TestLoadGLTFMorphDraco(t *testing.T) {
 	_, p, err := loadSceneFile(t, edit(t, "spheres-cl7.gltf", 0.5))
 	checkGLTFError(t, err, p, "nodes[0]: meshes[0].primitives[0]: morph targets with weights other than 0 on a primitive compressed with Draco's edgebreaker encoding: not supported")
 }
+
+// TestLoadGLTFMorphShared: nodes that give a primitive the same weights
+// (the mesh's, or one animation sampler's) share its morphed vertices,
+// computed once, where each instance summed every target over every
+// vertex again (nodes × vertices × targets: 16.6 s for a 108 kB GLB of
+// 1000 nodes of a 3000-vertex mesh with 1000 targets, 0.2 s shared); a
+// node of weights of its own has its own. Each is drawn at its weights.
+func TestLoadGLTFMorphShared(t *testing.T) {
+	load := func(doc *gltf.Document, p gltfPose) *gltfLoader {
+		t.Helper()
+		dir, a := gltfScene(t)
+		l := newGLTFLoader(a, writeGLTF(t, filepath.Join(dir, "model.gltf"), doc))
+		if err := l.load(p); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	const nodes = 50
+	newDoc := func() *gltf.Document {
+		doc := morphDoc()
+		for i := 1; i < nodes; i++ {
+			doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0), Translation: [3]float64{float64(i), 0, 0}})
+			doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, i)
+		}
+		return doc
+	}
+	doc := newDoc()
+	doc.Meshes[0].Weights = []float64{0.5, 0.25}
+	doc.Nodes[7].Weights = []float64{0, -1}
+	l := load(doc, noGLTFPose)
+	if len(l.out.meshes) != nodes {
+		t.Fatalf("%d meshes, want %d", len(l.out.meshes), nodes)
+	}
+	// morphDoc's closed forms (TestLoadGLTFMorphWeights), moved by (i, 0, 0).
+	checkPositions(t, l.out.meshes[3], []mgl32.Vec3{{3, 1, 1}, {4.5, 0, 1}, {3.5, 1.5, 0.5}})
+	checkPositions(t, l.out.meshes[7], []mgl32.Vec3{{7, -4, 0}, {8, 0, -4}, {5, -1, -2}})
+	checkPositions(t, l.out.meshes[9], []mgl32.Vec3{{9, 1, 1}, {10.5, 0, 1}, {9.5, 1.5, 0.5}})
+	// The mesh's weights, then nodes[7]'s, then the mesh's again.
+	if l.morphs != 3 {
+		t.Errorf("%d morphs computed for %d nodes of two sets of weights, want 3", l.morphs, nodes)
+	}
+
+	// An animation's one sampler poses every node alike.
+	doc = newDoc()
+	a := &gltf.Animation{Name: "Faces", Samplers: []*gltf.AnimationSampler{{
+		Input:  modeler.WriteAccessor(doc, gltf.TargetNone, []float32{0}),
+		Output: modeler.WriteAccessor(doc, gltf.TargetNone, []float32{0.5, 0.25})}}}
+	for i := range nodes {
+		a.Channels = append(a.Channels, &gltf.AnimationChannel{Target: gltf.AnimationChannelTarget{Node: gltf.Index(i), Path: gltf.TRSWeights}})
+	}
+	doc.Animations = []*gltf.Animation{a}
+	l = load(doc, posedAt("Faces", 0))
+	checkPositions(t, l.out.meshes[7], []mgl32.Vec3{{7, 1, 1}, {8.5, 0, 1}, {7.5, 1.5, 0.5}})
+	if l.morphs != 1 {
+		t.Errorf("%d morphs computed for %d nodes posed by one sampler, want 1", l.morphs, nodes)
+	}
+}
