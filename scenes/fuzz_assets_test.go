@@ -129,6 +129,19 @@ func FuzzGLTF(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(data, false)
+	// An animation's weights channels, sharing a sampler and not
+	// (gltfLoader.sampled), over nodes sharing a mesh's targets.
+	for _, inputs := range []bool{false, true} {
+		doc := manyWeightChannels(3, 4, inputs)
+		for _, b := range doc.Buffers {
+			b.EmbeddedResource()
+		}
+		var buf bytes.Buffer
+		if err := gltf.NewEncoder(&buf).Encode(doc); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(buf.Bytes(), false)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, glb bool) {
 		name := "m.gltf"
 		if glb {
