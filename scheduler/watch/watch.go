@@ -62,6 +62,11 @@ type Server struct {
 	tiles    [][]byte // the event of every finished tile, for new viewers
 	progress []byte   // the latest progress event
 	sentProg time.Time
+	// progLate sends the latest progress event once progressEvery has
+	// passed since the last one sent, when Progress held it back and no
+	// later call sent it: a render waiting on a slow tile shows its
+	// latest count, not the one from before it.
+	progLate *time.Timer
 	ended    []byte // the end event, once the render has ended
 	last     scheduler.Progress
 	lastTile []time.Time // per worker: when its latest tile landed
@@ -236,16 +241,50 @@ func (s *Server) workerNameLocked(i int) string {
 }
 
 // Progress records the render's progress; viewers get it at most every
-// progressEvery, and always the final one.
+// progressEvery, always the final one, and the latest within
+// progressEvery of it (one held back is sent then).
 func (s *Server) Progress(p scheduler.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Workers = append([]scheduler.WorkerProgress(nil), p.Workers...)
 	s.last = p
 	s.progress = frame("progress", s.progressLocked(false))
-	if now := time.Now(); now.Sub(s.sentProg) >= progressEvery || p.TilesDone == p.TilesTotal {
-		s.sentProg = now
-		s.broadcastLocked(s.progress)
+	now := time.Now()
+	if wait := progressEvery - now.Sub(s.sentProg); wait > 0 && p.TilesDone != p.TilesTotal {
+		if s.progLate == nil {
+			var t *time.Timer
+			t = time.AfterFunc(wait, func() {
+				s.mu.Lock() // after Progress's, which set t
+				defer s.mu.Unlock()
+				s.sendLateLocked(t)
+			})
+			s.progLate = t
+		}
+		return
+	}
+	s.stopLateLocked()
+	s.sentProg = now
+	s.broadcastLocked(s.progress)
+}
+
+// sendLateLocked sends the progress event that Progress held back when t
+// is still the timer that was to send it (no event was sent since) and
+// the render has not ended (End sends the final one).
+func (s *Server) sendLateLocked(t *time.Timer) {
+	if s.progLate != t || s.ended != nil {
+		return
+	}
+	s.progLate = nil
+	s.sentProg = time.Now()
+	s.broadcastLocked(s.progress)
+}
+
+// stopLateLocked forgets a held-back progress event's timer: an event is
+// being sent now.
+func (s *Server) stopLateLocked() {
+	if s.progLate != nil {
+		s.progLate.Stop()
+		s.progLate = nil
 	}
 }
 
@@ -284,6 +323,7 @@ func (s *Server) End(err error) {
 	if s.ended != nil {
 		return
 	}
+	s.stopLateLocked()
 	final := frame("progress", s.progressLocked(true))
 	s.progress = final
 	s.broadcastLocked(final)

@@ -276,3 +276,59 @@ func TestResumedTiles(t *testing.T) {
 		t.Errorf("the resumed tile is not in the image: %v", c)
 	}
 }
+
+// A progress event that Progress holds back (it came within progressEvery
+// of the last one sent) reaches the viewer all the same once
+// progressEvery has passed, though no later progress comes to send it:
+// a render waiting on a slow tile shows its latest count (the page
+// showed 39 of 80 tiles with 40 drawn for as long as the 40th's render
+// held its worker).
+func TestLateProgress(t *testing.T) {
+	v := New(Options{Scene: "s.json", Width: 8, Height: 8, Tiles: 4})
+	ts := httptest.NewServer(v.Handler())
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	done := make(chan int, 16)
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(resp.Body)
+		name := ""
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				name = line[len("event: "):]
+			case strings.HasPrefix(line, "data: ") && name == "progress":
+				var p progressEvent
+				if err := json.Unmarshal([]byte(line[len("data: "):]), &p); err != nil {
+					t.Error(err)
+					return
+				}
+				done <- p.TilesDone
+			}
+		}
+	}()
+	v.Progress(scheduler.Progress{TilesDone: 1, TilesTotal: 4})
+	v.Progress(scheduler.Progress{TilesDone: 2, TilesTotal: 4}) // held back
+	timeout := time.After(10 * time.Second)
+	var got []int
+	for len(got) == 0 || got[len(got)-1] != 2 {
+		select {
+		case n, ok := <-done:
+			if !ok {
+				t.Fatalf("the stream ended after progress %v", got)
+			}
+			got = append(got, n)
+		case <-timeout:
+			t.Fatalf("progress %v after 10 s: the held-back count of 2 never came", got)
+		}
+	}
+	if len(got) != 2 || got[0] != 1 {
+		t.Errorf("progress events %v, want 1 then 2", got)
+	}
+	v.End(nil)
+}
