@@ -7,6 +7,7 @@
 
 #include "vec.h"
 #include "ggx_albedo_gen.h"
+#include "sheen.h"
 
 /* ggxMinAlpha: below it a GGX lobe is a mirror. */
 #define TR_GGX_MIN_ALPHA 1e-3f
@@ -181,7 +182,72 @@ typedef struct {
     float clearAlpha;
     float clearBase;
     float pClear;
+    /* The probability of sampling the sheen, or −1 for none (pbrLobes'
+     * sheenMax 0); pbr_eval_sheen and sheen_under compute pbrLobes' other
+     * sheen fields again from the material, so that they take no
+     * registers here (kernels/README.md, Registers). */
+    float pSheen;
 } PBRLobes;
+
+/* pbr_sheen: whether m has a sheen (pbrLobes' sheenMax > 0). */
+DEVFN int pbr_sheen(const Material* m) { return m->Kind == MaterialPBR && max_component(m->SheenColor) > 0.0f; }
+
+/* sheen_under: a mirror base's weight w under the sheen of m, seen at
+ * cosine co ∈ [0, 1]: times (1 − sheenMax·sheenEo), what the sheen lets
+ * through, over 1 − pSheen, the probability of sampling the base. */
+DEVFN_CALL vec3 sheen_under(vec3 w, const Material* m, float co, float pSheen) {
+    float e = go_minf(sheen_albedo(co, sheen_roughness(m->SheenRoughness)), 1.0f);
+    return scale(w, (1.0f - (max_component(m->SheenColor) * e)) / (1.0f - pSheen));
+}
+
+/* PBRSheen: pbrLobes.newSheen's results, PBRLobes' sheen fields and the
+ * albedo fb of the sheen and the base under it. */
+typedef struct {
+    float pSheen, fb;
+} PBRSheen;
+
+/* pbr_new_sheen: pbrLobes.newSheen, the sheen of the pbr material m seen
+ * at cosine co ∈ [0, 1] over a base of albedo fb. Out of line, as the
+ * other sheen code: inline, it made ptxas spill in wf_shade and
+ * trace_pixels_path. */
+DEVFN_CALL PBRSheen pbr_new_sheen(const Material* m, float co, float fb) {
+    PBRSheen l;
+    vec3 c = m->SheenColor;
+    float rough = m->SheenRoughness;
+    float e = go_minf(sheen_albedo(co, sheen_roughness(rough)), 1.0f);
+    float fsh = (((c.x + c.y) + c.z) * (1.0f / 3.0f)) * e;
+    float under = fb * (1.0f - (max_component(c) * e));
+    l.pSheen = 1.0f;
+    if (fsh + under > 0.0f) {
+        l.pSheen = fsh / (fsh + under);
+    }
+    l.fb = fsh + under;
+    return l;
+}
+
+/* pbr_eval_sheen: pbrLobes.evalSheen's f·cos θi, the base's fcos under
+ * the sheen of the pbr material m and the sheen's added, for the cosines
+ * cnh of the half vector, co > 0 of the viewer and ci > 0 of the light
+ * (pbr_eval mixes the densities); out of line. */
+DEVFN_CALL vec3 pbr_eval_sheen(const Material* m, float cnh, float co, float ci, vec3 fcos) {
+    /* pbrLobes.newSheen's sheen, sheenMax, sheenRough, sheenAlpha,
+     * sheenLo and sheenEo. */
+    float rough = sheen_roughness(m->SheenRoughness);
+    float alpha = rough * rough;
+    float lo = sheen_lambda(clamp01(co), alpha);
+    float sheenEo = sheen_albedo(clamp01(co), rough);
+    vec3 sheen = m->SheenColor;
+    if (sheenEo > 1.0f) {
+        sheen = scale(sheen, 1.0f / sheenEo);
+        sheenEo = 1.0f;
+    }
+    float sheenMax = max_component(m->SheenColor);
+    float ei = go_minf(sheen_albedo(ci, rough), 1.0f);
+    fcos = scale(fcos, 1.0f - (sheenMax * go_maxf(sheenEo, ei)));
+    float v = (4.0f * co) * ((1.0f + lo) + sheen_lambda(ci, alpha));
+    float sv = sheen_d(cnh, alpha) / v;
+    return madd(fcos, sheen, sv);
+}
 
 /* clearcoat_f: clearcoatF. */
 DEVFN float clearcoat_f(float c5) { return 0.04f + (0.96f * c5); }
@@ -237,6 +303,14 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
     if (fs + fd > 0.0f) {
         l.pSpec0 = fs / (fs + fd);
     }
+    /* fb: the albedo of what lies under the clear coat. */
+    float fb = fs + fd;
+    l.pSheen = -1.0f;
+    if (pbr_sheen(m)) {
+        PBRSheen sh = pbr_new_sheen(m, co, fb);
+        l.pSheen = sh.pSheen;
+        fb = sh.fb;
+    }
     l.clear = 0.0f;
     l.clearAlpha = 0.0f;
     l.clearBase = 0.0f;
@@ -255,13 +329,13 @@ DEVFN PBRLobes new_pbr_lobes(const Material* m, vec3 c, float metallic, float ro
         l.clear = clear * cms;
         float fc = clear * ec;
         l.clearBase = 1.0f - fc;
-        l.pClear = fc / (fc + ((fs + fd) * l.clearBase));
+        l.pClear = fc / (fc + (fb * l.clearBase));
     }
     return l;
 }
 
-/* pbr_eval: pbrLobes.eval. */
-DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
+/* pbr_eval: pbrLobes.eval, for l made for the material m. */
+DEVFN vec3 pbr_eval(const PBRLobes* l, const Material* m, vec3 n, vec3 wo, vec3 wi, float* pdf) {
     float co = dot(n, wo), ci = dot(n, wi);
     if (!(co > 0.0f && ci > 0.0f)) {
         *pdf = 0.0f;
@@ -277,6 +351,10 @@ DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
         GGXReflection r = ggx_reflection(cnh, co, ci, l->alpha * l->alpha);
         fcos = maddv(fcos, schlick3(l->f0, l->f90, c5), v3(r.spec, r.spec, r.spec));
         *pdf += l->pSpec0 * r.pdf;
+    }
+    if (l->pSheen >= 0.0f) {
+        fcos = pbr_eval_sheen(m, cnh, co, ci, fcos);
+        *pdf = ((1.0f - l->pSheen) * *pdf) + (l->pSheen * (0.5f * TR_INV_PI));
     }
     if (!(l->clear > 0.0f)) {
         return fcos;
@@ -294,7 +372,7 @@ DEVFN vec3 pbr_eval(const PBRLobes* l, vec3 n, vec3 wo, vec3 wi, float* pdf) {
 }
 
 /* pbr_sample: pbrLobes.sample; returns ok. */
-DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, float u2, vec3* dir, vec3* weight,
+DEVFN int pbr_sample(const PBRLobes* l, const Material* m, vec3 n, vec3 wo, float lobe, float u1, float u2, vec3* dir, vec3* weight,
                      float* pdf) {
     float co = dot(n, wo);
     if (!(co > 0.0f)) {
@@ -307,12 +385,32 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
     if (l->clear > 0.0f && !coat) {
         lobe = (lobe - l->pClear) / (1.0f - l->pClear);
     }
+    /* The sheen takes the first pSheen of the rest, the base's lobes what
+     * remains, stretched back to [0, 1). */
+    /* The sheen's uniform_hemisphere and the diffuse base's
+     * cosine_hemisphere go through one copy of their common part. */
+    int hemi = 0;
+    float r = 0.0f, z = 0.0f;
+    if (!coat && l->pSheen >= 0.0f) {
+        if (lobe < l->pSheen) {
+            hemi = 1;
+            z = u1;
+            r = fm_sqrt(go_maxf(0.0f, 1.0f - (z * z)));
+        } else {
+            lobe = (lobe - l->pSheen) / (1.0f - l->pSheen);
+        }
+    }
+    if (!hemi && !coat && lobe >= l->pSpec0) {
+        hemi = 1;
+        r = fm_sqrt(u1);
+        z = fm_sqrt(go_maxf(0.0f, 1.0f - u1));
+    }
     float alpha = l->alpha;
     if (coat) {
         alpha = l->clearAlpha;
     }
-    if (!coat && lobe >= l->pSpec0) {
-        *dir = cosine_hemisphere(n, u1, u2);
+    if (hemi) {
+        *dir = hemisphere_dir(n, r, z, u2);
     } else if (alpha < TR_GGX_MIN_ALPHA) {
         /* A mirror: the coat's, chosen with probability pClear, or the
          * base's, with probability pSpec0 (of the base's share, under
@@ -323,6 +421,10 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
             *weight = v3(f, f, f);
         } else {
             *weight = scale(schlick3(l->f0, l->f90, c5), 1.0f / l->pSpec0);
+            if (l->pSheen >= 0.0f) {
+                /* Under the sheen. */
+                *weight = sheen_under(*weight, m, clamp01(co), l->pSheen);
+            }
             if (l->clear > 0.0f) {
                 *weight = scale(*weight, l->clearBase / (1.0f - l->pClear));
             }
@@ -333,7 +435,7 @@ DEVFN int pbr_sample(const PBRLobes* l, vec3 n, vec3 wo, float lobe, float u1, f
     } else {
         *dir = reflect(d, ggx_sample_normal(n, wo, alpha, u1, u2));
     }
-    vec3 fcos = pbr_eval(l, n, wo, *dir, pdf);
+    vec3 fcos = pbr_eval(l, m, n, wo, *dir, pdf);
     if (!(*pdf > 0.0f)) {
         return 0;
     }

@@ -200,7 +200,7 @@ SCENE_FIELD(Shape, P2, 36, 12);
 SCENE_FIELD(Shape, N, 48, 12);
 SCENE_FIELD(Shape, W, 60, 12);
 
-/* tracer.Material (tracer/desc.go), 180 bytes. */
+/* tracer.Material (tracer/desc.go), 196 bytes. */
 typedef struct {
     u32 Kind;
     i32 Texture;
@@ -237,8 +237,10 @@ typedef struct {
     u32 SpecularColorMap;
     u32 ClearcoatMap;
     u32 ClearcoatRoughnessMap;
+    vec3 SheenColor;
+    float SheenRoughness;
 } Material;
-PORT_STATIC_ASSERT(sizeof(Material) == 180, "Material: 180 bytes, as in Go");
+PORT_STATIC_ASSERT(sizeof(Material) == 196, "Material: 196 bytes, as in Go");
 SCENE_FIELD(Material, Kind, 0, 4);
 SCENE_FIELD(Material, Texture, 4, 4);
 SCENE_FIELD(Material, Color, 8, 12);
@@ -274,6 +276,8 @@ SCENE_FIELD(Material, SpecularMap, 164, 4);
 SCENE_FIELD(Material, SpecularColorMap, 168, 4);
 SCENE_FIELD(Material, ClearcoatMap, 172, 4);
 SCENE_FIELD(Material, ClearcoatRoughnessMap, 176, 4);
+SCENE_FIELD(Material, SheenColor, 180, 12);
+SCENE_FIELD(Material, SheenRoughness, 192, 4);
 
 /* tracer.Texture (tracer/desc.go), 92 bytes. */
 typedef struct {

@@ -231,16 +231,21 @@ DEVFN void phong_weights(const Material* m, float* kd, float* ks) {
     }
 }
 
-/* cosine_hemisphere: cosineHemisphere. */
-DEVFN vec3 cosine_hemisphere(vec3 n, float u1, float u2) {
-    float r = fm_sqrt(u1);
+/* hemisphere_dir: the unit direction at cosine z and sine r to the unit
+ * normal n, at azimuth 2π·u2 about it (cosineHemisphere's and
+ * uniformHemisphere's common part). */
+DEVFN vec3 hemisphere_dir(vec3 n, float r, float z, float u2) {
     float phi = TR_TWO_PI * u2;
     float x = r * fm_cos(phi);
     float y = r * fm_sin(phi);
-    float z = fm_sqrt(go_maxf(0.0f, 1.0f - u1));
     vec3 t, b;
     orthonormal(n, &t, &b);
     return normalize(madd(madd(scale(n, z), t, x), b, y));
+}
+
+/* cosine_hemisphere: cosineHemisphere. */
+DEVFN vec3 cosine_hemisphere(vec3 n, float u1, float u2) {
+    return hemisphere_dir(n, fm_sqrt(u1), fm_sqrt(go_maxf(0.0f, 1.0f - u1)), u2);
 }
 
 /* phong_lobe: phongLobe. */
@@ -265,7 +270,7 @@ DEVFN int is_glossy(const Material* m, float metal, float rough, float clear, fl
     }
     if (m->Kind == MaterialPBR) {
         return !(ggx_alpha(clamp01(rough)) < TR_GGX_MIN_ALPHA) || clamp01(metal) < 1.0f ||
-               (clear > 0.0f && !(ggx_alpha(clamp01(clearRough)) < TR_GGX_MIN_ALPHA));
+               (clear > 0.0f && !(ggx_alpha(clamp01(clearRough)) < TR_GGX_MIN_ALPHA)) || max_component(m->SheenColor) > 0.0f;
     }
     if (m->Kind == MaterialPhong) {
         float kd, ks;
@@ -314,7 +319,7 @@ DEVFN_CALL vec3 pbr_eval_at(const TraceScene* s, const SurfaceHit* sf, vec3 d, v
     float f90;
     dielectric_specular(s, sf->m, &sf->tc, &f0, &f90);
     PBRLobes l = new_pbr_lobes(sf->m, c, sf->metal, sf->rough, f0, f90, sf->clear, sf->clearRough, dot(sf->ns, wo));
-    return pbr_eval(&l, sf->ns, wo, wi, pdf);
+    return pbr_eval(&l, sf->m, sf->ns, wo, wi, pdf);
 }
 
 /* eval_scatter: evalScatter, f·cos θ toward wi and the density of picking
@@ -371,7 +376,7 @@ DEVFN int sample_scatter(const TraceScene* s, const SurfaceHit* sf, vec3 d, vec3
         float f90;
         dielectric_specular(s, m, &sf->tc, &f0, &f90);
         PBRLobes l = new_pbr_lobes(m, c, sf->metal, sf->rough, f0, f90, sf->clear, sf->clearRough, dot(ns, wo));
-        return pbr_sample(&l, ns, wo, lobe, u1, u2, dir, weight, pdf);
+        return pbr_sample(&l, m, ns, wo, lobe, u1, u2, dir, weight, pdf);
     }
     float kd, ks;
     phong_weights(m, &kd, &ks);

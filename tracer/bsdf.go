@@ -30,7 +30,8 @@ import "github.com/tracerender/trace/tracer/fmath"
 // isGlossy reports whether m has a lobe that next-event estimation and
 // multiple importance sampling handle (diffuse, phong with some diffuse
 // or specular weight, a metal that is not a mirror, any pbr material that
-// is not a mirror metal under no clear coat or a mirror one).
+// is not a mirror metal under no clear coat or a mirror one and no
+// sheen).
 //
 // metal and rough are a metal's or pbr material's metallic and roughness
 // at the point (Scene.pbrParams), clear and clearRough a pbr material's
@@ -44,7 +45,7 @@ func isGlossy(m *Material, metal, rough, clear, clearRough float32) bool {
 		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha)
 	case MaterialPBR:
 		return !(ggxAlpha(clamp01(rough)) < ggxMinAlpha) || clamp01(metal) < 1 ||
-			clear > 0 && !(ggxAlpha(clamp01(clearRough)) < ggxMinAlpha)
+			clear > 0 && !(ggxAlpha(clamp01(clearRough)) < ggxMinAlpha) || maxComponent(m.SheenColor) > 0
 	case MaterialPhong:
 		kd, ks := phongWeights(m)
 		return kd+ks > 0 && clamp01(m.Reflection) < 1

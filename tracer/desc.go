@@ -427,6 +427,16 @@ type Material struct {
 	// and ClearcoatRoughness by ClearcoatRoughnessMap's green there
 	// (Scene.clearcoatParams), the textures' values linear.
 	ClearcoatMap, ClearcoatRoughnessMap uint32
+	// SheenColor and SheenRoughness are a pbr material's sheen (glTF's
+	// KHR_materials_sheen; sheen.go): a layer of fibres over the base
+	// and under the clear coat, the soft rim of cloth and velvet, of
+	// colour SheenColor (linear RGB, each component in [0, 1]; black,
+	// the default, is no sheen) and perceptual roughness SheenRoughness
+	// (in [0, 1], taken as at least 0.07; the Charlie distribution's α
+	// is its square). The base below is weighed by what the sheen lets
+	// through.
+	SheenColor     mgl32.Vec3
+	SheenRoughness float32
 }
 
 // PBRSpecular returns a pbr material's dielectric F0 and F90

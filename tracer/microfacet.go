@@ -140,6 +140,16 @@ type pbrLobes struct {
 	clearAlpha float32 // its GGX α; < ggxMinAlpha: a mirror
 	clearBase  float32 // what it lets through to the base: 1 − strength·its albedo at cos θo
 	pClear     float32 // the probability of sampling it (the base's lobes share the rest)
+	// The sheen (Material.SheenColor, sheen.go) between the coat and the
+	// base's lobes, when sheenMax > 0; with sheenMax 0 the others are
+	// zero and unused.
+	sheen      vec3    // its colour, divided by its albedo at cos θo where that is above 1
+	sheenMax   float32 // its colour's largest component
+	sheenRough float32 // its roughness, clamped (sheenRoughness)
+	sheenAlpha float32 // the Charlie distribution's α, sheenRough²
+	sheenLo    float32 // Λ(ωo)
+	sheenEo    float32 // its albedo at cos θo for a white colour, at most 1
+	pSheen     float32 // the probability of sampling it (of the share under the coat)
 }
 
 // The clear coat of a pbr material (glTF's KHR_materials_clearcoat) is
@@ -215,6 +225,11 @@ func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, c
 	if fs+fd > 0 {
 		l.pSpec0 = fs / (fs + fd)
 	}
+	// fb: the albedo of what lies under the clear coat.
+	fb := fs + fd
+	if m.Kind == MaterialPBR && maxComponent(m.SheenColor) > 0 {
+		fb = l.newSheen(m.SheenColor, m.SheenRoughness, co, fb)
+	}
 	if m.Kind == MaterialPBR && clear > 0 {
 		// The clear coat's albedo, compensated, against the base's seen
 		// through it.
@@ -230,7 +245,7 @@ func newPBRLobes(m *Material, c vec3, metallic, rough float32, f0d vec3, f90d, c
 		l.clear = float32(clear * ms)
 		fc := float32(clear * ec)
 		l.clearBase = 1 - fc
-		l.pClear = fc / (fc + float32((fs+fd)*l.clearBase))
+		l.pClear = fc / (fc + float32(fb*l.clearBase))
 	}
 	return l
 }
@@ -261,6 +276,9 @@ func (l *pbrLobes) eval(n, wo, wi vec3) (fcos vec3, pdf float32) {
 		spec, sp := ggxReflection(cnh, co, ci, float32(l.alpha*l.alpha))
 		fcos = maddv(fcos, schlick3(l.f0, l.f90, c5), vec3{spec, spec, spec})
 		pdf += float32(l.pSpec0 * sp)
+	}
+	if l.sheenMax > 0 {
+		fcos, pdf = l.evalSheen(cnh, co, ci, fcos, pdf)
 	}
 	if !(l.clear > 0) {
 		return fcos, pdf
@@ -304,11 +322,19 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 	if l.clear > 0 && !coat {
 		lobe = float32(lobe-l.pClear) / (1 - l.pClear)
 	}
+	// The sheen takes the first pSheen of the rest, the base's lobes
+	// what remains, stretched back to [0, 1).
+	sheen := !coat && l.sheenMax > 0 && lobe < l.pSheen
+	if !coat && l.sheenMax > 0 && !sheen {
+		lobe = float32(lobe-l.pSheen) / (1 - l.pSheen)
+	}
 	alpha := l.alpha
 	if coat {
 		alpha = l.clearAlpha
 	}
 	switch {
+	case sheen:
+		dir = uniformHemisphere(n, u1, u2)
 	case !coat && lobe >= l.pSpec0:
 		dir = cosineHemisphere(n, u1, u2)
 	case alpha < ggxMinAlpha:
@@ -322,6 +348,11 @@ func (l *pbrLobes) sample(n, wo vec3, lobe, u1, u2 float32) (dir, weight vec3, p
 			w = vec3{f, f, f}
 		} else {
 			w = scale(schlick3(l.f0, l.f90, c5), 1/l.pSpec0)
+			if l.sheenMax > 0 {
+				// Under the sheen, which lets 1 − max·E(cos θo) through
+				// both ways.
+				w = scale(w, float32(1-float32(l.sheenMax*l.sheenEo))/(1-l.pSheen))
+			}
 			if l.clear > 0 {
 				w = scale(w, l.clearBase/(1-l.pClear))
 			}

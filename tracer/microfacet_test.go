@@ -417,6 +417,12 @@ func TestPBRSamplingDensity(t *testing.T) {
 			SpecularF0: vec3{0.5, 0.1, 0.02}, SpecularF90: 0.8},
 		{Kind: MaterialPBR, Color: vec3{0.8, 0.8, 0.8}, Roughness: 0.6, Clearcoat: 0.5, ClearcoatRoughness: 0.3,
 			DielectricSpecular: 1, SpecularF0: vec3{0.01, 0.01, 0.01}, SpecularF90: 0.2},
+		// Sheens (KHR_materials_sheen): over a rough dielectric, over a
+		// mirror metal, and between a rough base and a clear coat.
+		{Kind: MaterialPBR, Color: vec3{0.5, 0.3, 0.2}, Roughness: 0.6, SheenColor: vec3{0.9, 0.6, 0.3}, SheenRoughness: 0.4},
+		{Kind: MaterialPBR, Color: vec3{0.9, 0.7, 0.5}, Metallic: 1, SheenColor: vec3{1, 1, 1}, SheenRoughness: 0.8},
+		{Kind: MaterialPBR, Color: vec3{0.2, 0.4, 0.8}, Metallic: 0.3, Roughness: 0.5, Clearcoat: 0.7, ClearcoatRoughness: 0.6,
+			SheenColor: vec3{0.3, 0.3, 0.3}, SheenRoughness: 0.2},
 	}
 	const nt, np = 16, 32
 	for ci, m := range cases {

@@ -659,6 +659,9 @@ func checkDesc(d *SceneDesc) error {
 		if err := checkAttenuation(&m); err != nil {
 			return fmt.Errorf("materials[%d]: %w", i, err)
 		}
+		if err := checkSheen(&m); err != nil {
+			return fmt.Errorf("materials[%d]: %w", i, err)
+		}
 	}
 	check := func(what string, i, m int) error {
 		if m < 0 || m >= len(d.Materials) {
