@@ -35,8 +35,9 @@ DEVFN float sheen_l(float x, float t) {
     return ((a / (1.0f + (b * fm_pow(x, c)))) + (d * x)) + e;
 }
 
-/* sheen_lambda: sheenLambda. */
+/* sheen_lambda: sheenLambda (c taken as at most 1). */
 DEVFN_CALL float sheen_lambda(float c, float alpha) {
+    c = go_minf(c, 1.0f);
     float t = (1.0f - alpha) * (1.0f - alpha);
     if (c < 0.5f) {
         return fm_exp(sheen_l(c, t));

@@ -59,8 +59,11 @@ func sheenL(x, t float32) float32 {
 }
 
 // sheenLambda is the Charlie sheen's Λ for a direction at cosine c ≥ 0 to
-// the normal and α = alpha.
+// the normal and α = alpha; c is taken as at most 1 (a dot product of
+// unit vectors may round above it, where l's power of 1 − c would be
+// NaN).
 func sheenLambda(c, alpha float32) float32 {
+	c = min(c, 1)
 	t := float32((1 - alpha) * (1 - alpha))
 	if c < 0.5 {
 		return fmath.Exp(sheenL(c, t))

@@ -177,3 +177,15 @@ func TestSheenChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestSheenLambdaAboveOne: a cosine that rounds above 1 (a dot product of
+// unit vectors) gives Λ(1), not NaN (1 − c negative under l's power): the
+// sheen example rendered a NaN sample before.
+func TestSheenLambdaAboveOne(t *testing.T) {
+	for _, alpha := range []float32{0.0049, 0.25, 1} {
+		c := math.Nextafter32(1, 2)
+		if got, want := sheenLambda(c, alpha), sheenLambda(1, alpha); got != want {
+			t.Errorf("α %g: Λ(%v) = %v, want Λ(1) = %v", alpha, c, got, want)
+		}
+	}
+}
