@@ -239,6 +239,10 @@ var parseErrorTests = []struct {
 	{"clearcoat_texture not a texture", material(`{"type": "pbr", "clearcoat_texture": ` + mark + `1}`), "materials.m.clearcoat_texture: expected an object, found a number"},
 	{"clearcoat_roughness_texture of an unknown type", material(`{"type": "pbr", "clearcoat_roughness_texture": {"type": ` + mark + `"wood"}}`), `materials.m.clearcoat_roughness_texture.type: unknown texture type "wood"`},
 	{"clearcoat_texture on a metal", material(`{"type": "metal", ` + mark + `"clearcoat_texture": {"type": "checker"}}`), `materials.m: unknown field "clearcoat_texture"`},
+	{"sheen_color above 1", material(`{"type": "pbr", "sheen_color": [0.5, 0.5, ` + mark + `1.5]}`), "materials.m.sheen_color[2]: a sheen colour component must be in [0, 1], found 1.5"},
+	{"sheen_color below 0", material(`{"type": "pbr", "sheen_color": [` + mark + `-0.1, 0.5, 0.5]}`), "materials.m.sheen_color[0]: a colour component must be >= 0, found -0.1"},
+	{"sheen_roughness above 1", material(`{"type": "pbr", "sheen_color": [1, 1, 1], "sheen_roughness": ` + mark + `2}`), "materials.m.sheen_roughness: must be in [0, 1], found 2"},
+	{"sheen on a metal", material(`{"type": "metal", ` + mark + `"sheen_color": [1, 1, 1]}`), `materials.m: unknown field "sheen_color"`},
 	{"specular on a metal", material(`{"type": "metal", ` + mark + `"specular_color": [1, 1, 1]}`), `materials.m: unknown field "specular_color"`},
 	{"clearcoat on a metal", material(`{"type": "metal", ` + mark + `"clearcoat": 1}`), `materials.m: unknown field "clearcoat" (expected one of "type", "color", "texture", "roughness", "normal_map", "normal_scale", "alpha", "alpha_mode", "alpha_cutoff", "alpha_texture", "double_sided")`},
 	{"ior below 1", material(`{"type": "dielectric", "ior": ` + mark + `0.5}`), "materials.m.ior: must be in [1, 4], found 0.5"},
@@ -431,6 +435,28 @@ func TestPBRSpecularDecode(t *testing.T) {
 		}
 		if !near || m.SpecularF90 != c.f90 || m.DielectricSpecular != c.set {
 			t.Errorf("%s: F0 %v, F90 %g, set %d; want %v, %g, %d", c.fields, m.SpecularF0, m.SpecularF90, m.DielectricSpecular, c.f0, c.f90, c.set)
+		}
+	}
+}
+
+// TestPBRSheenDecode: a pbr material's sheen_color and sheen_roughness
+// become its SheenColor and SheenRoughness; without them, no sheen.
+func TestPBRSheenDecode(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		color  mgl32.Vec3
+		rough  float32
+	}{
+		{``, mgl32.Vec3{}, 0},
+		{`, "sheen_color": [0.9, 0.2, 0.4]`, mgl32.Vec3{0.9, 0.2, 0.4}, 0},
+		{`, "sheen_color": [1, 1, 1], "sheen_roughness": 0.3`, mgl32.Vec3{1, 1, 1}, 0.3},
+	} {
+		s, err := Parse("test.json", []byte(material(`{"type": "pbr"`+c.fields+`}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Materials[0]; m.SheenColor != c.color || m.SheenRoughness != c.rough {
+			t.Errorf("%s: sheen %v of roughness %g, want %v and %g", c.fields, m.SheenColor, m.SheenRoughness, c.color, c.rough)
 		}
 	}
 }

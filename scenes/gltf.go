@@ -256,6 +256,7 @@ var gltfSupported = map[string]bool{
 	"KHR_lights_punctual":             true,
 	"KHR_materials_emissive_strength": true,
 	gltfClearcoatExt:                  true,
+	gltfSheenExt:                      true,
 	gltfSpecularExt:                   true,
 	gltfSpecGlossExt:                  true,
 	"KHR_mesh_quantization":           true,
@@ -1143,6 +1144,13 @@ func (l *gltfLoader) material(i int) (int32, error) {
 		}
 		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return e == gltfClearcoatExt }), notes...)
 	}
+	if raw, ok := m.Extensions[gltfSheenExt]; ok && !glass.glass {
+		notes, err := l.sheen(raw, where, &im)
+		if err != nil {
+			return 0, err
+		}
+		im.Unsupported = append(slices.DeleteFunc(im.Unsupported, func(e string) bool { return e == gltfSheenExt }), notes...)
+	}
 	if !glass.glass {
 		read, notes, err := l.specular(m, where, &im)
 		if err != nil {
@@ -1154,7 +1162,7 @@ func (l *gltfLoader) material(i int) (int32, error) {
 	}
 	for _, e := range exts {
 		if slices.Contains(doc.ExtensionsRequired, e) && slices.Contains(im.Unsupported, e) {
-			if e == gltfClearcoatExt || e == gltfSpecularExt || e == gltfSpecGlossExt {
+			if e == gltfClearcoatExt || e == gltfSheenExt || e == gltfSpecularExt || e == gltfSpecGlossExt {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace does not read on glass", where, quote(name), e)
 			} else {
 				im.Refused = fmt.Sprintf("%s (%s) needs %s, which the file requires and trace reads only on glass: a material of full transmission (transmissionFactor 1, no transmissionTexture, metallicFactor 0, ior in [1, 4])", where, quote(name), e)

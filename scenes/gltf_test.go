@@ -553,7 +553,7 @@ func TestLoadGLTFErrors(t *testing.T) {
 		}, false, "meshes[0].primitives[0]: materials[0].pbrMetallicRoughness.baseColorTexture: texCoord 2 is not supported (only 0 and 1)"},
 		{"required extension unknown", func(doc *gltf.Document) {
 			doc.ExtensionsRequired = []string{"KHR_texture_transform", "KHR_texture_basisu"}
-		}, false, `extensionsRequired: "KHR_texture_basisu" is not supported (supported: EXT_meshopt_compression, EXT_texture_webp, KHR_draco_mesh_compression, KHR_lights_punctual, KHR_materials_clearcoat, KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_pbrSpecularGlossiness, KHR_materials_specular, KHR_materials_transmission, KHR_materials_unlit, KHR_materials_volume, KHR_mesh_quantization, KHR_meshopt_compression, KHR_texture_transform)`},
+		}, false, `extensionsRequired: "KHR_texture_basisu" is not supported (supported: EXT_meshopt_compression, EXT_texture_webp, KHR_draco_mesh_compression, KHR_lights_punctual, KHR_materials_clearcoat, KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_pbrSpecularGlossiness, KHR_materials_sheen, KHR_materials_specular, KHR_materials_transmission, KHR_materials_unlit, KHR_materials_volume, KHR_mesh_quantization, KHR_meshopt_compression, KHR_texture_transform)`},
 		{"not an image", func(doc *gltf.Document) {
 			*doc = *texturedGLTFDoc()
 			doc.Images[0] = &gltf.Image{URI: "data:image/png;base64,AAAA"}

@@ -37,6 +37,10 @@ type importedMaterial struct {
 	ClearcoatImage, ClearcoatRoughnessImage     *tracer.Image
 	ClearcoatUV, ClearcoatRoughnessUV           [6]float32
 	ClearcoatSampler, ClearcoatRoughnessSampler textureSampler
+	// SheenColor and SheenRoughness are the pbr material's sheen
+	// (tracer.Material's; glTF's KHR_materials_sheen): black, no sheen.
+	SheenColor     mgl32.Vec3
+	SheenRoughness float32
 	// HasSpecular gives the pbr material the dielectric reflectance
 	// SpecularF0 and SpecularF90 (tracer.Material's, DielectricSpecular
 	// 1; glTF's KHR_materials_specular and KHR_materials_ior) in place of

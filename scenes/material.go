@@ -26,7 +26,7 @@ var materialFields = map[tracer.MaterialKind][]string{
 	tracer.MaterialEmissive:   {"type", "color", "texture", "intensity"},
 	tracer.MaterialPhong:      {"type", "color", "texture", "ambient", "diffuse", "specular", "shininess", "reflection", "normal_map", "normal_scale"},
 	tracer.MaterialUnlit:      {"type", "color", "texture"},
-	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "clearcoat_texture", "clearcoat_roughness_texture", "normal_map", "normal_scale"},
+	tracer.MaterialPBR:        {"type", "base_color", "texture", "metallic", "roughness", "metallic_roughness", "emissive", "emissive_texture", "clearcoat", "clearcoat_roughness", "specular", "specular_color", "ior", "specular_texture", "specular_color_texture", "clearcoat_texture", "clearcoat_roughness_texture", "sheen_color", "sheen_roughness", "normal_map", "normal_scale"},
 }
 
 // Material defaults (linear RGB colours).
@@ -124,6 +124,7 @@ func (d *decoder) material(f fields, s *tracer.SceneDesc) tracer.Material {
 		m.ClearcoatMap = d.mapTexture(f, "clearcoat_texture", "linear", s)
 		m.ClearcoatRoughnessMap = d.mapTexture(f, "clearcoat_roughness_texture", "linear", s)
 		d.pbrSpecular(f, &m, s)
+		d.sheen(f, &m)
 	case tracer.MaterialUnlit:
 		d.surfaceColor(f, &m, s, white)
 	}
@@ -166,6 +167,25 @@ func (d *decoder) pbrSpecular(f fields, m *tracer.Material, s *tracer.SceneDesc)
 	m.SpecularF0, m.SpecularF90 = specular(float64(ior), float64(factor),
 		[3]float64{float64(color[0]), float64(color[1]), float64(color[2])})
 	m.DielectricSpecular = 1
+}
+
+// sheen reads a pbr material's sheen (glTF's KHR_materials_sheen):
+// sheen_color (linear RGB, each component in [0, 1]; default black, no
+// sheen) and sheen_roughness (in [0, 1], default 0, taken as at least
+// 0.07).
+func (d *decoder) sheen(f fields, m *tracer.Material) {
+	m.SheenColor = f.color("sheen_color", mgl32.Vec3{})
+	m.SheenRoughness = f.float("sheen_roughness", 0, within(0, 1))
+	if d.failed() {
+		return
+	}
+	for i, x := range m.SheenColor {
+		if x > 1 {
+			v := &f.lookup("sheen_color").elems[i]
+			d.fail(v, f.at("sheen_color").elem(i), "a sheen colour component must be in [0, 1], found %s", d.literal(v))
+			return
+		}
+	}
 }
 
 // attenuation sets a dielectric's absorption from the members

@@ -532,6 +532,7 @@ func (d *decoder) addMaterials(f fields, file string, mf *meshFile, mats materia
 		if m.PBR {
 			mat.Kind, mat.Metallic, mat.Roughness, mat.Emission = tracer.MaterialPBR, m.Metallic, m.Roughness, m.Emission
 			mat.Clearcoat, mat.ClearcoatRoughness = m.Clearcoat, m.ClearcoatRoughness
+			mat.SheenColor, mat.SheenRoughness = m.SheenColor, m.SheenRoughness
 			if m.HasSpecular {
 				mat.SpecularF0, mat.SpecularF90, mat.DielectricSpecular = m.SpecularF0, m.SpecularF90, 1
 			}

@@ -17,4 +17,4 @@ package tracer
 // (a BVH layout, SIMD) keep it too; TestPixelVersionGallery (package
 // scheduler) fails when the gallery's pixels change and PixelVersion
 // does not.
-const PixelVersion uint32 = 19
+const PixelVersion uint32 = 20
