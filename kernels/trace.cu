@@ -503,10 +503,7 @@ PORT_EXTERN_C __global__ SHADE_BOUNDS void wf_shade(WAVE_ARGS) {
     if (i >= n) {
         return;
     }
-    u32 kind = wave_shade(scene, slot_ref(slot_array(scene, slots, n), i), w, out, wave_parts(parts));
-    if (kind != QueryNone) {
-        wave_push(qout, n, i, kind);
-    }
+    wave_shade(scene, slot_ref(slot_array(scene, slots, n), i), w, out, wave_parts(parts), qout, i);
 }
 
 PORT_EXTERN_C __global__ WAVE_INTERSECT_BOUNDS void wf_intersect(WAVE_ARGS) {

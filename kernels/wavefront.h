@@ -373,9 +373,15 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot, float* out, u3
 
 /* wave_shade: runs slot r's samples (thread w's, found again at the
  * end), one after another, on the scene's integrator (path_step or
- * whitted_step) until one asks a query, whose
- * kind it returns, or the pixel's last sample ends (QueryNone); a slot
- * that is not live returns QueryNone at once.
+ * whitted_step) until one asks a query, which it queues in qout as slot
+ * i's (wave_push), or the pixel's last sample ends; a slot that is not
+ * live queues nothing.
+ *
+ * Each integrator's branch queues its own query: with the kind returned
+ * to one wave_push after both, ptxas kept a convergence barrier over the
+ * whole shading for that join, held in a register across path_step's
+ * calls, and on sm_80 at SHADE_BOUNDS' 168 registers it spilled that
+ * register (4 B, once pbr's sheen came; kernels/README.md, Registers).
  *
  * A path scene's slot is copied into the thread's own memory, run there
  * and copied back, in 16-byte words (SlotArray: the warp's lanes copy
@@ -386,16 +392,20 @@ DEVFN u32 wave_shade_whitted(const TraceScene* s, PathSlot* slot, float* out, u3
  * bytes apart. On an H200 wf_shade spent 87 % of the wavefront's kernel
  * time on such fields in place (kernels/README.md, The wavefront on a
  * GPU). The copy changes no float operation. */
-DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u32 parts) {
+DEVFN void wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u32 parts, u32* qout, u32 i) {
     if (s->Integrator == IntegratorWhitted) {
-        return wave_shade_whitted(s, slot_whole(r), out, parts, w);
+        u32 k = wave_shade_whitted(s, slot_whole(r), out, parts, w);
+        if (k != QueryNone) {
+            wave_push(qout, w.n, i, k);
+        }
+        return;
     }
     PathOnlySlot p __attribute__((aligned(16)));
     PORT_STATIC_ASSERT(sizeof p == 16 * TR_PATH_SLOT_WORDS, "a path slot is copied in 16-byte words");
     PORT_STATIC_ASSERT(__builtin_offsetof(SlotHead, live) / 16 == TR_HEAD_WORDS - 1, "live is in the head's last word");
     slot_load(r, TR_HEAD_WORDS - 1u, 1, (char*)&p + 16u * (TR_HEAD_WORDS - 1u));
     if (!p.h.live) {
-        return QueryNone;
+        return;
     }
     slot_load(r, 0, TR_HEAD_WORDS - 1u, &p);
     slot_load(r, TR_HEAD_WORDS, TR_PATH_SLOT_WORDS - TR_HEAD_WORDS, (char*)&p + 16u * TR_HEAD_WORDS);
@@ -411,7 +421,9 @@ DEVFN u32 wave_shade(const TraceScene* s, SlotRef r, ShadeSlot w, float* out, u3
         path_start(s, p.h.x, p.h.y, (int)p.h.sample, (int)s->Samples, &p.path);
     }
     slot_store(shade_slot_ref(s, w), 0, TR_PATH_SLOT_WORDS, &p);
-    return kind;
+    if (kind != QueryNone) {
+        wave_push(qout, w.n, i, kind);
+    }
 }
 
 /* The query kernels' launch bounds: blocks of at most 128 threads, and
