@@ -179,13 +179,21 @@ func (d *decoder) sheen(f fields, m *tracer.Material) {
 	if d.failed() {
 		return
 	}
-	for i, x := range m.SheenColor {
+	d.atMostOne(f, "sheen_color", m.SheenColor, "a sheen colour component must be in [0, 1]")
+}
+
+// atMostOne fails at the first component of the colour c, read from
+// f's member key, that is above 1, saying msg and the value found;
+// it returns whether none is.
+func (d *decoder) atMostOne(f fields, key string, c mgl32.Vec3, msg string) bool {
+	for i, x := range c {
 		if x > 1 {
-			v := &f.lookup("sheen_color").elems[i]
-			d.fail(v, f.at("sheen_color").elem(i), "a sheen colour component must be in [0, 1], found %s", d.literal(v))
-			return
+			v := &f.lookup(key).elems[i]
+			d.fail(v, f.at(key).elem(i), "%s, found %s", msg, d.literal(v))
+			return false
 		}
 	}
+	return true
 }
 
 // attenuation sets a dielectric's absorption from the members
@@ -200,12 +208,8 @@ func (d *decoder) attenuation(f fields, m *tracer.Material) {
 	if d.failed() {
 		return
 	}
-	for i, x := range m.AttenuationColor {
-		if x > 1 {
-			v := &f.lookup("attenuation_color").elems[i]
-			d.fail(v, f.at("attenuation_color").elem(i), "an attenuation colour component must be in [0, 1] (the fraction of light kept over attenuation_distance), found %s", d.literal(v))
-			return
-		}
+	if !d.atMostOne(f, "attenuation_color", m.AttenuationColor, "an attenuation colour component must be in [0, 1] (the fraction of light kept over attenuation_distance)") {
+		return
 	}
 	hasColor, hasDistance := f.lookup("attenuation_color") != nil, f.lookup("attenuation_distance") != nil
 	switch {
