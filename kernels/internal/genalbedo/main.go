@@ -261,17 +261,19 @@ func goFile(e1, e5, ge, se []float32) []byte {
 		rows(&b, t.tab, false, "\t")
 		b.WriteString("}\n")
 	}
-	b.WriteString("\n// glassAlbedoN is the side of the grid of glassE, the" + glassDocf())
-	fmt.Fprintf(&b, "const glassAlbedoN = %d\n", glassN)
-	b.WriteString("\n// glassE: see glassAlbedoN.\nvar glassE = [2 * glassAlbedoN * glassAlbedoN * glassAlbedoN]float32{\n")
-	rows(&b, ge, false, "\t")
-	b.WriteString("}\n")
-	b.WriteString("\n// sheenAlbedoN is the side of the grid of sheenE, the" + sheenDocf())
-	fmt.Fprintf(&b, "const sheenAlbedoN = %d\n", sheenN)
-	b.WriteString("\n// sheenE: see sheenAlbedoN.\nvar sheenE = [sheenAlbedoN * sheenAlbedoN]float32{\n")
-	rows(&b, se, false, "\t")
-	b.WriteString("}\n")
+	goTable(&b, "glassAlbedoN", "glassE", glassDocf(), glassN, "2 * glassAlbedoN * glassAlbedoN * glassAlbedoN", ge)
+	goTable(&b, "sheenAlbedoN", "sheenE", sheenDocf(), sheenN, "sheenAlbedoN * sheenAlbedoN", se)
 	return b.Bytes()
+}
+
+// goTable writes a table of tracer/ggx_albedo_gen.go: the constant side,
+// its grid's side n, with its doc, then the array name of size entries.
+func goTable(b *bytes.Buffer, side, name, doc string, n int, size string, tab []float32) {
+	b.WriteString("\n// " + side + " is the side of the grid of " + name + ", the" + doc)
+	fmt.Fprintf(b, "const %s = %d\n", side, n)
+	fmt.Fprintf(b, "\n// %s: see %s.\nvar %s = [%s]float32{\n", name, side, name, size)
+	rows(b, tab, false, "\t")
+	b.WriteString("}\n")
 }
 
 // header returns the text of kernels/ggx_albedo_gen.h.
@@ -292,18 +294,20 @@ func header(e1, e5, ge, se []float32) []byte {
 		rows(&b, t.tab, true, "    ")
 		b.WriteString("};\n")
 	}
-	b.WriteString("\n/* TR_GLASS_ALBEDO_N is the side of the grid of glass_e, the")
-	b.WriteString(strings.ReplaceAll(strings.TrimSuffix(glassDocf(), "\n"), "\n//", "\n *"))
-	fmt.Fprintf(&b, "\n */\n#define TR_GLASS_ALBEDO_N %d\n", glassN)
-	b.WriteString("\nPORT_TABLE float glass_e[2 * TR_GLASS_ALBEDO_N * TR_GLASS_ALBEDO_N * TR_GLASS_ALBEDO_N] = {\n")
-	rows(&b, ge, true, "    ")
-	b.WriteString("};\n")
-	b.WriteString("\n/* TR_SHEEN_ALBEDO_N is the side of the grid of sheen_e, the")
-	b.WriteString(strings.ReplaceAll(strings.TrimSuffix(sheenDocf(), "\n"), "\n//", "\n *"))
-	fmt.Fprintf(&b, "\n */\n#define TR_SHEEN_ALBEDO_N %d\n", sheenN)
-	b.WriteString("\nPORT_TABLE float sheen_e[TR_SHEEN_ALBEDO_N * TR_SHEEN_ALBEDO_N] = {\n")
-	rows(&b, se, true, "    ")
-	b.WriteString("};\n")
+	cTable(&b, "TR_GLASS_ALBEDO_N", "glass_e", glassDocf(), glassN, "2 * TR_GLASS_ALBEDO_N * TR_GLASS_ALBEDO_N * TR_GLASS_ALBEDO_N", ge)
+	cTable(&b, "TR_SHEEN_ALBEDO_N", "sheen_e", sheenDocf(), sheenN, "TR_SHEEN_ALBEDO_N * TR_SHEEN_ALBEDO_N", se)
 	b.WriteString("\n#endif /* TRACE_GGX_ALBEDO_GEN_H */\n")
 	return b.Bytes()
+}
+
+// cTable writes a table of kernels/ggx_albedo_gen.h: the macro side, its
+// grid's side n, with doc (a Go comment made a C one), then the array
+// name of size entries.
+func cTable(b *bytes.Buffer, side, name, doc string, n int, size string, tab []float32) {
+	b.WriteString("\n/* " + side + " is the side of the grid of " + name + ", the")
+	b.WriteString(strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n//", "\n *"))
+	fmt.Fprintf(b, "\n */\n#define %s %d\n", side, n)
+	fmt.Fprintf(b, "\nPORT_TABLE float %s[%s] = {\n", name, size)
+	rows(b, tab, true, "    ")
+	b.WriteString("};\n")
 }
